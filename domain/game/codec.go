@@ -1,0 +1,87 @@
+package game
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Codec turns stored events back into values. Each event type is registered with its
+// current schema version; an upcaster may convert an older payload to the current one,
+// so an old event is read in today's shape and never rewritten.
+type Codec struct {
+	types map[string]codecEntry
+}
+
+type codecEntry struct {
+	schema int
+	decode func(payload []byte) (Event, error)
+	upcast func(schema int, payload []byte) ([]byte, error)
+}
+
+// NewCodec returns an empty codec.
+func NewCodec() *Codec { return &Codec{types: map[string]codecEntry{}} }
+
+// Register adds the event type T, a plain struct value, at its current schema version.
+func Register[T Event](c *Codec, schema int) {
+	var zero T
+	typ := zero.EventType()
+	if _, dup := c.types[typ]; dup {
+		panic("game: event type registered twice: " + typ)
+	}
+	c.types[typ] = codecEntry{schema: schema, decode: func(payload []byte) (Event, error) {
+		var v T
+		err := json.Unmarshal(payload, &v)
+		return v, err
+	}}
+}
+
+// Upcaster sets how payloads of older schema versions of typ become the current one.
+func (c *Codec) Upcaster(typ string, up func(schema int, payload []byte) ([]byte, error)) *Codec {
+	e, ok := c.types[typ]
+	if !ok {
+		panic("game: upcaster for an unregistered event type: " + typ)
+	}
+	e.upcast = up
+	c.types[typ] = e
+	return c
+}
+
+// Merge adds every type of other (a game reusing another package's events).
+func (c *Codec) Merge(other *Codec) *Codec {
+	for t, e := range other.types {
+		if _, dup := c.types[t]; dup {
+			panic("game: event type registered twice: " + t)
+		}
+		c.types[t] = e
+	}
+	return c
+}
+
+// Knows reports whether typ is one of the codec's event types.
+func (c *Codec) Knows(typ string) bool { _, ok := c.types[typ]; return ok }
+
+// Schema returns the current schema version of typ.
+func (c *Codec) Schema(typ string) int { return c.types[typ].schema }
+
+// Decode reads a stored event.
+func (c *Codec) Decode(typ string, schema int, payload []byte) (Event, error) {
+	e, ok := c.types[typ]
+	if !ok {
+		return nil, fmt.Errorf("game: unknown event type %q", typ)
+	}
+	if schema != e.schema {
+		if schema > e.schema || e.upcast == nil {
+			return nil, fmt.Errorf("game: event %s has schema %d, these rules read %d", typ, schema, e.schema)
+		}
+		up, err := e.upcast(schema, payload)
+		if err != nil {
+			return nil, fmt.Errorf("game: upcasting %s from schema %d: %w", typ, schema, err)
+		}
+		payload = up
+	}
+	v, err := e.decode(payload)
+	if err != nil {
+		return nil, fmt.Errorf("game: decoding %s: %w", typ, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,140 @@
+// Package game is the contract between Arbiter's engine and the rules of each game.
+//
+// A game is a pure decider: Setup deals the opening events of a match from its seats,
+// options and seed; Decide turns one seat's action into events or a rejection; Evolve
+// folds an event into the state; Status says who may act next, until when, and whether the
+// match is over. No rules package does I/O, reads a clock or draws random numbers of its
+// own: time arrives in each Action, randomness in the match seed, and every random outcome
+// is recorded in an event. The engine, the API and the store know games only through
+// this package and its Registry.
+package game
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+)
+
+// Rules is what a game provides. Implementations are stateless values: all match state
+// lives in State.
+type Rules interface {
+	// Info names the game and the version of its rules (pinned in each match's first event).
+	Info() Info
+	// Plan checks the options of a new match and says how many seats it has and their teams.
+	Plan(opts Options) (Plan, error)
+	// Setup returns the events that open play once every seat is taken. They are the
+	// first game events of the match: the starting position, the shuffled decks...
+	Setup(s Setup) ([]Emitted, error)
+	// Decide validates one action and says what happened. It never changes st.
+	// A rejection is an *Error; nothing is recorded.
+	Decide(st State, a Action) ([]Emitted, error)
+	// Evolve applies one event of this game to the state and returns the new state; it may
+	// reuse st's memory. It never fails on an event Decide or Setup produced.
+	Evolve(st State, e Event) State
+	// Status tells who may act now, the phase, a deadline, and the outcome once over.
+	Status(st State) Status
+	// Events decodes stored payloads back into this game's events, upcasting old schemas.
+	Events() *Codec
+}
+
+// Info describes a game.
+type Info struct {
+	ID           string // stable API name, e.g. "CHESS"
+	Name         string // a person's name for it, e.g. "Chess"
+	RulesVersion string // changes whenever a rule changes; replays use the version a match pinned
+}
+
+// Options are a match's game options, as the API received them (mode, time control...).
+type Options map[string]string
+
+// Plan is the seating of a match.
+type Plan struct {
+	Seats int   // how many seats, numbered from 0; seat 0 acts first unless the rules say otherwise
+	Teams []int // Teams[seat] is the seat's team; seats of one team share hidden information
+}
+
+// Setup is what a game needs to deal the opening of a match.
+type Setup struct {
+	Plan    Plan
+	Options Options
+	Seed    []byte    // the match's secret seed: derive every shuffle from it, deterministically
+	At      time.Time // when play starts
+}
+
+// State is a game's own state value, opaque to the engine.
+type State any
+
+// Action is one seat's request to the rules.
+type Action struct {
+	Seat int       // who acts; System for the engine's own actions (timeouts)
+	At   time.Time // the server's receive time
+	Do   any       // the game's action value, e.g. Move
+}
+
+// System is the seat of actions that the engine submits on its own, such as timeouts.
+const System = -1
+
+// Move is the action of moving a piece, shared by every board game: the notation is the
+// game's own (UCI or SAN in chess).
+type Move struct {
+	Notation string
+}
+
+// Timeout is submitted by the engine's scheduler when Status's deadline has passed.
+type Timeout struct {
+	Deadline time.Time
+}
+
+// Status is the situation after the last event.
+type Status struct {
+	ToAct    []int     // the seats that may act now (usually one; several in an auction)
+	Phase    string    // "play", "placement", "bidding"...
+	Deadline time.Time // zero when the turn is untimed; past it the engine submits Timeout
+	Over     bool
+	Outcome  Outcome
+}
+
+// Outcome is how a game ended.
+type Outcome struct {
+	Winners []int  // seats of the winning side; empty for a draw
+	Reason  string // "checkmate", "stalemate", "fivefold repetition"...
+}
+
+// Event is one fact of a game. Its type name is stable: it is stored with the event.
+type Event interface {
+	EventType() string
+}
+
+// Visibility says who may see an event: Public, a seat, a team, or the server alone.
+// It uses the store's encoding ("", "seat:N", "team:N", "server").
+type Visibility string
+
+// Visibilities.
+const (
+	Public     Visibility = ""
+	ServerOnly Visibility = "server"
+)
+
+// ToSeat is the visibility of a fact private to one seat (a drawn card).
+func ToSeat(seat int) Visibility { return Visibility("seat:" + strconv.Itoa(seat)) }
+
+// ToTeam is the visibility of a fact private to one team (a trap placed).
+func ToTeam(team int) Visibility { return Visibility("team:" + strconv.Itoa(team)) }
+
+// Emitted is an event together with who may see it.
+type Emitted struct {
+	Event      Event
+	Visibility Visibility
+}
+
+// PublicEvents wraps events seen by everyone.
+func PublicEvents(es ...Event) []Emitted {
+	out := make([]Emitted, len(es))
+	for i, e := range es {
+		out[i] = Emitted{Event: e}
+	}
+	return out
+}
+
+// Encode returns an event's stored payload.
+func Encode(e Event) ([]byte, error) { return json.Marshal(e) }

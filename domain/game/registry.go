@@ -1,0 +1,44 @@
+package game
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Registry maps a game's ID to its rules. It is filled once, at wiring time under cmd/,
+// and read concurrently afterwards.
+type Registry struct {
+	games map[string]Rules
+}
+
+// NewRegistry returns a registry of the given games.
+func NewRegistry(games ...Rules) *Registry {
+	r := &Registry{games: map[string]Rules{}}
+	for _, g := range games {
+		id := g.Info().ID
+		if _, dup := r.games[id]; dup {
+			panic("game: registered twice: " + id)
+		}
+		r.games[id] = g
+	}
+	return r
+}
+
+// Get returns the rules of a game, or a NOT_FOUND rejection.
+func (r *Registry) Get(id string) (Rules, error) {
+	g, ok := r.games[id]
+	if !ok {
+		return nil, &Error{Code: NotFound, Reason: fmt.Sprintf("no game %q is hosted here (known: %v)", id, r.IDs())}
+	}
+	return g, nil
+}
+
+// IDs lists the hosted games, sorted.
+func (r *Registry) IDs() []string {
+	ids := make([]string, 0, len(r.games))
+	for id := range r.games {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}

@@ -1,0 +1,237 @@
+package match
+
+import (
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// Decide validates a command against the match and returns the events it causes, each
+// with its visibility. A rejection is a *game.Error and means nothing happened.
+func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
+	if _, creating := cmd.(Create); !creating && s.Status == None {
+		return nil, game.Reject(game.NotFound, "this match does not exist")
+	}
+	switch c := cmd.(type) {
+	case Create:
+		return create(rules, s, c)
+	case Join:
+		return join(rules, s, c)
+	case Act:
+		seat, err := liveSeat(s, c.PlayerID)
+		if err != nil {
+			return nil, err
+		}
+		return act(rules, s, seat, game.Action{Seat: seat, At: c.At, Do: c.Do})
+	case Timeout:
+		if s.Status != Live {
+			return nil, game.Reject(game.Conflict, "the match is not being played")
+		}
+		st := rules.Status(s.GameState)
+		if st.Deadline.IsZero() || !st.Deadline.Equal(c.Deadline) || c.At.Before(st.Deadline) {
+			return nil, game.Reject(game.Conflict, "no deadline has passed at %s", c.Deadline)
+		}
+		return act(rules, s, game.System, game.Action{Seat: game.System, At: c.At, Do: game.Timeout{Deadline: c.Deadline}})
+	case Resign:
+		seat, err := liveSeat(s, c.PlayerID)
+		if err != nil {
+			return nil, err
+		}
+		return resign(rules, s, seat)
+	case OfferDraw:
+		seat, err := liveSeat(s, c.PlayerID)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case s.DrawOfferBy == seat:
+			return nil, game.Reject(game.Conflict, "your draw offer is already pending")
+		case s.DrawOfferBy >= 0:
+			return nil, game.Reject(game.Conflict, "seat %d already offers a draw: accept or decline it", s.DrawOfferBy)
+		}
+		return game.PublicEvents(DrawOffered{Seat: seat}), nil
+	case AcceptDraw:
+		seat, err := liveSeat(s, c.PlayerID)
+		if err != nil {
+			return nil, err
+		}
+		if err := pendingOfferTo(s, seat); err != nil {
+			return nil, err
+		}
+		out := game.PublicEvents(DrawAccepted{Seat: seat})
+		if len(s.DrawAccepted)+1 == len(active(s))-1 { // everyone but the offerer agreed
+			out = append(out, end(s, nil, "agreement")...)
+		}
+		return out, nil
+	case DeclineDraw:
+		seat, err := liveSeat(s, c.PlayerID)
+		if err != nil {
+			return nil, err
+		}
+		if err := pendingOfferTo(s, seat); err != nil {
+			return nil, err
+		}
+		return game.PublicEvents(DrawDeclined{Seat: seat}), nil
+	}
+	return nil, game.Reject(game.BadInput, "unknown command %T", cmd)
+}
+
+func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
+	if s.Status != None {
+		return nil, game.Reject(game.Conflict, "this match already exists")
+	}
+	if len(c.Seed) < 16 {
+		return nil, game.Reject(game.BadInput, "a match needs a seed of at least 16 bytes")
+	}
+	plan, err := rules.Plan(c.Options)
+	if err != nil {
+		return nil, err
+	}
+	info := rules.Info()
+	return []game.Emitted{
+		{Event: MatchCreated{
+			Game: info.ID, RulesVersion: info.RulesVersion, Options: c.Options, Rated: c.Rated,
+			Seats: plan.Seats, Teams: plan.Teams, CreatedBy: c.By, SeedCommitment: Commitment(c.Seed),
+		}},
+		{Event: SeedDrawn{Seed: c.Seed}, Visibility: game.ServerOnly},
+	}, nil
+}
+
+func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
+	if s.Status != Open {
+		return nil, game.Reject(game.Conflict, "the match has started: its seats are taken")
+	}
+	if s.SeatOf(c.PlayerID) >= 0 {
+		return nil, game.Reject(game.Conflict, "you already sit at seat %d of this match", s.SeatOf(c.PlayerID))
+	}
+	seat := -1
+	if c.Seat != nil {
+		seat = *c.Seat
+		if seat < 0 || seat >= len(s.Seats) {
+			return nil, game.Reject(game.BadInput, "seat %d does not exist: this match has seats 0 to %d", seat, len(s.Seats)-1)
+		}
+		if s.Seats[seat].Taken() {
+			return nil, game.Reject(game.Conflict, "seat %d is taken by %s", seat, s.Seats[seat].Name)
+		}
+	} else {
+		for i, st := range s.Seats {
+			if !st.Taken() {
+				seat = i
+				break
+			}
+		}
+	}
+	out := game.PublicEvents(SeatTaken{Seat: seat, PlayerID: c.PlayerID, Name: c.Name})
+	free := 0
+	for _, st := range s.Seats {
+		if !st.Taken() {
+			free++
+		}
+	}
+	if free > 1 {
+		return out, nil
+	}
+	// The last seat is taken: play starts, and the game deals its opening.
+	out = append(out, game.Emitted{Event: MatchStarted{}})
+	opening, err := rules.Setup(game.Setup{Plan: s.Plan, Options: s.Options, Seed: s.Seed, At: c.At})
+	if err != nil {
+		return nil, err
+	}
+	return append(out, opening...), nil
+}
+
+// act asks the game to decide, then ends the match if the game is over.
+func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, error) {
+	if seat != game.System && !slices.Contains(rules.Status(s.GameState).ToAct, seat) {
+		return nil, game.Reject(game.NotYourTurn, "it is not seat %d's turn", seat)
+	}
+	evs, err := rules.Decide(s.GameState, a)
+	if err != nil {
+		return nil, err
+	}
+	var out []game.Emitted
+	if s.DrawOfferBy >= 0 && seat != s.DrawOfferBy && seat != game.System {
+		out = append(out, game.Emitted{Event: DrawDeclined{Seat: seat, Implicit: true}})
+	}
+	out = append(out, evs...)
+	gs := s.GameState
+	for _, e := range evs {
+		gs = rules.Evolve(gs, e.Event)
+	}
+	if st := rules.Status(gs); st.Over {
+		out = append(out, end(s, st.Outcome.Winners, st.Outcome.Reason)...)
+	}
+	return out, nil
+}
+
+// resign ends the match when a single team is left standing; with more teams the
+// resigned seat simply stops playing (the game skips it through its own rules).
+func resign(rules game.Rules, s State, seat int) ([]game.Emitted, error) {
+	out := game.PublicEvents(Resigned{Seat: seat})
+	s.Resigned = append(slices.Clone(s.Resigned), seat)
+	left := active(s)
+	teams := map[int]bool{}
+	for _, st := range left {
+		teams[s.Plan.Teams[st]] = true
+	}
+	if len(teams) <= 1 {
+		return append(out, end(s, left, "resignation")...), nil
+	}
+	return out, nil
+}
+
+// end closes the match and reveals its seed.
+func end(s State, winners []int, reason string) []game.Emitted {
+	if winners == nil {
+		winners = []int{}
+	}
+	return game.PublicEvents(MatchEnded{Winners: winners, Reason: reason}, SeedRevealed{Seed: s.Seed})
+}
+
+// active lists the seats still playing.
+func active(s State) []int {
+	var out []int
+	for i := range s.Seats {
+		if !slices.Contains(s.Resigned, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func liveSeat(s State, playerID string) (int, error) {
+	seat := s.SeatOf(playerID)
+	switch {
+	case seat < 0:
+		return -1, game.Reject(game.Forbidden, "you have no seat in this match")
+	case s.Status == Open:
+		return -1, game.Reject(game.Conflict, "the match has not started: %d seat(s) still free", freeSeats(s))
+	case s.Status == Finished:
+		return -1, game.Reject(game.Conflict, "the match is over (%s)", s.Result.Reason)
+	case slices.Contains(s.Resigned, seat):
+		return -1, game.Reject(game.Forbidden, "you resigned from this match")
+	}
+	return seat, nil
+}
+
+func pendingOfferTo(s State, seat int) error {
+	switch {
+	case s.DrawOfferBy < 0:
+		return game.Reject(game.Conflict, "no draw offer is pending")
+	case s.DrawOfferBy == seat:
+		return game.Reject(game.Conflict, "you cannot answer your own draw offer")
+	case slices.Contains(s.DrawAccepted, seat):
+		return game.Reject(game.Conflict, "you already accepted this offer")
+	}
+	return nil
+}
+
+func freeSeats(s State) int {
+	n := 0
+	for _, st := range s.Seats {
+		if !st.Taken() {
+			n++
+		}
+	}
+	return n
+}

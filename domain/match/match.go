@@ -1,0 +1,179 @@
+// Package match is the lifecycle every Arbiter match shares, whatever its game: creation
+// with a secret seed, seats taken by players, the start, the game's own actions, draw
+// offers, resignation and the end with a result. It is a pure decider around a
+// game.Rules: Decide(state, command) gives events, Evolve(state, event) folds them.
+package match
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// Status of a match.
+type Status string
+
+// The statuses, in the order a match goes through them.
+const (
+	None     Status = ""         // no event yet
+	Open     Status = "OPEN"     // waiting for players
+	Live     Status = "LIVE"     // being played
+	Finished Status = "FINISHED" // over, with a result
+)
+
+// Seat is one place at the table.
+type Seat struct {
+	PlayerID string
+	Name     string
+}
+
+// Taken reports whether a player sits there.
+func (s Seat) Taken() bool { return s.PlayerID != "" }
+
+// State is a match folded from its events. It is a value: Evolve never changes the state
+// it is given, so a state can be kept as a cache and decided upon concurrently.
+type State struct {
+	Game           string
+	RulesVersion   string
+	Options        game.Options
+	Rated          bool
+	Plan           game.Plan
+	CreatedBy      string
+	SeedCommitment string
+	Seed           []byte // server-only until revealed
+	SeedRevealed   bool
+	Seats          []Seat
+	Status         Status
+	DrawOfferBy    int   // the seat whose offer is pending, or -1
+	DrawAccepted   []int // seats that accepted the pending offer
+	Resigned       []int
+	GameState      game.State
+	Result         *game.Outcome
+}
+
+// SeatOf returns the seat of a player, or -1.
+func (s *State) SeatOf(playerID string) int {
+	for i, seat := range s.Seats {
+		if seat.PlayerID == playerID && playerID != "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// Commitment is the public commitment to a seed: its hex SHA-256.
+func Commitment(seed []byte) string {
+	sum := sha256.Sum256(seed)
+	return hex.EncodeToString(sum[:])
+}
+
+// Command is a request to a match. The engine fills in At, the server's receive time.
+type Command interface{ command() }
+
+// Create opens a new match. Seed comes from the engine's random source.
+type Create struct {
+	Game    string
+	Options game.Options
+	Rated   bool
+	By      string // player ID, or "" for an anonymous creator
+	Seed    []byte
+	At      time.Time
+}
+
+// Join sits a player at a seat, or at the first free one when Seat is nil.
+type Join struct {
+	PlayerID string
+	Name     string
+	Seat     *int
+	At       time.Time
+}
+
+// Act is a game action by the player's seat (a move, a card...).
+type Act struct {
+	PlayerID string
+	Do       any
+	At       time.Time
+}
+
+// Resign, OfferDraw, AcceptDraw and DeclineDraw are a player's lifecycle requests.
+type (
+	Resign struct {
+		PlayerID string
+		At       time.Time
+	}
+	OfferDraw struct {
+		PlayerID string
+		At       time.Time
+	}
+	AcceptDraw struct {
+		PlayerID string
+		At       time.Time
+	}
+	DeclineDraw struct {
+		PlayerID string
+		At       time.Time
+	}
+)
+
+// Timeout is submitted by the engine's scheduler once the game's deadline has passed.
+type Timeout struct {
+	Deadline time.Time
+	At       time.Time
+}
+
+func (Create) command()      {}
+func (Join) command()        {}
+func (Act) command()         {}
+func (Resign) command()      {}
+func (OfferDraw) command()   {}
+func (AcceptDraw) command()  {}
+func (DeclineDraw) command() {}
+func (Timeout) command()     {}
+
+// GameStatus returns the game's own status (who acts, phase, deadline) of a live match.
+func (s *State) GameStatus(rules game.Rules) game.Status {
+	if s.Status != Live {
+		return game.Status{}
+	}
+	return rules.Status(s.GameState)
+}
+
+// Evolve folds one event into the match. It never fails on an event Decide produced.
+func Evolve(rules game.Rules, s State, e game.Event) State {
+	switch e := e.(type) {
+	case MatchCreated:
+		s.Game, s.RulesVersion, s.Options, s.Rated = e.Game, e.RulesVersion, e.Options, e.Rated
+		s.Plan = game.Plan{Seats: e.Seats, Teams: e.Teams}
+		s.CreatedBy, s.SeedCommitment = e.CreatedBy, e.SeedCommitment
+		s.Seats = make([]Seat, e.Seats)
+		s.Status = Open
+		s.DrawOfferBy = -1
+	case SeedDrawn:
+		s.Seed = e.Seed
+	case SeatTaken:
+		s.Seats = slices.Clone(s.Seats)
+		s.Seats[e.Seat] = Seat{PlayerID: e.PlayerID, Name: e.Name}
+	case MatchStarted:
+		s.Status = Live
+	case DrawOffered:
+		s.DrawOfferBy, s.DrawAccepted = e.Seat, nil
+	case DrawAccepted:
+		s.DrawAccepted = append(slices.Clone(s.DrawAccepted), e.Seat)
+	case DrawDeclined:
+		s.DrawOfferBy, s.DrawAccepted = -1, nil
+	case Resigned:
+		s.Resigned = append(slices.Clone(s.Resigned), e.Seat)
+	case MatchEnded:
+		s.Status = Finished
+		s.Result = &game.Outcome{Winners: e.Winners, Reason: e.Reason}
+		s.DrawOfferBy, s.DrawAccepted = -1, nil
+	case SeedRevealed:
+		s.SeedRevealed = true
+	default:
+		s.GameState = rules.Evolve(s.GameState, e)
+	}
+	return s
+}
