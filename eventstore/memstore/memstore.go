@@ -1,0 +1,175 @@
+// Package memstore is an in-memory eventstore.Store for fast tests of the packages that
+// use the port. It has the same semantics as the durable adapters, except durability:
+// everything is lost when the process ends or the store is closed.
+package memstore
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// Store keeps every event in memory. The zero value is not usable; call New.
+type Store struct {
+	notifier *eventstore.Notifier
+
+	mu      sync.RWMutex
+	closed  bool
+	all     []eventstore.Event // all[i].Position == i+1
+	streams map[string][]int64 // stream -> positions, in version order
+	byID    map[string]int64   // event ID -> position
+	now     func() time.Time
+}
+
+var _ eventstore.Store = (*Store)(nil)
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{
+		notifier: eventstore.NewNotifier(),
+		streams:  make(map[string][]int64),
+		byID:     make(map[string]int64),
+		now:      time.Now,
+	}
+}
+
+// Append implements eventstore.Store.
+func (s *Store) Append(ctx context.Context, stream string, expected int64, events ...eventstore.Proposed) (eventstore.AppendResult, error) {
+	if err := eventstore.ValidateAppend(stream, expected, events); err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return eventstore.AppendResult{}, eventstore.ErrClosed
+	}
+	var found []eventstore.Event
+	for _, id := range eventstore.IDs(events) {
+		if pos, ok := s.byID[id]; ok {
+			found = append(found, s.all[pos-1])
+		}
+	}
+	if res, ok, err := eventstore.MatchRetry(stream, events, found); ok || err != nil {
+		return res, err
+	}
+	positions := s.streams[stream]
+	version, lastHash := int64(len(positions)), ""
+	if version > 0 {
+		lastHash = s.all[positions[version-1]-1].Hash
+	}
+	if err := eventstore.CheckExpected(stream, expected, version); err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	sealed := eventstore.Seal(stream, version, lastHash, int64(len(s.all))+1, s.now(), events)
+	for _, e := range sealed {
+		s.all = append(s.all, e)
+		s.streams[stream] = append(s.streams[stream], e.Position)
+		s.byID[e.ID] = e.Position
+	}
+	s.notifier.Notify()
+	return eventstore.Result(sealed, false), nil
+}
+
+// ReadStream implements eventstore.Store.
+func (s *Store) ReadStream(ctx context.Context, stream string, after int64, limit int) ([]eventstore.Event, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, eventstore.ErrClosed
+	}
+	positions := s.streams[stream]
+	after = max(after, 0)
+	if after >= int64(len(positions)) {
+		return nil, nil
+	}
+	positions = positions[after:]
+	if limit > 0 && len(positions) > limit {
+		positions = positions[:limit]
+	}
+	out := make([]eventstore.Event, len(positions))
+	for i, p := range positions {
+		out[i] = clone(s.all[p-1])
+	}
+	return out, nil
+}
+
+// StreamVersion implements eventstore.Store.
+func (s *Store) StreamVersion(ctx context.Context, stream string) (int64, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return 0, eventstore.ErrClosed
+	}
+	return int64(len(s.streams[stream])), nil
+}
+
+// ReadAll implements eventstore.Store.
+func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]eventstore.Event, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, eventstore.ErrClosed
+	}
+	after = max(after, 0)
+	if after >= int64(len(s.all)) {
+		return nil, nil
+	}
+	page := s.all[after:]
+	if limit > 0 && len(page) > limit {
+		page = page[:limit]
+	}
+	out := make([]eventstore.Event, len(page))
+	for i, e := range page {
+		out[i] = clone(e)
+	}
+	return out, nil
+}
+
+// HeadPosition implements eventstore.Store.
+func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return 0, eventstore.ErrClosed
+	}
+	return int64(len(s.all)), nil
+}
+
+// Subscribe implements eventstore.Store.
+func (s *Store) Subscribe(ctx context.Context, after int64) (*eventstore.Subscription, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return nil, eventstore.ErrClosed
+	}
+	if after < 0 {
+		return nil, fmt.Errorf("%w: subscription after position %d", eventstore.ErrInvalid, after)
+	}
+	return eventstore.Follow(ctx, s, after, s.notifier, 0), nil
+}
+
+// Close implements eventstore.Store. The events are dropped.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.all, s.streams, s.byID = nil, nil, nil
+	s.notifier.Close()
+	return nil
+}
+
+// clone keeps readers from changing the stored payload through the slice they got.
+func clone(e eventstore.Event) eventstore.Event {
+	e.Payload = bytes.Clone(e.Payload)
+	return e
+}
