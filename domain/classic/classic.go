@@ -1,0 +1,218 @@
+// Package classic is classic chess (FIDE Laws) as an Arbiter game: it plugs domain/chess
+// into the game contract. Seat 0 plays White, seat 1 Black. Threefold repetition and the
+// fifty-move rule end the game when a player claims them (ClaimDraw), as FIDE's laws say;
+// fivefold repetition, the seventy-five-move rule, checkmate, stalemate and dead positions
+// end it by themselves.
+package classic
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// ID is the game's name in the API.
+const ID = "CHESS"
+
+// RulesVersion changes whenever a rule of this package changes.
+const RulesVersion = "fide-2023.1"
+
+// Rules is classic chess.
+type Rules struct{}
+
+// GameStarted sets up the board.
+type GameStarted struct {
+	FEN string `json:"fen"`
+}
+
+// MovePlayed is one move.
+type MovePlayed struct {
+	Seat  int    `json:"seat"`
+	UCI   string `json:"uci"`
+	SAN   string `json:"san"`
+	Piece int    `json:"piece"` // the stable ID of the moving piece
+	FEN   string `json:"fen"`   // the position after the move
+}
+
+// DrawClaimed ends the game on a claim the position allows.
+type DrawClaimed struct {
+	Seat   int    `json:"seat"`
+	Reason string `json:"reason"`
+}
+
+func (GameStarted) EventType() string { return "GameStarted" }
+func (MovePlayed) EventType() string  { return "MovePlayed" }
+func (DrawClaimed) EventType() string { return "DrawClaimed" }
+
+// ClaimDraw is the action of claiming a draw by threefold repetition or the fifty-move rule.
+type ClaimDraw struct{}
+
+var codec = func() *game.Codec {
+	c := game.NewCodec()
+	game.Register[GameStarted](c, 1)
+	game.Register[MovePlayed](c, 1)
+	game.Register[DrawClaimed](c, 1)
+	return c
+}()
+
+// State is a chess game in progress. Evolve copies the game before changing it, so a
+// State stays valid after being evolved.
+type State struct {
+	Game    *chess.Game
+	Claimed string // the draw claimed, if any
+}
+
+// Info names the game.
+func (Rules) Info() game.Info { return game.Info{ID: ID, Name: "Chess", RulesVersion: RulesVersion} }
+
+// Plan: two seats, each its own team. The option "fen" starts from another position.
+func (Rules) Plan(opts game.Options) (game.Plan, error) {
+	for k, v := range opts {
+		switch k {
+		case "fen":
+			if _, err := chess.ParseFEN(v); err != nil {
+				return game.Plan{}, &game.Error{Code: game.BadInput, Reason: "option fen: " + err.Error(), Err: err}
+			}
+		default:
+			return game.Plan{}, game.Reject(game.BadInput, "chess has no option %q (known: fen)", k)
+		}
+	}
+	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
+}
+
+// Setup places the pieces.
+func (Rules) Setup(s game.Setup) ([]game.Emitted, error) {
+	start := chess.StartingPosition()
+	if f, ok := s.Options["fen"]; ok {
+		p, err := chess.ParseFEN(f)
+		if err != nil {
+			return nil, &game.Error{Code: game.BadInput, Reason: "option fen: " + err.Error(), Err: err}
+		}
+		start = p
+	}
+	return game.PublicEvents(GameStarted{FEN: start.FEN()}), nil
+}
+
+// Decide checks a move or a claim.
+func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
+	s := st.(State)
+	pos := s.Game.Position()
+	switch do := a.Do.(type) {
+	case game.Move:
+		m, err := pos.ParseMove(do.Notation)
+		if err != nil {
+			code := game.IllegalMove
+			var me *chess.MoveError
+			if errors.As(err, &me) && me.Malformed() {
+				code = game.BadInput
+			}
+			return nil, &game.Error{Code: code, Reason: err.Error(), Err: err}
+		}
+		id, _ := pos.PieceID(m.From())
+		san := pos.SAN(m)
+		after := pos
+		after.Play(m)
+		return game.PublicEvents(MovePlayed{Seat: a.Seat, UCI: m.UCI(), SAN: san, Piece: int(id), FEN: after.FEN()}), nil
+	case ClaimDraw:
+		reason, ok := s.Game.ClaimableDraw()
+		if !ok {
+			return nil, game.Reject(game.IllegalMove, "no draw can be claimed: the position has not occurred three times and the fifty-move rule is not met")
+		}
+		return game.PublicEvents(DrawClaimed{Seat: a.Seat, Reason: reason.String()}), nil
+	case game.Timeout:
+		return nil, game.Reject(game.Conflict, "this chess match has no clock")
+	}
+	return nil, game.Reject(game.BadInput, "chess cannot %T", a.Do)
+}
+
+// Evolve applies an event.
+func (Rules) Evolve(st game.State, e game.Event) game.State {
+	switch e := e.(type) {
+	case GameStarted:
+		p, err := chess.ParseFEN(e.FEN)
+		if err != nil {
+			panic(fmt.Sprintf("classic: a stored GameStarted has a bad FEN: %v", err))
+		}
+		return State{Game: chess.NewGame(p)}
+	case MovePlayed:
+		s := st.(State)
+		g := s.Game.Clone()
+		m, err := g.Position().ParseMove(e.UCI)
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("classic: a stored move %s does not replay: %v", e.UCI, err))
+		}
+		return State{Game: g}
+	case DrawClaimed:
+		s := st.(State)
+		s.Claimed = e.Reason
+		return s
+	}
+	return st
+}
+
+// Status: whose turn, and the outcome.
+func (Rules) Status(st game.State) game.Status {
+	s, ok := st.(State)
+	if !ok || s.Game == nil {
+		return game.Status{}
+	}
+	if s.Claimed != "" {
+		return game.Status{Phase: "over", Over: true, Outcome: game.Outcome{Winners: []int{}, Reason: s.Claimed}}
+	}
+	pos := s.Game.Position()
+	if o := s.Game.Outcome(); o.Over {
+		out := game.Outcome{Winners: []int{}, Reason: o.Reason.String()}
+		if w, ok := o.WinnerColor(); ok {
+			out.Winners = []int{Seat(w)}
+		}
+		return game.Status{Phase: "over", Over: true, Outcome: out}
+	}
+	return game.Status{ToAct: []int{Seat(pos.Turn())}, Phase: "play"}
+}
+
+// Events decodes chess events.
+func (Rules) Events() *game.Codec { return codec }
+
+// Seat returns the seat playing a color: White is seat 0.
+func Seat(c chess.Color) int {
+	if c == chess.White {
+		return 0
+	}
+	return 1
+}
+
+// Board shows the position.
+func (Rules) Board(st game.State) game.Board {
+	s, ok := st.(State)
+	if !ok || s.Game == nil {
+		return game.Board{}
+	}
+	pos := s.Game.Position()
+	b := game.Board{FEN: pos.FEN(), InCheck: pos.InCheck()}
+	if !s.Game.Outcome().Over && s.Claimed == "" {
+		for _, m := range pos.LegalMoves(nil) {
+			b.LegalMoves = append(b.LegalMoves, m.UCI())
+		}
+	}
+	return b
+}
+
+// MoveList gives the moves in SAN.
+func (Rules) MoveList(st game.State) []string {
+	s, ok := st.(State)
+	if !ok || s.Game == nil {
+		return nil
+	}
+	p := s.Game.Start()
+	out := make([]string, 0, len(s.Game.Moves()))
+	for _, m := range s.Game.Moves() {
+		out = append(out, p.SAN(m))
+		p.Play(m)
+	}
+	return out
+}

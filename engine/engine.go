@@ -1,0 +1,146 @@
+// Package engine handles commands: it loads a match (a cached fold of its stream, checked
+// against the store), asks the game's rules to decide, appends the events with the
+// expected version, and acknowledges only once the append is durable. A version conflict
+// (another node or request won) means reload and decide again; a command ID seen before
+// returns the first outcome instead of acting twice.
+//
+// The engine knows games only through game.Registry and the store only through the
+// eventstore port.
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// Config wires an engine.
+type Config struct {
+	Store  eventstore.Store
+	Games  *game.Registry
+	Now    func() time.Time // the server clock; time.Now when nil
+	Random io.Reader        // seeds, IDs and token secrets; crypto/rand when nil
+	Logger *slog.Logger
+	// MaxCached bounds the number of match states kept in memory (default 100,000).
+	MaxCached int
+	// MaxRetries bounds how many times a command is decided again after a version
+	// conflict before CONFLICT is returned (default 8).
+	MaxRetries int
+}
+
+// Engine is safe for concurrent use.
+type Engine struct {
+	cfg     Config
+	mu      sync.Mutex
+	matches map[string]*entry
+	players sync.Map // player ID -> player (immutable once registered)
+}
+
+// New returns an engine.
+func New(cfg Config) *Engine {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Random == nil {
+		cfg.Random = rand.Reader
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.MaxCached <= 0 {
+		cfg.MaxCached = 100_000
+	}
+	if cfg.MaxRetries <= 0 {
+		cfg.MaxRetries = 8
+	}
+	return &Engine{cfg: cfg, matches: map[string]*entry{}}
+}
+
+// Games returns the registry the engine serves.
+func (e *Engine) Games() *game.Registry { return e.cfg.Games }
+
+// Store returns the engine's event store.
+func (e *Engine) Store() eventstore.Store { return e.cfg.Store }
+
+// Ack tells a caller where its command landed.
+type Ack struct {
+	MatchID      string
+	FirstVersion int64 // the versions of the events the command caused
+	LastVersion  int64
+	LastPosition int64 // the global position of its last event: wait for it to read your writes
+	Duplicate    bool  // the command ID was seen before: this is the first outcome, nothing new happened
+}
+
+// MatchStream is the stream of a match.
+func MatchStream(id string) string { return "match-" + id }
+
+// PlayerStream is the stream of a player.
+func PlayerStream(id string) string { return "player-" + id }
+
+// now returns the server time at the precision every store keeps (microseconds), so a
+// state folded before and after a round trip through the store is the same.
+func (e *Engine) now() time.Time { return e.cfg.Now().UTC().Truncate(time.Microsecond) }
+
+// newID returns a random identifier: 16 characters of lowercase base32 (80 bits).
+func (e *Engine) newID() (string, error) {
+	b := make([]byte, 10)
+	if _, err := io.ReadFull(e.cfg.Random, b); err != nil {
+		return "", fmt.Errorf("engine: reading randomness: %w", err)
+	}
+	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil
+}
+
+func (e *Engine) randomBytes(n int) ([]byte, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(e.cfg.Random, b); err != nil {
+		return nil, fmt.Errorf("engine: reading randomness: %w", err)
+	}
+	return b, nil
+}
+
+// eventID derives the ID of the i-th event caused by a command in a stream, so that an
+// append retried with the same command yields the same IDs and the store drops the copy.
+func eventID(stream, commandID string, i int) string {
+	h := sha256.Sum256([]byte(stream + "\x00" + commandID + "\x00" + fmt.Sprint(i)))
+	x := hex.EncodeToString(h[:16])
+	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
+}
+
+// CheckCommandID rejects a client command ID that could not be a sane idempotency key.
+func CheckCommandID(id string) error {
+	if len(id) > 128 {
+		return game.Reject(game.BadInput, "the command ID is %d bytes long; at most 128 are allowed", len(id))
+	}
+	for _, r := range id {
+		if r < 0x21 || r > 0x7e {
+			return game.Reject(game.BadInput, "the command ID may hold only visible ASCII characters")
+		}
+	}
+	return nil
+}
+
+// storeError turns a store failure into what a caller may be told.
+func storeError(op string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("engine: %s: %w", op, err)
+}
+
+// derivedID is a stable ID for a thing a client asked to create under a command ID.
+func derivedID(kind, who, commandID string) string {
+	h := sha256.Sum256([]byte(kind + "\x00" + who + "\x00" + commandID))
+	return strings.ToLower(base32.StdEncoding.EncodeToString(h[:10]))
+}

@@ -1,0 +1,316 @@
+package engine
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// entry is the cached fold of one match stream. Its mutex serializes the commands of a
+// match inside this process, which leaves version conflicts to racing nodes.
+type entry struct {
+	mu       sync.Mutex
+	id       string
+	rules    game.Rules
+	state    match.State
+	version  int64
+	position int64          // global position of the last folded event
+	commands map[string]Ack // command ID -> its first outcome
+}
+
+func newEntry(id string) *entry { return &entry{id: id, commands: map[string]Ack{}} }
+
+// Folder turns a match's stored events into its state; replay and projections use it too.
+type Folder struct {
+	Games *game.Registry
+}
+
+// Rules returns the rules a match was created under, from its first event.
+func (f Folder) Rules(first eventstore.Event) (game.Rules, error) {
+	if first.Type != (match.MatchCreated{}).EventType() || first.Version != 1 {
+		return nil, fmt.Errorf("stream %s starts with %s at version %d, not MatchCreated at 1", first.Stream, first.Type, first.Version)
+	}
+	d, err := match.Decode(nil, first.Type, first.SchemaVersion, first.Payload)
+	if err != nil {
+		return nil, err
+	}
+	created := d.(match.MatchCreated)
+	rules, err := f.Games.Get(created.Game)
+	if err != nil {
+		return nil, err
+	}
+	if v := rules.Info().RulesVersion; v != created.RulesVersion {
+		return nil, fmt.Errorf("match %s was played under %s rules %q; this server has %q", first.Stream, created.Game, created.RulesVersion, v)
+	}
+	return rules, nil
+}
+
+// Decode reads one stored event of a match played under rules.
+func Decode(rules game.Rules, ev eventstore.Event) (game.Event, error) {
+	d, err := match.Decode(rules, ev.Type, ev.SchemaVersion, ev.Payload)
+	if err != nil {
+		return nil, fmt.Errorf("%s version %d: %w", ev.Stream, ev.Version, err)
+	}
+	return d, nil
+}
+
+func (en *entry) fold(f Folder, evs []eventstore.Event) error {
+	for _, ev := range evs {
+		if ev.Version != en.version+1 {
+			return fmt.Errorf("engine: stream %s jumps from version %d to %d", ev.Stream, en.version, ev.Version)
+		}
+		if en.rules == nil {
+			rules, err := f.Rules(ev)
+			if err != nil {
+				return fmt.Errorf("engine: %w", err)
+			}
+			en.rules = rules
+		}
+		d, err := Decode(en.rules, ev)
+		if err != nil {
+			return fmt.Errorf("engine: %w", err)
+		}
+		en.state = match.Evolve(en.rules, en.state, d)
+		en.version, en.position = ev.Version, ev.Position
+		if ev.CommandID != "" {
+			a, seen := en.commands[ev.CommandID]
+			if !seen {
+				a = Ack{MatchID: en.id, FirstVersion: ev.Version}
+			}
+			a.LastVersion, a.LastPosition, a.Duplicate = ev.Version, ev.Position, true
+			en.commands[ev.CommandID] = a
+		}
+	}
+	return nil
+}
+
+// catchUp reads what the store has beyond the cached version: this both checks the cache
+// against the stream and brings it up to date.
+func (e *Engine) catchUp(ctx context.Context, en *entry) error {
+	for {
+		evs, err := e.cfg.Store.ReadStream(ctx, MatchStream(en.id), en.version, 1000)
+		if err != nil {
+			return storeError("reading "+MatchStream(en.id), err)
+		}
+		if err := en.fold(Folder{e.cfg.Games}, evs); err != nil {
+			return err
+		}
+		if len(evs) < 1000 {
+			return nil
+		}
+	}
+}
+
+// lookup returns the cache entry of a match, creating an empty one.
+func (e *Engine) lookup(id string) *entry {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	en, ok := e.matches[id]
+	if !ok {
+		if len(e.matches) >= e.cfg.MaxCached {
+			for k := range e.matches { // evict an arbitrary entry: it reloads from the store
+				delete(e.matches, k)
+				break
+			}
+		}
+		en = newEntry(id)
+		e.matches[id] = en
+	}
+	return en
+}
+
+func (e *Engine) forget(id string) {
+	e.mu.Lock()
+	delete(e.matches, id)
+	e.mu.Unlock()
+}
+
+// Snapshot is a consistent view of a match.
+type Snapshot struct {
+	ID       string
+	Rules    game.Rules
+	State    match.State
+	Version  int64
+	Position int64
+}
+
+// Match returns the current state of a match, read through to the store.
+func (e *Engine) Match(ctx context.Context, id string) (Snapshot, error) {
+	en := e.lookup(id)
+	en.mu.Lock()
+	defer en.mu.Unlock()
+	if err := e.catchUp(ctx, en); err != nil {
+		e.forget(id)
+		return Snapshot{}, err
+	}
+	if en.version == 0 {
+		e.forget(id)
+		return Snapshot{}, game.Reject(game.NotFound, "no match %q", id)
+	}
+	return Snapshot{ID: id, Rules: en.rules, State: en.state, Version: en.version, Position: en.position}, nil
+}
+
+// Meta is what the engine records of who sent a command and under which ID.
+type Meta struct {
+	CommandID string // the client's idempotency key; a random one when empty
+	Actor     string // "player:<id>", "system"
+}
+
+// Handle runs a command on an existing match.
+func (e *Engine) Handle(ctx context.Context, matchID string, cmd match.Command, meta Meta) (Ack, error) {
+	if _, ok := cmd.(match.Create); ok {
+		return Ack{}, game.Reject(game.BadInput, "use CreateMatch to create a match")
+	}
+	return e.handle(ctx, matchID, nil, cmd, meta)
+}
+
+// handle decides and appends; rules is given only when creating.
+func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, cmd match.Command, meta Meta) (Ack, error) {
+	if err := CheckCommandID(meta.CommandID); err != nil {
+		return Ack{}, err
+	}
+	if meta.CommandID == "" {
+		id, err := e.newID()
+		if err != nil {
+			return Ack{}, err
+		}
+		meta.CommandID = "auto-" + id
+	}
+	en := e.lookup(matchID)
+	en.mu.Lock()
+	defer en.mu.Unlock()
+	for attempt := 0; ; attempt++ {
+		if err := e.catchUp(ctx, en); err != nil {
+			e.forget(matchID)
+			return Ack{}, err
+		}
+		if a, seen := en.commands[meta.CommandID]; seen {
+			return a, nil
+		}
+		r := en.rules
+		if r == nil {
+			r = rules
+		}
+		if r == nil {
+			return Ack{}, game.Reject(game.NotFound, "no match %q", matchID)
+		}
+		emitted, err := match.Decide(r, en.state, cmd)
+		if err != nil {
+			return Ack{}, err
+		}
+		if len(emitted) == 0 {
+			return Ack{}, fmt.Errorf("engine: %T on match %s decided nothing", cmd, matchID)
+		}
+		proposed, err := e.propose(r, MatchStream(matchID), emitted, meta)
+		if err != nil {
+			return Ack{}, err
+		}
+		expected := en.version
+		res, err := e.cfg.Store.Append(ctx, MatchStream(matchID), expected, proposed...)
+		var conflict *eventstore.VersionConflict
+		switch {
+		case errors.As(err, &conflict):
+			if attempt+1 >= e.cfg.MaxRetries {
+				return Ack{}, &game.Error{Code: game.Conflict, Reason: "the match kept changing under this command; send it again", Err: err}
+			}
+			continue // another writer won: catch up and decide again
+		case err != nil:
+			e.forget(matchID) // the append may or may not have landed: reload next time
+			return Ack{}, storeError("appending to "+MatchStream(matchID), err)
+		}
+		if err := e.catchUp(ctx, en); err != nil { // folds exactly what the store holds
+			e.forget(matchID)
+			return Ack{}, err
+		}
+		a := Ack{MatchID: matchID, FirstVersion: res.FirstVersion, LastVersion: res.LastVersion, LastPosition: res.LastPosition, Duplicate: res.Duplicate}
+		return a, nil
+	}
+}
+
+// propose encodes decided events for the store.
+func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted, meta Meta) ([]eventstore.Proposed, error) {
+	at := e.now()
+	out := make([]eventstore.Proposed, len(emitted))
+	for i, em := range emitted {
+		payload, err := game.Encode(em.Event)
+		if err != nil {
+			return nil, fmt.Errorf("engine: encoding %s: %w", em.Event.EventType(), err)
+		}
+		if em.Visibility != game.Public {
+			if payload, err = e.salt(payload); err != nil {
+				return nil, err
+			}
+		}
+		typ := em.Event.EventType()
+		out[i] = eventstore.Proposed{
+			ID:            eventID(stream, meta.CommandID, i),
+			Type:          typ,
+			SchemaVersion: match.SchemaOf(rules, typ),
+			Payload:       payload,
+			CommandID:     meta.CommandID,
+			Actor:         meta.Actor,
+			Visibility:    eventstore.Visibility(em.Visibility),
+			Time:          at,
+		}
+	}
+	return out, nil
+}
+
+// CreateMatch opens a new match. With a command ID, the match ID is derived from it and
+// the caller, so a retried creation returns the same match.
+type CreateMatch struct {
+	Game    string
+	Options game.Options
+	Rated   bool
+	By      string // player ID of the creator, "" when anonymous
+}
+
+// Create creates a match and returns its ID in the Ack.
+func (e *Engine) Create(ctx context.Context, c CreateMatch, meta Meta) (Ack, error) {
+	rules, err := e.cfg.Games.Get(c.Game)
+	if err != nil {
+		return Ack{}, err
+	}
+	if err := CheckCommandID(meta.CommandID); err != nil {
+		return Ack{}, err
+	}
+	var id string
+	if meta.CommandID != "" {
+		id = derivedID("match", c.By, meta.CommandID)
+	} else if id, err = e.newID(); err != nil {
+		return Ack{}, err
+	}
+	seed, err := e.randomBytes(32)
+	if err != nil {
+		return Ack{}, err
+	}
+	cmd := match.Create{Game: c.Game, Options: c.Options, Rated: c.Rated, By: c.By, Seed: seed, At: e.now()}
+	return e.handle(ctx, id, rules, cmd, meta)
+}
+
+// salt adds 128 random bits to the payload of a non-public event. Event hashes are shown to
+// every viewer so that anyone can check a stream's chain; without a salt, a hidden payload
+// with few possible values (a card among 58) could be found by hashing each candidate.
+func (e *Engine) salt(payload []byte) ([]byte, error) {
+	b, err := e.randomBytes(16)
+	if err != nil {
+		return nil, err
+	}
+	if len(payload) < 2 || payload[0] != '{' || payload[len(payload)-1] != '}' {
+		return nil, fmt.Errorf("engine: a private event's payload is not a JSON object")
+	}
+	field := `"salt":"` + hex.EncodeToString(b) + `"`
+	if len(payload) > 2 {
+		field = "," + field
+	}
+	out := make([]byte, 0, len(payload)+len(field))
+	out = append(out, payload[:len(payload)-1]...)
+	out = append(out, field...)
+	return append(out, '}'), nil
+}

@@ -1,0 +1,59 @@
+// Package projections holds Arbiter's read models: the live state of every match (its
+// board, moves and seats, and the lobby of open and live matches) and the players'
+// ratings. Each is fed committed events in global order, remembers the position it has
+// applied (its checkpoint), ignores an event at or below it (so a redelivery is harmless),
+// and can be rebuilt from position zero with exactly the result it had live.
+//
+// It is also the one place that redacts events and state for a viewer (redact.go).
+package projections
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// Projection is a read model fed by events in global order.
+type Projection interface {
+	// Name identifies the projection in logs and in `arbiter rebuild`.
+	Name() string
+	// Apply folds one event. It is called in position order; an event at or below
+	// Checkpoint must be ignored.
+	Apply(ev eventstore.Event) error
+	// Checkpoint is the position of the last event applied.
+	Checkpoint() int64
+	// Digest summarises the model so that a rebuild can be compared with the live one.
+	Digest() string
+}
+
+// Rebuild feeds every event of the store to the projections, from position zero, and
+// calls progress (if not nil) after each page with the position reached and the head.
+func Rebuild(ctx context.Context, store eventstore.Store, progress func(pos, head int64), ps ...Projection) error {
+	head, err := store.HeadPosition(ctx)
+	if err != nil {
+		return fmt.Errorf("projections: reading the head: %w", err)
+	}
+	var pos int64
+	for pos < head {
+		evs, err := store.ReadAll(ctx, pos, 4096)
+		if err != nil {
+			return fmt.Errorf("projections: reading after %d: %w", pos, err)
+		}
+		if len(evs) == 0 {
+			break
+		}
+		for _, ev := range evs {
+			for _, p := range ps {
+				if err := p.Apply(ev); err != nil {
+					return fmt.Errorf("projections: %s at position %d: %w", p.Name(), ev.Position, err)
+				}
+			}
+		}
+		pos = evs[len(evs)-1].Position
+		if progress != nil {
+			progress(pos, head)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package projections
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/rating"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// Rating is one player's Elo in one game.
+type Rating struct {
+	Game                string
+	Rating              float64
+	Games, Wins, Losses int
+	Draws               int
+}
+
+// Ratings is every player's Elo per game, from the results of rated one-against-one
+// matches. Friendly matches never count.
+type Ratings struct {
+	mu         sync.RWMutex
+	checkpoint int64
+	pending    map[string]*ratedMatch        // match ID -> what its result needs
+	byPlayer   map[string]map[string]*Rating // player -> game -> rating
+}
+
+type ratedMatch struct {
+	game    string
+	players []string // by seat
+}
+
+// NewRatings returns an empty model.
+func NewRatings() *Ratings {
+	return &Ratings{pending: map[string]*ratedMatch{}, byPlayer: map[string]map[string]*Rating{}}
+}
+
+// Name implements Projection.
+func (r *Ratings) Name() string { return "ratings" }
+
+// Checkpoint implements Projection.
+func (r *Ratings) Checkpoint() int64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.checkpoint
+}
+
+// Apply implements Projection.
+func (r *Ratings) Apply(ev eventstore.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ev.Position <= r.checkpoint {
+		return nil
+	}
+	r.checkpoint = ev.Position
+	id, ok := strings.CutPrefix(ev.Stream, "match-")
+	if !ok || !match.IsLifecycle(ev.Type) {
+		return nil
+	}
+	d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
+	if err != nil {
+		return err
+	}
+	switch e := d.(type) {
+	case match.MatchCreated:
+		if e.Rated && e.Seats == 2 {
+			r.pending[id] = &ratedMatch{game: e.Game, players: make([]string, 2)}
+		}
+	case match.SeatTaken:
+		if m := r.pending[id]; m != nil {
+			m.players[e.Seat] = e.PlayerID
+		}
+	case match.MatchEnded:
+		m := r.pending[id]
+		if m == nil {
+			return nil
+		}
+		delete(r.pending, id)
+		score := 0.5
+		switch {
+		case len(e.Winners) == 1 && e.Winners[0] == 0:
+			score = 1
+		case len(e.Winners) == 1 && e.Winners[0] == 1:
+			score = 0
+		}
+		a, b := r.get(m.players[0], m.game), r.get(m.players[1], m.game)
+		a.Rating, b.Rating = rating.Update(rating.Player{Rating: a.Rating, Games: a.Games}, rating.Player{Rating: b.Rating, Games: b.Games}, score)
+		a.Games++
+		b.Games++
+		switch score {
+		case 1:
+			a.Wins++
+			b.Losses++
+		case 0:
+			a.Losses++
+			b.Wins++
+		default:
+			a.Draws++
+			b.Draws++
+		}
+	}
+	return nil
+}
+
+func (r *Ratings) get(player, game string) *Rating {
+	g := r.byPlayer[player]
+	if g == nil {
+		g = map[string]*Rating{}
+		r.byPlayer[player] = g
+	}
+	x := g[game]
+	if x == nil {
+		x = &Rating{Game: game, Rating: rating.Initial}
+		g[game] = x
+	}
+	return x
+}
+
+// Of returns a player's ratings, one per game played rated, sorted by game.
+func (r *Ratings) Of(player string) []Rating {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Rating, 0, len(r.byPlayer[player]))
+	for _, x := range r.byPlayer[player] {
+		out = append(out, *x)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Game < out[j].Game })
+	return out
+}
+
+// Digest implements Projection.
+func (r *Ratings) Digest() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	players := make([]string, 0, len(r.byPlayer))
+	for p := range r.byPlayer {
+		players = append(players, p)
+	}
+	sort.Strings(players)
+	h := sha256.New()
+	for _, p := range players {
+		games := make([]string, 0, len(r.byPlayer[p]))
+		for g := range r.byPlayer[p] {
+			games = append(games, g)
+		}
+		sort.Strings(games)
+		for _, g := range games {
+			x := r.byPlayer[p][g]
+			fmt.Fprintf(h, "%s %s %.6f %d %d %d %d\n", p, g, x.Rating, x.Games, x.Wins, x.Losses, x.Draws)
+		}
+	}
+	return fmt.Sprintf("%d players, checkpoint %d, sha256 %s", len(players), r.checkpoint, hex.EncodeToString(h.Sum(nil))[:16])
+}

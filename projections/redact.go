@@ -1,0 +1,107 @@
+package projections
+
+// This file is the one place where Arbiter decides what a viewer may see. Every query,
+// subscription and export that shows events or hidden state to a client goes through
+// Viewer.CanSee and Viewer.Event; its tests are the security boundary.
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// Viewer is who is looking at one match: a seated player, or a spectator.
+type Viewer struct {
+	Seats    []int // the seats the viewer holds in this match
+	Teams    []int // the teams of those seats
+	Finished bool  // the match is over: its secrets are revealed
+}
+
+// ViewerOf returns the viewer a player (or a spectator, playerID "") is in a match.
+func ViewerOf(st match.State, playerID string) Viewer {
+	v := Viewer{Finished: st.Status == match.Finished}
+	if playerID == "" {
+		return v
+	}
+	for i, s := range st.Seats {
+		if s.PlayerID == playerID {
+			v.Seats = append(v.Seats, i)
+			if i < len(st.Plan.Teams) {
+				v.Teams = append(v.Teams, st.Plan.Teams[i])
+			}
+		}
+	}
+	return v
+}
+
+// Seated reports whether the viewer holds seat n.
+func (v Viewer) Seated(n int) bool {
+	for _, s := range v.Seats {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
+// CanSee decides whether the viewer may see an event of the given visibility. Once a match
+// is over every secret of it is revealed, for replays and dispute review.
+func (v Viewer) CanSee(vis eventstore.Visibility) bool {
+	if vis == eventstore.Public || v.Finished {
+		return true
+	}
+	kind, num, ok := strings.Cut(string(vis), ":")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil {
+		return false // server-only, or a visibility this code does not know: hide it
+	}
+	switch kind {
+	case "seat":
+		return v.Seated(n)
+	case "team":
+		for _, t := range v.Teams {
+			if t == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Shown is an event as one viewer may see it.
+type Shown struct {
+	eventstore.Event
+	// Redacted is true when the viewer may not see the event: Payload then holds only its
+	// public shadow (or nothing), never its content.
+	Redacted bool
+}
+
+// Event returns ev as the viewer may see it. A hidden event keeps its envelope (type,
+// version, position, time, hash) so that the viewer sees that something happened and can
+// follow the stream's versions; its payload is replaced by the game's public shadow of it,
+// or removed. Hashes are safe to show: the engine salts every non-public payload, so a
+// hash cannot be brute-forced back to a hidden card.
+func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
+	if v.CanSee(ev.Visibility) {
+		return Shown{Event: ev}
+	}
+	shown := Shown{Event: ev, Redacted: true}
+	shown.Payload, shown.CommandID = nil, ""
+	if rules == nil {
+		return shown
+	}
+	d, err := match.Decode(rules, ev.Type, ev.SchemaVersion, ev.Payload)
+	if err != nil {
+		return shown
+	}
+	if sh, ok := d.(game.Shadowed); ok {
+		if p, err := json.Marshal(sh.Shadow()); err == nil {
+			shown.Payload = p
+		}
+	}
+	return shown
+}
