@@ -1,0 +1,84 @@
+package chess
+
+// Editing a position outside a move: the card games summon, banish and transform
+// pieces. Edits keep the hash, IDs and castling rights consistent, but may produce a
+// position that is not a chess position; Validate says whether it is.
+
+// Put places piece on the empty square s and gives it a new ID. A second king of a
+// color, or a piece that is not one, is refused.
+func (p *Position) Put(s Square, pc Piece) (PieceID, error) {
+	switch {
+	case s >= NoSquare:
+		return 0, &PositionError{"no such square"}
+	case pc.Role == NoRole || pc.Role > King || pc.Color > Black:
+		return 0, &PositionError{"not a piece"}
+	case p.roles[s] != NoRole:
+		return 0, &PositionError{"square " + s.String() + " is occupied"}
+	case pc.Role == King && p.Pieces(pc.Color, King) != 0:
+		return 0, &PositionError{pc.Color.String() + " already has a king"}
+	}
+	p.nextID = p.maxID() + 1
+	p.place(s, pc.Color, pc.Role, p.nextID)
+	p.afterEdit()
+	return p.nextID, nil
+}
+
+// Remove takes the piece off s and returns it with its ID.
+func (p *Position) Remove(s Square) (Piece, PieceID, bool) {
+	pc, ok := p.PieceAt(s)
+	if !ok {
+		return Piece{}, 0, false
+	}
+	id := p.ids[s]
+	p.nextID = p.maxID()
+	p.lift(s, pc.Color, pc.Role)
+	p.afterEdit()
+	return pc, id, true
+}
+
+// maxID is the highest ID ever given in this position's lineage, so IDs are never reused
+// while the piece that had one may still be named in events.
+func (p *Position) maxID() PieceID {
+	m := p.nextID
+	for b := p.occupied(); b != 0; b &= b - 1 {
+		m = max(m, p.ids[b.first()])
+	}
+	return m
+}
+
+// afterEdit drops castling rights the board no longer allows and an en-passant square
+// that can no longer be used.
+func (p *Position) afterEdit() {
+	if cr := p.castling & p.possibleCastling(); cr != p.castling {
+		p.hash ^= zCastling[p.castling] ^ zCastling[cr]
+		p.castling = cr
+	}
+	if p.ep != NoSquare && (!p.Pieces(p.turn^1, Pawn).Has(p.ep^8) || !p.enPassantLegal(p.ep)) {
+		p.hash ^= zEnPass[p.ep.File()]
+		p.ep = NoSquare
+	}
+}
+
+// Validate reports whether p is a position chess can be played from: one king of each
+// color, no pawn on the first or last rank, the side not to move not in check.
+func (p Position) Validate() error {
+	if err := p.validate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (p *Position) validate() *PositionError {
+	for _, c := range [2]Color{White, Black} {
+		if n := p.Pieces(c, King).Count(); n != 1 {
+			return &PositionError{c.String() + " must have exactly one king"}
+		}
+	}
+	if p.byRole[Pawn]&(Rank1|Rank8) != 0 {
+		return &PositionError{"pawn on the first or last rank"}
+	}
+	if p.Attacked(p.kingSquare(p.turn^1), p.turn) {
+		return &PositionError{"the side not to move is in check"}
+	}
+	return nil
+}

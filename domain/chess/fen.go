@@ -1,0 +1,223 @@
+package chess
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ParseFEN reads a position in Forsyth-Edwards Notation. The two clock fields may be
+// left out (EPD style, as in the perft tables); they then default to "0 1". A FEN that
+// is not a legal chess position is rejected with a *FENError naming the field: one king
+// per side, no pawn on the first or last rank, the side not to move not in check,
+// castling rights only with king and rook at home, an en-passant square only behind a
+// pawn that may just have moved two squares. An en-passant square no pawn can legally
+// use is accepted and dropped (see Position.FEN).
+func ParseFEN(fen string) (Position, error) {
+	fields := strings.Fields(fen)
+	if len(fields) != 4 && len(fields) != 6 {
+		return Position{}, &FENError{"fen", fen, "want 6 space-separated fields (or 4, without the clocks)"}
+	}
+	var p Position
+	p.ep = NoSquare
+	if err := p.parseBoard(fields[0]); err != nil {
+		return Position{}, err
+	}
+	switch fields[1] {
+	case "w":
+		p.turn = White
+	case "b":
+		p.turn = Black
+	default:
+		return Position{}, &FENError{"turn", fields[1], `want "w" or "b"`}
+	}
+	if err := p.parseCastling(fields[2]); err != nil {
+		return Position{}, err
+	}
+	p.fullmove = 1
+	if len(fields) == 6 {
+		h, err := strconv.ParseUint(fields[4], 10, 16)
+		if err != nil {
+			return Position{}, &FENError{"halfmove", fields[4], "want a number of plies, 0 to 65535"}
+		}
+		f, err := strconv.ParseUint(fields[5], 10, 16)
+		if err != nil {
+			return Position{}, &FENError{"fullmove", fields[5], "want a move number, 1 to 65535"}
+		}
+		p.halfmove, p.fullmove = int32(h), max(int32(f), 1) // some tools write 0
+	}
+	if err := p.validate(); err != nil {
+		return Position{}, &FENError{"board", fields[0], err.Reason}
+	}
+	if err := p.parseEnPassant(fields[3]); err != nil {
+		return Position{}, err
+	}
+	p.hash = p.computeHash()
+	return p, nil
+}
+
+func (p *Position) parseBoard(s string) error {
+	ranks := strings.Split(s, "/")
+	if len(ranks) != 8 {
+		return &FENError{"board", s, "want 8 ranks separated by '/'"}
+	}
+	for i, row := range ranks {
+		rank, file := 7-i, 0
+		for j := 0; j < len(row); j++ {
+			c := row[j]
+			if c >= '1' && c <= '8' {
+				file += int(c - '0')
+				continue
+			}
+			r := roleFromLetter(c)
+			if r == NoRole {
+				return &FENError{"board", s, "unknown piece letter " + strconv.QuoteRune(rune(c))}
+			}
+			if file > 7 {
+				break
+			}
+			color := White
+			if c >= 'a' {
+				color = Black
+			}
+			p.nextID++
+			p.place(NewSquare(file, rank), color, r, p.nextID)
+			file++
+		}
+		if file != 8 {
+			return &FENError{"board", s, "rank " + strconv.Itoa(rank+1) + " does not have 8 squares"}
+		}
+	}
+	// IDs were given from a8 to h1 as the FEN reads; renumber a1..h8 as documented, so
+	// that the IDs of a position do not depend on how it was written.
+	var id PieceID
+	for b := p.occupied(); b != 0; b &= b - 1 {
+		id++
+		p.ids[b.first()] = id
+	}
+	return nil
+}
+
+func (p *Position) parseCastling(s string) error {
+	if s == "-" {
+		return nil
+	}
+	for i := 0; i < len(s); i++ {
+		var cr CastlingRights
+		switch s[i] {
+		case 'K':
+			cr = WhiteKingSide
+		case 'Q':
+			cr = WhiteQueenSide
+		case 'k':
+			cr = BlackKingSide
+		case 'q':
+			cr = BlackQueenSide
+		default:
+			return &FENError{"castling", s, `want "-" or letters from "KQkq"`}
+		}
+		if p.castling&cr != 0 {
+			return &FENError{"castling", s, "right repeated"}
+		}
+		p.castling |= cr
+	}
+	if lost := p.castling &^ p.possibleCastling(); lost != 0 {
+		return &FENError{"castling", s, "right " + lost.String() + " without king and rook on their home squares"}
+	}
+	return nil
+}
+
+// possibleCastling is the set of rights the board allows: king and rook at home.
+func (p *Position) possibleCastling() CastlingRights {
+	var cr CastlingRights
+	for _, c := range castleSquares {
+		color := White
+		if c.kingFrom == E8 {
+			color = Black
+		}
+		if p.Pieces(color, King).Has(c.kingFrom) && p.Pieces(color, Rook).Has(c.rookFrom) {
+			cr |= c.right
+		}
+	}
+	return cr
+}
+
+func (p *Position) parseEnPassant(s string) error {
+	if s == "-" {
+		return nil
+	}
+	ep, ok := ParseSquare(s)
+	if !ok {
+		return &FENError{"en passant", s, `want "-" or a square`}
+	}
+	// The pawn that just moved two squares belongs to the side not to move and stands
+	// one rank beyond ep; ep and the square it came from are empty.
+	wantRank, pushed, origin := 5, ep-8, ep+8
+	if p.turn == Black {
+		wantRank, pushed, origin = 2, ep+8, ep-8
+	}
+	if ep.Rank() != wantRank {
+		return &FENError{"en passant", s, "square on the wrong rank for the side to move"}
+	}
+	if !p.Pieces(p.turn^1, Pawn).Has(pushed) || p.roles[ep] != NoRole || p.roles[origin] != NoRole {
+		return &FENError{"en passant", s, "no pawn can just have moved two squares past it"}
+	}
+	if p.enPassantLegal(ep) {
+		p.ep = ep
+	}
+	return nil
+}
+
+// FEN writes the position in Forsyth-Edwards Notation. The en-passant field names a
+// square only when an en-passant capture is legal (as lichess does), so FEN strings of
+// the same position compare equal.
+func (p Position) FEN() string {
+	var b strings.Builder
+	for rank := 7; rank >= 0; rank-- {
+		empty := 0
+		for file := 0; file < 8; file++ {
+			pc, ok := p.PieceAt(NewSquare(file, rank))
+			if !ok {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteString(pc.String())
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if rank > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteString("wb"[p.turn : p.turn+1])
+	b.WriteByte(' ')
+	b.WriteString(p.castling.String())
+	b.WriteByte(' ')
+	b.WriteString(p.ep.String())
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(int(p.halfmove)))
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(int(p.fullmove)))
+	return b.String()
+}
+
+// String is the FEN castling field: "KQkq", "Kq", "-".
+func (cr CastlingRights) String() string {
+	if cr == 0 {
+		return "-"
+	}
+	var b []byte
+	for i, c := range "KQkq" {
+		if cr&(1<<i) != 0 {
+			b = append(b, byte(c))
+		}
+	}
+	return string(b)
+}
+
+// String is the FEN of the position.
+func (p Position) String() string { return p.FEN() }

@@ -1,0 +1,61 @@
+package chess
+
+// Move is a move of the side to move, packed in 16 bits: from (6), to (6), kind (4).
+// Castling is written as the king's move (e1g1), as in UCI. The zero Move is the null
+// move "0000", which is never legal.
+type Move uint16
+
+type moveKind uint16
+
+const (
+	kindNormal    moveKind = 0
+	kindCastle    moveKind = 1
+	kindEnPassant moveKind = 2
+	kindPromotion moveKind = 4 // | promotion role - Knight: 4 knight, 5 bishop, 6 rook, 7 queen
+)
+
+func newMove(from, to Square, kind moveKind) Move {
+	return Move(uint16(from) | uint16(to)<<6 | uint16(kind)<<12)
+}
+
+func newPromotion(from, to Square, r Role) Move {
+	return newMove(from, to, kindPromotion|moveKind(r-Knight))
+}
+
+// From is the square the moving piece leaves (the king's, for castling).
+func (m Move) From() Square { return Square(m & 63) }
+
+// To is the square the moving piece reaches (the king's, for castling).
+func (m Move) To() Square { return Square(m >> 6 & 63) }
+
+func (m Move) kind() moveKind { return moveKind(m >> 12) }
+
+// Promotion is the role a pawn promotes to, or NoRole.
+func (m Move) Promotion() Role {
+	if k := m.kind(); k&kindPromotion != 0 {
+		return Knight + Role(k&3)
+	}
+	return NoRole
+}
+
+// IsCastling reports whether m is a castling (the rook moves too).
+func (m Move) IsCastling() bool { return m.kind() == kindCastle }
+
+// IsEnPassant reports whether m is an en-passant capture.
+func (m Move) IsEnPassant() bool { return m.kind() == kindEnPassant }
+
+// UCI is the move in UCI long algebraic notation: "e2e4", "e7e8q", "e1g1", "0000".
+func (m Move) UCI() string {
+	if m == 0 {
+		return "0000"
+	}
+	b := make([]byte, 0, 5)
+	b = append(b, m.From().String()...)
+	b = append(b, m.To().String()...)
+	if r := m.Promotion(); r != NoRole {
+		b = append(b, r.letter()|0x20)
+	}
+	return string(b)
+}
+
+func (m Move) String() string { return m.UCI() }
