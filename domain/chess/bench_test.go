@@ -1,0 +1,66 @@
+package chess
+
+import (
+	"testing"
+
+	corentings "github.com/corentings/chess/v2"
+)
+
+// BenchmarkPerft measures move generation side by side with github.com/corentings/chess
+// (a test-only dependency) at the same depth, plus arbiter alone at depth 6 for the
+// headline figure. "bulk" counts the last ply without playing it; "make" plays every
+// move down to the leaves. See docs/benchmarks.md for figures and the command.
+func BenchmarkPerft(b *testing.B) {
+	start := StartingPosition()
+	const sideBySide = 4 // a sane runtime for corentings
+	b.Run("arbiter-bulk-d4", func(b *testing.B) {
+		benchNodes(b, func() uint64 { return Perft(start, sideBySide) })
+	})
+	b.Run("arbiter-make-d4", func(b *testing.B) {
+		benchNodes(b, func() uint64 { return perftMake(append([]Position{start}, make([]Position, sideBySide)...), sideBySide) })
+	})
+	b.Run("corentings-bulk-d4", func(b *testing.B) {
+		benchNodes(b, func() uint64 { return corentingsPerft(corentings.StartingPosition(), sideBySide, true) })
+	})
+	b.Run("corentings-make-d4", func(b *testing.B) {
+		benchNodes(b, func() uint64 { return corentingsPerft(corentings.StartingPosition(), sideBySide, false) })
+	})
+	b.Run("arbiter-bulk-d6", func(b *testing.B) {
+		benchNodes(b, func() uint64 { return Perft(start, 6) })
+	})
+	b.Run("arbiter-make-d6", func(b *testing.B) {
+		benchNodes(b, func() uint64 { return perftMake(append([]Position{start}, make([]Position, 6)...), 6) })
+	})
+}
+
+// benchNodes runs count b.N times and reports nodes per second.
+func benchNodes(b *testing.B, count func() uint64) {
+	var nodes uint64
+	for b.Loop() {
+		nodes += count()
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func corentingsPerft(pos *corentings.Position, depth int, bulk bool) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	moves := pos.ValidMoves()
+	if bulk && depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for i := range moves {
+		n += corentingsPerft(pos.Update(&moves[i]), depth-1, bulk)
+	}
+	return n
+}
+
+// TestCorentingsAgrees checks the benchmark compares the same work: both libraries
+// count the same tree.
+func TestCorentingsAgrees(t *testing.T) {
+	if got := corentingsPerft(corentings.StartingPosition(), 3, true); got != 8902 {
+		t.Fatalf("corentings perft(3) = %d, want 8902", got)
+	}
+}
