@@ -1,0 +1,133 @@
+// Package groupcommit queues appends for one writer goroutine that commits as many of them
+// as are waiting in a single transaction. Adapters whose commits cost a disk flush (SQLite,
+// PostgreSQL) use it so that many concurrent writers share one flush, while each caller
+// still gets its own result, and only after the shared commit returned.
+package groupcommit
+
+import (
+	"context"
+	"sync"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// Request is one append waiting in the queue. The commit function sets Result or Err.
+type Request struct {
+	Ctx      context.Context
+	Stream   string
+	Expected int64
+	Events   []eventstore.Proposed
+
+	Result eventstore.AppendResult
+	Err    error
+
+	done chan struct{}
+}
+
+// CommitFunc commits a batch of requests in one transaction, giving each request its own
+// outcome (typically with a savepoint per request, so that one request's version conflict
+// fails only that request). If the transaction as a whole fails, every request that had
+// no error of its own must get that failure. It is called from one goroutine at a time.
+type CommitFunc func(batch []*Request)
+
+// Queue feeds a single writer goroutine.
+type Queue struct {
+	commit   CommitFunc
+	maxBatch int
+	requests chan *Request
+	stopped  chan struct{}
+
+	mu     sync.RWMutex
+	closed bool
+}
+
+// New starts the writer goroutine. maxBatch bounds the requests of one transaction.
+func New(commit CommitFunc, maxBatch int) *Queue {
+	q := &Queue{
+		commit:   commit,
+		maxBatch: max(maxBatch, 1),
+		requests: make(chan *Request, 4*max(maxBatch, 1)),
+		stopped:  make(chan struct{}),
+	}
+	go q.run()
+	return q
+}
+
+// Submit queues an append and waits for its outcome. If ctx ends first, Submit returns
+// ctx's error and the append may or may not have been committed: retrying it with the
+// same event IDs tells which, since appends are idempotent.
+func (q *Queue) Submit(ctx context.Context, stream string, expected int64, events []eventstore.Proposed) (eventstore.AppendResult, error) {
+	r := &Request{Ctx: ctx, Stream: stream, Expected: expected, Events: events, done: make(chan struct{})}
+	if err := q.enqueue(ctx, r); err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	select {
+	case <-r.done:
+		return r.Result, r.Err
+	case <-ctx.Done():
+		return eventstore.AppendResult{}, ctx.Err()
+	}
+}
+
+func (q *Queue) enqueue(ctx context.Context, r *Request) error {
+	// The read lock keeps Close from closing the channel under a sender; the writer keeps
+	// draining, so a sender blocked on a full queue does not hold Close forever.
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if q.closed {
+		return eventstore.ErrClosed
+	}
+	select {
+	case q.requests <- r:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close stops accepting appends, lets the writer commit those already queued, and
+// returns once it stopped. Later Submits return eventstore.ErrClosed.
+func (q *Queue) Close() {
+	q.mu.Lock()
+	if !q.closed {
+		q.closed = true
+		close(q.requests)
+	}
+	q.mu.Unlock()
+	<-q.stopped
+}
+
+func (q *Queue) run() {
+	defer close(q.stopped)
+	batch := make([]*Request, 0, q.maxBatch)
+	for first := range q.requests {
+		batch = append(batch[:0], first)
+	drain:
+		for len(batch) < q.maxBatch {
+			select {
+			case r, ok := <-q.requests:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, r)
+			default:
+				break drain
+			}
+		}
+		// A caller that gave up before its turn is not committed behind its back.
+		live := batch[:0:0]
+		for _, r := range batch {
+			if err := r.Ctx.Err(); err != nil {
+				r.Err = err
+				continue
+			}
+			live = append(live, r)
+		}
+		if len(live) > 0 {
+			q.commit(live)
+		}
+		for _, r := range batch {
+			close(r.done)
+		}
+	}
+}

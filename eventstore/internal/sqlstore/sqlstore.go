@@ -1,0 +1,81 @@
+// Package sqlstore holds what the SQL adapters (SQLite, PostgreSQL) share: the layout of
+// an event row and the steps of one append inside a transaction. The adapters bring the
+// dialect, the locking and the transaction.
+package sqlstore
+
+import (
+	"time"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// Columns lists an event row's columns in the order Scan reads and Args writes them.
+// Times are stored as Unix nanoseconds in UTC (a 64-bit integer) in every adapter, so
+// that an event reads back exactly as it was hashed.
+const Columns = "position, stream, version, id, type, schema_version, payload, command_id, actor, visibility, time_ns, prev_hash, hash"
+
+// Scanner is a row of database/sql or pgx.
+type Scanner interface {
+	Scan(dest ...any) error
+}
+
+// Scan reads one row of Columns.
+func Scan(row Scanner) (eventstore.Event, error) {
+	var (
+		e      eventstore.Event
+		vis    string
+		timeNS int64
+	)
+	err := row.Scan(&e.Position, &e.Stream, &e.Version, &e.ID, &e.Type, &e.SchemaVersion, &e.Payload,
+		&e.CommandID, &e.Actor, &vis, &timeNS, &e.PrevHash, &e.Hash)
+	e.Visibility = eventstore.Visibility(vis)
+	e.Time = time.Unix(0, timeNS).UTC()
+	return e, err
+}
+
+// Args returns e's values in the order of Columns.
+func Args(e eventstore.Event) []any {
+	return []any{e.Position, e.Stream, e.Version, e.ID, e.Type, e.SchemaVersion, e.Payload,
+		e.CommandID, e.Actor, string(e.Visibility), e.Time.UnixNano(), e.PrevHash, e.Hash}
+}
+
+// Tx is what one append needs from a transaction that holds the adapter's write lock.
+type Tx interface {
+	// EventsByID returns the stored events with any of ids.
+	EventsByID(ids []string) ([]eventstore.Event, error)
+	// Last returns the version and hash of stream's last event, 0 and "" if it has none.
+	Last(stream string) (version int64, hash string, err error)
+	// Reserve assigns n global positions and returns the first.
+	Reserve(n int) (first int64, err error)
+	// Insert stores events.
+	Insert(events []eventstore.Event) error
+}
+
+// Append runs one validated append inside tx: the idempotency check first (a retry whose
+// first attempt succeeded succeeds, however far the stream moved since), then the expected
+// version, then the writes. On error the caller rolls back whatever this append wrote.
+func Append(tx Tx, stream string, expected int64, proposed []eventstore.Proposed, now time.Time) (eventstore.AppendResult, error) {
+	found, err := tx.EventsByID(eventstore.IDs(proposed))
+	if err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	if res, ok, err := eventstore.MatchRetry(stream, proposed, found); ok || err != nil {
+		return res, err
+	}
+	version, hash, err := tx.Last(stream)
+	if err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	if err := eventstore.CheckExpected(stream, expected, version); err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	first, err := tx.Reserve(len(proposed))
+	if err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	sealed := eventstore.Seal(stream, version, hash, first, now, proposed)
+	if err := tx.Insert(sealed); err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	return eventstore.Result(sealed, false), nil
+}

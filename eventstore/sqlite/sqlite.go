@@ -1,0 +1,292 @@
+// Package sqlite is Arbiter's embedded event store: one SQLite file, no server to run.
+// It uses the pure-Go driver modernc.org/sqlite.
+//
+// Appends go through one writer goroutine that commits every append waiting in the queue
+// in one transaction (group commit), with a savepoint per append so that one append's
+// version conflict fails only that append; each caller is answered after the shared
+// COMMIT returned. A single writer also makes global positions follow commit order, which
+// subscriptions rely on. Reads use a separate pool of connections, which WAL lets run
+// alongside the writer.
+//
+// Durability: the journal is WAL with synchronous=FULL, so that COMMIT returns only after
+// the WAL is flushed to disk. With WAL, synchronous=NORMAL survives a process crash
+// (kill -9) but may lose the last commits on power loss, which an acknowledged append
+// must not.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
+	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
+)
+
+// schemaVersion is the version of the tables below; Open refuses a newer file.
+const schemaVersion = 1
+
+const schema = `
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS events (
+	position       INTEGER PRIMARY KEY,
+	stream         TEXT    NOT NULL,
+	version        INTEGER NOT NULL,
+	id             TEXT    NOT NULL UNIQUE,
+	type           TEXT    NOT NULL,
+	schema_version INTEGER NOT NULL,
+	payload        BLOB    NOT NULL,
+	command_id     TEXT    NOT NULL,
+	actor          TEXT    NOT NULL,
+	visibility     TEXT    NOT NULL,
+	time_ns        INTEGER NOT NULL,
+	prev_hash      TEXT    NOT NULL,
+	hash           TEXT    NOT NULL,
+	UNIQUE (stream, version)
+);`
+
+type config struct {
+	readConns   int
+	maxBatch    int
+	busyTimeout time.Duration
+}
+
+// Option configures Open.
+type Option func(*config)
+
+// WithReadConns sets the size of the read connection pool (default 4).
+func WithReadConns(n int) Option { return func(c *config) { c.readConns = max(n, 1) } }
+
+// WithMaxBatch bounds the appends committed in one transaction (default 256).
+func WithMaxBatch(n int) Option { return func(c *config) { c.maxBatch = max(n, 1) } }
+
+// WithBusyTimeout sets how long a connection waits for a lock held by another process
+// before failing (default 5s). Only one process should append to a file, but tools such
+// as `arbiter verify` may read it meanwhile.
+func WithBusyTimeout(d time.Duration) Option { return func(c *config) { c.busyTimeout = d } }
+
+// Store is an eventstore.Store in one SQLite file.
+type Store struct {
+	write    *sql.DB // one connection, used only by the writer goroutine
+	read     *sql.DB
+	queue    *groupcommit.Queue
+	notifier *eventstore.Notifier
+	closed   atomic.Bool
+
+	// Owned by the writer goroutine.
+	head                                          int64
+	byID, last, insert, savepoint, reset, release *sql.Stmt
+}
+
+var _ eventstore.Store = (*Store)(nil)
+
+// Open opens the event store in the file at path, creating the file and its tables if
+// needed.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	cfg := config{readConns: 4, maxBatch: 256, busyTimeout: 5 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	pragmas := []string{
+		fmt.Sprintf("busy_timeout(%d)", cfg.busyTimeout.Milliseconds()),
+		"journal_mode(WAL)",
+		"synchronous(FULL)",
+	}
+	write, err := openDB(path, pragmas, "immediate", 1)
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{write: write, notifier: eventstore.NewNotifier()}
+	if err := s.init(ctx); err != nil {
+		write.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	s.read, err = openDB(path, append(pragmas, "query_only(1)"), "", cfg.readConns)
+	if err != nil {
+		write.Close()
+		return nil, err
+	}
+	s.queue = groupcommit.New(s.commit, cfg.maxBatch)
+	return s, nil
+}
+
+func openDB(path string, pragmas []string, txlock string, conns int) (*sql.DB, error) {
+	q := url.Values{"_pragma": pragmas}
+	if txlock != "" {
+		// BEGIN IMMEDIATE takes the write lock at once instead of failing on upgrade.
+		q.Set("_txlock", txlock)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	db.SetConnMaxLifetime(0)
+	return db, nil
+}
+
+// init creates the tables, checks the schema version, prepares the writer's statements
+// and loads the head position.
+func (s *Store) init(ctx context.Context) error {
+	if _, err := s.write.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("create tables: %w", err)
+	}
+	var v int64
+	switch err := s.write.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		if _, err := s.write.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, schemaVersion); err != nil {
+			return fmt.Errorf("record schema version: %w", err)
+		}
+	case err != nil:
+		return fmt.Errorf("read schema version: %w", err)
+	case v > schemaVersion:
+		return fmt.Errorf("the file has schema version %d, this build knows up to %d", v, schemaVersion)
+	}
+	if err := s.write.QueryRowContext(ctx, `SELECT COALESCE(MAX(position), 0) FROM events`).Scan(&s.head); err != nil {
+		return fmt.Errorf("read head position: %w", err)
+	}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&s.byID, `SELECT ` + sqlstore.Columns + ` FROM events WHERE id = ?`},
+		{&s.last, `SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1`},
+		{&s.insert, `INSERT INTO events (` + sqlstore.Columns + `) VALUES (?` + strings.Repeat(", ?", 12) + `)`},
+		{&s.savepoint, `SAVEPOINT append`},
+		{&s.reset, `ROLLBACK TO append`},
+		{&s.release, `RELEASE append`},
+	} {
+		stmt, err := s.write.PrepareContext(ctx, p.sql)
+		if err != nil {
+			return fmt.Errorf("prepare %q: %w", p.sql, err)
+		}
+		*p.stmt = stmt
+	}
+	return nil
+}
+
+// Append implements eventstore.Store.
+func (s *Store) Append(ctx context.Context, stream string, expected int64, events ...eventstore.Proposed) (eventstore.AppendResult, error) {
+	if err := eventstore.ValidateAppend(stream, expected, events); err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	if s.closed.Load() {
+		return eventstore.AppendResult{}, eventstore.ErrClosed
+	}
+	return s.queue.Submit(ctx, stream, expected, events)
+}
+
+// commit is the writer goroutine's group commit of a batch of appends.
+func (s *Store) commit(batch []*groupcommit.Request) {
+	// The callers' contexts do not cancel the shared transaction: one caller giving up
+	// must not fail the others.
+	ctx := context.Background()
+	fail := func(err error) {
+		for _, r := range batch {
+			if r.Err == nil {
+				r.Err = fmt.Errorf("sqlite: append: %w", err)
+			}
+		}
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		fail(err)
+		return
+	}
+	wtx := &writeTx{ctx: ctx, tx: tx, s: s, head: s.head}
+	now := time.Now()
+	for _, r := range batch {
+		before := wtx.head
+		if _, err := tx.StmtContext(ctx, s.savepoint).ExecContext(ctx); err != nil {
+			r.Err = fmt.Errorf("sqlite: append: %w", err)
+			continue
+		}
+		r.Result, r.Err = sqlstore.Append(wtx, r.Stream, r.Expected, r.Events, now)
+		var err error
+		if r.Err != nil {
+			wtx.head = before
+			_, err = tx.StmtContext(ctx, s.reset).ExecContext(ctx)
+		}
+		if err == nil {
+			_, err = tx.StmtContext(ctx, s.release).ExecContext(ctx)
+		}
+		if err != nil {
+			// The transaction is in an unknown state: give up on the whole batch.
+			_ = tx.Rollback()
+			fail(err)
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		fail(err)
+		return
+	}
+	s.head = wtx.head
+	s.notifier.Notify()
+}
+
+// writeTx is sqlstore.Tx over the writer's transaction.
+type writeTx struct {
+	ctx  context.Context
+	tx   *sql.Tx
+	s    *Store
+	head int64
+}
+
+func (w *writeTx) EventsByID(ids []string) ([]eventstore.Event, error) {
+	stmt := w.tx.StmtContext(w.ctx, w.s.byID)
+	var found []eventstore.Event
+	for _, id := range ids {
+		e, err := sqlstore.Scan(stmt.QueryRowContext(w.ctx, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("look up event %q: %w", id, err)
+		}
+		found = append(found, e)
+	}
+	return found, nil
+}
+
+func (w *writeTx) Last(stream string) (int64, string, error) {
+	var (
+		v int64
+		h string
+	)
+	err := w.tx.StmtContext(w.ctx, w.s.last).QueryRowContext(w.ctx, stream).Scan(&v, &h)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	if err != nil {
+		return 0, "", fmt.Errorf("read version of %q: %w", stream, err)
+	}
+	return v, h, nil
+}
+
+// Reserve hands out positions from the writer's counter: a single writer commits in the
+// order it assigns, so positions follow commit order and have no gap.
+func (w *writeTx) Reserve(n int) (int64, error) {
+	first := w.head + 1
+	w.head += int64(n)
+	return first, nil
+}
+
+func (w *writeTx) Insert(events []eventstore.Event) error {
+	stmt := w.tx.StmtContext(w.ctx, w.s.insert)
+	for _, e := range events {
+		if _, err := stmt.ExecContext(w.ctx, sqlstore.Args(e)...); err != nil {
+			return fmt.Errorf("insert event %q: %w", e.ID, err)
+		}
+	}
+	return nil
+}
