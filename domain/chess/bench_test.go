@@ -17,7 +17,9 @@ func BenchmarkPerft(b *testing.B) {
 		benchNodes(b, func() uint64 { return Perft(start, sideBySide) })
 	})
 	b.Run("arbiter-make-d4", func(b *testing.B) {
-		benchNodes(b, func() uint64 { return perftMake(append([]Position{start}, make([]Position, sideBySide)...), sideBySide) })
+		benchNodes(b, func() uint64 {
+			return perftMake(append([]Position{start}, make([]Position, sideBySide)...), sideBySide)
+		})
 	})
 	b.Run("corentings-bulk-d4", func(b *testing.B) {
 		benchNodes(b, func() uint64 { return corentingsPerft(corentings.StartingPosition(), sideBySide, true) })

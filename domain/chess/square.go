@@ -9,16 +9,19 @@ type Color uint8
 const (
 	White Color = iota
 	Black
+	NoColor // the winner of a draw
 )
 
 // Other is the opponent of c.
 func (c Color) Other() Color { return c ^ 1 }
 
+var colorNames = [...]string{"white", "black", "none"}
+
 func (c Color) String() string {
-	if c == White {
-		return "white"
+	if int(c) < len(colorNames) {
+		return colorNames[c]
 	}
-	return "black"
+	return "none"
 }
 
 // Role is the kind of a piece, independent of its color.
