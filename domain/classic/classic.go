@@ -46,9 +46,6 @@ func (GameStarted) EventType() string { return "GameStarted" }
 func (MovePlayed) EventType() string  { return "MovePlayed" }
 func (DrawClaimed) EventType() string { return "DrawClaimed" }
 
-// ClaimDraw is the action of claiming a draw by threefold repetition or the fifty-move rule.
-type ClaimDraw struct{}
-
 var codec = func() *game.Codec {
 	c := game.NewCodec()
 	game.Register[GameStarted](c, 1)
@@ -104,8 +101,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		m, err := pos.ParseMove(do.Notation)
 		if err != nil {
 			code := game.IllegalMove
-			var me *chess.MoveError
-			if errors.As(err, &me) && me.Malformed() {
+			if errors.Is(err, chess.ErrMalformedMove) {
 				code = game.BadInput
 			}
 			return nil, &game.Error{Code: code, Reason: err.Error(), Err: err}
@@ -115,7 +111,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		after := pos
 		after.Play(m)
 		return game.PublicEvents(MovePlayed{Seat: a.Seat, UCI: m.UCI(), SAN: san, Piece: int(id), FEN: after.FEN()}), nil
-	case ClaimDraw:
+	case game.ClaimDraw:
 		reason, ok := s.Game.ClaimableDraw()
 		if !ok {
 			return nil, game.Reject(game.IllegalMove, "no draw can be claimed: the position has not occurred three times and the fifty-move rule is not met")
@@ -167,8 +163,8 @@ func (Rules) Status(st game.State) game.Status {
 	pos := s.Game.Position()
 	if o := s.Game.Outcome(); o.Over {
 		out := game.Outcome{Winners: []int{}, Reason: o.Reason.String()}
-		if w, ok := o.WinnerColor(); ok {
-			out.Winners = []int{Seat(w)}
+		if o.Winner != chess.NoColor {
+			out.Winners = []int{Seat(o.Winner)}
 		}
 		return game.Status{Phase: "over", Over: true, Outcome: out}
 	}

@@ -80,6 +80,10 @@ type Move struct {
 	Notation string
 }
 
+// ClaimDraw is the action of claiming a draw that the rules grant on demand (in chess:
+// threefold repetition, the fifty-move rule).
+type ClaimDraw struct{}
+
 // Timeout is submitted by the engine's scheduler when Status's deadline has passed.
 type Timeout struct {
 	Deadline time.Time

@@ -1,0 +1,27 @@
+// Package graph is Arbiter's GraphQL API: the schema under schema/ is the contract,
+// gqlgen generates the plumbing (never edited by hand), and the resolvers stay thin: they
+// authenticate the caller, turn a request into an engine command, and read the views that
+// projections keep, redacted for the caller by projections' Viewer.
+package graph
+
+import (
+	"context"
+
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// Positions is the read side's progress: a mutation waits until its events are applied
+// before it answers, so its caller reads its own writes.
+type Positions interface {
+	WaitFor(ctx context.Context, position int64) error
+}
+
+// Resolver holds what the resolvers call.
+type Resolver struct {
+	Engine  *engine.Engine
+	Lobby   *projections.Matches // every match's live state: boards, seats, the lobby
+	Elo     *projections.Ratings
+	ReadPos Positions
+	Hub     *Hub
+}

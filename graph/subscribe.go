@@ -1,0 +1,73 @@
+package graph
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// subscribe streams a match's events after a version: it replays them from the store,
+// then, woken by the hub, reads each new batch from the store too. One path for both
+// means no gap and no duplicate at the seam.
+func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<-chan *model.MatchEvent, error) {
+	p, err := r.viewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := r.Engine.Match(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	last := int64(0)
+	if after != nil {
+		last = int64(*after)
+	}
+	if last < 0 || last > snap.Version {
+		return nil, game.Reject(game.BadInput, "after=%d is outside the match, which has versions 0 to %d", last, snap.Version)
+	}
+	stream := engine.MatchStream(matchID)
+	n, stop := r.Hub.watch(stream) // before reading: a commit after this point wakes us
+	out := make(chan *model.MatchEvent, 64)
+	go func() {
+		defer close(out)
+		defer stop()
+		for {
+			wake := n.Wait()
+			evs, err := r.Engine.Store().ReadStream(ctx, stream, last, 256)
+			if err != nil {
+				if ctx.Err() == nil {
+					slog.Warn("subscription stopped: reading the store failed", "match", matchID, "err", err)
+				}
+				return
+			}
+			if len(evs) > 0 {
+				// The viewer comes from the match as it is now: at least as far as these
+				// events, so a seat taken or a match ended is already known.
+				snap, err := r.Engine.Match(ctx, matchID)
+				if err != nil {
+					return
+				}
+				viewer := projections.ViewerOf(snap.State, viewerID(p))
+				for _, ev := range evs {
+					select {
+					case out <- eventModel(matchID, snap.Rules, viewer, ev):
+						last = ev.Version
+					case <-ctx.Done():
+						return
+					}
+				}
+				continue // there may be more
+			}
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, nil
+}

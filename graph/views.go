@@ -1,0 +1,134 @@
+package graph
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// matchModel turns a read-side view into the API's Match for one caller.
+func matchModel(v *projections.MatchView, viewerID string) *model.Match {
+	st := v.State
+	m := &model.Match{
+		ID: v.ID, Game: model.Game(st.Game), RulesVersion: st.RulesVersion,
+		Status: model.MatchStatus(st.Status), Rated: st.Rated, Version: int(v.Version),
+		SeedCommitment: st.SeedCommitment, CreatedAt: v.CreatedAt, View: v, ViewerID: viewerID,
+		ToAct: []int{},
+	}
+	if st.Status == match.Live {
+		gs := st.GameStatus(v.Rules)
+		m.ToAct = append(m.ToAct, gs.ToAct...)
+		if len(gs.ToAct) == 1 {
+			t := gs.ToAct[0]
+			m.Turn = &t
+		}
+		phase := gs.Phase
+		m.Phase = &phase
+		if st.DrawOfferBy >= 0 {
+			d := st.DrawOfferBy
+			m.DrawOfferBy = &d
+		}
+	}
+	if st.Result != nil {
+		r := &model.Result{Winners: append([]int{}, st.Result.Winners...), Draw: len(st.Result.Winners) == 0, Reason: st.Result.Reason}
+		if len(r.Winners) == 1 {
+			w := r.Winners[0]
+			r.Winner = &w
+		}
+		m.Result = r
+	}
+	if st.SeedRevealed {
+		s := hex.EncodeToString(st.Seed)
+		m.Seed = &s
+	}
+	return m
+}
+
+// eventModel turns a stored event, as the viewer may see it, into the API's MatchEvent.
+func eventModel(matchID string, rules game.Rules, v projections.Viewer, ev eventstore.Event) *model.MatchEvent {
+	s := v.Event(rules, ev)
+	return &model.MatchEvent{
+		MatchID: matchID, Version: int(s.Version), Position: int(s.Position), Type: s.Type,
+		SchemaVersion: s.SchemaVersion, At: s.Time, Actor: s.Actor, Data: model.JSON(s.Payload),
+		Redacted: s.Redacted, Hash: s.Hash, PrevHash: s.PrevHash,
+	}
+}
+
+// matchView returns the read side's view of a match, waiting for it to reach at least the
+// given position (a mutation's own events).
+func (r *Resolver) matchView(ctx context.Context, id string, atLeast int64) (*projections.MatchView, error) {
+	if atLeast > 0 {
+		if err := r.ReadPos.WaitFor(ctx, atLeast); err != nil {
+			return nil, fmt.Errorf("waiting for the read side: %w", err)
+		}
+	}
+	v := r.Lobby.Get(id)
+	if v == nil {
+		return nil, game.Reject(game.NotFound, "no match %q", id)
+	}
+	return v, nil
+}
+
+// act runs a player's command on a match and answers with the match as it is after it.
+func (r *Resolver) act(ctx context.Context, matchID string, commandID *string, build func(playerID string) match.Command) (*model.ActionPayload, error) {
+	p, err := r.player(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ack, err := r.Engine.Handle(ctx, matchID, build(p.ID), engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.matchView(ctx, matchID, ack.LastPosition)
+	if err != nil {
+		return nil, err
+	}
+	return &model.ActionPayload{Match: matchModel(v, p.ID), Version: int(ack.LastVersion), Duplicate: ack.Duplicate}, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// seatsOf lists a view's seats.
+func seatsOf(v *projections.MatchView) []*model.Seat {
+	out := make([]*model.Seat, len(v.State.Seats))
+	for i, s := range v.State.Seats {
+		out[i] = &model.Seat{Seat: i}
+		if i < len(v.State.Plan.Teams) {
+			out[i].Team = v.State.Plan.Teams[i]
+		}
+		if s.Taken() {
+			out[i].Player = &model.Player{ID: s.PlayerID, Name: s.Name}
+		}
+	}
+	return out
+}
+
+// page clamps a requested page size.
+func page(first *int, def, max int) (int, error) {
+	if first == nil {
+		return def, nil
+	}
+	if *first < 0 || *first > max {
+		return 0, game.Reject(game.BadInput, "first must be between 0 and %d, not %d", max, *first)
+	}
+	return *first, nil
+}
+
+func actor(p *engine.Player) string {
+	if p == nil {
+		return "anonymous"
+	}
+	return "player:" + p.ID
+}
