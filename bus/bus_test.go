@@ -17,6 +17,10 @@ import (
 // their own, in appends of one to three events, and returns the store's head.
 func appendConcurrently(t *testing.T, store eventstore.Store, writers, perWriter int) int64 {
 	t.Helper()
+	before, err := store.HeadPosition(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	for w := range writers {
 		wg.Go(func() {
@@ -40,7 +44,7 @@ func appendConcurrently(t *testing.T, store eventstore.Store, writers, perWriter
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := int64(writers * perWriter); head != want {
+	if want := before + int64(writers*perWriter); head != want {
 		t.Fatalf("head %d after appending %d events", head, want)
 	}
 	return head
@@ -229,7 +233,7 @@ func TestNothingIsLostBetweenAppendAndPublish(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		stopRelay() // the writer's process dies...
+		stopRelay()                                 // the writer's process dies...
 		head = appendEvents(t, store, "match-1", 7) // ...after these appends, before publishing
 		if err := f.WaitFor(waitCtx(t), head); err != nil {
 			t.Fatal(err)

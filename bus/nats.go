@@ -1,0 +1,139 @@
+package bus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	wmnats "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/nats"
+	"github.com/nats-io/nats.go"
+)
+
+// Defaults of NATSConfig.
+const (
+	DefaultNATSStream = "ARBITER_EVENTS"
+	DefaultNATSMaxAge = 24 * time.Hour
+)
+
+// NATSConfig configures the bus over NATS JetStream. URL is required.
+type NATSConfig struct {
+	URL string
+	// Stream is the JetStream stream that holds Topic (default DefaultNATSStream). It is
+	// created if missing; JetStream stream names cannot contain dots, so it is not the
+	// topic itself.
+	Stream string
+	// Topic is the subject that relays publish on (default DefaultTopic).
+	Topic string
+	// MaxAge bounds how long the stream keeps messages (default DefaultNATSMaxAge): the
+	// bus is a way to learn sooner, not the archive, which is the event store.
+	MaxAge time.Duration
+	// Options are added to the NATS connections (credentials, TLS, names...).
+	Options []nats.Option
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+}
+
+// NATS is the bus over NATS JetStream, for processes on several machines: its Publisher
+// is for a Relay, its Subscriber for Followers.
+type NATS struct {
+	Publisher  *wmnats.Publisher
+	Subscriber *wmnats.Subscriber
+}
+
+// NewNATS makes sure the stream exists, then connects a publisher and a subscriber.
+//
+// Each subscription is an ephemeral consumer that delivers only the messages published
+// after it started (a follower reads the past from the store), one at a time, so in
+// order. Publishes carry the event ID as the JetStream message ID, so the broker itself
+// drops a republished event within its duplicate window.
+func NewNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
+	if cfg.URL == "" {
+		return nil, errors.New("bus: NATS needs a URL")
+	}
+	if cfg.Stream == "" {
+		cfg.Stream = DefaultNATSStream
+	}
+	if cfg.Topic == "" {
+		cfg.Topic = DefaultTopic
+	}
+	if cfg.MaxAge <= 0 {
+		cfg.MaxAge = DefaultNATSMaxAge
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if err := ensureStream(ctx, cfg); err != nil {
+		return nil, err
+	}
+
+	wlog := watermill.NewSlogLogger(cfg.Logger.With("component", "bus.nats"))
+	js := wmnats.JetStreamConfig{
+		// The stream is provisioned above, with a name the topic cannot be.
+		AutoProvision: false,
+		TrackMsgId:    true,
+		SubscribeOptions: []nats.SubOpt{
+			nats.DeliverNew(),
+			nats.AckExplicit(),
+		},
+	}
+	pub, err := wmnats.NewPublisher(wmnats.PublisherConfig{
+		URL:         cfg.URL,
+		NatsOptions: cfg.Options,
+		JetStream:   js,
+	}, wlog)
+	if err != nil {
+		return nil, fmt.Errorf("bus: NATS publisher at %s: %w", cfg.URL, err)
+	}
+	sub, err := wmnats.NewSubscriber(wmnats.SubscriberConfig{
+		URL:         cfg.URL,
+		NatsOptions: cfg.Options,
+		// One subscriber per subscription: more would deliver concurrently, out of order.
+		SubscribersCount: 1,
+		CloseTimeout:     5 * time.Second,
+		AckWaitTimeout:   30 * time.Second,
+		JetStream:        js,
+	}, wlog)
+	if err != nil {
+		pub.Close()
+		return nil, fmt.Errorf("bus: NATS subscriber at %s: %w", cfg.URL, err)
+	}
+	return &NATS{Publisher: pub, Subscriber: sub}, nil
+}
+
+// Close closes the subscriber and the publisher.
+func (n *NATS) Close() error {
+	return errors.Join(n.Subscriber.Close(), n.Publisher.Close())
+}
+
+func ensureStream(ctx context.Context, cfg NATSConfig) error {
+	nc, err := nats.Connect(cfg.URL, cfg.Options...)
+	if err != nil {
+		return fmt.Errorf("bus: connecting to NATS at %s: %w", cfg.URL, err)
+	}
+	defer nc.Close()
+	js, err := nc.JetStream(nats.Context(ctx))
+	if err != nil {
+		return fmt.Errorf("bus: JetStream at %s: %w", cfg.URL, err)
+	}
+	_, err = js.StreamInfo(cfg.Stream, nats.Context(ctx))
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, nats.ErrStreamNotFound) {
+		return fmt.Errorf("bus: looking up JetStream stream %s: %w", cfg.Stream, err)
+	}
+	_, err = js.AddStream(&nats.StreamConfig{
+		Name:      cfg.Stream,
+		Subjects:  []string{cfg.Topic},
+		Retention: nats.LimitsPolicy,
+		MaxAge:    cfg.MaxAge,
+		Storage:   nats.FileStorage,
+	}, nats.Context(ctx))
+	if err != nil {
+		return fmt.Errorf("bus: creating JetStream stream %s for %s: %w", cfg.Stream, cfg.Topic, err)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package bus_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arbiter-games/arbiter/bus"
+)
+
+// natsURL returns the NATS server the JetStream tests run against. Without one they are
+// skipped, except in CI, where a missing server is a failure to set it up.
+func natsURL(t *testing.T) string {
+	t.Helper()
+	url := os.Getenv("ARBITER_NATS_URL")
+	if url == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ARBITER_NATS_URL is not set: CI must run these tests against a NATS server with JetStream")
+		}
+		t.Skip("ARBITER_NATS_URL is not set: no NATS server to test against")
+	}
+	return url
+}
+
+func TestNATSJetStreamBus(t *testing.T) {
+	url := natsURL(t)
+	// A stream and topic of its own, so that runs never see each other's messages.
+	suffix := time.Now().UnixNano()
+	cfg := bus.NATSConfig{
+		URL:    url,
+		Stream: fmt.Sprintf("ARBITER_TEST_%d", suffix),
+		Topic:  fmt.Sprintf("arbiter.test.%d", suffix),
+		MaxAge: time.Hour,
+		Logger: testLogger(t),
+	}
+	nb, err := bus.NewNATS(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		nb.Close()
+		if nc, err := nats.Connect(url); err == nil {
+			if js, err := nc.JetStream(); err == nil {
+				js.DeleteStream(cfg.Stream)
+			}
+			nc.Close()
+		}
+	})
+
+	store := newStore(t)
+	head := appendEvents(t, store, "match-0", 5) // before anything runs: only in the store
+
+	recs := []*recorder{newRecorder(0), newRecorder(3)}
+	counting := &countingSubscriber{next: nb.Subscriber}
+	var followers []*bus.Follower
+	for i, rec := range recs {
+		f, err := bus.NewFollower(bus.FollowerConfig{
+			Store: store, Subscriber: counting, Handler: rec.handle, Topic: cfg.Topic,
+			After: []int64{0, 3}[i], IdleCheck: testIdleCheck, Logger: testLogger(t),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(t, fmt.Sprintf("follower %d", i), f.Run)
+		followers = append(followers, f)
+	}
+	relayAt := func(after int64) (*bus.Relay, func()) {
+		r, err := bus.NewRelay(bus.RelayConfig{Source: store, Publisher: nb.Publisher, Topic: cfg.Topic, After: after, Logger: testLogger(t)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, run(t, "relay", r.Run)
+	}
+
+	relay, stopRelay := relayAt(head) // as at boot: from the head
+	head = appendConcurrently(t, store, 8, 20)
+	waitAll := func(head int64) {
+		t.Helper()
+		for i, f := range followers {
+			if err := f.WaitFor(waitCtx(t), head); err != nil {
+				t.Fatalf("follower %d: %v", i, err)
+			}
+		}
+	}
+	waitAll(head)
+	eventually(t, "the relay to publish everything", func() bool { return relay.Position() == head })
+
+	// A relay restarted from the beginning publishes everything again: JetStream drops
+	// what is still in its duplicate window, the followers drop the rest.
+	stopRelay()
+	again, _ := relayAt(0)
+	head = appendEvents(t, store, "match-1", 10)
+	eventually(t, "the restarted relay to publish everything", func() bool { return again.Position() == head })
+	waitAll(head)
+
+	for i, rec := range recs {
+		checkReceived(t, store, rec, []int64{0, 3}[i])
+	}
+	if counting.n.Load() == 0 {
+		t.Fatal("no message came through JetStream: the followers lived on the store alone")
+	}
+	t.Logf("%d messages came through JetStream for %d events", counting.n.Load(), 2*head)
+}
