@@ -193,6 +193,7 @@ func (p Position) FEN() string {
 			b.WriteByte('/')
 		}
 	}
+	b.WriteByte(' ')
 	b.WriteString("wb"[p.turn : p.turn+1])
 	b.WriteByte(' ')
 	b.WriteString(p.castling.String())
