@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/arbiter-games/arbiter/bus"
+	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/graph"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// games is every game this binary hosts: the one place a game is plugged in.
+func games() *game.Registry {
+	return game.NewRegistry(classic.Rules{})
+}
+
+// defaultDB is the embedded store's file when neither --db nor ARBITER_DB says otherwise.
+const defaultDB = "./arbiter.db"
+
+// dbPath resolves the --db flag against ARBITER_DB and the default.
+func dbPath(flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if env := os.Getenv("ARBITER_DB"); env != "" {
+		return env
+	}
+	return defaultDB
+}
+
+// openStore opens the event store: an SQLite file.
+func openStore(ctx context.Context, path string) (eventstore.Store, error) {
+	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
+		return nil, errors.New("PostgreSQL URLs are not wired into this binary yet: pass a file path")
+	}
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("opening the event store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// app is a running Arbiter: the store, the engine, the read side fed over the bus, and
+// the API's resolver.
+type app struct {
+	store    eventstore.Store
+	engine   *engine.Engine
+	matches  *projections.Matches
+	ratings  *projections.Ratings
+	follower *bus.Follower
+	resolver *graph.Resolver
+	wg       sync.WaitGroup
+	cancel   context.CancelFunc
+}
+
+// startApp wires everything on a store: it rebuilds the read side from the store, then
+// keeps it fed by a relay (store -> Watermill) and a follower (Watermill -> projections
+// and subscription hub) that heals any gap from the store.
+func startApp(ctx context.Context, store eventstore.Store, log *slog.Logger) (*app, error) {
+	reg := games()
+	a := &app{
+		store:   store,
+		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log}),
+		matches: projections.NewMatches(reg),
+		ratings: projections.NewRatings(),
+	}
+	head, err := store.HeadPosition(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the store's head: %w", err)
+	}
+	log.Info("rebuilding the read side", "events", head)
+	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings); err != nil {
+		return nil, err
+	}
+	hub := graph.NewHub()
+	checkpoint := a.matches.Checkpoint()
+	pubsub := bus.NewGoChannel(nil)
+	var publisher message.Publisher = pubsub
+	relay, err := bus.NewRelay(bus.RelayConfig{Source: store, Publisher: publisher, After: checkpoint, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	a.follower, err = bus.NewFollower(bus.FollowerConfig{
+		Store: store, Subscriber: pubsub, After: checkpoint, Logger: log,
+		Handler: func(ctx context.Context, ev eventstore.Event) error {
+			if err := a.matches.Apply(ev); err != nil {
+				return err
+			}
+			if err := a.ratings.Apply(ev); err != nil {
+				return err
+			}
+			return hub.Apply(ctx, ev)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	a.cancel = cancel
+	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run} {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			if err := run(runCtx); err != nil && runCtx.Err() == nil {
+				log.Error("stopped", "component", name, "err", err)
+			}
+		}()
+	}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, ReadPos: a.follower, Hub: hub}
+	return a, nil
+}
+
+// stop ends the background work; the caller closes the store.
+func (a *app) stop() {
+	a.cancel()
+	a.wg.Wait()
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/arbiter-games/arbiter/graph"
+)
+
+func init() {
+	register("serve", "run the server: GraphiQL at /, the API at /graphql", serve)
+}
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
+	db := fs.String("db", "", "event store file (default $ARBITER_DB, else "+defaultDB+")")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	store, err := openStore(ctx, dbPath(*db))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	a, err := startApp(ctx, store, log)
+	if err != nil {
+		return err
+	}
+	defer a.stop()
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w (choose another with --addr)", *addr, err)
+	}
+	srv := &http.Server{
+		Handler:           graph.Handler(a.resolver, graph.Limits{}),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	fmt.Fprintf(stdout, "Arbiter is serving %s on http://%s/ (GraphQL at http://%s/graphql)\n", dbPath(*db), ln.Addr(), ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
