@@ -305,6 +305,12 @@ func (f *Follower) subscribe(ctx context.Context) <-chan *message.Message {
 // errors are retried with backoff; only ctx ending or the store closing stops it.
 func (f *Follower) heal(ctx context.Context, target int64) error {
 	retry := newBackoff(f.cfg.MinBackoff, f.cfg.MaxBackoff)
+	from := f.Position()
+	defer func() {
+		if to := f.Position(); to > from {
+			f.log.Debug("read from the store", "after", from, "through", to)
+		}
+	}()
 	for f.Position() < target {
 		page, err := f.cfg.Store.ReadAll(ctx, f.Position(), f.cfg.PageSize)
 		if err != nil {
