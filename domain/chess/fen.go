@@ -73,7 +73,7 @@ func (p *Position) parseBoard(s string) error {
 				return &FENError{"board", s, "unknown piece letter " + strconv.QuoteRune(rune(c))}
 			}
 			if file > 7 {
-				break
+				return &FENError{"board", s, "rank " + strconv.Itoa(rank+1) + " has more than 8 squares"}
 			}
 			color := White
 			if c >= 'a' {
