@@ -17,13 +17,14 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/graph/generated"
+	"github.com/arbiter-games/arbiter/graph/model"
 )
 
 // Limits protect the server from expensive requests.
 type Limits struct {
 	MaxBodyBytes  int64 // a request body larger than this is refused (default 1 MiB)
 	MaxDepth      int   // the deepest selection allowed (default 12)
-	MaxComplexity int   // gqlgen's complexity budget per operation (default 2000)
+	MaxComplexity int   // gqlgen's complexity budget per operation (default 50,000)
 }
 
 func (l *Limits) defaults() {
@@ -34,7 +35,7 @@ func (l *Limits) defaults() {
 		l.MaxDepth = 12
 	}
 	if l.MaxComplexity <= 0 {
-		l.MaxComplexity = 2000
+		l.MaxComplexity = 50_000
 	}
 }
 
@@ -42,7 +43,13 @@ func (l *Limits) defaults() {
 // over websockets in both graphql-transport-ws and the legacy graphql-ws protocol.
 func Handler(r *Resolver, limits Limits) http.Handler {
 	limits.defaults()
-	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	cfg := generated.Config{Resolvers: r}
+	// Lists cost what they may return: a page of first items costs first times an item.
+	cfg.Complexity.Query.Matches = func(child int, _ *model.MatchStatus, _ *model.Game, first *int) int {
+		return listCost(child, first, 50)
+	}
+	cfg.Complexity.Match.Events = func(child int, _ *int, first *int) int { return listCost(child, first, 1000) }
+	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Websocket{
 		KeepAlivePingInterval: 15 * time.Second,
 		InitFunc:              r.wsInit,
@@ -60,9 +67,14 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	})
 
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", http.MaxBytesHandler(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.ContentLength > limits.MaxBodyBytes {
+			http.Error(w, fmt.Sprintf("the request body has %d bytes; at most %d are accepted", req.ContentLength, limits.MaxBodyBytes), http.StatusRequestEntityTooLarge)
+			return
+		}
+		req.Body = http.MaxBytesReader(w, req.Body, limits.MaxBodyBytes)
 		srv.ServeHTTP(w, withToken(req))
-	}), limits.MaxBodyBytes))
+	}))
 	mux.Handle("/{$}", playground.Handler("Arbiter", "/graphql"))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	return mux
@@ -142,6 +154,14 @@ func selectionDepth(set ast.SelectionSet, frags ast.FragmentDefinitionList, seen
 		}
 	}
 	return max
+}
+
+func listCost(child int, first *int, def int) int {
+	n := def
+	if first != nil && *first > 0 {
+		n = *first
+	}
+	return 1 + n*max(child, 1)
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }

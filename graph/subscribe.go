@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/arbiter-games/arbiter/projections"
@@ -59,6 +60,9 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 					case <-ctx.Done():
 						return
 					}
+				}
+				if snap.State.Status == match.Finished && last == snap.Version {
+					return // the match is over and fully delivered: complete
 				}
 				continue // there may be more
 			}

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+)
+
+// server is a real `arbiter serve` on a free port, run in-process through run().
+type server struct {
+	url    string // http://127.0.0.1:port
+	cancel context.CancelFunc
+	done   chan int
+	stderr *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+var servingLine = regexp.MustCompile(`on (http://[0-9.:]+)/ `)
+
+func startServer(t *testing.T, db string) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	s := &server{cancel: cancel, done: make(chan int, 1), stderr: &syncBuffer{}}
+	go func() {
+		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, pw, s.stderr)
+		pw.Close()
+		s.done <- code
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the server printed no URL: %v\nstderr: %s", err, s.stderr)
+	}
+	go io.Copy(io.Discard, pr)
+	m := servingLine.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("unexpected first line %q", line)
+	}
+	s.url = m[1]
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+func (s *server) stop(t *testing.T) {
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	s.cancel = nil
+	select {
+	case code := <-s.done:
+		if code != 0 {
+			t.Errorf("serve exited with %d: %s", code, s.stderr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not stop")
+	}
+}
+
+// gqlResponse is a GraphQL response.
+type gqlResponse struct {
+	Data   json.RawMessage `json:"data"`
+	Errors []struct {
+		Message    string         `json:"message"`
+		Extensions map[string]any `json:"extensions"`
+	} `json:"errors"`
+}
+
+func (r gqlResponse) code() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+// post sends a GraphQL request over HTTP POST.
+func (s *server) post(t *testing.T, token, query string, vars map[string]any) gqlResponse {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	req, _ := http.NewRequest(http.MethodPost, s.url+"/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST /graphql: %v", err)
+	}
+	defer resp.Body.Close()
+	var out gqlResponse
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("POST /graphql answered %d %q: %v", resp.StatusCode, raw, err)
+	}
+	return out
+}
+
+// must sends a request that must succeed and decodes its data into v.
+func (s *server) must(t *testing.T, token, query string, vars map[string]any, v any) {
+	t.Helper()
+	r := s.post(t, token, query, vars)
+	if len(r.Errors) > 0 {
+		t.Fatalf("%s\nfailed: %+v", query, r.Errors)
+	}
+	if v != nil {
+		if err := json.Unmarshal(r.Data, v); err != nil {
+			t.Fatalf("decoding %s: %v", r.Data, err)
+		}
+	}
+}
+
+func (s *server) register(t *testing.T, name string) (id, token string) {
+	t.Helper()
+	var d struct {
+		RegisterPlayer struct {
+			Player struct{ ID string }
+			Token  string
+		}
+	}
+	s.must(t, "", `mutation($n:String!){registerPlayer(name:$n){player{id} token}}`, map[string]any{"n": name}, &d)
+	return d.RegisterPlayer.Player.ID, d.RegisterPlayer.Token
+}
+
+// newMatch creates a chess match and seats white and black.
+func (s *server) newMatch(t *testing.T, white, black string, rated bool) string {
+	t.Helper()
+	var c struct{ CreateMatch struct{ Match struct{ ID string } } }
+	s.must(t, white, `mutation($r:Boolean){createMatch(input:{game:CHESS, rated:$r}){match{id}}}`, map[string]any{"r": rated}, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range []string{white, black} {
+		var j struct{ JoinMatch struct{ Seat int } }
+		s.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, &j)
+		if j.JoinMatch.Seat != seat {
+			t.Fatalf("joined seat %d, asked %d", j.JoinMatch.Seat, seat)
+		}
+	}
+	return id
+}
+
+func (s *server) play(t *testing.T, token, matchID, move string) gqlResponse {
+	t.Helper()
+	return s.post(t, token, `mutation($m:ID!,$mv:String!){playMove(matchId:$m, move:$mv){version match{status}}}`, map[string]any{"m": matchID, "mv": move})
+}
+
+// wsEvent is one matchEvents payload.
+type wsEvent struct {
+	Version  int             `json:"version"`
+	Type     string          `json:"type"`
+	Data     json.RawMessage `json:"data"`
+	Hash     string          `json:"hash"`
+	Redacted bool            `json:"redacted"`
+}
+
+// subscribe opens a real websocket, speaks protocol ("graphql-transport-ws" or the legacy
+// "graphql-ws"), and sends every matchEvents event it receives on the returned channel.
+func (s *server) subscribe(t *testing.T, ctx context.Context, protocol, token, matchID string, after int) <-chan wsEvent {
+	t.Helper()
+	ws := "ws" + strings.TrimPrefix(s.url, "http") + "/graphql"
+	conn, _, err := websocket.Dial(ctx, ws, &websocket.DialOptions{Subprotocols: []string{protocol}})
+	if err != nil {
+		t.Fatalf("dialing %s: %v", ws, err)
+	}
+	if conn.Subprotocol() != protocol {
+		t.Fatalf("server chose subprotocol %q, asked %q", conn.Subprotocol(), protocol)
+	}
+	init := map[string]any{"type": "connection_init"}
+	if token != "" {
+		init["payload"] = map[string]any{"Authorization": "Bearer " + token}
+	}
+	if err := wsjson.Write(ctx, conn, init); err != nil {
+		t.Fatal(err)
+	}
+	var ack struct{ Type string }
+	if err := wsjson.Read(ctx, conn, &ack); err != nil || ack.Type != "connection_ack" {
+		t.Fatalf("connection_init answered %+v, %v", ack, err)
+	}
+	start := "subscribe"
+	if protocol == "graphql-ws" {
+		start = "start"
+	}
+	err = wsjson.Write(ctx, conn, map[string]any{"id": "1", "type": start, "payload": map[string]any{
+		"query":     `subscription($m:ID!,$a:Int){matchEvents(matchId:$m, after:$a){version type data hash redacted}}`,
+		"variables": map[string]any{"m": matchID, "a": after},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan wsEvent, 256)
+	go func() {
+		defer close(out)
+		defer conn.CloseNow()
+		for {
+			var msg struct {
+				Type    string          `json:"type"`
+				Payload json.RawMessage `json:"payload"`
+			}
+			if err := wsjson.Read(ctx, conn, &msg); err != nil {
+				return
+			}
+			switch msg.Type {
+			case "next", "data":
+				var p struct {
+					Data struct {
+						MatchEvents wsEvent `json:"matchEvents"`
+					} `json:"data"`
+					Errors json.RawMessage `json:"errors"`
+				}
+				if err := json.Unmarshal(msg.Payload, &p); err != nil || len(p.Errors) > 0 {
+					t.Errorf("subscription payload %s: %v", msg.Payload, err)
+					return
+				}
+				out <- p.Data.MatchEvents
+			case "ka", "ping", "pong":
+				if msg.Type == "ping" {
+					_ = wsjson.Write(ctx, conn, map[string]any{"type": "pong"})
+				}
+			case "error", "complete":
+				if msg.Type == "error" {
+					t.Errorf("subscription error: %s", msg.Payload)
+				}
+				return
+			}
+		}
+	}()
+	return out
+}
+
+// TestEndToEnd plays a rated game to checkmate over HTTP with two players, follows it
+// with spectators over real websockets in both protocols, restarts the server on the same
+// file, and finds every event and the same final state.
+func TestEndToEnd(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	_, white := srv.register(t, "Wilhelm Steinitz")
+	_, black := srv.register(t, "Johannes Zukertort")
+	matchID := srv.newMatch(t, white, black, true)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	spectator := srv.subscribe(t, ctx, "graphql-transport-ws", "", matchID, 0)
+	legacy := srv.subscribe(t, ctx, "graphql-ws", "", matchID, 3)
+
+	// The Scholar's mate, in UCI and SAN mixed.
+	moves := []string{"e2e4", "e5", "Bc4", "Nc6", "d1h5", "Nf6", "Qxf7#"}
+	for i, mv := range moves {
+		tok := white
+		if i%2 == 1 {
+			tok = black
+		}
+		if r := srv.play(t, tok, matchID, mv); len(r.Errors) > 0 {
+			t.Fatalf("move %d %s: %+v", i+1, mv, r.Errors)
+		}
+	}
+
+	type final struct {
+		Match struct {
+			Status  string
+			Version int
+			Moves   []string
+			Board   struct{ FEN string }
+			Result  struct {
+				Winner *int
+				Reason string
+			}
+			Seed   *string
+			Events []wsEvent
+		}
+		Player struct {
+			Ratings []struct {
+				Rating float64
+				Games  int
+			}
+		}
+	}
+	const q = `query($m:ID!,$p:ID!){match(id:$m){status version moves board{fen} result{winner reason} seed events{version type data hash redacted}} player(id:$p){ratings{rating games}}}`
+	whiteID := strings.SplitN(white, ".", 2)[0]
+	var before final
+	srv.must(t, "", q, map[string]any{"m": matchID, "p": whiteID}, &before)
+	m := before.Match
+	if m.Status != "FINISHED" || m.Result.Winner == nil || *m.Result.Winner != 0 || m.Result.Reason != "checkmate" {
+		t.Fatalf("after Qxf7#: %+v", m)
+	}
+	if got := strings.Join(m.Moves, " "); got != "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#" {
+		t.Fatalf("moves in SAN: %s", got)
+	}
+	if m.Board.FEN != "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4" {
+		t.Fatalf("final FEN %s", m.Board.FEN)
+	}
+	if m.Seed == nil {
+		t.Fatalf("the seed is not revealed at the end")
+	}
+	if len(before.Player.Ratings) != 1 || before.Player.Ratings[0].Rating != 1420 {
+		t.Fatalf("the winner of a first rated game goes from 1400 to 1420 (K=40): %+v", before.Player.Ratings)
+	}
+
+	// The spectators saw every event, in order, the seed hidden until the end.
+	for name, ch := range map[string]<-chan wsEvent{"graphql-transport-ws": spectator, "graphql-ws": legacy} {
+		from := 1
+		if name == "graphql-ws" {
+			from = 4
+		}
+		for v := from; v <= m.Version; v++ {
+			select {
+			case ev := <-ch:
+				if ev.Version != v {
+					t.Fatalf("%s: got version %d, want %d", name, ev.Version, v)
+				}
+				want := m.Events[v-1]
+				if ev.Type != want.Type || ev.Hash != want.Hash {
+					t.Fatalf("%s: version %d is %s %s, the store has %s %s", name, v, ev.Type, ev.Hash, want.Type, want.Hash)
+				}
+				if ev.Type == "SeedDrawn" && (!ev.Redacted || string(ev.Data) != "null") {
+					t.Fatalf("%s: a spectator received the secret seed during the match: %s", name, ev.Data)
+				}
+			case <-ctx.Done():
+				t.Fatalf("%s: waited for version %d: %v", name, v, ctx.Err())
+			}
+		}
+	}
+
+	// Restart on the same file: every event and the same final state are there.
+	srv.stop(t)
+	srv = startServer(t, db)
+	var after final
+	srv.must(t, "", q, map[string]any{"m": matchID, "p": whiteID}, &after)
+	b1, _ := json.Marshal(before)
+	b2, _ := json.Marshal(after)
+	if !bytes.Equal(b1, b2) {
+		t.Fatalf("after a restart the match differs:\nbefore %s\nafter  %s", b1, b2)
+	}
+	if len(after.Match.Events) != m.Version {
+		t.Fatalf("%d events after restart, want %d", len(after.Match.Events), m.Version)
+	}
+	// A late spectator replays the finished match, seed and all.
+	late := srv.subscribe(t, ctx, "graphql-transport-ws", "", matchID, 0)
+	for v := 1; v <= m.Version; v++ {
+		ev := <-late
+		if ev.Version != v || ev.Redacted {
+			t.Fatalf("late spectator: version %d redacted=%v", ev.Version, ev.Redacted)
+		}
+	}
+}
