@@ -1,0 +1,161 @@
+package chess
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// play plays a line of SAN or UCI moves, failing the test on the first bad one.
+func play(t *testing.T, g *Game, line string) {
+	t.Helper()
+	for _, s := range strings.Fields(line) {
+		m, err := g.Position().ParseMove(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+func TestFoolsMate(t *testing.T) {
+	g := NewGame(StartingPosition())
+	play(t, g, "f3 e5 g4 Qh4")
+	want := Outcome{Over: true, Winner: Black, Reason: Checkmate}
+	if got := g.Outcome(); got != want {
+		t.Errorf("outcome %+v, want %+v", got, want)
+	}
+	if err := g.Play(newMove(E2, E4, kindNormal)); !errors.Is(err, ErrIllegalMove) {
+		t.Errorf("a move after mate: %v", err)
+	}
+	if len(g.Moves()) != 4 || g.Start().FEN() != StartFEN {
+		t.Error("history lost")
+	}
+}
+
+func TestStalemate(t *testing.T) {
+	g := NewGame(mustFEN(t, "7k/8/6K1/5Q2/8/8/8/8 w - - 0 1"))
+	play(t, g, "Qf7")
+	if got := g.Outcome(); got != (Outcome{Over: true, Winner: NoColor, Reason: Stalemate}) {
+		t.Errorf("outcome %+v", got)
+	}
+}
+
+func TestIllegalMoveRejected(t *testing.T) {
+	g := NewGame(StartingPosition())
+	err := g.Play(newMove(E2, E5, kindNormal))
+	var me *MoveError
+	if !errors.As(err, &me) || !errors.Is(err, ErrIllegalMove) || len(g.Moves()) != 0 {
+		t.Errorf("e2e5: %v", err)
+	}
+}
+
+func TestRepetition(t *testing.T) {
+	g := NewGame(StartingPosition())
+	// The rooks go out and back: the pieces stand as at the start but the castling
+	// rights are gone, so this is not a repetition of the starting position.
+	play(t, g, "Nf3 Nf6 Rg1 Rg8 Rh1 Rh8 Ng1 Ng8")
+	if r, ok := g.ClaimableDraw(); ok {
+		t.Fatalf("claim %v after losing castling rights", r)
+	}
+	play(t, g, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8") // third occurrence
+	if r, ok := g.ClaimableDraw(); !ok || r != ThreefoldRepetition || g.Outcome().Over {
+		t.Fatalf("after a threefold repetition: claim %v %v, outcome %+v", r, ok, g.Outcome())
+	}
+	play(t, g, "Nf3 Nf6 Ng1 Ng8") // fourth
+	if g.Outcome().Over {
+		t.Fatal("over before the fifth occurrence")
+	}
+	// With both knights out and White to move for the fifth time (the first was after
+	// Rh8), the game is drawn.
+	play(t, g, "Nf3 Nf6")
+	if got := g.Outcome(); got != (Outcome{Over: true, Winner: NoColor, Reason: FivefoldRepetition}) {
+		t.Errorf("after a fivefold repetition: %+v", got)
+	}
+}
+
+func TestFiftyAndSeventyFiveMoves(t *testing.T) {
+	g := NewGame(mustFEN(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80"))
+	if _, ok := g.ClaimableDraw(); ok {
+		t.Fatal("claim at 99 plies")
+	}
+	play(t, g, "Ra2")
+	if r, ok := g.ClaimableDraw(); !ok || r != FiftyMoves {
+		t.Errorf("claim at 100 plies: %v %v", r, ok)
+	}
+	g = NewGame(mustFEN(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 149 120"))
+	play(t, g, "Ra2")
+	if got := g.Outcome(); got.Reason != SeventyFiveMoves {
+		t.Errorf("at 150 plies: %+v", got)
+	}
+	// A pawn move resets the count.
+	g = NewGame(mustFEN(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 149 120"))
+	play(t, g, "e4")
+	if g.Outcome().Over || g.Position().HalfmoveClock() != 0 {
+		t.Error("a pawn move did not reset the clock")
+	}
+	// Mate on the 150th ply is mate (FIDE 9.6.2).
+	g = NewGame(mustFEN(t, "6k1/5ppp/8/8/8/8/8/R3K3 w - - 149 120"))
+	play(t, g, "Ra8")
+	if got := g.Outcome(); got.Reason != Checkmate || got.Winner != White {
+		t.Errorf("mate on the 150th ply: %+v", got)
+	}
+}
+
+func TestInsufficientMaterial(t *testing.T) {
+	for _, tc := range []struct {
+		fen  string
+		dead bool
+	}{
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},      // K v K
+		{"4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true},    // K+B v K
+		{"4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", true},    // K+N v K
+		{"2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false}, // bishops on opposite colors
+		{"3bk3/8/8/8/8/8/8/2B1K3 w - - 0 1", true},   // bishops on one color
+		{"4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", false},  // K+N+N v K: mate is possible
+		{"1n2k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false}, // K+B v K+N
+		{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},
+		{"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false},
+	} {
+		if got := mustFEN(t, tc.fen).InsufficientMaterial(); got != tc.dead {
+			t.Errorf("%s: insufficient %v, want %v", tc.fen, got, tc.dead)
+		}
+	}
+	g := NewGame(mustFEN(t, "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1"))
+	play(t, g, "Kxd2")
+	if got := g.Outcome(); got != (Outcome{Over: true, Winner: NoColor, Reason: InsufficientMaterial}) {
+		t.Errorf("K v K: %+v", got)
+	}
+}
+
+func TestPieceIdentity(t *testing.T) {
+	g := NewGame(StartingPosition())
+	start := g.Position()
+	knight, pawn := id(t, start, G1), id(t, start, E2)
+	blackPawn := id(t, start, D7)
+	play(t, g, "e4 d5 exd5 Nf6 Nf3")
+	pos := g.Position()
+	if id(t, pos, F3) != knight || id(t, pos, D5) != pawn {
+		t.Error("moving pieces changed IDs")
+	}
+	if _, ok := pos.SquareOf(blackPawn); ok {
+		t.Error("the captured d7 pawn is still on the board")
+	}
+	if s, ok := pos.SquareOf(pawn); !ok || s != D5 {
+		t.Errorf("SquareOf(e-pawn) = %v, %v", s, ok)
+	}
+	// En passant: the capturing pawn keeps its ID, the captured one's disappears.
+	g = NewGame(mustFEN(t, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1"))
+	pos = g.Position()
+	capturer, victim := id(t, pos, E5), id(t, pos, D7)
+	play(t, g, "d5 exd6")
+	pos = g.Position()
+	if id(t, pos, D6) != capturer {
+		t.Error("en passant changed the capturer's ID")
+	}
+	if _, ok := pos.SquareOf(victim); ok {
+		t.Error("the pawn taken en passant is still there")
+	}
+}
