@@ -31,8 +31,12 @@ type syncBuffer struct {
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuffer) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
 
 var servingLine = regexp.MustCompile(`on (http://[0-9.:]+)/ `)
 
@@ -144,7 +148,9 @@ func (s *server) register(t *testing.T, name string) (id, token string) {
 // newMatch creates a chess match and seats white and black.
 func (s *server) newMatch(t *testing.T, white, black string, rated bool) string {
 	t.Helper()
-	var c struct{ CreateMatch struct{ Match struct{ ID string } } }
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
 	s.must(t, white, `mutation($r:Boolean){createMatch(input:{game:CHESS, rated:$r}){match{id}}}`, map[string]any{"r": rated}, &c)
 	id := c.CreateMatch.Match.ID
 	for seat, tok := range []string{white, black} {

@@ -149,7 +149,12 @@ func TestFinishedMatchAndDuplicateCommands(t *testing.T) {
 	_, black := srv.register(t, "Black")
 	id := srv.newMatch(t, white, black, false)
 	const q = `mutation($m:ID!,$mv:String!,$c:ID){playMove(matchId:$m, move:$mv, commandId:$c){version duplicate}}`
-	type ack struct{ PlayMove struct{ Version int; Duplicate bool } }
+	type ack struct {
+		PlayMove struct {
+			Version   int
+			Duplicate bool
+		}
+	}
 	var first, again ack
 	srv.must(t, white, q, map[string]any{"m": id, "mv": "f3", "c": "w1"}, &first)
 	srv.must(t, white, q, map[string]any{"m": id, "mv": "f3", "c": "w1"}, &again)
