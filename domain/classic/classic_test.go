@@ -1,0 +1,114 @@
+package classic
+
+import (
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// play starts a game from fen (or the start) and plays the moves, alternating seats from
+// the side to move.
+func play(t *testing.T, fen string, moves ...string) State {
+	t.Helper()
+	r := Rules{}
+	opts := game.Options{}
+	if fen != "" {
+		opts["fen"] = fen
+	}
+	evs, err := r.Setup(game.Setup{Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st game.State
+	for _, e := range evs {
+		st = r.Evolve(st, e.Event)
+	}
+	for _, mv := range moves {
+		seat := r.Status(st).ToAct[0]
+		evs, err := r.Decide(st, game.Action{Seat: seat, Do: game.Move{Notation: mv}})
+		if err != nil {
+			t.Fatalf("%s: %v", mv, err)
+		}
+		for _, e := range evs {
+			st = r.Evolve(st, e.Event)
+		}
+	}
+	return st.(State)
+}
+
+func TestMovesAreRecordedWithSANAndPieceIdentity(t *testing.T) {
+	st := play(t, "", "e2e4")
+	evs, err := Rules{}.Decide(st, game.Action{Seat: 1, Do: game.Move{Notation: "Nc6"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv := evs[0].Event.(MovePlayed)
+	if mv.UCI != "b8c6" || mv.SAN != "Nc6" || mv.Piece == 0 || mv.FEN != "r1bqkbnr/pppppppp/2n5/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2" {
+		t.Fatalf("1. e4 Nc6 recorded as %+v", mv)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	st := play(t, "")
+	for notation, code := range map[string]game.Code{
+		"e2e5": game.IllegalMove, "Nf6": game.IllegalMove, "Ke2": game.IllegalMove,
+		"zz": game.BadInput, "": game.BadInput, "e2e4e5": game.BadInput,
+	} {
+		_, err := Rules{}.Decide(st, game.Action{Seat: 0, Do: game.Move{Notation: notation}})
+		if game.CodeOf(err) != code {
+			t.Errorf("%q: got %v, want %s", notation, err, code)
+		}
+	}
+}
+
+func TestMateAndStalemate(t *testing.T) {
+	mate := play(t, "", "f3", "e5", "g4", "Qh4#")
+	if s := (Rules{}).Status(mate); !s.Over || s.Outcome.Reason != "checkmate" || s.Outcome.Winners[0] != 1 {
+		t.Fatalf("Fool's mate: %+v", s)
+	}
+	// 1. Qb6: the black king on a8 has no move and is not in check.
+	stale := play(t, "k7/8/8/2Q5/8/8/8/7K w - - 0 1", "Qb6")
+	if s := (Rules{}).Status(stale); !s.Over || s.Outcome.Reason != "stalemate" || len(s.Outcome.Winners) != 0 {
+		t.Fatalf("stalemate: %+v", s)
+	}
+	bare := play(t, "8/8/8/4k3/8/8/3q4/4K3 w - - 0 1", "Kxd2")
+	if s := (Rules{}).Status(bare); !s.Over || s.Outcome.Reason != "insufficient material" {
+		t.Fatalf("king against king: %+v", s)
+	}
+}
+
+func TestDrawByThreefoldIsClaimed(t *testing.T) {
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"}
+	st := play(t, "", shuffle...)
+	if _, err := (Rules{}).Decide(st, game.Action{Seat: 1, Do: game.ClaimDraw{}}); game.CodeOf(err) != game.IllegalMove {
+		t.Fatalf("the start position occurred twice only: a claim is refused, got %v", err)
+	}
+	st = play(t, "", append(shuffle, "Ng8")...)
+	if (Rules{}).Status(st).Over {
+		t.Fatalf("threefold repetition does not end the game by itself")
+	}
+	evs, err := (Rules{}).Decide(st, game.Action{Seat: 0, Do: game.ClaimDraw{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = (Rules{}).Evolve(st, evs[0].Event).(State)
+	if s := (Rules{}).Status(st); !s.Over || s.Outcome.Reason != "threefold repetition" {
+		t.Fatalf("after the claim: %+v", s)
+	}
+}
+
+func TestOptions(t *testing.T) {
+	if _, err := (Rules{}).Plan(game.Options{"fen": "not a fen"}); game.CodeOf(err) != game.BadInput {
+		t.Fatalf("bad fen option: %v", err)
+	}
+	if _, err := (Rules{}).Plan(game.Options{"clock": "5+3"}); game.CodeOf(err) != game.BadInput {
+		t.Fatalf("unknown option: %v", err)
+	}
+	st := play(t, "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "O-O")
+	if got := (Rules{}).Board(st).FEN; got != "4k3/8/8/8/8/8/8/5RK1 b - - 1 1" {
+		t.Fatalf("castling from a FEN start: %s", got)
+	}
+	if got := (Rules{}).MoveList(st); len(got) != 1 || got[0] != "O-O" {
+		t.Fatalf("move list %v", got)
+	}
+}
