@@ -1,0 +1,487 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// The checks a Problem may name.
+const (
+	CheckChain     = "chain"     // the hash chain (eventstore.VerifyChain)
+	CheckVersion   = "version"   // versions count up from 1 without a gap
+	CheckDecode    = "decode"    // the payload reads as an event of the pinned rules
+	CheckLifecycle = "lifecycle" // the order of creation, seats, start, play and end
+	CheckSeed      = "seed"      // the seed matches its commitment
+	CheckSetup     = "setup"     // the game's opening events follow from the seed
+	CheckRules     = "rules"     // a game event is what the rules record (game.Auditor, Evolve)
+	CheckResult    = "result"    // MatchEnded says what the game's status says
+)
+
+// maxProblems bounds the problems kept per stream: after a real break, later checks
+// mostly report its consequences.
+const maxProblems = 20
+
+// Problem is one thing wrong in a stream.
+type Problem struct {
+	Version int64  // the event's version; 0 when it is about the stream as a whole
+	Check   string // one of the Check constants
+	Detail  string // what differs: what is recorded and what was expected
+}
+
+func (p Problem) String() string {
+	if p.Version == 0 {
+		return fmt.Sprintf("%s: %s", p.Check, p.Detail)
+	}
+	return fmt.Sprintf("version %d: %s: %s", p.Version, p.Check, p.Detail)
+}
+
+// Report is the verification of one stream.
+type Report struct {
+	Stream   string
+	MatchID  string // "" for a stream that is not a match's (a player's)
+	Game     string
+	Events   int
+	Version  int64 // the last version read
+	Status   match.Status
+	Result   *game.Outcome
+	Problems []Problem
+}
+
+// OK reports whether the stream verified.
+func (r Report) OK() bool { return len(r.Problems) == 0 }
+
+// Err returns nil for a stream that verified, or an error naming the stream and its first
+// problem.
+func (r Report) Err() error {
+	if r.OK() {
+		return nil
+	}
+	name := r.Stream
+	if r.MatchID != "" {
+		name = "match " + r.MatchID
+	}
+	more := ""
+	if n := len(r.Problems) - 1; n > 0 {
+		more = fmt.Sprintf(" (and %d more problem(s))", n)
+	}
+	return fmt.Errorf("%s: %s%s", name, r.Problems[0], more)
+}
+
+func (r *Report) add(version int64, check, format string, args ...any) {
+	if len(r.Problems) < maxProblems {
+		r.Problems = append(r.Problems, Problem{Version: version, Check: check, Detail: fmt.Sprintf(format, args...)})
+	}
+}
+
+// Verify reads a match's stream and checks it. A problem with the stream goes into the
+// Report; the error is for a store that could not be read or a match that does not exist.
+//
+// The commands that caused the events are not stored, so match.Decide cannot be run
+// again. Verify checks instead that the stream is one the rules could have produced:
+//   - the hash chain and contiguous versions;
+//   - every payload decodes under the rules the match pinned in MatchCreated, its first event;
+//   - the lifecycle's order: seats taken while open, game events only while live, nothing
+//     after the end but the seed's reveal;
+//   - the seed: SeedDrawn and SeedRevealed match MatchCreated's commitment, and the game's
+//     opening events after MatchStarted are what Setup deals from that seed;
+//   - each game event: Evolve accepts it, and a game that implements game.Auditor agrees
+//     that it is exactly what its rules record from the state before (for chess: SAN and
+//     FEN follow from the UCI move);
+//   - the result: a game that ends by itself is followed by MatchEnded with the outcome
+//     that the game's Status gives; a resignation leaves the other side as winners, an
+//     agreement has none.
+func Verify(ctx context.Context, store Reader, games *game.Registry, matchID string) (Report, error) {
+	stream := engine.MatchStream(matchID)
+	evs, err := readStream(ctx, store, stream)
+	if err != nil {
+		return Report{}, err
+	}
+	if len(evs) == 0 {
+		return Report{}, game.Reject(game.NotFound, "no match %q in this store", matchID)
+	}
+	return VerifyEvents(games, stream, evs), nil
+}
+
+// VerifyEvents checks the events of one stream, as Verify does; a stream that is not a
+// match's gets its chain and versions checked only.
+func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) Report {
+	r := Report{Stream: stream, Events: len(evs)}
+	if len(evs) > 0 {
+		r.Version = evs[len(evs)-1].Version
+	}
+	if err := eventstore.VerifyChain(evs); err != nil {
+		var ce *eventstore.ChainError
+		if errors.As(err, &ce) {
+			r.add(ce.Version, CheckChain, "%s", ce.Reason)
+		} else {
+			r.add(0, CheckChain, "%v", err)
+		}
+	}
+	id, isMatch := MatchID(stream)
+	if !isMatch {
+		for i, ev := range evs {
+			if ev.Version != int64(i)+1 {
+				r.add(int64(i)+1, CheckVersion, "the event here has version %d", ev.Version)
+				break
+			}
+		}
+		return r
+	}
+	r.MatchID = id
+	v := verifier{games: games, r: &r}
+	v.run(evs)
+	r.Status, r.Result = v.st.Status, v.st.Result
+	r.Game = v.st.Game
+	return r
+}
+
+// verifier folds a match stream and checks each event against the state before it.
+type verifier struct {
+	games *game.Registry
+	r     *Report
+	rules game.Rules
+	st    match.State
+
+	seed   []byte         // from SeedDrawn
+	setup  []game.Emitted // opening events still expected from Setup
+	overAt int64          // version of the game event after which the game was over
+	overAs game.Outcome   // the outcome the game's Status gave then
+}
+
+func (v *verifier) run(evs []eventstore.Event) {
+	for i, ev := range evs {
+		version := int64(i) + 1
+		if ev.Version != version {
+			v.r.add(version, CheckVersion, "the event here has version %d: the stream has a gap or a duplicate", ev.Version)
+			return
+		}
+		if i == 0 {
+			rules, err := engine.Folder{Games: v.games}.Rules(ev)
+			if err != nil {
+				v.r.add(version, CheckLifecycle, "%v", err)
+				return
+			}
+			v.rules = rules
+		}
+		d, err := engine.Decode(v.rules, ev)
+		if err != nil {
+			v.r.add(version, CheckDecode, "%v", err)
+			return
+		}
+		if !v.check(ev, d) {
+			return
+		}
+	}
+	switch {
+	case v.overAt > 0 && v.st.Status == match.Live:
+		v.r.add(0, CheckResult, "the game ended at version %d (%s) but no MatchEnded follows", v.overAt, v.overAs.Reason)
+	case v.st.Status == match.Finished && !v.st.SeedRevealed:
+		v.r.add(0, CheckSeed, "the match is over but its seed was never revealed")
+	case len(v.setup) > 0:
+		v.r.add(0, CheckSetup, "the stream ends before the game's opening event %s", v.setup[0].Event.EventType())
+	}
+}
+
+// check verifies one decoded event against the state before it and folds it; false stops
+// the fold (the state no longer means anything).
+func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
+	version, st := ev.Version, &v.st
+	if st.Status == match.Finished {
+		if _, ok := d.(match.SeedRevealed); !ok || st.SeedRevealed {
+			v.r.add(version, CheckLifecycle, "%s after the match ended", ev.Type)
+		}
+	}
+	if v.overAt > 0 && st.Status == match.Live {
+		if _, ok := d.(match.MatchEnded); !ok {
+			v.r.add(version, CheckResult, "%s after the game ended at version %d (%s): MatchEnded should have followed", ev.Type, v.overAt, v.overAs.Reason)
+			v.overAt = 0
+		}
+	}
+	if len(v.setup) > 0 {
+		v.checkSetup(ev, d)
+	} else if !match.IsLifecycle(ev.Type) {
+		if st.Status != match.Live {
+			v.r.add(version, CheckLifecycle, "game event %s while the match is %s", ev.Type, statusName(st.Status))
+		}
+		if a, ok := v.rules.(game.Auditor); ok {
+			if err := a.Audit(st.GameState, d); err != nil {
+				v.r.add(version, CheckRules, "%v", err)
+			}
+		}
+	}
+	switch e := d.(type) {
+	case match.MatchCreated:
+		if version != 1 {
+			v.r.add(version, CheckLifecycle, "a second MatchCreated")
+		}
+	case match.SeedDrawn:
+		switch {
+		case v.seed != nil:
+			v.r.add(version, CheckLifecycle, "a second SeedDrawn")
+		case match.Commitment(e.Seed) != st.SeedCommitment:
+			v.r.add(version, CheckSeed, "SeedDrawn's seed hashes to %s, MatchCreated committed to %s", match.Commitment(e.Seed), st.SeedCommitment)
+		}
+		v.seed = e.Seed
+	case match.SeatTaken:
+		switch {
+		case st.Status != match.Open:
+			v.r.add(version, CheckLifecycle, "SeatTaken while the match is %s", statusName(st.Status))
+		case e.Seat < 0 || e.Seat >= len(st.Seats):
+			v.r.add(version, CheckLifecycle, "SeatTaken names seat %d; the match has %d seats", e.Seat, len(st.Seats))
+			return false
+		case st.Seats[e.Seat].Taken():
+			v.r.add(version, CheckLifecycle, "seat %d is taken twice", e.Seat)
+		case st.SeatOf(e.PlayerID) >= 0:
+			v.r.add(version, CheckLifecycle, "player %s sits at two seats", e.PlayerID)
+		}
+	case match.MatchStarted:
+		v.started(ev)
+	case match.DrawOffered, match.DrawAccepted, match.DrawDeclined, match.Resigned:
+		if st.Status != match.Live {
+			v.r.add(version, CheckLifecycle, "%s while the match is %s", ev.Type, statusName(st.Status))
+		}
+	case match.MatchEnded:
+		v.ended(version, e)
+	case match.SeedRevealed:
+		switch {
+		case st.Status != match.Finished:
+			v.r.add(version, CheckLifecycle, "SeedRevealed before the match ended")
+		case match.Commitment(e.Seed) != st.SeedCommitment:
+			v.r.add(version, CheckSeed, "the revealed seed hashes to %s, MatchCreated committed to %s", match.Commitment(e.Seed), st.SeedCommitment)
+		case v.seed != nil && !bytes.Equal(e.Seed, v.seed):
+			v.r.add(version, CheckSeed, "the revealed seed is not the one drawn at creation")
+		}
+	}
+	if !v.evolve(version, d) {
+		return false
+	}
+	if !match.IsLifecycle(ev.Type) && st.Status == match.Live && v.overAt == 0 {
+		if gs := v.rules.Status(st.GameState); gs.Over {
+			v.overAt, v.overAs = version, gs.Outcome
+		}
+	}
+	return true
+}
+
+// evolve folds d, turning a panic of the rules into a problem.
+func (v *verifier) evolve(version int64, d game.Event) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			v.r.add(version, CheckRules, "the rules cannot apply %s: %v", d.EventType(), p)
+			ok = false
+		}
+	}()
+	v.st = match.Evolve(v.rules, v.st, d)
+	return true
+}
+
+// started checks that every seat is taken and deals the game's opening again from the
+// seed, to compare it with the events that follow.
+func (v *verifier) started(ev eventstore.Event) {
+	st := &v.st
+	if st.Status != match.Open {
+		v.r.add(ev.Version, CheckLifecycle, "MatchStarted while the match is %s", statusName(st.Status))
+		return
+	}
+	for i, s := range st.Seats {
+		if !s.Taken() {
+			v.r.add(ev.Version, CheckLifecycle, "MatchStarted with seat %d free", i)
+		}
+	}
+	if v.seed == nil {
+		v.r.add(ev.Version, CheckSeed, "the match started without a SeedDrawn: its opening cannot be checked")
+		return
+	}
+	// The engine does not record the command's receive time; the start event's time is
+	// the closest record of it. Games whose opening depends on it would need it stored.
+	opening, err := v.rules.Setup(game.Setup{Plan: st.Plan, Options: st.Options, Seed: v.seed, At: ev.Time})
+	if err != nil {
+		v.r.add(ev.Version, CheckSetup, "the rules refuse to deal this match's opening: %v", err)
+		return
+	}
+	v.setup = opening
+}
+
+// checkSetup compares one stored opening event with what Setup dealt.
+func (v *verifier) checkSetup(ev eventstore.Event, d game.Event) {
+	want := v.setup[0]
+	v.setup = v.setup[1:]
+	if ev.Type != want.Event.EventType() {
+		v.r.add(ev.Version, CheckSetup, "%s recorded where the opening deals %s", ev.Type, want.Event.EventType())
+		return
+	}
+	if ev.Visibility != eventstore.Visibility(want.Visibility) {
+		v.r.add(ev.Version, CheckSetup, "%s has visibility %q; the rules give it %q", ev.Type, ev.Visibility, want.Visibility)
+	}
+	// Both sides go through the event's struct, which drops the salt of a private payload.
+	got, err1 := game.Encode(d)
+	exp, err2 := game.Encode(want.Event)
+	if err := errors.Join(err1, err2); err != nil {
+		v.r.add(ev.Version, CheckSetup, "encoding %s: %v", ev.Type, err)
+		return
+	}
+	if !bytes.Equal(got, exp) {
+		v.r.add(ev.Version, CheckSetup, "%s recorded as %s; the seed deals %s", ev.Type, got, exp)
+	}
+}
+
+// ended checks a MatchEnded against the state before it.
+func (v *verifier) ended(version int64, e match.MatchEnded) {
+	st := &v.st
+	if st.Status != match.Live {
+		v.r.add(version, CheckLifecycle, "MatchEnded while the match is %s", statusName(st.Status))
+		return
+	}
+	winners := slices.Clone(e.Winners)
+	slices.Sort(winners)
+	switch e.Reason {
+	case "resignation":
+		var left []int
+		for i := range st.Seats {
+			if !slices.Contains(st.Resigned, i) {
+				left = append(left, i)
+			}
+		}
+		teams := map[int]bool{}
+		for _, s := range left {
+			teams[st.Plan.Teams[s]] = true
+		}
+		switch {
+		case len(st.Resigned) == 0:
+			v.r.add(version, CheckResult, "ended by resignation, but nobody resigned")
+		case len(teams) > 1:
+			v.r.add(version, CheckResult, "ended by resignation with %d teams still playing", len(teams))
+		case !slices.Equal(winners, left) && !(len(winners) == 0 && len(left) == 0):
+			v.r.add(version, CheckResult, "ended by resignation with winners %v; the seats left are %v", e.Winners, left)
+		}
+	case "agreement":
+		switch {
+		case st.DrawOfferBy < 0:
+			v.r.add(version, CheckResult, "ended by agreement without a pending draw offer")
+		case len(e.Winners) != 0:
+			v.r.add(version, CheckResult, "ended by agreement with winners %v", e.Winners)
+		}
+	default:
+		gs := v.rules.Status(st.GameState)
+		if !gs.Over {
+			v.r.add(version, CheckResult, "ended by %q, but the game is not over", e.Reason)
+			return
+		}
+		want := slices.Clone(gs.Outcome.Winners)
+		slices.Sort(want)
+		if e.Reason != gs.Outcome.Reason || !slices.Equal(winners, want) {
+			v.r.add(version, CheckResult, "recorded winners %v by %q; the game says winners %v by %q", e.Winners, e.Reason, gs.Outcome.Winners, gs.Outcome.Reason)
+		}
+	}
+	v.overAt = 0
+}
+
+func statusName(s match.Status) string {
+	if s == match.None {
+		return "not created"
+	}
+	return string(s)
+}
+
+// Options tune VerifyAll.
+type Options struct {
+	// Progress, when not nil, is called as streams are found and as they are verified.
+	Progress func(p Progress)
+	// Workers is how many streams are verified at once (default GOMAXPROCS).
+	Workers int
+}
+
+// Progress is how far VerifyAll has come.
+type Progress struct {
+	Scanned  int64 // events read while listing streams
+	Head     int64 // the store's last position when the listing ended
+	Streams  int   // streams found
+	Verified int   // streams verified so far
+}
+
+// VerifyAll lists every stream of the store (through ReadAll, in order of first
+// appearance) and verifies each: a match stream fully, any other stream's hash chain and
+// versions. Reports come back in that order.
+func VerifyAll(ctx context.Context, store Reader, games *game.Registry, opts Options) ([]Report, error) {
+	progress := opts.Progress
+	if progress == nil {
+		progress = func(Progress) {}
+	}
+	var (
+		streams []string
+		seen    = map[string]bool{}
+		p       Progress
+	)
+	for {
+		page, err := store.ReadAll(ctx, p.Head, 4096)
+		if err != nil {
+			return nil, fmt.Errorf("replay: listing streams after position %d: %w", p.Head, err)
+		}
+		for _, ev := range page {
+			if !seen[ev.Stream] {
+				seen[ev.Stream] = true
+				streams = append(streams, ev.Stream)
+			}
+		}
+		if len(page) == 0 {
+			break
+		}
+		p.Scanned += int64(len(page))
+		p.Head = page[len(page)-1].Position
+		p.Streams = len(streams)
+		progress(p)
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	reports := make([]Report, len(streams))
+	errs := make([]error, len(streams))
+	next := make(chan int)
+	var (
+		wg sync.WaitGroup
+		mu sync.Mutex
+	)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				evs, err := readStream(ctx, store, streams[i])
+				if err == nil {
+					reports[i] = VerifyEvents(games, streams[i], evs)
+				}
+				errs[i] = err
+				mu.Lock()
+				p.Verified++
+				progress(p)
+				mu.Unlock()
+			}
+		})
+	}
+feed:
+	for i := range streams {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return reports, nil
+}
