@@ -1,0 +1,106 @@
+package projections
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// These tests are the security boundary: what a viewer may see of a match.
+
+// secretDrawn is a private event with a public shadow, as a card game would have.
+type secretDrawn struct {
+	Seat int    `json:"seat"`
+	Card string `json:"card,omitempty"`
+}
+
+func (secretDrawn) EventType() string { return "SecretDrawn" }
+func (e secretDrawn) Shadow() game.Event {
+	return secretDrawn{Seat: e.Seat} // who drew, never what
+}
+
+// cardRules is just enough of a game to decode secretDrawn.
+type cardRules struct{ game.Rules }
+
+func (cardRules) Events() *game.Codec {
+	c := game.NewCodec()
+	game.Register[secretDrawn](c, 1)
+	return c
+}
+
+// fourSeats is a 2v2 match: seats 0 and 2 are team 0, seats 1 and 3 team 1.
+func fourSeats(status match.Status) match.State {
+	return match.State{
+		Status: status,
+		Plan:   game.Plan{Seats: 4, Teams: []int{0, 1, 0, 1}},
+		Seats:  []match.Seat{{PlayerID: "ann"}, {PlayerID: "bob"}, {PlayerID: "cid"}, {PlayerID: "dee"}},
+	}
+}
+
+func TestWhoSeesWhat(t *testing.T) {
+	live := fourSeats(match.Live)
+	cases := []struct {
+		vis  eventstore.Visibility
+		sees map[string]bool // player -> may see; "" is a spectator
+	}{
+		{eventstore.Public, map[string]bool{"": true, "ann": true, "bob": true}},
+		{eventstore.ServerOnly, map[string]bool{"": false, "ann": false, "bob": false, "cid": false, "dee": false}},
+		{eventstore.Seat(0), map[string]bool{"": false, "ann": true, "bob": false, "cid": false, "dee": false}},
+		{eventstore.Team(1), map[string]bool{"": false, "ann": false, "bob": true, "cid": false, "dee": true}},
+		{"seat:x", map[string]bool{"": false, "ann": false}},
+		{"card:0", map[string]bool{"": false, "ann": false}},
+		{"seat:0:extra", map[string]bool{"ann": false}},
+	}
+	for _, c := range cases {
+		for player, want := range c.sees {
+			if got := ViewerOf(live, player).CanSee(c.vis); got != want {
+				t.Errorf("%q sees %q: got %v, want %v", player, c.vis, got, want)
+			}
+		}
+	}
+	// Once the match is over its secrets are revealed to everyone, for replay and review.
+	over := fourSeats(match.Finished)
+	if !ViewerOf(over, "").CanSee(eventstore.ServerOnly) || !ViewerOf(over, "").CanSee(eventstore.Seat(3)) {
+		t.Errorf("a finished match hides something from a spectator")
+	}
+}
+
+func TestHiddenEventsKeepOnlyTheirShadow(t *testing.T) {
+	live := fourSeats(match.Live)
+	payload, _ := json.Marshal(map[string]any{"seat": 1, "card": "poison", "salt": "00ff"})
+	ev := eventstore.Event{Proposed: eventstore.Proposed{ID: "e1", Type: "SecretDrawn", SchemaVersion: 1, Payload: payload,
+		CommandID: "bob-draw-1", Visibility: eventstore.Seat(1)}, Stream: "match-m", Version: 9, Hash: "h9", PrevHash: "h8"}
+
+	own := ViewerOf(live, "bob").Event(cardRules{}, ev)
+	if own.Redacted || string(own.Payload) != string(payload) {
+		t.Fatalf("the drawing seat must see its card: %+v", own)
+	}
+	for _, who := range []string{"", "ann", "cid", "dee"} {
+		s := ViewerOf(live, who).Event(cardRules{}, ev)
+		if !s.Redacted || s.CommandID != "" {
+			t.Fatalf("%q: not redacted: %+v", who, s)
+		}
+		if string(s.Payload) != `{"seat":1}` {
+			t.Fatalf("%q sees %s, want only the shadow {\"seat\":1}", who, s.Payload)
+		}
+		if s.Version != 9 || s.Type != "SecretDrawn" {
+			t.Fatalf("%q: the envelope must stay so versions have no gap: %+v", who, s)
+		}
+	}
+	// An event with no shadow shows nothing at all.
+	seed := ev
+	seed.Type, seed.Visibility = "SeedDrawn", eventstore.ServerOnly
+	seed.Payload = []byte(`{"seed":"c2VjcmV0"}`)
+	if s := ViewerOf(live, "ann").Event(cardRules{}, seed); !s.Redacted || s.Payload != nil {
+		t.Fatalf("a seated player sees a server-only event: %+v", s)
+	}
+	// An event whose payload cannot be decoded is hidden, not shown raw.
+	broken := ev
+	broken.Payload = []byte(`{"seat":"not a number","card":"poison"}`)
+	if s := ViewerOf(live, "").Event(cardRules{}, broken); s.Payload != nil {
+		t.Fatalf("an undecodable hidden event leaked %s", s.Payload)
+	}
+}
