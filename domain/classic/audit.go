@@ -61,7 +61,7 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		if want := after.FEN(); e.FEN != want {
 			return fmt.Errorf("MovePlayed %s: fen %q recorded, the move gives %q", e.UCI, e.FEN, want)
 		}
-		return nil
+		return auditClock(s, e)
 	case DrawClaimed:
 		s, ok := before.(State)
 		if !ok || s.Game == nil {
@@ -78,6 +78,33 @@ func (Rules) Audit(before game.State, e game.Event) error {
 			return fmt.Errorf("DrawClaimed: seat %d recorded, but seat %d was to move", e.Seat, want)
 		}
 		return nil
+	case FlagFell:
+		s, ok := before.(State)
+		if !ok || s.Game == nil || !s.Clock.On {
+			return fmt.Errorf("FlagFell in a game without a clock")
+		}
+		if want := flagFell(s.Game.Position(), Seat(s.Game.Position().Turn())); e != want {
+			return fmt.Errorf("FlagFell %+v recorded, the position gives %+v", e, want)
+		}
+		return nil
 	}
 	return fmt.Errorf("chess has no event %T", e)
+}
+
+// auditClock checks the clock fields of a move: none without a clock; with one, a move
+// played before the mover's deadline and the time left that the clock gives.
+func auditClock(s State, e MovePlayed) error {
+	if !s.Clock.On {
+		if !e.At.IsZero() || e.LeftMs != 0 {
+			return fmt.Errorf("MovePlayed %s carries clock fields in a game without a clock", e.UCI)
+		}
+		return nil
+	}
+	if !e.At.Before(s.Clock.deadline(e.Seat)) {
+		return fmt.Errorf("MovePlayed %s at %s, after the deadline %s", e.UCI, e.At, s.Clock.deadline(e.Seat))
+	}
+	if want := s.Clock.afterMove(e.Seat, e.At).Milliseconds(); e.LeftMs != want {
+		return fmt.Errorf("MovePlayed %s: %d ms left recorded, the clock gives %d", e.UCI, e.LeftMs, want)
+	}
+	return nil
 }

@@ -8,6 +8,7 @@ package classic
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -24,7 +25,9 @@ type Rules struct{}
 
 // GameStarted sets up the board.
 type GameStarted struct {
-	FEN string `json:"fen"`
+	FEN   string      `json:"fen"`
+	Clock *ClockSetup `json:"clock,omitempty"`
+	At    time.Time   `json:"at,omitzero"` // when White's clock starts
 }
 
 // MovePlayed is one move.
@@ -34,6 +37,9 @@ type MovePlayed struct {
 	SAN   string `json:"san"`
 	Piece int    `json:"piece"` // the stable ID of the moving piece
 	FEN   string `json:"fen"`   // the position after the move
+	// With a clock: when the move was played and what the mover had left after it.
+	At     time.Time `json:"at,omitzero"`
+	LeftMs int64     `json:"leftMs,omitempty"`
 }
 
 // DrawClaimed ends the game on a claim the position allows.
@@ -51,6 +57,7 @@ var codec = func() *game.Codec {
 	game.Register[GameStarted](c, 1)
 	game.Register[MovePlayed](c, 1)
 	game.Register[DrawClaimed](c, 1)
+	game.Register[FlagFell](c, 1)
 	return c
 }()
 
@@ -58,7 +65,9 @@ var codec = func() *game.Codec {
 // State stays valid after being evolved.
 type State struct {
 	Game    *chess.Game
-	Claimed string // the draw claimed, if any
+	Claimed string    // the draw claimed, if any
+	Clock   clock     // zero without a time control
+	Flag    *FlagFell // the flag that fell, if any
 }
 
 // Info names the game.
@@ -72,8 +81,12 @@ func (Rules) Plan(opts game.Options) (game.Plan, error) {
 			if _, err := chess.ParseFEN(v); err != nil {
 				return game.Plan{}, &game.Error{Code: game.BadInput, Reason: "option fen: " + err.Error(), Err: err}
 			}
+		case "clock":
+			if _, err := parseClock(v); err != nil {
+				return game.Plan{}, err
+			}
 		default:
-			return game.Plan{}, game.Reject(game.BadInput, "chess has no option %q (known: fen)", k)
+			return game.Plan{}, game.Reject(game.BadInput, "chess has no option %q (known: fen, clock)", k)
 		}
 	}
 	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
@@ -89,13 +102,26 @@ func (Rules) Setup(s game.Setup) ([]game.Emitted, error) {
 		}
 		start = p
 	}
-	return game.PublicEvents(GameStarted{FEN: start.FEN()}), nil
+	started := GameStarted{FEN: start.FEN()}
+	if v, ok := s.Options["clock"]; ok {
+		c, err := parseClock(v)
+		if err != nil {
+			return nil, err
+		}
+		started.Clock, started.At = &c, s.At
+	}
+	return game.PublicEvents(started), nil
 }
 
 // Decide checks a move or a claim.
 func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	s := st.(State)
 	pos := s.Game.Position()
+	seat := Seat(pos.Turn())
+	if s.Clock.On && a.Seat != game.System && !a.At.Before(s.Clock.deadline(seat)) {
+		// The flag fell before this action arrived: the game ends on time instead.
+		return game.PublicEvents(flagFell(pos, seat)), nil
+	}
 	switch do := a.Do.(type) {
 	case game.Move:
 		m, err := pos.ParseMove(do.Notation)
@@ -110,7 +136,11 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		san := pos.SAN(m)
 		after := pos
 		after.Play(m)
-		return game.PublicEvents(MovePlayed{Seat: a.Seat, UCI: m.UCI(), SAN: san, Piece: int(id), FEN: after.FEN()}), nil
+		played := MovePlayed{Seat: a.Seat, UCI: m.UCI(), SAN: san, Piece: int(id), FEN: after.FEN()}
+		if s.Clock.On {
+			played.At, played.LeftMs = a.At, s.Clock.afterMove(seat, a.At).Milliseconds()
+		}
+		return game.PublicEvents(played), nil
 	case game.ClaimDraw:
 		reason, ok := s.Game.ClaimableDraw()
 		if !ok {
@@ -118,7 +148,10 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		}
 		return game.PublicEvents(DrawClaimed{Seat: a.Seat, Reason: reason.String()}), nil
 	case game.Timeout:
-		return nil, game.Reject(game.Conflict, "this chess match has no clock")
+		if !s.Clock.On || !do.Deadline.Equal(s.Clock.deadline(seat)) || a.At.Before(do.Deadline) {
+			return nil, game.Reject(game.Conflict, "no flag has fallen")
+		}
+		return game.PublicEvents(flagFell(pos, seat)), nil
 	}
 	return nil, game.Reject(game.BadInput, "chess cannot %T", a.Do)
 }
@@ -131,7 +164,7 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		if err != nil {
 			panic(fmt.Sprintf("classic: a stored GameStarted has a bad FEN: %v", err))
 		}
-		return State{Game: chess.NewGame(p)}
+		return State{Game: chess.NewGame(p), Clock: startClock(e.Clock, e.At)}
 	case MovePlayed:
 		s := st.(State)
 		g := s.Game.Clone()
@@ -142,7 +175,16 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		if err != nil {
 			panic(fmt.Sprintf("classic: a stored move %s does not replay: %v", e.UCI, err))
 		}
-		return State{Game: g}
+		s.Game = g
+		if s.Clock.On {
+			s.Clock.Left[e.Seat] = time.Duration(e.LeftMs) * time.Millisecond
+			s.Clock.TurnStart = e.At
+		}
+		return s
+	case FlagFell:
+		s := st.(State)
+		s.Flag = &e
+		return s
 	case DrawClaimed:
 		s := st.(State)
 		s.Claimed = e.Reason
@@ -160,6 +202,9 @@ func (Rules) Status(st game.State) game.Status {
 	if s.Claimed != "" {
 		return game.Status{Phase: "over", Over: true, Outcome: game.Outcome{Winners: []int{}, Reason: s.Claimed}}
 	}
+	if s.Flag != nil {
+		return game.Status{Phase: "over", Over: true, Outcome: s.Flag.outcome()}
+	}
 	pos := s.Game.Position()
 	if o := s.Game.Outcome(); o.Over {
 		out := game.Outcome{Winners: []int{}, Reason: o.Reason.String()}
@@ -168,7 +213,7 @@ func (Rules) Status(st game.State) game.Status {
 		}
 		return game.Status{Phase: "over", Over: true, Outcome: out}
 	}
-	return game.Status{ToAct: []int{Seat(pos.Turn())}, Phase: "play"}
+	return game.Status{ToAct: []int{Seat(pos.Turn())}, Phase: "play", Deadline: s.Clock.deadline(Seat(pos.Turn()))}
 }
 
 // Events decodes chess events.
@@ -190,7 +235,7 @@ func (Rules) Board(st game.State) game.Board {
 	}
 	pos := s.Game.Position()
 	b := game.Board{FEN: pos.FEN(), InCheck: pos.InCheck()}
-	if !s.Game.Outcome().Over && s.Claimed == "" {
+	if !s.Game.Outcome().Over && s.Claimed == "" && s.Flag == nil {
 		for _, m := range pos.LegalMoves(nil) {
 			b.LegalMoves = append(b.LegalMoves, m.UCI())
 		}

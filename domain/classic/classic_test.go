@@ -101,7 +101,7 @@ func TestOptions(t *testing.T) {
 	if _, err := (Rules{}).Plan(game.Options{"fen": "not a fen"}); game.CodeOf(err) != game.BadInput {
 		t.Fatalf("bad fen option: %v", err)
 	}
-	if _, err := (Rules{}).Plan(game.Options{"clock": "5+3"}); game.CodeOf(err) != game.BadInput {
+	if _, err := (Rules{}).Plan(game.Options{"increment": "3"}); game.CodeOf(err) != game.BadInput {
 		t.Fatalf("unknown option: %v", err)
 	}
 	st := play(t, "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "O-O")

@@ -1,0 +1,133 @@
+package classic
+
+import (
+	"testing"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+var noon = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// clocked starts a game with a time control at noon.
+func clocked(t *testing.T, fen, control string) State {
+	t.Helper()
+	opts := game.Options{"clock": control}
+	if fen != "" {
+		opts["fen"] = fen
+	}
+	if _, err := (Rules{}).Plan(opts); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := Rules{}.Setup(game.Setup{Options: opts, At: noon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Rules{}.Evolve(nil, evs[0].Event).(State)
+}
+
+// at plays one action at a time and returns the new state and its events.
+func at(t *testing.T, st State, seat int, when time.Time, do any) (State, []game.Emitted) {
+	t.Helper()
+	evs, err := Rules{}.Decide(st, game.Action{Seat: seat, At: when, Do: do})
+	if err != nil {
+		t.Fatalf("%v at %v: %v", do, when, err)
+	}
+	var s game.State = st
+	for _, e := range evs {
+		s = Rules{}.Evolve(s, e.Event)
+	}
+	return s.(State), evs
+}
+
+func TestTheClockRunsForTheSideToMove(t *testing.T) {
+	st := clocked(t, "", "1+2")
+	if d := (Rules{}).Status(st).Deadline; !d.Equal(noon.Add(time.Minute)) {
+		t.Fatalf("White's first deadline %v", d)
+	}
+	st, evs := at(t, st, 0, noon.Add(10*time.Second), game.Move{Notation: "e4"})
+	if mv := evs[0].Event.(MovePlayed); mv.LeftMs != 52_000 || !mv.At.Equal(noon.Add(10*time.Second)) {
+		t.Fatalf("after 10 s with a 2 s increment White has 52 s: %+v", mv)
+	}
+	if d := (Rules{}).Status(st).Deadline; !d.Equal(noon.Add(70 * time.Second)) {
+		t.Fatalf("Black's deadline %v, want 12:01:10", d)
+	}
+	// Black answers late: the move is not played, the flag has fallen.
+	st, evs = at(t, st, 1, noon.Add(71*time.Second), game.Move{Notation: "e5"})
+	if ff, ok := evs[0].Event.(FlagFell); !ok || ff.Seat != 1 || ff.Draw {
+		t.Fatalf("a late move: %+v", evs)
+	}
+	if s := (Rules{}).Status(st); !s.Over || s.Outcome.Reason != "timeout" || s.Outcome.Winners[0] != 0 {
+		t.Fatalf("after Black's flag: %+v", s)
+	}
+}
+
+func TestTimeoutsAreCheckedAgainstTheDeadline(t *testing.T) {
+	st := clocked(t, "", "0.5+0")
+	deadline := noon.Add(30 * time.Second)
+	for _, c := range []struct {
+		deadline, when time.Time
+	}{
+		{deadline, noon.Add(29 * time.Second)},               // too early
+		{deadline.Add(time.Second), deadline.Add(time.Hour)}, // not this turn's deadline
+	} {
+		_, err := Rules{}.Decide(st, game.Action{Seat: game.System, At: c.when, Do: game.Timeout{Deadline: c.deadline}})
+		if game.CodeOf(err) != game.Conflict {
+			t.Fatalf("timeout %v at %v: %v", c.deadline, c.when, err)
+		}
+	}
+	_, evs := at(t, st, game.System, deadline, game.Timeout{Deadline: deadline})
+	if ff := evs[0].Event.(FlagFell); ff.Seat != 0 {
+		t.Fatalf("White's flag: %+v", ff)
+	}
+	if _, err := (Rules{}).Decide(clocked(t, "", "1+0"), game.Action{Seat: game.System, At: noon, Do: game.Timeout{}}); err == nil {
+		t.Fatalf("a timeout without a deadline passed")
+	}
+	noClock := play(t, "")
+	if _, err := (Rules{}).Decide(noClock, game.Action{Seat: game.System, At: noon, Do: game.Timeout{}}); game.CodeOf(err) != game.Conflict {
+		t.Fatalf("a timeout in a game without a clock: %v", err)
+	}
+}
+
+func TestFlagAgainstABareKingIsADraw(t *testing.T) {
+	// White has a queen, Black a bare king: if White's flag falls, Black cannot mate.
+	st := clocked(t, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "1+0")
+	st, _ = at(t, st, game.System, noon.Add(time.Minute), game.Timeout{Deadline: noon.Add(time.Minute)})
+	if s := (Rules{}).Status(st); !s.Over || len(s.Outcome.Winners) != 0 || s.Outcome.Reason != "timeout vs insufficient material" {
+		t.Fatalf("%+v", s)
+	}
+}
+
+func TestClockOptions(t *testing.T) {
+	for _, bad := range []string{"", "5", "5+", "+3", "0+1", "-1+0", "5+-1", "601+0", "five+three"} {
+		if _, err := (Rules{}).Plan(game.Options{"clock": bad}); game.CodeOf(err) != game.BadInput {
+			t.Errorf("clock %q: %v", bad, err)
+		}
+	}
+}
+
+func TestAuditChecksTheClock(t *testing.T) {
+	st := clocked(t, "", "1+2")
+	when := noon.Add(10 * time.Second)
+	evs, err := Rules{}.Decide(st, game.Action{Seat: 0, At: when, Do: game.Move{Notation: "e4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv := evs[0].Event.(MovePlayed)
+	if err := (Rules{}).Audit(st, mv); err != nil {
+		t.Fatalf("a true move fails the audit: %v", err)
+	}
+	forged := mv
+	forged.LeftMs += 30_000
+	if err := (Rules{}).Audit(st, forged); err == nil {
+		t.Fatalf("30 s added to White's clock passed the audit")
+	}
+	late := mv
+	late.At = noon.Add(2 * time.Minute)
+	if err := (Rules{}).Audit(st, late); err == nil {
+		t.Fatalf("a move after the deadline passed the audit")
+	}
+	if err := (Rules{}).Audit(st, FlagFell{Seat: 1}); err == nil {
+		t.Fatalf("Black's flag fell on White's turn and passed the audit")
+	}
+}
