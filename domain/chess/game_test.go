@@ -20,6 +20,21 @@ func play(t *testing.T, g *Game, line string) {
 	}
 }
 
+// playFrom starts a game at fen and plays line.
+func playFrom(t *testing.T, fen, line string) *Game {
+	t.Helper()
+	g := NewGame(mustFEN(t, fen))
+	play(t, g, line)
+	return g
+}
+
+func wantDraw(t *testing.T, g *Game, why Reason) {
+	t.Helper()
+	if got := g.Outcome(); got != (Outcome{Over: true, Winner: NoColor, Reason: why}) {
+		t.Errorf("outcome %+v, want a draw by %v", got, why)
+	}
+}
+
 func TestFoolsMate(t *testing.T) {
 	g := NewGame(StartingPosition())
 	play(t, g, "f3 e5 g4 Qh4")
@@ -36,11 +51,7 @@ func TestFoolsMate(t *testing.T) {
 }
 
 func TestStalemate(t *testing.T) {
-	g := NewGame(mustFEN(t, "7k/8/6K1/5Q2/8/8/8/8 w - - 0 1"))
-	play(t, g, "Qf7")
-	if got := g.Outcome(); got != (Outcome{Over: true, Winner: NoColor, Reason: Stalemate}) {
-		t.Errorf("outcome %+v", got)
-	}
+	wantDraw(t, playFrom(t, "7k/8/6K1/5Q2/8/8/8/8 w - - 0 1", "Qf7"), Stalemate)
 }
 
 func TestIllegalMoveRejected(t *testing.T) {
@@ -71,34 +82,25 @@ func TestRepetition(t *testing.T) {
 	// With both knights out and White to move for the fifth time (the first was after
 	// Rh8), the game is drawn.
 	play(t, g, "Nf3 Nf6")
-	if got := g.Outcome(); got != (Outcome{Over: true, Winner: NoColor, Reason: FivefoldRepetition}) {
-		t.Errorf("after a fivefold repetition: %+v", got)
-	}
+	wantDraw(t, g, FivefoldRepetition)
 }
 
 func TestFiftyAndSeventyFiveMoves(t *testing.T) {
-	g := NewGame(mustFEN(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80"))
-	if _, ok := g.ClaimableDraw(); ok {
+	if _, ok := NewGame(mustFEN(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80")).ClaimableDraw(); ok {
 		t.Fatal("claim at 99 plies")
 	}
-	play(t, g, "Ra2")
+	g := playFrom(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80", "Ra2")
 	if r, ok := g.ClaimableDraw(); !ok || r != FiftyMoves {
 		t.Errorf("claim at 100 plies: %v %v", r, ok)
 	}
-	g = NewGame(mustFEN(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 149 120"))
-	play(t, g, "Ra2")
-	if got := g.Outcome(); got.Reason != SeventyFiveMoves {
-		t.Errorf("at 150 plies: %+v", got)
-	}
+	wantDraw(t, playFrom(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 149 120", "Ra2"), SeventyFiveMoves)
 	// A pawn move resets the count.
-	g = NewGame(mustFEN(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 149 120"))
-	play(t, g, "e4")
+	g = playFrom(t, "4k3/8/8/8/8/8/4P3/R3K3 w - - 149 120", "e4")
 	if g.Outcome().Over || g.Position().HalfmoveClock() != 0 {
 		t.Error("a pawn move did not reset the clock")
 	}
 	// Mate on the 150th ply is mate (FIDE 9.6.2).
-	g = NewGame(mustFEN(t, "6k1/5ppp/8/8/8/8/8/R3K3 w - - 149 120"))
-	play(t, g, "Ra8")
+	g = playFrom(t, "6k1/5ppp/8/8/8/8/8/R3K3 w - - 149 120", "Ra8")
 	if got := g.Outcome(); got.Reason != Checkmate || got.Winner != White {
 		t.Errorf("mate on the 150th ply: %+v", got)
 	}
@@ -123,11 +125,7 @@ func TestInsufficientMaterial(t *testing.T) {
 			t.Errorf("%s: insufficient %v, want %v", tc.fen, got, tc.dead)
 		}
 	}
-	g := NewGame(mustFEN(t, "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1"))
-	play(t, g, "Kxd2")
-	if got := g.Outcome(); got != (Outcome{Over: true, Winner: NoColor, Reason: InsufficientMaterial}) {
-		t.Errorf("K v K: %+v", got)
-	}
+	wantDraw(t, playFrom(t, "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", "Kxd2"), InsufficientMaterial)
 }
 
 func TestPieceIdentity(t *testing.T) {

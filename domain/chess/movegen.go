@@ -69,29 +69,15 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 		s := b.first()
 		dst = appendMoves(dst, s, knightAttacks[s]&targets)
 	}
-	for b := p.byRole[Bishop] & movable; b != 0; b &= b - 1 {
-		s := b.first()
-		t := bishopAttacks(s, occ) & targets
-		if pinned.Has(s) {
-			t &= line[ks][s]
+	for r := Bishop; r <= Queen; r++ {
+		for b := p.byRole[r] & movable; b != 0; b &= b - 1 {
+			s := b.first()
+			t := attacksOf(r, us, s, occ) & targets
+			if pinned.Has(s) {
+				t &= line[ks][s]
+			}
+			dst = appendMoves(dst, s, t)
 		}
-		dst = appendMoves(dst, s, t)
-	}
-	for b := p.byRole[Rook] & movable; b != 0; b &= b - 1 {
-		s := b.first()
-		t := rookAttacks(s, occ) & targets
-		if pinned.Has(s) {
-			t &= line[ks][s]
-		}
-		dst = appendMoves(dst, s, t)
-	}
-	for b := p.byRole[Queen] & movable; b != 0; b &= b - 1 {
-		s := b.first()
-		t := queenAttacks(s, occ) & targets
-		if pinned.Has(s) {
-			t &= line[ks][s]
-		}
-		dst = appendMoves(dst, s, t)
 	}
 
 	dst = p.pawnMoves(dst, p.byRole[Pawn]&movable, pinned, targets, ks, enemy, occ)

@@ -21,16 +21,17 @@ var perftPositions = []struct {
 // under -race too.
 const perftBudget = 5_000_000
 
-func TestPerft(t *testing.T) {
+func TestPerft(t *testing.T) { checkPerft(t, false) }
+
+// checkPerft compares Perft with the published counts: the cheap ones (up to
+// perftBudget nodes) or, with deep, only the expensive ones (TestDeepPerft).
+func checkPerft(t *testing.T, deep bool) {
 	for _, tc := range perftPositions {
 		t.Run(tc.name, func(t *testing.T) {
-			pos, err := ParseFEN(tc.fen)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pos := mustFEN(t, tc.fen)
 			for d, want := range tc.counts {
-				if want > perftBudget { // TestDeepPerft, -tags deep
-					break
+				if (want > perftBudget) != deep {
+					continue
 				}
 				if got := Perft(pos, d+1); got != want {
 					t.Errorf("perft(%d) = %d, want %d", d+1, got, want)

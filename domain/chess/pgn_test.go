@@ -6,6 +6,12 @@ import (
 	"testing"
 )
 
+// roster is the Seven Tag Roster of a game with unknown event, site, date and round.
+func roster(white, black, result string) string {
+	return "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n" +
+		"[White \"" + white + "\"]\n[Black \"" + black + "\"]\n[Result \"" + result + "\"]\n"
+}
+
 func TestWritePGN(t *testing.T) {
 	g := NewGame(StartingPosition())
 	play(t, g, "e4 e5 Nf3 Nc6 Bb5 a6")
@@ -13,14 +19,7 @@ func TestWritePGN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[Event "?"]
-[Site "?"]
-[Date "????.??.??"]
-[Round "?"]
-[White "Morphy"]
-[Black "Duke \"Karl\""]
-[Result "*"]
-[ECO "C60"]
+	want := roster("Morphy", `Duke \"Karl\"`, "*") + `[ECO "C60"]
 
 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *
 `
@@ -35,14 +34,7 @@ func TestWritePGNFromPositionAndResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[Event "?"]
-[Site "?"]
-[Date "????.??.??"]
-[Round "?"]
-[White "?"]
-[Black "?"]
-[Result "0-1"]
-[SetUp "1"]
+	want := roster("?", "?", "0-1") + `[SetUp "1"]
 [FEN "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"]
 
 2... Qh4# 0-1

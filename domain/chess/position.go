@@ -77,7 +77,12 @@ func (p Position) FullmoveNumber() int { return int(p.fullmove) }
 func (p Position) Occupied() Bitboard { return p.occupied() }
 
 // Pieces is the set of squares holding pieces of color c and role r.
-func (p Position) Pieces(c Color, r Role) Bitboard { return p.byColor[c] & p.byRole[r&7] }
+func (p Position) Pieces(c Color, r Role) Bitboard {
+	if c > Black || r > King {
+		return 0
+	}
+	return p.byColor[c] & p.byRole[r]
+}
 
 // PieceAt is the piece on s, if any.
 func (p Position) PieceAt(s Square) (Piece, bool) {
@@ -125,7 +130,7 @@ func (p Position) InCheck() bool { return p.checkers() != 0 }
 
 // Attacked reports whether a piece of color by attacks s.
 func (p Position) Attacked(s Square, by Color) bool {
-	return s < NoSquare && p.attackersTo(s, p.occupied())&p.byColor[by] != 0
+	return s < NoSquare && by <= Black && p.attackersTo(s, p.occupied())&p.byColor[by] != 0
 }
 
 func (p *Position) occupied() Bitboard { return p.byColor[White] | p.byColor[Black] }

@@ -27,12 +27,11 @@ type Grant struct {
 	As    Role
 }
 
-// FrozenIDs and friends build masks from piece IDs, the way card effects name pieces.
-
 // Freeze adds the pieces with the given IDs to r.Frozen.
 func (r *Restrictions) Freeze(p Position, ids ...PieceID) { r.Frozen |= p.SquaresOf(ids...) }
 
-// Shield adds the pieces with the given IDs to r.Shielded.
+// Shield adds the pieces with the given IDs to r.Shielded. Freeze and Shield build the
+// masks from piece IDs, the way card effects name pieces.
 func (r *Restrictions) Shield(p Position, ids ...PieceID) { r.Shielded |= p.SquaresOf(ids...) }
 
 // classic is the zero Restrictions the classic entry points pass to the generator.
