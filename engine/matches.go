@@ -200,7 +200,7 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 		if r == nil {
 			return Ack{}, game.Reject(game.NotFound, "no match %q", matchID)
 		}
-		emitted, err := match.Decide(r, en.state, cmd)
+		emitted, err := match.Decide(r, en.state, match.Stamped(cmd, e.now()))
 		if err != nil {
 			return Ack{}, err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/arbiter-games/arbiter/bus"
 	"github.com/arbiter-games/arbiter/domain/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
@@ -85,6 +86,10 @@ func startApp(ctx context.Context, store eventstore.Store, log *slog.Logger) (*a
 		return nil, err
 	}
 	hub := graph.NewHub()
+	timers := a.engine.NewTimers()
+	for _, v := range a.matches.List(projections.Filter{Status: match.Live}) {
+		timers.Track(v.ID, v.State.GameStatus(v.Rules).Deadline)
+	}
 	checkpoint := a.matches.Checkpoint()
 	pubsub := bus.NewGoChannel(nil)
 	var publisher message.Publisher = pubsub
@@ -101,6 +106,11 @@ func startApp(ctx context.Context, store eventstore.Store, log *slog.Logger) (*a
 			if err := a.ratings.Apply(ev); err != nil {
 				return err
 			}
+			if id, ok := strings.CutPrefix(ev.Stream, "match-"); ok {
+				if v := a.matches.Get(id); v != nil {
+					timers.Track(id, v.State.GameStatus(v.Rules).Deadline)
+				}
+			}
 			return hub.Apply(ctx, ev)
 		},
 	})
@@ -109,7 +119,7 @@ func startApp(ctx context.Context, store eventstore.Store, log *slog.Logger) (*a
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	a.cancel = cancel
-	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run} {
+	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run} {
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()

@@ -366,3 +366,37 @@ func TestEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestClockRunsOutWithoutAMove: nobody moves in a timed game, and the server's timers end
+// it on time at the deadline.
+func TestClockRunsOutWithoutAMove(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	var c struct{ CreateMatch struct{ Match struct{ ID string } } }
+	srv.must(t, white, `mutation{createMatch(input:{game:CHESS, options:[{key:"clock", value:"0.02+0"}]}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range []string{white, black} {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for ev := range srv.subscribe(t, ctx, "graphql-transport-ws", "", id, 0) {
+		if ev.Type == "FlagFell" {
+			break
+		}
+	}
+	var d struct {
+		Match struct {
+			Status string
+			Result struct {
+				Winner *int
+				Reason string
+			}
+		}
+	}
+	srv.must(t, "", `query($m:ID!){match(id:$m){status result{winner reason}}}`, map[string]any{"m": id}, &d)
+	if d.Match.Status != "FINISHED" || d.Match.Result.Reason != "timeout" || d.Match.Result.Winner == nil || *d.Match.Result.Winner != 1 {
+		t.Fatalf("White never moved in a 1.2 s game: %+v", d.Match)
+	}
+}

@@ -49,7 +49,7 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 		{"accept a draw nobody offered", black, `mutation($m:ID!){acceptDraw(matchId:$m){version}}`, map[string]any{"m": id}, "CONFLICT"},
 		{"claim a draw too early", white, `mutation($m:ID!){claimDraw(matchId:$m){version}}`, map[string]any{"m": id}, "ILLEGAL_MOVE"},
 		{"command ID with spaces", white, `mutation($m:ID!){playMove(matchId:$m, move:"e4", commandId:"a b"){version}}`, map[string]any{"m": id}, "BAD_USER_INPUT"},
-		{"unknown game option", white, `mutation{createMatch(input:{game:CHESS, options:[{key:"clock", value:"5+3"}]}){match{id}}}`, nil, "BAD_USER_INPUT"},
+		{"unknown game option", white, `mutation{createMatch(input:{game:CHESS, options:[{key:"increment", value:"3"}]}){match{id}}}`, nil, "BAD_USER_INPUT"},
 		{"bad FEN option", white, `mutation{createMatch(input:{game:CHESS, options:[{key:"fen", value:"8/8/8 w - - 0 1"}]}){match{id}}}`, nil, "BAD_USER_INPUT"},
 		{"empty name", "", `mutation{registerPlayer(name:""){token}}`, nil, "BAD_USER_INPUT"},
 		{"long name", "", `mutation{registerPlayer(name:"` + strings.Repeat("x", 33) + `"){token}}`, nil, "BAD_USER_INPUT"},

@@ -177,3 +177,35 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 	}
 	return s
 }
+
+// Stamped returns cmd with its time set to at: the engine stamps every command with the
+// server's receive time, the only clock the rules ever see.
+func Stamped(cmd Command, at time.Time) Command {
+	switch c := cmd.(type) {
+	case Create:
+		c.At = at
+		return c
+	case Join:
+		c.At = at
+		return c
+	case Act:
+		c.At = at
+		return c
+	case Resign:
+		c.At = at
+		return c
+	case OfferDraw:
+		c.At = at
+		return c
+	case AcceptDraw:
+		c.At = at
+		return c
+	case DeclineDraw:
+		c.At = at
+		return c
+	case Timeout:
+		c.At = at
+		return c
+	}
+	return cmd
+}
