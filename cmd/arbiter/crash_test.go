@@ -164,4 +164,3 @@ func (s *server) postQuiet(token, query string, vars map[string]any) string {
 	}
 	return httpPost(s.url+"/graphql", token, b)
 }
-

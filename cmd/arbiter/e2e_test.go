@@ -373,7 +373,9 @@ func TestClockRunsOutWithoutAMove(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
 	_, white := srv.register(t, "White")
 	_, black := srv.register(t, "Black")
-	var c struct{ CreateMatch struct{ Match struct{ ID string } } }
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
 	srv.must(t, white, `mutation{createMatch(input:{game:CHESS, options:[{key:"clock", value:"0.02+0"}]}){match{id}}}`, nil, &c)
 	id := c.CreateMatch.Match.ID
 	for seat, tok := range []string{white, black} {

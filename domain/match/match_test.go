@@ -90,7 +90,7 @@ func TestSeatsFillThenPlayStarts(t *testing.T) {
 	if tb.state.Status != match.Open {
 		t.Fatalf("one seat of two taken: %s", tb.state.Status)
 	}
-	tb.refuse(match.Join{PlayerID: "bob", Name: "Bob"}, game.Conflict)                // twice in one match
+	tb.refuse(match.Join{PlayerID: "bob", Name: "Bob"}, game.Conflict)                 // twice in one match
 	tb.refuse(match.Join{PlayerID: "carol", Name: "Carol", Seat: &one}, game.Conflict) // taken
 	two := 2
 	tb.refuse(match.Join{PlayerID: "carol", Name: "Carol", Seat: &two}, game.BadInput) // no such seat
