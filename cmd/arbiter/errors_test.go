@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -213,5 +215,37 @@ func TestRacingClientsForOneTurn(t *testing.T) {
 	srv.must(t, "", `query($m:ID!){match(id:$m){moves}}`, map[string]any{"m": id}, &d)
 	if won != 1 || len(d.Match.Moves) != 1 {
 		t.Fatalf("%d racing moves were accepted; the match has %v", won, d.Match.Moves)
+	}
+}
+
+// TestHTTPTransports: GraphiQL at /, queries over GET, mutations refused over GET.
+func TestHTTPTransports(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	resp, err := http.Get(srv.url + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(strings.ToLower(string(page)), "graphiql") {
+		t.Fatalf("GET / answered %d without GraphiQL", resp.StatusCode)
+	}
+	get := func(q string) gqlResponse {
+		resp, err := http.Get(srv.url + "/graphql?query=" + url.QueryEscape(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r gqlResponse
+		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := get(`{games{id rulesVersion}}`); len(r.Errors) > 0 || !strings.Contains(string(r.Data), `"CHESS"`) {
+		t.Fatalf("GET query: %s %+v", r.Data, r.Errors)
+	}
+	if r := get(`mutation{registerPlayer(name:"Eve"){token}}`); len(r.Errors) == 0 {
+		t.Fatalf("a mutation over GET was run")
 	}
 }
