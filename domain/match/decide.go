@@ -122,13 +122,7 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 		}
 	}
 	out := game.PublicEvents(SeatTaken{Seat: seat, PlayerID: c.PlayerID, Name: c.Name})
-	free := 0
-	for _, st := range s.Seats {
-		if !st.Taken() {
-			free++
-		}
-	}
-	if free > 1 {
+	if freeSeats(s) > 1 {
 		return out, nil
 	}
 	// The last seat is taken: play starts, and the game deals its opening.
