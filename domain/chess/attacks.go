@@ -3,8 +3,9 @@ package chess
 // Attack tables, all computed at init from fixed rules and a fixed seed, so that every
 // process builds the same tables. Sliding pieces use "fancy" magic bitboards: the
 // relevant blockers of a square, multiplied by a magic number and shifted, index a
-// per-square table of attack sets. The magics are found at init by a deterministic
-// search (a few milliseconds) rather than pasted in as constants nobody can check.
+// per-square table of attack sets. The magic numbers are in magics.go, found by the
+// deterministic search in magics_test.go (too slow to run at every start); init checks
+// each one as it fills its table.
 
 var (
 	knightAttacks [64]Bitboard
@@ -99,7 +100,7 @@ func jumps(s Square, offsets [][2]int) Bitboard {
 	return b
 }
 
-// splitmix64 is the deterministic generator behind the magics and the Zobrist keys.
+// splitmix64 is the deterministic generator behind the Zobrist keys and the magic search.
 type splitmix64 uint64
 
 func (x *splitmix64) next() uint64 {
@@ -131,52 +132,32 @@ func init() {
 			}
 		}
 	}
-	rng := splitmix64(0x4172626974657221) // "Arbiter!"
 	for s := A1; s <= H8; s++ {
-		findMagic(&rookMagics[s], s, rookDirs, &rng)
-		findMagic(&bishopMagics[s], s, bishopDirs, &rng)
+		if !fillMagic(&rookMagics[s], s, rookDirs, rookFactors[s]) ||
+			!fillMagic(&bishopMagics[s], s, bishopDirs, bishopFactors[s]) {
+			panic("chess: bad magic for " + s.String())
+		}
 	}
 }
 
-// findMagic searches a multiplier that maps every blocker subset of s to a table slot
-// without a harmful collision (two subsets may share a slot only if their attacks agree).
-func findMagic(m *magic, s Square, dirs [4][2]int, rng *splitmix64) {
+// fillMagic sets up the table of s for the multiplier factor and reports whether it
+// works: two blocker subsets may share a slot only if their attacks agree.
+func fillMagic(m *magic, s Square, dirs [4][2]int, factor uint64) bool {
 	edges := ((Rank1 | Rank8) &^ rankOf(s)) | ((FileA | FileH) &^ fileOf(s))
 	m.mask = slide(s, 0, dirs) &^ edges
-	n := m.mask.Count()
-	m.shift = uint8(64 - n)
-	size := 1 << n
-	occs := make([]Bitboard, 0, size)
-	refs := make([]Bitboard, 0, size)
+	m.shift = uint8(64 - m.mask.Count())
+	m.factor = factor
+	m.attacks = make([]Bitboard, 1<<m.mask.Count())
+	filled := make([]bool, len(m.attacks))
 	// Carry-rippler: enumerate every subset of the mask.
 	for sub := Bitboard(0); ; {
-		occs = append(occs, sub)
-		refs = append(refs, slide(s, sub, dirs))
-		sub = (sub - m.mask) & m.mask
-		if sub == 0 {
-			break
+		idx, att := m.index(sub), slide(s, sub, dirs)
+		if filled[idx] && m.attacks[idx] != att {
+			return false
 		}
-	}
-	m.attacks = make([]Bitboard, size)
-	epoch := make([]int, size)
-	for try := 1; ; try++ {
-		m.factor = rng.next() & rng.next() & rng.next() // sparse numbers make good magics
-		if Bitboard((uint64(m.mask)*m.factor)>>56).Count() < 6 {
-			continue
-		}
-		ok := true
-		for i, occ := range occs {
-			idx := m.index(occ)
-			if epoch[idx] != try {
-				epoch[idx] = try
-				m.attacks[idx] = refs[i]
-			} else if m.attacks[idx] != refs[i] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return
+		m.attacks[idx], filled[idx] = att, true
+		if sub = (sub - m.mask) & m.mask; sub == 0 {
+			return true
 		}
 	}
 }
