@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"os"
 	"strings"
 	"sync"
@@ -64,12 +65,13 @@ type app struct {
 	resolver *graph.Resolver
 	wg       sync.WaitGroup
 	cancel   context.CancelFunc
+	closeBus func() error
 }
 
 // startApp wires everything on a store: it rebuilds the read side from the store, then
 // keeps it fed by a relay (store -> Watermill) and a follower (Watermill -> projections
 // and subscription hub) that heals any gap from the store.
-func startApp(ctx context.Context, store eventstore.Store, log *slog.Logger) (*app, error) {
+func startApp(ctx context.Context, store eventstore.Store, busURL string, log *slog.Logger) (*app, error) {
 	reg := games()
 	a := &app{
 		store:   store,
@@ -91,14 +93,17 @@ func startApp(ctx context.Context, store eventstore.Store, log *slog.Logger) (*a
 		timers.Track(v.ID, v.State.GameStatus(v.Rules).Deadline)
 	}
 	checkpoint := a.matches.Checkpoint()
-	pubsub := bus.NewGoChannel(nil)
-	var publisher message.Publisher = pubsub
-	relay, err := bus.NewRelay(bus.RelayConfig{Source: store, Publisher: publisher, After: checkpoint, Logger: log})
+	eb, err := openBus(ctx, busURL, log)
+	if err != nil {
+		return nil, err
+	}
+	a.closeBus = eb.close
+	relay, err := bus.NewRelay(bus.RelayConfig{Source: store, Publisher: eb.pub, Topic: eb.topic, After: checkpoint, Logger: log})
 	if err != nil {
 		return nil, err
 	}
 	a.follower, err = bus.NewFollower(bus.FollowerConfig{
-		Store: store, Subscriber: pubsub, After: checkpoint, Logger: log,
+		Store: store, Subscriber: eb.sub, Topic: eb.topic, After: checkpoint, Logger: log,
 		Handler: func(ctx context.Context, ev eventstore.Event) error {
 			if err := a.matches.Apply(ev); err != nil {
 				return err
@@ -136,4 +141,40 @@ func startApp(ctx context.Context, store eventstore.Store, log *slog.Logger) (*a
 func (a *app) stop() {
 	a.cancel()
 	a.wg.Wait()
+	_ = a.closeBus()
+}
+
+// openBus returns the bus: Watermill's in-process GoChannel by default, or NATS JetStream
+// when url is a nats:// URL (for several server processes sharing one store).
+func openBus(ctx context.Context, rawURL string, log *slog.Logger) (eventBus, error) {
+	if rawURL == "" || rawURL == "gochannel" {
+		g := bus.NewGoChannel(nil)
+		return eventBus{g, g, bus.DefaultTopic, g.Close}, nil
+	}
+	u, err := neturl.Parse(rawURL)
+	if err != nil || u.Scheme != "nats" {
+		return eventBus{}, fmt.Errorf("--bus %q: use gochannel (the default) or a nats:// URL", rawURL)
+	}
+	// One store, one topic: servers of another store must not share it, or their
+	// followers would see positions that are not theirs. ?topic= and ?stream= choose them.
+	q := u.Query()
+	cfg := bus.NATSConfig{Stream: q.Get("stream"), Topic: q.Get("topic"), Logger: log}
+	if cfg.Topic == "" {
+		cfg.Topic = bus.DefaultTopic
+	}
+	u.RawQuery = ""
+	cfg.URL = u.String()
+	n, err := bus.NewNATS(ctx, cfg)
+	if err != nil {
+		return eventBus{}, fmt.Errorf("connecting to the NATS bus %s: %w", cfg.URL, err)
+	}
+	return eventBus{n.Publisher, n.Subscriber, cfg.Topic, n.Close}, nil
+}
+
+// eventBus is the Watermill side of the wiring.
+type eventBus struct {
+	pub   message.Publisher
+	sub   message.Subscriber
+	topic string
+	close func() error
 }

@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
+	"github.com/nats-io/nats.go"
 )
 
 // server is a real `arbiter serve` on a free port, run in-process through run().
@@ -40,13 +43,13 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 
 var servingLine = regexp.MustCompile(`on (http://[0-9.:]+)/ `)
 
-func startServer(t *testing.T, db string) *server {
+func startServer(t *testing.T, db string, extra ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	s := &server{cancel: cancel, done: make(chan int, 1), stderr: &syncBuffer{}}
 	go func() {
-		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, pw, s.stderr)
+		code := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...), pw, s.stderr)
 		pw.Close()
 		s.done <- code
 	}()
@@ -400,5 +403,59 @@ func TestClockRunsOutWithoutAMove(t *testing.T) {
 	srv.must(t, "", `query($m:ID!){match(id:$m){status result{winner reason}}}`, map[string]any{"m": id}, &d)
 	if d.Match.Status != "FINISHED" || d.Match.Result.Reason != "timeout" || d.Match.Result.Winner == nil || *d.Match.Result.Winner != 1 {
 		t.Fatalf("White never moved in a 1.2 s game: %+v", d.Match)
+	}
+}
+
+// TestOverNATS plays a game with the bus on NATS JetStream: the read side and a spectator
+// are fed through the broker.
+func TestOverNATS(t *testing.T) {
+	natsURL := os.Getenv("ARBITER_NATS_URL")
+	if natsURL == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ARBITER_NATS_URL is not set: CI must run this test against NATS with JetStream")
+		}
+		t.Skip("ARBITER_NATS_URL is not set")
+	}
+	topic := fmt.Sprintf("arbiter.test.%d", time.Now().UnixNano())
+	stream := "ARBITER_TEST_" + strings.ReplaceAll(topic, ".", "_")
+	t.Cleanup(func() { // the broker outlives the test: leave nothing behind
+		if nc, err := nats.Connect(natsURL); err == nil {
+			if js, err := nc.JetStream(); err == nil {
+				_ = js.DeleteStream(stream)
+			}
+			nc.Close()
+		}
+	})
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"), "--bus", natsURL+"?topic="+topic+"&stream="+stream)
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	id := srv.newMatch(t, white, black, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	events := srv.subscribe(t, ctx, "graphql-transport-ws", "", id, 0)
+	for i, mv := range []string{"f3", "e5", "g4", "Qh4#"} {
+		if r := srv.play(t, []string{white, black}[i%2], id, mv); len(r.Errors) > 0 {
+			t.Fatalf("%s: %+v", mv, r.Errors)
+		}
+	}
+	var d struct {
+		Match struct {
+			Status  string
+			Version int
+		}
+	}
+	srv.must(t, "", `query($m:ID!){match(id:$m){status version}}`, map[string]any{"m": id}, &d)
+	if d.Match.Status != "FINISHED" {
+		t.Fatalf("after Qh4#: %+v", d.Match)
+	}
+	n := 0
+	for ev := range events {
+		n++
+		if ev.Version != n {
+			t.Fatalf("version %d, want %d", ev.Version, n)
+		}
+	}
+	if n != d.Match.Version {
+		t.Fatalf("the spectator saw %d of %d events", n, d.Match.Version)
 	}
 }

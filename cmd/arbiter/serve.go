@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/arbiter-games/arbiter/graph"
@@ -22,7 +23,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
-	db := fs.String("db", "", "event store file (default $ARBITER_DB, else "+defaultDB+")")
+	db := fs.String("db", "", "event store: a file, or a postgres:// URL (default $ARBITER_DB, else "+defaultDB+")")
+	busURL := fs.String("bus", os.Getenv("ARBITER_BUS"), "event bus: gochannel (in-process, the default) or a nats:// URL (default $ARBITER_BUS)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -32,7 +34,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer store.Close()
-	a, err := startApp(ctx, store, log)
+	a, err := startApp(ctx, store, *busURL, log)
 	if err != nil {
 		return err
 	}
