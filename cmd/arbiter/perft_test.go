@@ -52,7 +52,7 @@ func TestPerftCommandRejects(t *testing.T) {
 	if !errors.As(err, &fenErr) || fenErr.Field != "board" {
 		t.Errorf("kingless FEN: got %v, want a board *FENError", err)
 	}
-	for _, args := range [][]string{{"--depth", "0"}, {"--game", "sovereign"}, {"--bogus"}} {
+	for _, args := range [][]string{{"--depth", "0"}, {"--game", "checkers"}, {"--bogus"}} {
 		if err := runPerft(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err == nil {
 			t.Errorf("arbiter perft %v: no error", args)
 		}
