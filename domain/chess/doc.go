@@ -34,7 +34,9 @@
 // another role in addition to its own. In classic chess all masks are zero and they cost
 // one AND each in the generator. Restrictions never change what is attacked: a frozen
 // piece still gives check, and no restricted move may leave one's own king in check.
-// [Position.LegalMovesWith], [Position.IsLegal] and [Position.IsLegalWith] take them.
+// [Position.LegalMovesWith], [Position.IsLegalWith], [Position.ParseMoveWith] and
+// [Position.SANWith] take them; [Restrictions.Freeze] and [Restrictions.Shield] build the
+// masks from piece IDs.
 // [Position.Put] and [Position.Remove] add and remove pieces outside a move, keeping IDs,
 // castling rights, en passant and the hash consistent; [Position.Validate] says whether
 // the edited position is still a chess position (one king each, the side not to move not

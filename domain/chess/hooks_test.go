@@ -99,6 +99,10 @@ func TestGrantedMovement(t *testing.T) {
 	if has(pos, Restrictions{}, "b1b8") {
 		t.Error("the grant outlived its move")
 	}
+	m, err := pos.ParseMoveWith("Nh7", r)
+	if err != nil || m.UCI() != "b1h7" || pos.SANWith(m, r) != "Nh7" {
+		t.Errorf("granted move in SAN: %v %v", m, err)
+	}
 }
 
 func TestGrantStillForbidsLeavingTheKingInCheck(t *testing.T) {

@@ -6,7 +6,11 @@ import "strings"
 // "e8=Q", "O-O-O", with "+" for check and "#" for checkmate.
 
 // SAN writes m, a legal move of p, in Standard Algebraic Notation.
-func (p Position) SAN(m Move) string {
+func (p Position) SAN(m Move) string { return p.SANWith(m, Restrictions{}) }
+
+// SANWith is SAN for a move legal under r: the origin is disambiguated among the moves
+// r allows (a granted move may need it where classic chess would not).
+func (p Position) SANWith(m Move, r Restrictions) string {
 	var b []byte
 	from, to := m.From(), m.To()
 	role := p.roles[from]
@@ -25,7 +29,7 @@ func (p Position) SAN(m Move) string {
 		}
 	default:
 		b = append(b, role.letter())
-		b = append(b, p.disambiguation(m)...)
+		b = append(b, p.disambiguation(m, &r)...)
 		if p.roles[to] != NoRole {
 			b = append(b, 'x')
 		}
@@ -46,11 +50,11 @@ func (p Position) SAN(m Move) string {
 
 // disambiguation is the file, rank or square of m's origin, as little of it as tells m
 // apart from the other legal moves of the same role to the same square.
-func (p *Position) disambiguation(m Move) string {
+func (p *Position) disambiguation(m Move, r *Restrictions) string {
 	var buf [256]Move
 	from := m.From()
 	sameFile, sameRank, others := false, false, false
-	for _, o := range p.generate(buf[:0], &classic) {
+	for _, o := range p.generate(buf[:0], r) {
 		f := o.From()
 		if o.To() != m.To() || f == from || p.roles[f] != p.roles[from] || o.IsCastling() {
 			continue
