@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -200,14 +201,17 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 		if r == nil {
 			return Ack{}, game.Reject(game.NotFound, "no match %q", matchID)
 		}
-		emitted, err := match.Decide(r, en.state, match.Stamped(cmd, e.now()))
+		// One clock reading for the command and its events, so that what the rules were
+		// told (Setup's start time, a deadline) is the time recorded on the events.
+		now := e.now()
+		emitted, err := match.Decide(r, en.state, match.Stamped(cmd, now))
 		if err != nil {
 			return Ack{}, err
 		}
 		if len(emitted) == 0 {
 			return Ack{}, fmt.Errorf("engine: %T on match %s decided nothing", cmd, matchID)
 		}
-		proposed, err := e.propose(r, MatchStream(matchID), emitted, meta)
+		proposed, err := e.propose(r, MatchStream(matchID), emitted, meta, now)
 		if err != nil {
 			return Ack{}, err
 		}
@@ -224,7 +228,7 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 			e.forget(matchID) // the append may or may not have landed: reload next time
 			return Ack{}, storeError("appending to "+MatchStream(matchID), err)
 		}
-		if err := e.catchUp(ctx, en); err != nil { // folds exactly what the store holds
+		if err := e.foldAppended(ctx, en, proposed, res); err != nil {
 			e.forget(matchID)
 			return Ack{}, err
 		}
@@ -233,9 +237,27 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 	}
 }
 
-// propose encodes decided events for the store.
-func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted, meta Meta) ([]eventstore.Proposed, error) {
-	at := e.now()
+// foldAppended brings the cache past an append that just succeeded. When the store says
+// the events landed right after the cached version, at consecutive positions, they are
+// exactly the proposed ones, so they are folded without reading them back: that saves a
+// store read per command. In any other case (a duplicate of an earlier append, a store
+// that spreads positions) the cache catches up from the store, which holds the truth.
+func (e *Engine) foldAppended(ctx context.Context, en *entry, proposed []eventstore.Proposed, res eventstore.AppendResult) error {
+	n := int64(len(proposed))
+	if res.Duplicate || res.FirstVersion != en.version+1 || res.LastVersion != en.version+n ||
+		res.LastPosition-res.FirstPosition != n-1 || res.FirstPosition <= en.position {
+		return e.catchUp(ctx, en)
+	}
+	stream := MatchStream(en.id)
+	evs := make([]eventstore.Event, n)
+	for i, p := range proposed {
+		evs[i] = eventstore.Event{Proposed: p, Stream: stream, Version: res.FirstVersion + int64(i), Position: res.FirstPosition + int64(i)}
+	}
+	return en.fold(Folder{e.cfg.Games}, evs)
+}
+
+// propose encodes decided events for the store, stamped with the time at.
+func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted, meta Meta, at time.Time) ([]eventstore.Proposed, error) {
 	out := make([]eventstore.Proposed, len(emitted))
 	for i, em := range emitted {
 		payload, err := game.Encode(em.Event)

@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/replay/playout"
+)
+
+func init() {
+	register("bench", "fill a new database through the engine with concurrent chess matches and measure durable moves/s and latency", runBench)
+}
+
+// runBench is `arbiter bench [--db FILE] [--matches 1000] [--moves 200] [--duration 10s]`.
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := fs.String("db", "", "a new SQLite file to fill (default: a new file in the temporary directory; never $ARBITER_DB)")
+	matches := fs.Int("matches", 1000, "chess matches played at once")
+	moves := fs.Int("moves", 200, "moves (plies) per match")
+	duration := fs.Duration("duration", 10*time.Second, "stop playing after this long, even if moves remain; 0 for no limit")
+	seed := fs.Uint64("seed", 1, "match i plays the pseudo-random game of seed+i")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *matches < 1 || *moves < 1 || *duration < 0 {
+		return fmt.Errorf("--matches and --moves must be 1 or more and --duration not negative (got %d, %d, %s)", *matches, *moves, *duration)
+	}
+	path := *db
+	if path == "" {
+		path = filepath.Join(os.TempDir(), fmt.Sprintf("arbiter-bench-%s.db", time.Now().Format("20060102-150405")))
+	}
+	// A benchmark writes thousands of players and matches: never into a database in use.
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return fmt.Errorf("%s already exists: bench fills a new database, pass another --db", path)
+	}
+	store, err := openStore(ctx, path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "bench: %d chess matches x %d moves into %s (GOMAXPROCS %d)\n", *matches, *moves, path, runtime.GOMAXPROCS(0))
+	res, err := benchmark(ctx, store, benchConfig{Matches: *matches, Moves: *moves, Duration: *duration, Seed: *seed, Progress: stderr})
+	if cerr := store.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("closing %s: %w", path, cerr)
+	}
+	if err != nil {
+		return err
+	}
+	res.print(stdout)
+	fmt.Fprintf(stdout, "check it with: arbiter verify --db %s && arbiter rebuild --db %s\n", path, path)
+	return nil
+}
+
+// benchConfig is one run of the benchmark.
+type benchConfig struct {
+	Matches  int
+	Moves    int
+	Duration time.Duration // 0: play every move
+	Seed     uint64
+	Progress io.Writer // a line per second while playing; nil for none
+	OnStart  func()    // called when setup is done and the timed part starts
+}
+
+// benchResult is what a run measured.
+type benchResult struct {
+	Matches       int
+	Setup         time.Duration // registering players, creating and seating: not timed
+	Moves         int           // moves acknowledged (durable) in the timed part
+	Elapsed       time.Duration
+	P50, P99, Max time.Duration // of engine.Handle, per move
+	Finished      int           // matches ended afterwards (resigned, agreed, or over by the rules)
+}
+
+// MovesPerSecond is the durable throughput of the timed part.
+func (r benchResult) MovesPerSecond() float64 { return float64(r.Moves) / r.Elapsed.Seconds() }
+
+func (r benchResult) print(w io.Writer) {
+	fmt.Fprintf(w, "setup:   %d matches, %d players registered, created and seated in %s\n", r.Matches, 2*r.Matches, r.Setup.Round(time.Millisecond))
+	fmt.Fprintf(w, "moves:   %d durable moves in %s: %.0f moves/s\n", r.Moves, r.Elapsed.Round(time.Millisecond), r.MovesPerSecond())
+	fmt.Fprintf(w, "latency: engine.Handle per move p50 %s, p99 %s, max %s\n", r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
+}
+
+// benchmark plays cfg.Matches chess matches at once through a real engine on store: each
+// match's moves are chosen before the clock starts (playout.Moves), every move is one
+// engine.Handle, acknowledged only once durable. After the timed part, two thirds of the
+// matches are ended (resignation, agreement) so that the store holds every kind of match.
+func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (benchResult, error) {
+	res := benchResult{Matches: cfg.Matches}
+	eng := engine.New(engine.Config{Store: store, Games: games(), Logger: slog.New(slog.DiscardHandler)})
+	progress := cfg.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+
+	start := time.Now()
+	ms := make([]playout.Match, cfg.Matches)
+	if err := each(ctx, cfg.Matches, func(i int) (err error) {
+		ms[i], err = playout.Create(ctx, eng, i, cfg.Seed+uint64(i), cfg.Moves)
+		return err
+	}); err != nil {
+		return res, err
+	}
+	res.Setup = time.Since(start)
+	fmt.Fprintf(progress, "setup done in %s; playing\n", res.Setup.Round(time.Millisecond))
+
+	var (
+		done      atomic.Int64
+		stop      atomic.Bool
+		latencies = make([][]time.Duration, cfg.Matches)
+		played    = make([]int, cfg.Matches)
+	)
+	if cfg.OnStart != nil {
+		cfg.OnStart()
+	}
+	start = time.Now()
+	quit := make(chan struct{})
+	var reporter sync.WaitGroup
+	reporter.Go(func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		last := int64(0)
+		for {
+			select {
+			case <-quit:
+				return
+			case now := <-t.C:
+				n := done.Load()
+				fmt.Fprintf(progress, "%5.0fs %9d moves %7d moves/s\n", now.Sub(start).Seconds(), n, n-last)
+				last = n
+			}
+		}
+	})
+	if cfg.Duration > 0 {
+		timer := time.AfterFunc(cfg.Duration, func() { stop.Store(true) })
+		defer timer.Stop()
+	}
+	err := each(ctx, cfg.Matches, func(i int) error {
+		m := ms[i]
+		lat := make([]time.Duration, 0, len(m.Moves))
+		defer func() { latencies[i] = lat }()
+		for ply := range m.Moves {
+			if stop.Load() {
+				return nil
+			}
+			if err := m.Play(ctx, eng, ply, ply+1, func(d time.Duration) { lat = append(lat, d) }); err != nil {
+				return err
+			}
+			played[i] = ply + 1
+			done.Add(1)
+		}
+		return nil
+	})
+	res.Elapsed = time.Since(start)
+	close(quit)
+	reporter.Wait()
+	if err != nil {
+		return res, err
+	}
+	all := slices.Concat(latencies...)
+	slices.Sort(all)
+	res.Moves = len(all)
+	if len(all) > 0 {
+		res.P50, res.P99, res.Max = all[len(all)*50/100], all[min(len(all)*99/100, len(all)-1)], all[len(all)-1]
+	}
+
+	var finished atomic.Int64
+	err = each(ctx, cfg.Matches, func(i int) error {
+		if err := ms[i].Finish(ctx, eng, playout.EndingOf(i), played[i]); err != nil {
+			return err
+		}
+		if snap, err := eng.Match(ctx, ms[i].ID); err == nil && snap.State.Result != nil {
+			finished.Add(1)
+		}
+		return nil
+	})
+	res.Finished = int(finished.Load())
+	return res, err
+}
+
+// each runs f(0..n-1) concurrently and returns the first error; after an error the
+// remaining calls still run (they are short), which keeps the code free of cancellation.
+func each(ctx context.Context, n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if ctx.Err() != nil {
+				errs[i] = ctx.Err()
+				return
+			}
+			errs[i] = f(i)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

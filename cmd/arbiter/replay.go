@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/replay"
+)
+
+func init() {
+	register("replay", "show a match at any version: board, moves, status and result", runReplay)
+}
+
+// runReplay is `arbiter replay --match ID [--at N] [--db FILE]`.
+func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	id := fs.String("match", "", "the match's ID (required)")
+	at := fs.Int64("at", 0, "the version to show; 0 for the latest")
+	db := fs.String("db", "", "the event store's SQLite file (default $ARBITER_DB or "+defaultDB+")")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *id == "" {
+		return errors.New("--match is required: give the ID of the match to show")
+	}
+	store, err := openExisting(ctx, dbPath(*db))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	snap, err := replay.State(ctx, store, games(), *id, *at)
+	if err != nil {
+		return err
+	}
+	return printSnapshot(stdout, snap)
+}
+
+// parseFlags parses a subcommand's flags; -h is not an error, and no argument may follow.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags go before it? see -h)", fs.Arg(0))
+	}
+	return nil
+}
+
+// openExisting opens the event store only if its file exists: the tools that read a store
+// must not leave an empty database behind after a typo in --db.
+func openExisting(ctx context.Context, path string) (eventstore.Store, error) {
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no event store at %s: pass --db FILE or set ARBITER_DB", path)
+		}
+		return nil, err
+	}
+	return openStore(ctx, path)
+}
+
+func printSnapshot(w io.Writer, snap replay.Snapshot) error {
+	st := snap.State
+	fmt.Fprintf(w, "match %s: %s (rules %s), version %d of %d\n", snap.MatchID, st.Game, st.RulesVersion, snap.Version, snap.Head)
+	for i, s := range st.Seats {
+		name := "(free)"
+		if s.Taken() {
+			name = fmt.Sprintf("%s (%s)", s.Name, s.PlayerID)
+		}
+		fmt.Fprintf(w, "seat %d: %s\n", i, name)
+	}
+	fen := ""
+	if b, ok := snap.Rules.(game.Boarded); ok && st.GameState != nil {
+		fen = b.Board(st.GameState).FEN
+		fmt.Fprintln(w)
+		fmt.Fprint(w, diagram(fen))
+		fmt.Fprintf(w, "FEN: %s\n", fen)
+	}
+	if r, ok := snap.Rules.(game.Recorded); ok && st.GameState != nil {
+		if moves := r.MoveList(st.GameState); len(moves) > 0 {
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, numbered(moves, fen))
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "status: %s\n", st.Status)
+	if gs := st.GameStatus(snap.Rules); len(gs.ToAct) > 0 {
+		fmt.Fprintf(w, "to act: seat %v\n", gs.ToAct)
+	}
+	if st.Result != nil {
+		_, err := fmt.Fprintf(w, "result: %s (%s)\n", score(st.Result.Winners, len(st.Seats)), st.Result.Reason)
+		return err
+	}
+	return nil
+}
+
+// diagram draws the board field of a FEN, rank 8 (the first row) at the top. It reads
+// any number of rows and files, so that larger boards draw too.
+func diagram(fen string) string {
+	rows := strings.Split(strings.Fields(fen + " ")[0], "/")
+	var b strings.Builder
+	files := 0
+	for i, row := range rows {
+		var cells []string
+		for j := 0; j < len(row); j++ {
+			if c := row[j]; c >= '0' && c <= '9' {
+				k := j
+				for k < len(row) && row[k] >= '0' && row[k] <= '9' {
+					k++
+				}
+				n, _ := strconv.Atoi(row[j:k])
+				for range n {
+					cells = append(cells, ".")
+				}
+				j = k - 1
+			} else {
+				cells = append(cells, string(c))
+			}
+		}
+		files = max(files, len(cells))
+		fmt.Fprintf(&b, "%2d  %s\n", len(rows)-i, strings.Join(cells, " "))
+	}
+	b.WriteString("\n   ")
+	for f := range files {
+		fmt.Fprintf(&b, " %c", 'a'+f)
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// numbered writes moves as in PGN ("1. e4 e5 2. Nf3"). The first move's number and side
+// come from the current FEN's side to move and move number, counted back by the number
+// of moves, so a game from a set-up position is numbered as PGN would.
+func numbered(moves []string, fen string) string {
+	ply := 0 // plies before the first move, counted from move 1 with White
+	if f := strings.Fields(fen); len(f) >= 6 {
+		if full, err := strconv.Atoi(f[5]); err == nil {
+			end := 2 * (full - 1)
+			if f[1] == "b" {
+				end++
+			}
+			ply = max(end-len(moves), 0)
+		}
+	}
+	var b strings.Builder
+	for i, m := range moves {
+		p := ply + i
+		switch {
+		case p%2 == 0:
+			fmt.Fprintf(&b, "%d. ", p/2+1)
+		case i == 0:
+			fmt.Fprintf(&b, "%d... ", p/2+1)
+		}
+		b.WriteString(m)
+		if i < len(moves)-1 {
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
+}
+
+// score writes a result as PGN does for two seats, and as the winning seats otherwise.
+func score(winners []int, seats int) string {
+	switch {
+	case len(winners) == 0:
+		if seats == 2 {
+			return "1/2-1/2"
+		}
+		return "draw"
+	case seats == 2 && len(winners) == 1 && winners[0] == 0:
+		return "1-0"
+	case seats == 2 && len(winners) == 1 && winners[0] == 1:
+		return "0-1"
+	}
+	return fmt.Sprintf("won by seat(s) %v", winners)
+}

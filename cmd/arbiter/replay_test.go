@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/replay/playout"
+)
+
+// filled returns a closed SQLite file filled by the engine with three played matches and
+// a fool's mate, and those matches.
+func filled(t *testing.T) (string, []playout.Match, playout.Match) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "arbiter.db")
+	store, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New(engine.Config{Store: store, Games: games()})
+	ms, err := playout.Fill(ctx, eng, playout.Config{Matches: 3, Plies: 24, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mate, err := playout.Create(ctx, eng, 50, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mate.Moves = []string{"f2f3", "e7e5", "g2g4", "d8h4"}
+	if err := mate.Play(ctx, eng, 0, 4, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path, ms, mate
+}
+
+// fails runs arbiter and expects a non-zero exit; it returns stdout and stderr.
+func fails(t *testing.T, args ...string) (string, string) {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	if code := run(context.Background(), args, &stdout, &stderr); code == 0 {
+		t.Fatalf("arbiter %v: exit 0, want a failure\n%s", args, stdout.String())
+	}
+	return stdout.String(), stderr.String()
+}
+
+func TestReplayCommand(t *testing.T) {
+	db, _, mate := filled(t)
+	_, out := lastLine(t, "replay", "--db", db, "--match", mate.ID)
+	for _, want := range []string{
+		" 8  r n b . k b n r\n 7  p p p p . p p p\n",
+		" 4  . . . . . . P q\n",
+		" 1  R N B Q K B N R\n\n    a b c d e f g h\n",
+		"1. f3 e5 2. g4 Qh4#\n",
+		"status: FINISHED\n", "result: 0-1 (checkmate)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, out)
+		}
+	}
+	// Version 7 is after the first move: MatchCreated, SeedDrawn, two SeatTaken,
+	// MatchStarted, GameStarted, f3.
+	_, out = lastLine(t, "replay", "--db", db, "--match", mate.ID, "--at", "7")
+	if !strings.Contains(out, "version 7 of") || !strings.Contains(out, "\n1. f3\n") || !strings.Contains(out, "status: LIVE") || !strings.Contains(out, "to act: seat [1]") {
+		t.Errorf("replay --at 8:\n%s", out)
+	}
+	if _, errOut := fails(t, "replay", "--db", db, "--match", "nosuchmatch"); !strings.Contains(errOut, `"nosuchmatch"`) {
+		t.Errorf("unknown match: %s", errOut)
+	}
+	if _, errOut := fails(t, "replay", "--db", filepath.Join(t.TempDir(), "none.db"), "--match", mate.ID); !strings.Contains(errOut, "no event store at") {
+		t.Errorf("missing file: %s", errOut)
+	}
+	fails(t, "replay", "--db", db)
+}
+
+func TestNumbered(t *testing.T) {
+	if got := numbered([]string{"e5", "Nf3"}, "8/8/8/8/4P3/8/8/K6k b - - 0 12"); got != "11... e5 12. Nf3" {
+		t.Errorf("from a set-up position with Black to move: %q", got)
+	}
+}
+
+func TestVerifyCommand(t *testing.T) {
+	db, ms, mate := filled(t)
+	last, out := lastLine(t, "verify", "--db", db)
+	if !strings.HasPrefix(last, "4 matches and 8 other streams") || !strings.HasSuffix(last, "all ok") || strings.Count(out, "\nok   ") != 3 {
+		t.Errorf("verify:\n%s", out)
+	}
+	if last, _ := lastLine(t, "verify", "--db", db, "--match", mate.ID); !strings.HasPrefix(last, "1 matches") {
+		t.Errorf("verify --match: %s", last)
+	}
+
+	// Someone with the file changes a move of the second match.
+	sqlDB, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlDB.Exec(`UPDATE events SET payload = replace(payload, '"seat":1', '"seat":0') WHERE stream = ? AND version = 10`, engine.MatchStream(ms[1].ID)); err != nil {
+		t.Fatal(err)
+	}
+	sqlDB.Close()
+	out, errOut := fails(t, "verify", "--db", db)
+	if !strings.Contains(out, "FAIL "+ms[1].ID) || !strings.Contains(out, "1 FAILED") {
+		t.Errorf("verify after tampering, stdout:\n%s", out)
+	}
+	if !strings.Contains(errOut, "match "+ms[1].ID+": version 10: chain:") {
+		t.Errorf("verify after tampering, stderr: %s", errOut)
+	}
+}
+
+func TestRebuildCommand(t *testing.T) {
+	db, _, _ := filled(t)
+	last, out := lastLine(t, "rebuild", "--db", db)
+	if last != "  digests equal" || !strings.Contains(out, "matches  4 matches") || !strings.Contains(out, "ratings  6 players") || !strings.Contains(out, "events/s") {
+		t.Errorf("rebuild:\n%s", out)
+	}
+}

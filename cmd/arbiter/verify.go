@@ -1,0 +1,111 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/arbiter-games/arbiter/replay"
+)
+
+func init() {
+	register("verify", "check every hash chain and re-derive every match; non-zero exit on any mismatch", runVerify)
+}
+
+// runVerify is `arbiter verify [--db FILE] [--match ID]`: one line per match on stdout,
+// then a summary; progress on stderr. Any problem makes it fail with the first one.
+func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	id := fs.String("match", "", "verify only this match")
+	db := fs.String("db", "", "the event store's SQLite file (default $ARBITER_DB or "+defaultDB+")")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	store, err := openExisting(ctx, dbPath(*db))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	start := time.Now()
+	var reports []replay.Report
+	if *id != "" {
+		r, err := replay.Verify(ctx, store, games(), *id)
+		if err != nil {
+			return err
+		}
+		reports = []replay.Report{r}
+	} else {
+		tick := newTicker(time.Second)
+		reports, err = replay.VerifyAll(ctx, store, games(), replay.Options{Progress: func(p replay.Progress) {
+			if tick.due() {
+				if p.Verified == 0 {
+					fmt.Fprintf(stderr, "listing streams: %d events read, %d streams\n", p.Scanned, p.Streams)
+				} else {
+					fmt.Fprintf(stderr, "verified %d of %d streams\n", p.Verified, p.Streams)
+				}
+			}
+		}})
+		if err != nil {
+			return err
+		}
+	}
+	var matches, others, failed, events int
+	var first error
+	for _, r := range reports {
+		events += r.Events
+		if r.MatchID == "" {
+			others++
+			if !r.OK() {
+				failed++
+				fmt.Fprintf(stdout, "FAIL %s: %v\n", r.Stream, r.Problems)
+				first = cmp.Or(first, r.Err())
+			}
+			continue
+		}
+		matches++
+		if r.OK() {
+			result := ""
+			if r.Result != nil {
+				result = fmt.Sprintf(" %s (%s)", score(r.Result.Winners, 2), r.Result.Reason)
+			}
+			fmt.Fprintf(stdout, "ok   %s %s %d events %s%s\n", r.MatchID, r.Game, r.Events, r.Status, result)
+			continue
+		}
+		failed++
+		fmt.Fprintf(stdout, "FAIL %s %s %d events\n", r.MatchID, r.Game, r.Events)
+		for _, p := range r.Problems {
+			fmt.Fprintf(stdout, "     %s\n", p)
+		}
+		first = cmp.Or(first, r.Err())
+	}
+	fmt.Fprintf(stdout, "%d matches and %d other streams, %d events, verified in %s: ", matches, others, events, time.Since(start).Round(time.Millisecond))
+	if failed == 0 {
+		fmt.Fprintln(stdout, "all ok")
+		return nil
+	}
+	fmt.Fprintf(stdout, "%d FAILED\n", failed)
+	return fmt.Errorf("%d stream(s) do not verify; first: %w", failed, first)
+}
+
+// ticker says when a second (or its period) has passed since it last said so: progress
+// lines at a steady pace whatever the callback rate.
+type ticker struct {
+	every time.Duration
+	next  time.Time
+}
+
+func newTicker(every time.Duration) *ticker {
+	return &ticker{every: every, next: time.Now().Add(every)}
+}
+
+func (t *ticker) due() bool {
+	if now := time.Now(); now.After(t.next) {
+		t.next = now.Add(t.every)
+		return true
+	}
+	return false
+}
