@@ -1,0 +1,73 @@
+//go:build postgres
+
+package postgres_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/conformance"
+	"github.com/arbiter-games/arbiter/eventstore/postgres"
+)
+
+// serverURL returns ARBITER_PG_URL, skipping the test when it is unset, unless CI=true:
+// a CI run must not pass by skipping.
+func serverURL(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv("ARBITER_PG_URL")
+	if url == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ARBITER_PG_URL is not set; the PostgreSQL adapter must be tested in CI " +
+				"(e.g. ARBITER_PG_URL=postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
+		}
+		t.Skip("ARBITER_PG_URL is not set")
+	}
+	return url
+}
+
+// freshSchema returns a schema name of its own for one test, dropped when the test ends.
+func freshSchema(t testing.TB, url string) string {
+	t.Helper()
+	b := make([]byte, 8)
+	rand.Read(b)
+	schema := "arbiter_test_" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		ctx := context.Background()
+		conn, err := pgx.Connect(ctx, url)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	return schema
+}
+
+func open(t testing.TB, url, schema string) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), url, postgres.WithSchema(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	url := serverURL(t)
+	conformance.Run(t, conformance.Harness{
+		Open: func(t *testing.T) (eventstore.Store, func(*testing.T) eventstore.Store) {
+			schema := freshSchema(t, url)
+			return open(t, url, schema), func(t *testing.T) eventstore.Store { return open(t, url, schema) }
+		},
+		Durable: true,
+	})
+}
