@@ -69,10 +69,10 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 		s := b.first()
 		dst = appendMoves(dst, s, knightAttacks[s]&targets)
 	}
-	for r := Bishop; r <= Queen; r++ {
-		for b := p.byRole[r] & movable; b != 0; b &= b - 1 {
+	for role := Bishop; role <= Queen; role++ {
+		for b := p.byRole[role] & movable; b != 0; b &= b - 1 {
 			s := b.first()
-			t := attacksOf(r, us, s, occ) & targets
+			t := attacksOf(role, us, s, occ) & targets
 			if pinned.Has(s) {
 				t &= line[ks][s]
 			}
@@ -89,18 +89,16 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 	}
 
 	if gs != NoSquare && gs != ks {
-		role := p.roles[gs]
-		var t Bitboard
-		if role == Pawn {
+		t := granted
+		if p.roles[gs] == Pawn {
 			t = pawnPushesAndCaptures(us, gs, occ, enemy) | granted&^backRank(us)
 		} else {
-			t = attacksOf(role, us, gs, occ) | granted
+			t |= attacksOf(p.roles[gs], us, gs, occ)
 		}
-		t &= targets
-		if pinned.Has(gs) {
+		if t &= targets; pinned.Has(gs) {
 			t &= line[ks][gs]
 		}
-		if role == Pawn {
+		if p.roles[gs] == Pawn {
 			dst = appendPawnMoves(dst, gs, t)
 		} else {
 			dst = appendMoves(dst, gs, t)
