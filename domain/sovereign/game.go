@@ -1,0 +1,104 @@
+package sovereign
+
+import (
+	"errors"
+	"strings"
+)
+
+// Game is a two-player or Royale game: a start position, the moves played, and what the
+// history decides. "Unless otherwise stated, all rules of traditional chess apply": a
+// position repeated three times (same board, player to move, owned colours and castling
+// rights) may be claimed a draw and five times is one; so are fifty moves by each player
+// without a capture, a pawn move or a regime change (claimable at 100 plies, automatic at
+// 150). Insufficient material is not applied: with neutral armies that any player may
+// come to control it is not a question one can answer from the board.
+type Game struct {
+	start, pos Position
+	moves      []Move
+	keys       []string // the repetition key after each ply, start included
+	quiet      int      // plies since the last capture, pawn move or regime change
+	// Opening is the two-player keep-or-refuse choice of the first move.
+	Opening Opening
+}
+
+// ErrChoicePending is returned by Play when the first move waits for the keep-or-refuse choice.
+var ErrChoicePending = errors.New("the first move waits for the other player to keep or refuse it")
+
+// NewGame starts a game from pos; opening is the two-player opening (ignored in Royale).
+func NewGame(pos Position, opening Opening) *Game {
+	return &Game{start: pos, pos: pos, keys: []string{repetitionKey(pos)}, Opening: opening}
+}
+
+// Position is the current position.
+func (g *Game) Position() Position { return g.pos }
+
+// Start is the start position.
+func (g *Game) Start() Position { return g.start }
+
+// Moves are the moves played, in order.
+func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
+
+// ChoicePending reports whether a two-player game waits for the first move to be kept or refused.
+func (g *Game) ChoicePending() bool {
+	return !g.pos.Royale() && g.start.Ply() == 0 && len(g.moves) == 1 && !g.Opening.Decided
+}
+
+// Play plays the move written s (the move notation); it returns a *MoveError if s is
+// malformed or illegal, ErrChoicePending while the first move waits for the choice.
+func (g *Game) Play(s string) (Move, error) {
+	if g.ChoicePending() {
+		return Move{}, ErrChoicePending
+	}
+	m, err := g.pos.ParseMove(s)
+	if err != nil {
+		return m, err
+	}
+	g.play(m)
+	return m, nil
+}
+
+func (g *Game) play(m Move) {
+	reset := m.Promotion() != NoRole || m.IsEscape()
+	if _, d := m.Defection(); d {
+		reset = true
+	}
+	if m.HasStep() && !m.IsCastling() && (g.pos.PieceAt(m.To()) != 0 || g.pos.PieceAt(m.From()).Role() == Pawn) {
+		reset = true
+	}
+	g.pos.Play(m)
+	g.moves = append(g.moves, m)
+	g.keys = append(g.keys, repetitionKey(g.pos))
+	if reset {
+		g.quiet = 0
+	} else {
+		g.quiet++
+	}
+}
+
+// Repetitions is how many times the current position has occurred, this time included.
+func (g *Game) Repetitions() int {
+	n, cur := 0, g.keys[len(g.keys)-1]
+	for _, k := range g.keys {
+		if k == cur {
+			n++
+		}
+	}
+	return n
+}
+
+// ClaimableDraw reports whether the player to move may claim a draw: threefold
+// repetition or fifty moves each without a capture, pawn move or regime change.
+func (g *Game) ClaimableDraw() bool { return g.Repetitions() >= 3 || g.quiet >= 100 }
+
+// AutomaticDraw reports whether the history alone ends a two-player game in a draw:
+// fivefold repetition or seventy-five moves each without a capture, pawn move or regime
+// change.
+func (g *Game) AutomaticDraw() bool {
+	return !g.pos.Royale() && (g.Repetitions() >= 5 || g.quiet >= 150)
+}
+
+// repetitionKey is the notation without the ply count.
+func repetitionKey(p Position) string {
+	s := p.Notation()
+	return s[:strings.LastIndexByte(s, ' ')]
+}
