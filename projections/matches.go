@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -28,10 +27,9 @@ type MatchView struct {
 
 // Matches is the live state of every match: boards, moves, seats, and the lobby.
 type Matches struct {
-	folder     engine.Folder
-	mu         sync.RWMutex
-	checkpoint int64
-	byID       map[string]*MatchView
+	folder engine.Folder
+	checkpoint
+	byID map[string]*MatchView
 }
 
 // NewMatches returns an empty model for the games of reg.
@@ -42,21 +40,12 @@ func NewMatches(reg *game.Registry) *Matches {
 // Name implements Projection.
 func (m *Matches) Name() string { return "matches" }
 
-// Checkpoint implements Projection.
-func (m *Matches) Checkpoint() int64 {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.checkpoint
-}
-
 // Apply implements Projection.
 func (m *Matches) Apply(ev eventstore.Event) error {
-	m.mu.Lock()
 	defer m.mu.Unlock()
-	if ev.Position <= m.checkpoint {
+	if !m.admit(ev) {
 		return nil
 	}
-	m.checkpoint = ev.Position
 	id, ok := strings.CutPrefix(ev.Stream, "match-")
 	if !ok {
 		return nil
@@ -139,5 +128,5 @@ func (m *Matches) Digest() string {
 		}
 		fmt.Fprintln(h)
 	}
-	return fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.checkpoint, hex.EncodeToString(h.Sum(nil))[:16])
+	return fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.pos, hex.EncodeToString(h.Sum(nil))[:16])
 }

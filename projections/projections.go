@@ -10,6 +10,7 @@ package projections
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/arbiter-games/arbiter/eventstore"
 )
@@ -25,6 +26,31 @@ type Projection interface {
 	Checkpoint() int64
 	// Digest summarises the model so that a rebuild can be compared with the live one.
 	Digest() string
+}
+
+// checkpoint is the position a projection has applied. Embedded with the projection's own
+// lock, it makes Apply idempotent: an event at or below it is ignored.
+type checkpoint struct {
+	mu  sync.RWMutex
+	pos int64
+}
+
+// Checkpoint implements Projection.
+func (c *checkpoint) Checkpoint() int64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.pos
+}
+
+// admit takes the write lock and reports whether ev is new, moving the checkpoint past it.
+// The caller unlocks c.mu.
+func (c *checkpoint) admit(ev eventstore.Event) bool {
+	c.mu.Lock()
+	if ev.Position <= c.pos {
+		return false
+	}
+	c.pos = ev.Position
+	return true
 }
 
 // Rebuild feeds every event of the store to the projections, from position zero, and

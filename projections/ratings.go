@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/rating"
@@ -24,10 +23,9 @@ type Rating struct {
 // Ratings is every player's Elo per game, from the results of rated one-against-one
 // matches. Friendly matches never count.
 type Ratings struct {
-	mu         sync.RWMutex
-	checkpoint int64
-	pending    map[string]*ratedMatch        // match ID -> what its result needs
-	byPlayer   map[string]map[string]*Rating // player -> game -> rating
+	checkpoint
+	pending  map[string]*ratedMatch        // match ID -> what its result needs
+	byPlayer map[string]map[string]*Rating // player -> game -> rating
 }
 
 type ratedMatch struct {
@@ -43,21 +41,12 @@ func NewRatings() *Ratings {
 // Name implements Projection.
 func (r *Ratings) Name() string { return "ratings" }
 
-// Checkpoint implements Projection.
-func (r *Ratings) Checkpoint() int64 {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.checkpoint
-}
-
 // Apply implements Projection.
 func (r *Ratings) Apply(ev eventstore.Event) error {
-	r.mu.Lock()
 	defer r.mu.Unlock()
-	if ev.Position <= r.checkpoint {
+	if !r.admit(ev) {
 		return nil
 	}
-	r.checkpoint = ev.Position
 	id, ok := strings.CutPrefix(ev.Stream, "match-")
 	if !ok || !match.IsLifecycle(ev.Type) {
 		return nil
@@ -154,5 +143,5 @@ func (r *Ratings) Digest() string {
 			fmt.Fprintf(h, "%s %s %.6f %d %d %d %d\n", p, g, x.Rating, x.Games, x.Wins, x.Losses, x.Draws)
 		}
 	}
-	return fmt.Sprintf("%d players, checkpoint %d, sha256 %s", len(players), r.checkpoint, hex.EncodeToString(h.Sum(nil))[:16])
+	return fmt.Sprintf("%d players, checkpoint %d, sha256 %s", len(players), r.pos, hex.EncodeToString(h.Sum(nil))[:16])
 }
