@@ -58,23 +58,37 @@ func State(ctx context.Context, store Reader, games *game.Registry, matchID stri
 	if at > head {
 		return Snapshot{}, game.Reject(game.BadInput, "match %s has versions 1 to %d; there is no version %d", matchID, head, at)
 	}
-	snap := Snapshot{MatchID: matchID, Head: head}
-	snap.Rules, err = engine.Folder{Games: games}.Rules(evs[0])
+	snap, err := Fold(games, evs[:at])
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("replay: match %s: %w", matchID, err)
 	}
-	for _, ev := range evs[:at] {
+	snap.MatchID, snap.Head = matchID, head
+	return snap, nil
+}
+
+// Fold folds the events of one match stream, from version 1, under the rules its first
+// event pinned.
+func Fold(games *game.Registry, evs []eventstore.Event) (Snapshot, error) {
+	if len(evs) == 0 {
+		return Snapshot{}, fmt.Errorf("no event to fold")
+	}
+	snap := Snapshot{Events: evs}
+	var err error
+	if snap.Rules, err = (engine.Folder{Games: games}).Rules(evs[0]); err != nil {
+		return Snapshot{}, err
+	}
+	for _, ev := range evs {
 		if ev.Version != snap.Version+1 {
-			return Snapshot{}, fmt.Errorf("replay: stream %s jumps from version %d to %d", ev.Stream, snap.Version, ev.Version)
+			return Snapshot{}, fmt.Errorf("stream %s jumps from version %d to %d", ev.Stream, snap.Version, ev.Version)
 		}
 		d, err := engine.Decode(snap.Rules, ev)
 		if err != nil {
-			return Snapshot{}, fmt.Errorf("replay: %w", err)
+			return Snapshot{}, err
 		}
 		snap.State = match.Evolve(snap.Rules, snap.State, d)
 		snap.Version, snap.Position = ev.Version, ev.Position
 	}
-	snap.Events = evs[:at]
+	snap.Head = snap.Version
 	return snap, nil
 }
 

@@ -8,6 +8,7 @@ package classic
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
@@ -68,6 +69,9 @@ type State struct {
 	Claimed string    // the draw claimed, if any
 	Clock   clock     // zero without a time control
 	Flag    *FlagFell // the flag that fell, if any
+
+	// extended is set once a later state shares Game's history storage (see play).
+	extended *atomic.Bool
 }
 
 // Info names the game.
@@ -164,18 +168,10 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		if err != nil {
 			panic(fmt.Sprintf("classic: a stored GameStarted has a bad FEN: %v", err))
 		}
-		return State{Game: chess.NewGame(p), Clock: startClock(e.Clock, e.At)}
+		return State{Game: chess.NewGame(p), Clock: startClock(e.Clock, e.At), extended: new(atomic.Bool)}
 	case MovePlayed:
 		s := st.(State)
-		g := s.Game.Clone()
-		m, err := g.Position().ParseMove(e.UCI)
-		if err == nil {
-			err = g.Play(m)
-		}
-		if err != nil {
-			panic(fmt.Sprintf("classic: a stored move %s does not replay: %v", e.UCI, err))
-		}
-		s.Game = g
+		s.Game, s.extended = playStored(s, e.UCI)
 		if s.Clock.On {
 			s.Clock.Left[e.Seat] = time.Duration(e.LeftMs) * time.Millisecond
 			s.Clock.TurnStart = e.At
