@@ -70,7 +70,7 @@ type State struct {
 	Clock   clock     // zero without a time control
 	Flag    *FlagFell // the flag that fell, if any
 
-	// extended is set once a later state shares Game's history storage (see play).
+	// extended is set once a later state shares Game's history storage (see playStored).
 	extended *atomic.Bool
 }
 
