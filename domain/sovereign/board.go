@@ -1,5 +1,7 @@
 package sovereign
 
+import "strings"
+
 // Square is one of the 256 squares of the board: the file index x = s&15 (a = 0 .. p = 15)
 // and the rank index y = s>>4 (rank 1 = 0 .. rank 16 = 15), as osc-ui numbers them.
 type Square uint8
@@ -78,10 +80,8 @@ func (c Colour) String() string {
 }
 
 func colourOf(letter byte) (Colour, bool) {
-	for i := 0; i < len(colourLetters); i++ {
-		if colourLetters[i] == letter {
-			return Colour(i), true
-		}
+	if i := strings.IndexByte(colourLetters, letter); i >= 0 {
+		return Colour(i), true
 	}
 	return NoColour, false
 }
@@ -110,10 +110,8 @@ func (r Role) String() string {
 }
 
 func roleOf(letter byte) (Role, bool) {
-	for i := 1; i < len(roleLetters); i++ {
-		if roleLetters[i] == letter {
-			return Role(i), true
-		}
+	if i := strings.IndexByte(roleLetters, letter); i > 0 {
+		return Role(i), true
 	}
 	return NoRole, false
 }
