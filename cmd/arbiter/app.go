@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	neturl "net/url"
@@ -18,6 +17,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/postgres"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 	"github.com/arbiter-games/arbiter/graph"
 	"github.com/arbiter-games/arbiter/projections"
@@ -42,10 +42,27 @@ func dbPath(flagValue string) string {
 	return defaultDB
 }
 
-// openStore opens the event store: an SQLite file.
+// openStore opens the event store: a PostgreSQL database for a postgres:// URL, else an
+// SQLite file.
 func openStore(ctx context.Context, path string) (eventstore.Store, error) {
 	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
-		return nil, errors.New("PostgreSQL URLs are not wired into this binary yet: pass a file path")
+		// ?schema=NAME keeps several stores in one database; pgx must not see it.
+		u, err := neturl.Parse(path)
+		if err != nil {
+			return nil, fmt.Errorf("the PostgreSQL URL does not parse: %w", err)
+		}
+		var opts []postgres.Option
+		if schema := u.Query().Get("schema"); schema != "" {
+			q := u.Query()
+			q.Del("schema")
+			u.RawQuery = q.Encode()
+			opts = append(opts, postgres.WithSchema(schema))
+		}
+		s, err := postgres.Open(ctx, u.String(), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("opening the PostgreSQL event store: %w", err)
+		}
+		return s, nil
 	}
 	s, err := sqlite.Open(ctx, path)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"time"
 
@@ -49,7 +50,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
-	fmt.Fprintf(stdout, "Arbiter is serving %s on http://%s/ (GraphQL at http://%s/graphql)\n", dbPath(*db), ln.Addr(), ln.Addr())
+	fmt.Fprintf(stdout, "Arbiter is serving %s on http://%s/ (GraphQL at http://%s/graphql)\n", describeStore(dbPath(*db)), ln.Addr(), ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -63,4 +64,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// describeStore names a store for a log line without its credentials.
+func describeStore(path string) string {
+	u, err := url.Parse(path)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return path
+	}
+	u.User, u.RawQuery = nil, ""
+	return u.String()
 }

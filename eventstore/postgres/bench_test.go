@@ -1,5 +1,3 @@
-//go:build postgres
-
 package postgres_test
 
 import (
@@ -9,7 +7,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/conformance"
 )
 
-// Run with: ARBITER_PG_URL=... eventstore/postgres/test.sh -run '^$' -bench . -benchtime 5000x
+// Run with: ARBITER_PG_URL=... go test -run '^$' -bench . -benchtime 5000x ./eventstore/postgres
 
 func BenchmarkAppend(b *testing.B) {
 	url := serverURL(b)

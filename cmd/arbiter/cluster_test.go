@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/nats-io/nats.go"
+)
+
+// needServer returns the URL in env, skips without it, and fails under CI=true.
+func needServer(t *testing.T, env string) string {
+	t.Helper()
+	v := os.Getenv(env)
+	if v == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set: CI must run this test against its server", env)
+		}
+		t.Skipf("%s is not set", env)
+	}
+	return v
+}
+
+// TestTwoNodes runs two servers on one PostgreSQL store and one NATS bus, as two nodes of
+// a cluster: players on different nodes play one game, a spectator on the other node sees
+// every event, and both nodes racing for one turn let exactly one move through.
+func TestTwoNodes(t *testing.T) {
+	pgURL := needServer(t, "ARBITER_PG_URL")
+	natsURL := needServer(t, "ARBITER_NATS_URL")
+	unique := fmt.Sprintf("%d", time.Now().UnixNano())
+	schema, topic, stream := "arbiter_test_"+unique, "arbiter.test."+unique, "ARBITER_TEST_"+unique
+	t.Cleanup(func() {
+		if conn, err := pgx.Connect(context.Background(), pgURL); err == nil {
+			_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+			conn.Close(context.Background())
+		}
+		if nc, err := nats.Connect(natsURL); err == nil {
+			if js, err := nc.JetStream(); err == nil {
+				_ = js.DeleteStream(stream)
+			}
+			nc.Close()
+		}
+	})
+	sep := "?"
+	if strings.Contains(pgURL, "?") {
+		sep = "&"
+	}
+	db := pgURL + sep + "schema=" + schema
+	busURL := natsURL + "?topic=" + topic + "&stream=" + stream
+	a := startServer(t, db, "--bus", busURL)
+	b := startServer(t, db, "--bus", busURL)
+
+	_, white := a.register(t, "White")
+	_, black := b.register(t, "Black") // registered on the other node
+	id := a.newMatch(t, white, black, true)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	spectator := b.subscribe(t, ctx, "graphql-transport-ws", "", id, 0)
+
+	// Both nodes race for White's first move.
+	var wg sync.WaitGroup
+	var won sync.Map
+	for i, mv := range []string{"e4", "d4", "c4", "Nf3"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			node := []*server{a, b}[i%2]
+			if r := node.play(t, white, id, mv); len(r.Errors) == 0 {
+				won.Store(mv, true)
+			} else if r.code() != "NOT_YOUR_TURN" {
+				t.Errorf("%s: %+v", mv, r.Errors)
+			}
+		}()
+	}
+	wg.Wait()
+	n := 0
+	won.Range(func(_, _ any) bool { n++; return true })
+	if n != 1 {
+		t.Fatalf("%d racing moves won on two nodes", n)
+	}
+	// Black answers on node B, White resigns on node A.
+	if r := b.play(t, black, id, "Nf6"); len(r.Errors) > 0 {
+		t.Fatalf("Black on node B: %+v", r.Errors)
+	}
+	a.must(t, white, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+
+	var final struct {
+		Match struct {
+			Status  string
+			Version int
+			Moves   []string
+		}
+	}
+	b.must(t, "", `query($m:ID!){match(id:$m){status version moves}}`, map[string]any{"m": id}, &final)
+	if final.Match.Status != "FINISHED" || len(final.Match.Moves) != 2 {
+		t.Fatalf("node B sees %+v", final.Match)
+	}
+	seen := 0
+	for ev := range spectator {
+		seen++
+		if ev.Version != seen {
+			t.Fatalf("the spectator on node B got version %d, want %d", ev.Version, seen)
+		}
+	}
+	if seen != final.Match.Version {
+		t.Fatalf("the spectator saw %d of %d events", seen, final.Match.Version)
+	}
+}
