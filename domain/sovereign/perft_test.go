@@ -56,9 +56,9 @@ func TestDivideSumsToPerft(t *testing.T) {
 	}
 }
 
-// TestDeepPerftReference runs the reference to depth 4 from the start and depth 3 from the
-// middlegame, depth 4 from the Royale start (about a minute): go test -run Deep ./domain/sovereign/, or set
-// SOVEREIGN_DEEP=1 for a whole run.
+// TestDeepPerftReference runs the reference to depth 4 from the start, depth 3 from the
+// middlegame and depth 4 from the Royale start (about a minute): go test -run Deep
+// ./domain/sovereign/, or SOVEREIGN_DEEP=1 for a whole run.
 func TestDeepPerftReference(t *testing.T) {
 	if os.Getenv("SOVEREIGN_DEEP") == "" && !deepRequested() {
 		t.Skip("deep perft: go test -run Deep")

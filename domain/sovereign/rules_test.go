@@ -160,6 +160,21 @@ func TestControlChainsAndCaptureRule(t *testing.T) {
 	}
 }
 
+func TestControlCycle(t *testing.T) {
+	// A pink knight on a yellow square and a yellow knight on a pink square: a cycle that
+	// reaches no owned colour controls nothing (decisions 8: cycles guarded). A white
+	// pawn taking the pink square's knight would break it; here both stay neutral.
+	p := pos(t, "wki1 bki16 pnf11 yni6", "1 w b - 0")
+	for _, c := range []Colour{Pink, Yellow} {
+		if pl, ok := p.Controller(c); ok {
+			t.Errorf("%v controlled by %d", c, pl)
+		}
+	}
+	if len(movesFrom(p, "f11")) != 0 || len(movesFrom(p, "i6")) != 0 {
+		t.Error("a neutral knight moves")
+	}
+}
+
 func TestMoveToTwinSquare(t *testing.T) {
 	// Decision: a piece on a square of colour may go straight to its twin (queen l5 to
 	// e12, both red); any other piece may not, while l5 is occupied.
