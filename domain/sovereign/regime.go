@@ -16,7 +16,8 @@ func (p *Position) castlings(moves []Move, k Square, mine uint16) []Move {
 			continue // directions 1, 3 run along a rank; 0, 2 along a file
 		}
 		x, y := k.File(), k.Rank()
-		var between []Square
+		var buf [16]Square // a fixed array: this runs at every node while the king is unmoved
+		between := buf[:0]
 		var rook Square
 		found := false
 		for {

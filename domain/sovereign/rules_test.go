@@ -162,8 +162,7 @@ func TestControlChainsAndCaptureRule(t *testing.T) {
 
 func TestControlCycle(t *testing.T) {
 	// A pink knight on a yellow square and a yellow knight on a pink square: a cycle that
-	// reaches no owned colour controls nothing (decisions 8: cycles guarded). A white
-	// pawn taking the pink square's knight would break it; here both stay neutral.
+	// reaches no owned colour controls nothing (decisions 8: cycles guarded).
 	p := pos(t, "wki1 bki16 pnf11 yni6", "1 w b - 0")
 	for _, c := range []Colour{Pink, Yellow} {
 		if pl, ok := p.Controller(c); ok {
