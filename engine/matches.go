@@ -186,10 +186,17 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 	en := e.lookup(matchID)
 	en.mu.Lock()
 	defer en.mu.Unlock()
+	// A warm cache is decided upon without reading the store: the append's expected version
+	// checks it. Only a cold cache, a conflict or a refusal (which must not rest on a stale
+	// state) reads what the stream holds beyond it.
+	fresh := false
 	for attempt := 0; ; attempt++ {
-		if err := e.catchUp(ctx, en); err != nil {
-			e.forget(matchID)
-			return Ack{}, err
+		if en.version == 0 || !fresh && attempt > 0 {
+			if err := e.catchUp(ctx, en); err != nil {
+				e.forget(matchID)
+				return Ack{}, err
+			}
+			fresh = true
 		}
 		if a, seen := en.commands[meta.CommandID]; seen {
 			return a, nil
@@ -205,6 +212,9 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 		// told (Setup's start time, a deadline) is the time recorded on the events.
 		now := e.now()
 		emitted, err := match.Decide(r, en.state, match.Stamped(cmd, now))
+		if err != nil && !fresh {
+			continue // refused by the cache: check with the stream before answering
+		}
 		if err != nil {
 			return Ack{}, err
 		}
@@ -223,6 +233,7 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 			if attempt+1 >= e.cfg.MaxRetries {
 				return Ack{}, &game.Error{Code: game.Conflict, Reason: "the match kept changing under this command; send it again", Err: err}
 			}
+			fresh = false
 			continue // another writer won: catch up and decide again
 		case err != nil:
 			e.forget(matchID) // the append may or may not have landed: reload next time
