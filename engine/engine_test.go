@@ -181,3 +181,25 @@ func TestStoreFailure(t *testing.T) {
 		t.Fatalf("a closed store: %v", err)
 	}
 }
+
+// A node whose cache is behind the stream never refuses on its stale state: Black's reply
+// on node A, after White moved on node B, is played, not refused as out of turn.
+func TestStaleCacheIsCheckedBeforeARefusal(t *testing.T) {
+	store := openStore(t)
+	a, b := newEngine(store), newEngine(store)
+	id := seated(t, a)
+	ctx := context.Background()
+	if _, err := b.Handle(ctx, id, move("white", "e4"), engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Handle(ctx, id, move("black", "e5"), engine.Meta{}); err != nil {
+		t.Fatalf("Black's reply on the node that missed 1. e4: %v", err)
+	}
+	// And a stale cache that would accept is caught by the expected version.
+	if _, err := a.Handle(ctx, id, move("white", "Nf3"), engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Handle(ctx, id, move("white", "d4"), engine.Meta{}); game.CodeOf(err) != game.NotYourTurn {
+		t.Fatalf("node B, two moves behind, let White move twice: %v", err)
+	}
+}
