@@ -81,7 +81,12 @@ type benchResult struct {
 	Elapsed       time.Duration
 	P50, P99, Max time.Duration // of engine.Handle, per move
 	Finished      int           // matches ended afterwards (resigned, agreed, or over by the rules)
+	CPU           time.Duration // CPU time of the whole process (user and system) in the timed part
 }
+
+// CPUPerMove is the process's CPU time per durable move: unlike moves/s, it hardly moves
+// when other programs share the machine.
+func (r benchResult) CPUPerMove() time.Duration { return r.CPU / time.Duration(max(r.Moves, 1)) }
 
 // MovesPerSecond is the durable throughput of the timed part.
 func (r benchResult) MovesPerSecond() float64 { return float64(r.Moves) / r.Elapsed.Seconds() }
@@ -90,6 +95,7 @@ func (r benchResult) print(w io.Writer) {
 	fmt.Fprintf(w, "setup:   %d matches, %d players registered, created and seated in %s\n", r.Matches, 2*r.Matches, r.Setup.Round(time.Millisecond))
 	fmt.Fprintf(w, "moves:   %d durable moves in %s: %.0f moves/s\n", r.Moves, r.Elapsed.Round(time.Millisecond), r.MovesPerSecond())
 	fmt.Fprintf(w, "latency: engine.Handle per move p50 %s, p99 %s, max %s\n", r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
+	fmt.Fprintf(w, "cpu:     %s of CPU per move (all goroutines, the store's writer included)\n", r.CPUPerMove().Round(time.Microsecond))
 }
 
 // benchmark plays cfg.Matches chess matches at once through a real engine on store: each
@@ -124,7 +130,7 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 	if cfg.OnStart != nil {
 		cfg.OnStart()
 	}
-	start = time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	quit := make(chan struct{})
 	var reporter sync.WaitGroup
 	reporter.Go(func() {
@@ -162,7 +168,7 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		}
 		return nil
 	})
-	res.Elapsed = time.Since(start)
+	res.Elapsed, res.CPU = time.Since(start), cpuTime()-cpu0
 	close(quit)
 	reporter.Wait()
 	if err != nil {

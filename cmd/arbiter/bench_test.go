@@ -31,6 +31,7 @@ func BenchmarkEngineMoves(b *testing.B) {
 	b.ReportMetric(res.MovesPerSecond(), "moves/s")
 	b.ReportMetric(float64(res.P99)/float64(time.Millisecond), "p99-ms")
 	b.ReportMetric(float64(res.P50)/float64(time.Millisecond), "p50-ms")
+	b.ReportMetric(float64(res.CPUPerMove())/float64(time.Microsecond), "cpu-µs/move")
 }
 
 // TestBenchSmall runs `arbiter bench` on a small load, then `arbiter verify` and `arbiter
