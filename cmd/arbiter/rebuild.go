@@ -23,7 +23,7 @@ func init() {
 func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	db := fs.String("db", "", "the event store's SQLite file (default $ARBITER_DB or "+defaultDB+")")
+	db := dbFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

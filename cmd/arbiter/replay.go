@@ -25,7 +25,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	id := fs.String("match", "", "the match's ID (required)")
 	at := fs.Int64("at", 0, "the version to show; 0 for the latest")
-	db := fs.String("db", "", "the event store's SQLite file (default $ARBITER_DB or "+defaultDB+")")
+	db := dbFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -56,6 +56,11 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("unexpected argument %q (flags go before it? see -h)", fs.Arg(0))
 	}
 	return nil
+}
+
+// dbFlag declares the --db flag of the commands that read an existing store.
+func dbFlag(fs *flag.FlagSet) *string {
+	return fs.String("db", "", "the event store's SQLite file (default $ARBITER_DB or "+defaultDB+")")
 }
 
 // openExisting opens the event store only if its file exists: the tools that read a store

@@ -21,7 +21,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	id := fs.String("match", "", "verify only this match")
-	db := fs.String("db", "", "the event store's SQLite file (default $ARBITER_DB or "+defaultDB+")")
+	db := dbFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
