@@ -20,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -28,7 +27,6 @@ import (
 
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
-	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
 )
 
 // schemaVersion is the version of the tables below; Open refuses a newer file.
@@ -81,9 +79,7 @@ type Store struct {
 	notifier *eventstore.Notifier
 	closed   atomic.Bool
 
-	// Owned by the writer goroutine.
-	head                                          int64
-	byID, last, insert, savepoint, reset, release *sql.Stmt
+	w *writer // owned by the writer goroutine
 }
 
 var _ eventstore.Store = (*Store)(nil)
@@ -111,6 +107,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	}
 	s.read, err = openDB(path, append(pragmas, "query_only(1)"), "", cfg.readConns)
 	if err != nil {
+		s.w.close()
 		write.Close()
 		return nil, err
 	}
@@ -134,8 +131,8 @@ func openDB(path string, pragmas []string, txlock string, conns int) (*sql.DB, e
 	return db, nil
 }
 
-// init creates the tables, checks the schema version, prepares the writer's statements
-// and loads the head position.
+// init creates the tables, checks the schema version and sets up the writer, which loads
+// the head position with its first batch.
 func (s *Store) init(ctx context.Context) error {
 	if _, err := s.write.ExecContext(ctx, schema); err != nil {
 		return fmt.Errorf("create tables: %w", err)
@@ -151,26 +148,11 @@ func (s *Store) init(ctx context.Context) error {
 	case v > schemaVersion:
 		return fmt.Errorf("the file has schema version %d, this build knows up to %d", v, schemaVersion)
 	}
-	if err := s.write.QueryRowContext(ctx, `SELECT COALESCE(MAX(position), 0) FROM events`).Scan(&s.head); err != nil {
-		return fmt.Errorf("read head position: %w", err)
+	w, err := newWriter(ctx, s.write)
+	if err != nil {
+		return err
 	}
-	for _, p := range []struct {
-		stmt **sql.Stmt
-		sql  string
-	}{
-		{&s.byID, `SELECT ` + sqlstore.Columns + ` FROM events WHERE id = ?`},
-		{&s.last, `SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1`},
-		{&s.insert, `INSERT INTO events (` + sqlstore.Columns + `) VALUES (?` + strings.Repeat(", ?", 12) + `)`},
-		{&s.savepoint, `SAVEPOINT append`},
-		{&s.reset, `ROLLBACK TO append`},
-		{&s.release, `RELEASE append`},
-	} {
-		stmt, err := s.write.PrepareContext(ctx, p.sql)
-		if err != nil {
-			return fmt.Errorf("prepare %q: %w", p.sql, err)
-		}
-		*p.stmt = stmt
-	}
+	s.w = w
 	return nil
 }
 
@@ -183,110 +165,4 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, event
 		return eventstore.AppendResult{}, eventstore.ErrClosed
 	}
 	return s.queue.Submit(ctx, stream, expected, events)
-}
-
-// commit is the writer goroutine's group commit of a batch of appends.
-func (s *Store) commit(batch []*groupcommit.Request) {
-	// The callers' contexts do not cancel the shared transaction: one caller giving up
-	// must not fail the others.
-	ctx := context.Background()
-	fail := func(err error) {
-		for _, r := range batch {
-			if r.Err == nil {
-				r.Err = fmt.Errorf("sqlite: append: %w", err)
-			}
-		}
-	}
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		fail(err)
-		return
-	}
-	wtx := &writeTx{ctx: ctx, tx: tx, s: s, head: s.head}
-	now := time.Now()
-	for _, r := range batch {
-		before := wtx.head
-		if _, err := tx.StmtContext(ctx, s.savepoint).ExecContext(ctx); err != nil {
-			r.Err = fmt.Errorf("sqlite: append: %w", err)
-			continue
-		}
-		r.Result, r.Err = sqlstore.Append(wtx, r.Stream, r.Expected, r.Events, now)
-		var err error
-		if r.Err != nil {
-			wtx.head = before
-			_, err = tx.StmtContext(ctx, s.reset).ExecContext(ctx)
-		}
-		if err == nil {
-			_, err = tx.StmtContext(ctx, s.release).ExecContext(ctx)
-		}
-		if err != nil {
-			// The transaction is in an unknown state: give up on the whole batch.
-			_ = tx.Rollback()
-			fail(err)
-			return
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		fail(err)
-		return
-	}
-	s.head = wtx.head
-	s.notifier.Notify()
-}
-
-// writeTx is sqlstore.Tx over the writer's transaction.
-type writeTx struct {
-	ctx  context.Context
-	tx   *sql.Tx
-	s    *Store
-	head int64
-}
-
-func (w *writeTx) EventsByID(ids []string) ([]eventstore.Event, error) {
-	stmt := w.tx.StmtContext(w.ctx, w.s.byID)
-	var found []eventstore.Event
-	for _, id := range ids {
-		e, err := sqlstore.Scan(stmt.QueryRowContext(w.ctx, id))
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("look up event %q: %w", id, err)
-		}
-		found = append(found, e)
-	}
-	return found, nil
-}
-
-func (w *writeTx) Last(stream string) (int64, string, error) {
-	var (
-		v int64
-		h string
-	)
-	err := w.tx.StmtContext(w.ctx, w.s.last).QueryRowContext(w.ctx, stream).Scan(&v, &h)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, "", nil
-	}
-	if err != nil {
-		return 0, "", fmt.Errorf("read version of %q: %w", stream, err)
-	}
-	return v, h, nil
-}
-
-// Reserve hands out positions from the writer's counter: a single writer commits in the
-// order it assigns, so positions follow commit order and have no gap.
-func (w *writeTx) Reserve(n int) (int64, error) {
-	first := w.head + 1
-	w.head += int64(n)
-	return first, nil
-}
-
-func (w *writeTx) Insert(events []eventstore.Event) error {
-	stmt := w.tx.StmtContext(w.ctx, w.s.insert)
-	for _, e := range events {
-		if _, err := stmt.ExecContext(w.ctx, sqlstore.Args(e)...); err != nil {
-			return fmt.Errorf("insert event %q: %w", e.ID, err)
-		}
-	}
-	return nil
 }

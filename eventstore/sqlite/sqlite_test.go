@@ -2,6 +2,8 @@ package sqlite_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -27,4 +29,40 @@ func TestConformance(t *testing.T) {
 		},
 		Durable: true,
 	})
+}
+
+// TestLongAppendReusingAnID: an append longer than one INSERT statement that fails on its
+// last event leaves nothing behind, and the writer's cached tail still matches the file.
+func TestLongAppendReusingAnID(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "events.db"))
+	defer s.Close()
+	ctx := context.Background()
+	evs := func(prefix string, n int) []eventstore.Proposed {
+		out := make([]eventstore.Proposed, n)
+		for i := range out {
+			out[i] = eventstore.Proposed{ID: fmt.Sprintf("%s-%d", prefix, i), Type: "T", SchemaVersion: 1, Payload: []byte(`{}`)}
+		}
+		return out
+	}
+	first := evs("a", 200)
+	if _, err := s.Append(ctx, "s", eventstore.NoStream, first...); err != nil {
+		t.Fatal(err)
+	}
+	bad := append(evs("b", 150), first[0])
+	if _, err := s.Append(ctx, "s", 200, bad...); !errors.Is(err, eventstore.ErrIDReused) {
+		t.Fatalf("append reusing an ID = %v, want ErrIDReused", err)
+	}
+	if _, err := s.Append(ctx, "s", 200, evs("c", 3)...); err != nil {
+		t.Fatal(err)
+	}
+	all, err := s.ReadStream(ctx, "s", 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 203 || all[202].Position != 203 {
+		t.Fatalf("stream has %d events, last at position %d; want 203 and 203", len(all), all[len(all)-1].Position)
+	}
+	if err := eventstore.VerifyChain(all); err != nil {
+		t.Fatal(err)
+	}
 }

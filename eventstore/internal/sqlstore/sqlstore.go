@@ -34,9 +34,12 @@ func Scan(row Scanner) (eventstore.Event, error) {
 }
 
 // Args returns e's values in the order of Columns.
-func Args(e eventstore.Event) []any {
-	return []any{e.Position, e.Stream, e.Version, e.ID, e.Type, e.SchemaVersion, e.Payload,
-		e.CommandID, e.Actor, string(e.Visibility), e.Time.UnixNano(), e.PrevHash, e.Hash}
+func Args(e eventstore.Event) []any { return AppendArgs(nil, e) }
+
+// AppendArgs appends e's values in the order of Columns to args, for multi-row INSERTs.
+func AppendArgs(args []any, e eventstore.Event) []any {
+	return append(args, e.Position, e.Stream, e.Version, e.ID, e.Type, e.SchemaVersion, e.Payload,
+		e.CommandID, e.Actor, string(e.Visibility), e.Time.UnixNano(), e.PrevHash, e.Hash)
 }
 
 // Tx is what one append needs from a transaction that holds the adapter's write lock.

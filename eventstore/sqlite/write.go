@@ -1,0 +1,327 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
+	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
+)
+
+// The writer goroutine does as little SQL as it can per append, because with the pure-Go
+// driver every statement costs tens of microseconds and the writer is the store's only
+// path to the disk. In the common case an append is one INSERT: the stream's last version
+// and hash come from a cache, and event IDs are not looked up first, because the UNIQUE
+// constraint on id finds a reused ID anyway. A statement that fails on a constraint is
+// undone by SQLite on its own (ON CONFLICT ABORT keeps the transaction and the earlier
+// statements), so an append of one statement needs no savepoint; only then, or when the
+// expected version does not match, is the append decided again by sqlstore.Append, which
+// looks the IDs up first and so keeps the port's order: idempotency before the version.
+
+const (
+	// maxTails bounds the cache of stream tails. An entry is about 200 bytes; a server
+	// with more live matches than this only pays one more query per append for some.
+	maxTails = 16384
+	// maxRows bounds the rows of one INSERT statement: 13 columns each, well below
+	// SQLite's limit of 32766 bound parameters. A longer append takes several statements
+	// inside a savepoint.
+	maxRows = 64
+)
+
+// tail is what an append needs of the end of its stream.
+type tail struct {
+	version int64
+	hash    string
+}
+
+// writer is the writer goroutine's state: its one connection, pinned so that statements
+// are prepared once, and what it knows of the file between transactions.
+type writer struct {
+	conn                           *sql.Conn
+	begin, commit, rollback        *sql.Stmt
+	savepoint, rollbackTo, release *sql.Stmt
+	byID, last, maxPosition        *sql.Stmt
+	inserts                        [maxRows + 1]*sql.Stmt // by number of rows, prepared on first use
+	args                           []any
+	head                           int64           // position of the last committed event
+	tails                          map[string]tail // by stream, of committed or in-transaction events
+	stale                          bool            // a transaction failed: reload before the next
+	broken                         error           // the current transaction cannot go on
+	ctx                            context.Context // the transaction outlives any caller's context
+}
+
+func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("pin the writer's connection: %w", err)
+	}
+	w := &writer{conn: conn, tails: make(map[string]tail), stale: true, ctx: context.Background()}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		// IMMEDIATE takes the write lock at BEGIN, not on the first write, so that a reader
+		// in another process cannot make the transaction fail half-way.
+		{&w.begin, `BEGIN IMMEDIATE`},
+		{&w.commit, `COMMIT`},
+		{&w.rollback, `ROLLBACK`},
+		{&w.savepoint, `SAVEPOINT append`},
+		{&w.rollbackTo, `ROLLBACK TO append`},
+		{&w.release, `RELEASE append`},
+		{&w.byID, `SELECT ` + sqlstore.Columns + ` FROM events WHERE id = ?`},
+		{&w.last, `SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1`},
+		{&w.maxPosition, `SELECT COALESCE(MAX(position), 0) FROM events`},
+	} {
+		stmt, err := conn.PrepareContext(ctx, p.sql)
+		if err != nil {
+			w.close()
+			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
+		}
+		*p.stmt = stmt
+	}
+	return w, nil
+}
+
+// close releases the statements and gives the connection back to its pool.
+func (w *writer) close() error {
+	for _, st := range append([]*sql.Stmt{w.begin, w.commit, w.rollback, w.savepoint, w.rollbackTo,
+		w.release, w.byID, w.last, w.maxPosition}, w.inserts[:]...) {
+		if st != nil {
+			st.Close()
+		}
+	}
+	return w.conn.Close()
+}
+
+// commit is the group commit of a batch of appends, in one transaction.
+func (s *Store) commit(batch []*groupcommit.Request) {
+	w := s.w
+	if err := w.run(batch); err != nil {
+		// The transaction is rolled back: every verdict reached inside it is void, a
+		// version conflict included (it may have been caused by a rolled-back append of
+		// the same batch). The callers may retry; appends are idempotent.
+		for _, r := range batch {
+			r.Result, r.Err = eventstore.AppendResult{}, fmt.Errorf("sqlite: append: %w", err)
+		}
+		return
+	}
+	s.notifier.Notify()
+}
+
+// run appends the batch in one transaction and commits it. On error, nothing of the
+// batch is stored and the writer reloads its state before the next batch.
+func (w *writer) run(batch []*groupcommit.Request) error {
+	if _, err := w.begin.ExecContext(w.ctx); err != nil {
+		w.stale = true
+		return err
+	}
+	err := w.appendAll(batch)
+	if err == nil {
+		_, err = w.commit.ExecContext(w.ctx)
+	}
+	if err != nil {
+		// Whatever state the failure left, the head and the tails may describe events
+		// that are not stored: forget them.
+		w.stale = true
+		_, _ = w.rollback.ExecContext(w.ctx)
+		return err
+	}
+	return nil
+}
+
+func (w *writer) appendAll(batch []*groupcommit.Request) error {
+	if w.stale {
+		if err := w.maxPosition.QueryRowContext(w.ctx).Scan(&w.head); err != nil {
+			return fmt.Errorf("read head position: %w", err)
+		}
+		clear(w.tails)
+		w.stale = false
+	}
+	w.broken = nil
+	now := time.Now()
+	for _, r := range batch {
+		r.Result, r.Err = w.append(r.Stream, r.Expected, r.Events, now)
+		if w.broken != nil {
+			return w.broken
+		}
+	}
+	return nil
+}
+
+// append runs one validated append inside the batch's transaction. An error of the
+// transaction itself is left in w.broken; the error returned is the append's own.
+func (w *writer) append(stream string, expected int64, events []eventstore.Proposed, now time.Time) (eventstore.AppendResult, error) {
+	t, err := w.tail(stream)
+	if err != nil {
+		return eventstore.AppendResult{}, err
+	}
+	if eventstore.CheckExpected(stream, expected, t.version) == nil {
+		sealed := eventstore.Seal(stream, t.version, t.hash, w.head+1, now, events)
+		err := w.insert(sealed)
+		if err == nil {
+			return eventstore.Result(sealed, false), nil
+		}
+		if w.broken != nil {
+			return eventstore.AppendResult{}, err
+		}
+		// An ID is already stored (a retry, or a reuse), or the tail was not the stream's
+		// end after all: decide again with the full check.
+		delete(w.tails, stream)
+	}
+	return sqlstore.Append(slowTx{w}, stream, expected, events, now)
+}
+
+// tail returns the end of stream, from the cache or else from the file.
+func (w *writer) tail(stream string) (tail, error) {
+	if t, ok := w.tails[stream]; ok {
+		return t, nil
+	}
+	v, h, err := slowTx{w}.Last(stream)
+	if err != nil {
+		return tail{}, err
+	}
+	w.setTail(stream, tail{v, h})
+	return tail{v, h}, nil
+}
+
+func (w *writer) setTail(stream string, t tail) {
+	if _, ok := w.tails[stream]; !ok && len(w.tails) >= maxTails {
+		// Evict an arbitrary entry: map iteration starts at a random place.
+		for k := range w.tails {
+			delete(w.tails, k)
+			break
+		}
+	}
+	w.tails[stream] = t
+}
+
+// insert stores the events of one append, all or none, advances the head and the tail of
+// their stream. A constraint violation is returned with the transaction intact; any
+// other failure also sets w.broken.
+func (w *writer) insert(events []eventstore.Event) error {
+	if len(events) <= maxRows {
+		if err := w.insertRows(events); err != nil {
+			return w.check(fmt.Errorf("insert events: %w", err))
+		}
+	} else if err := w.insertChunks(events); err != nil {
+		return err
+	}
+	last := events[len(events)-1]
+	w.head = last.Position
+	w.setTail(last.Stream, tail{last.Version, last.Hash})
+	return nil
+}
+
+// insertChunks stores a long append in several statements, inside a savepoint that
+// undoes the first ones if a later one fails.
+func (w *writer) insertChunks(events []eventstore.Event) error {
+	if _, err := w.savepoint.ExecContext(w.ctx); err != nil {
+		return w.fail(err)
+	}
+	for chunk := range slices.Chunk(events, maxRows) {
+		if err := w.insertRows(chunk); err != nil {
+			if _, rerr := w.rollbackTo.ExecContext(w.ctx); rerr != nil {
+				return w.fail(rerr)
+			}
+			if _, rerr := w.release.ExecContext(w.ctx); rerr != nil {
+				return w.fail(rerr)
+			}
+			return w.check(fmt.Errorf("insert events: %w", err))
+		}
+	}
+	if _, err := w.release.ExecContext(w.ctx); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// insertRows runs one INSERT of up to maxRows events.
+func (w *writer) insertRows(events []eventstore.Event) error {
+	n := len(events)
+	stmt := w.inserts[n]
+	if stmt == nil {
+		row := "(?" + strings.Repeat(", ?", 12) + ")"
+		q := `INSERT INTO events (` + sqlstore.Columns + `) VALUES ` + row + strings.Repeat(", "+row, n-1)
+		var err error
+		if stmt, err = w.conn.PrepareContext(w.ctx, q); err != nil {
+			return err
+		}
+		w.inserts[n] = stmt
+	}
+	w.args = w.args[:0]
+	for _, e := range events {
+		w.args = sqlstore.AppendArgs(w.args, e)
+	}
+	_, err := stmt.ExecContext(w.ctx, w.args...)
+	clear(w.args) // do not keep the payloads alive
+	return err
+}
+
+// check returns err, and marks the transaction broken unless err is a constraint
+// violation, which SQLite undoes by itself.
+func (w *writer) check(err error) error {
+	if isConstraint(err) {
+		return err
+	}
+	return w.fail(err)
+}
+
+func (w *writer) fail(err error) error {
+	if w.broken == nil {
+		w.broken = err
+	}
+	return err
+}
+
+func isConstraint(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
+}
+
+// slowTx is sqlstore.Tx over the writer's transaction, for the full check of an append.
+type slowTx struct{ w *writer }
+
+func (t slowTx) EventsByID(ids []string) ([]eventstore.Event, error) {
+	var found []eventstore.Event
+	for _, id := range ids {
+		e, err := sqlstore.Scan(t.w.byID.QueryRowContext(t.w.ctx, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, t.w.fail(fmt.Errorf("look up event %q: %w", id, err))
+		}
+		found = append(found, e)
+	}
+	return found, nil
+}
+
+func (t slowTx) Last(stream string) (int64, string, error) {
+	var (
+		v int64
+		h string
+	)
+	err := t.w.last.QueryRowContext(t.w.ctx, stream).Scan(&v, &h)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", nil
+	}
+	if err != nil {
+		return 0, "", t.w.fail(fmt.Errorf("read version of %q: %w", stream, err))
+	}
+	return v, h, nil
+}
+
+// Reserve hands out the positions after the head: a single writer commits in the order
+// it assigns, so positions follow commit order and have no gap. insert advances the head.
+func (t slowTx) Reserve(n int) (int64, error) { return t.w.head + 1, nil }
+
+func (t slowTx) Insert(events []eventstore.Event) error { return t.w.insert(events) }
