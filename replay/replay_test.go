@@ -41,7 +41,7 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	eng := engine.New(engine.Config{Store: store, Games: registry()})
-	f.matches, err = playout.Fill(ctx, eng, playout.Config{Matches: 3, Plies: 40, Seed: 7})
+	f.matches, err = playout.Fill(ctx, eng, playout.Config{Matches: 3, Plies: 24, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
