@@ -62,7 +62,7 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 		v = &cp
 	}
 	if ev.Version != v.Version+1 {
-		return fmt.Errorf("match %s jumps from version %d to %d", id, v.Version, ev.Version)
+		return errJump(id, v.Version, ev.Version)
 	}
 	d, err := engine.Decode(v.Rules, ev)
 	if err != nil {
@@ -129,4 +129,8 @@ func (m *Matches) Digest() string {
 		fmt.Fprintln(h)
 	}
 	return fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.pos, hex.EncodeToString(h.Sum(nil))[:16])
+}
+
+func errJump(id string, from, to int64) error {
+	return fmt.Errorf("match %s jumps from version %d to %d", id, from, to)
 }

@@ -92,8 +92,16 @@ func Rebuild(ctx context.Context, store eventstore.Store, progress func(pos, hea
 		if p.err != nil {
 			return fmt.Errorf("projections: reading after %d: %w", p.after, p.err)
 		}
-		for _, ev := range p.evs {
-			for _, pr := range ps {
+		// Each projection takes the whole page in turn: they are independent, so this
+		// gives what feeding each event to every projection would.
+		for _, pr := range ps {
+			if pa, ok := pr.(pageApplier); ok {
+				if at, err := pa.applyPage(p.evs); err != nil {
+					return fmt.Errorf("projections: %s at position %d: %w", pr.Name(), at, err)
+				}
+				continue
+			}
+			for _, ev := range p.evs {
 				if err := pr.Apply(ev); err != nil {
 					return fmt.Errorf("projections: %s at position %d: %w", pr.Name(), ev.Position, err)
 				}

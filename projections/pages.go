@@ -1,0 +1,118 @@
+package projections
+
+import (
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// pageApplier is a projection that can apply a page of events at once, with the result
+// Apply would give event by event: Rebuild uses it. On an error it returns the position of
+// the event that failed, as Apply one by one would have.
+type pageApplier interface {
+	applyPage(evs []eventstore.Event) (failedAt int64, err error)
+}
+
+// applyPage folds the matches of a page in parallel: matches are independent, and
+// decoding and folding their events is nearly all the cost of a rebuild. Each match's
+// events are folded in order into one new view, which replaces the old one only once the
+// whole page has folded without error; readers, blocked by the write lock meanwhile, see
+// the model before or after the page. If any event fails, nothing of the page is kept and
+// the page is applied again one event at a time, so that the model, its checkpoint and
+// the error are exactly those of Apply.
+func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
+	m.mu.Lock()
+	type group struct {
+		id   string
+		evs  []eventstore.Event
+		view *MatchView
+		err  error
+	}
+	var (
+		groups []*group
+		byID   = map[string]*group{}
+		last   = m.pos
+	)
+	for _, ev := range evs {
+		if ev.Position <= last {
+			continue
+		}
+		last = ev.Position
+		id, ok := strings.CutPrefix(ev.Stream, "match-")
+		if !ok {
+			continue
+		}
+		g := byID[id]
+		if g == nil {
+			g = &group{id: id, view: m.byID[id]}
+			byID[id] = g
+			groups = append(groups, g)
+		}
+		g.evs = append(g.evs, ev)
+	}
+	var (
+		next   atomic.Int64
+		failed atomic.Bool
+		wg     sync.WaitGroup
+	)
+	for range min(runtime.GOMAXPROCS(0), len(groups)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(groups)) && !failed.Load(); i = next.Add(1) - 1 {
+				g := groups[i]
+				g.view, g.err = m.fold(g.id, g.view, g.evs)
+				if g.err != nil {
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if failed.Load() {
+		m.mu.Unlock()
+		for _, ev := range evs {
+			if err := m.Apply(ev); err != nil {
+				return ev.Position, err
+			}
+		}
+		return 0, nil
+	}
+	for _, g := range groups {
+		m.byID[g.id] = g.view
+	}
+	m.pos = last
+	m.mu.Unlock()
+	return 0, nil
+}
+
+// fold applies one match's events to a copy of its view (nil for a new match), as Apply
+// does one by one.
+func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*MatchView, error) {
+	var v *MatchView
+	if old == nil {
+		rules, err := m.folder.Rules(evs[0])
+		if err != nil {
+			return nil, err
+		}
+		v = &MatchView{ID: id, Rules: rules, CreatedAt: evs[0].Time}
+	} else {
+		cp := *old // readers may hold the old view: replace it, never change it
+		v = &cp
+	}
+	for _, ev := range evs {
+		if ev.Version != v.Version+1 {
+			return nil, errJump(id, v.Version, ev.Version)
+		}
+		d, err := engine.Decode(v.Rules, ev)
+		if err != nil {
+			return nil, err
+		}
+		v.State = match.Evolve(v.Rules, v.State, d)
+		v.Version, v.Position, v.UpdatedAt = ev.Version, ev.Position, ev.Time
+	}
+	return v, nil
+}
