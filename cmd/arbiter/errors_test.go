@@ -73,6 +73,12 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 		t.Fatalf("refused commands changed the match: version %d -> %d", v0, v)
 	}
 
+	t.Run("query for an unknown match", func(t *testing.T) {
+		r := srv.post(t, "", `{match(id:"nosuchmatch"){id} player(id:"nosuchplayer"){id}}`, nil)
+		if len(r.Errors) > 0 || string(r.Data) != `{"match":null,"player":null}` {
+			t.Fatalf("unknown IDs: %s %+v", r.Data, r.Errors)
+		}
+	})
 	t.Run("nested too deep", func(t *testing.T) {
 		q := "{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } } }"
 		if r := srv.post(t, "", q, nil); r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "levels deep") {
