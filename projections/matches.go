@@ -50,26 +50,10 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	if !ok {
 		return nil
 	}
-	v := m.byID[id]
-	if v == nil {
-		rules, err := m.folder.Rules(ev)
-		if err != nil {
-			return err
-		}
-		v = &MatchView{ID: id, Rules: rules, CreatedAt: ev.Time}
-	} else {
-		cp := *v // readers may hold the old view: replace it, never change it
-		v = &cp
-	}
-	if ev.Version != v.Version+1 {
-		return errJump(id, v.Version, ev.Version)
-	}
-	d, err := engine.Decode(v.Rules, ev)
+	v, err := m.fold(id, m.byID[id], []eventstore.Event{ev})
 	if err != nil {
 		return err
 	}
-	v.State = match.Evolve(v.Rules, v.State, d)
-	v.Version, v.Position, v.UpdatedAt = ev.Version, ev.Position, ev.Time
 	m.byID[id] = v
 	return nil
 }
@@ -129,8 +113,4 @@ func (m *Matches) Digest() string {
 		fmt.Fprintln(h)
 	}
 	return fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.pos, hex.EncodeToString(h.Sum(nil))[:16])
-}
-
-func errJump(id string, from, to int64) error {
-	return fmt.Errorf("match %s jumps from version %d to %d", id, from, to)
 }

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -89,8 +90,8 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 	return 0, nil
 }
 
-// fold applies one match's events to a copy of its view (nil for a new match), as Apply
-// does one by one.
+// fold applies one match's events, in order, to a copy of its view (nil for a new match):
+// Apply with one event, applyPage with all the events of a match in a page.
 func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*MatchView, error) {
 	var v *MatchView
 	if old == nil {
@@ -105,7 +106,7 @@ func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*Matc
 	}
 	for _, ev := range evs {
 		if ev.Version != v.Version+1 {
-			return nil, errJump(id, v.Version, ev.Version)
+			return nil, fmt.Errorf("match %s jumps from version %d to %d", id, v.Version, ev.Version)
 		}
 		d, err := engine.Decode(v.Rules, ev)
 		if err != nil {

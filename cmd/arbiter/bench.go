@@ -32,7 +32,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	moves := fs.Int("moves", 200, "moves (plies) per match")
 	duration := fs.Duration("duration", 10*time.Second, "stop playing after this long, even if moves remain; 0 for no limit")
 	seed := fs.Uint64("seed", 1, "match i plays the pseudo-random game of seed+i")
-	if err := parseFlags(fs, args); err != nil {
+	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
 	if *matches < 1 || *moves < 1 || *duration < 0 {

@@ -24,7 +24,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := dbFlag(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
 	store, err := openExisting(ctx, dbPath(*db))

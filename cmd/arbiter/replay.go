@@ -26,7 +26,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	id := fs.String("match", "", "the match's ID (required)")
 	at := fs.Int64("at", 0, "the version to show; 0 for the latest")
 	db := dbFlag(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
 	if *id == "" {
@@ -44,18 +44,19 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return printSnapshot(stdout, snap)
 }
 
-// parseFlags parses a subcommand's flags; -h is not an error, and no argument may follow.
-func parseFlags(fs *flag.FlagSet, args []string) error {
+// parseFlags parses a subcommand's flags, of which no argument may follow. ok is false
+// when the command must stop: with the error, or with none after -h printed the usage.
+func parseFlags(fs *flag.FlagSet, args []string) (ok bool, err error) {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil
+			return false, nil
 		}
-		return err
+		return false, err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (flags go before it? see -h)", fs.Arg(0))
+		return false, fmt.Errorf("unexpected argument %q (flags go before it? see -h)", fs.Arg(0))
 	}
-	return nil
+	return true, nil
 }
 
 // dbFlag declares the --db flag of the commands that read an existing store.

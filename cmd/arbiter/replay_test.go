@@ -78,6 +78,12 @@ func TestReplayCommand(t *testing.T) {
 		t.Errorf("missing file: %s", errOut)
 	}
 	fails(t, "replay", "--db", db)
+	for _, cmd := range []string{"replay", "verify", "rebuild", "bench"} {
+		var stdout, stderr strings.Builder
+		if code := run(context.Background(), []string{cmd, "-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "-db") {
+			t.Errorf("arbiter %s -h: exit %d, %s", cmd, code, stderr.String())
+		}
+	}
 }
 
 func TestNumbered(t *testing.T) {

@@ -22,7 +22,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	id := fs.String("match", "", "verify only this match")
 	db := dbFlag(fs)
-	if err := parseFlags(fs, args); err != nil {
+	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
 	store, err := openExisting(ctx, dbPath(*db))
