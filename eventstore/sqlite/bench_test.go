@@ -21,3 +21,10 @@ func BenchmarkReadAll(b *testing.B) {
 		return open(b, filepath.Join(b.TempDir(), "events.db"))
 	})
 }
+
+// BenchmarkAppendLoad is the engine's target: 1,000 matches, 20,000 appends/s in all.
+func BenchmarkAppendLoad(b *testing.B) {
+	conformance.BenchmarkAppendLoad(b, func(b *testing.B) eventstore.Store {
+		return open(b, filepath.Join(b.TempDir(), "events.db"))
+	}, 1000, 20000)
+}
