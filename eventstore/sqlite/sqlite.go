@@ -96,7 +96,15 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		"journal_mode(WAL)",
 		"synchronous(FULL)",
 	}
-	write, err := openDB(path, pragmas, "immediate", 1)
+	// The writer's connection gets a larger page cache, so that the index pages of a
+	// thousand live streams stay in memory, and checkpoints every 8000 pages of WAL
+	// (32 MiB with 4 KiB pages) rather than every 1000: a checkpoint runs inside the
+	// COMMIT that crosses the threshold, copies each page once however often it changed,
+	// and flushes the file, so rarer checkpoints cost less per append. Measured with
+	// BenchmarkAppendLoad over 200 000 appends: 9 800 appends/s with the defaults, 14 500
+	// to 16 200 with these. Durability is the same: a checkpoint only copies what the WAL
+	// already holds durably.
+	write, err := openDB(path, append(pragmas, "cache_size(-65536)", "wal_autocheckpoint(8000)"), "immediate", 1)
 	if err != nil {
 		return nil, err
 	}
