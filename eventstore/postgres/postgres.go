@@ -158,38 +158,15 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, event
 }
 
 // commit is the group commit of a batch of appends, in one transaction holding the
-// append lock, in four round trips whatever the size of the batch: BEGIN; the lock and
-// every read the batch needs, pipelined; the inserts of every event and the new head;
-// COMMIT. The reads happen under the lock, so nothing changes them until COMMIT, and the
-// appends are decided in memory from there, one after the other as if each ran alone.
-// None can then fail half-way, so there is no savepoint; a failure of the transaction
-// fails the whole batch.
+// append lock, in two round trips whatever the size of the batch: BEGIN, the lock and
+// every read the batch needs, pipelined; then the inserts of every event, the new head
+// and COMMIT. The reads happen under the lock, so nothing changes them until COMMIT, and
+// the appends are decided in memory from there, one after the other as if each ran
+// alone. None can then fail half-way, so there is no savepoint; a failure of the
+// transaction fails the whole batch.
 func (s *Store) commit(batch []*groupcommit.Request) {
 	// One caller giving up must not fail the others' transaction.
-	ctx := context.Background()
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		m, err := s.load(ctx, tx, batch)
-		if err != nil {
-			return err
-		}
-		now := time.Now()
-		for _, r := range batch {
-			r.Result, r.Err = sqlstore.Append(m, r.Stream, r.Expected, r.Events, now)
-		}
-		if len(m.rows.position) == 0 {
-			return nil
-		}
-		var b pgx.Batch
-		b.Queue(insertSQL, m.rows.position, m.rows.stream, m.rows.version, m.rows.id, m.rows.typ,
-			m.rows.schemaVersion, m.rows.payload, m.rows.commandID, m.rows.actor, m.rows.visibility,
-			m.rows.timeNS, m.rows.prevHash, m.rows.hash)
-		b.Queue(`UPDATE head SET position = $1`, m.head)
-		if err := tx.SendBatch(ctx, &b).Close(); err != nil {
-			return fmt.Errorf("insert events: %w", err)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := s.commitBatch(context.Background(), batch); err != nil {
 		// Every verdict reached inside the rolled-back transaction is void, a version
 		// conflict included (an earlier append of the batch may have caused it).
 		for _, r := range batch {
@@ -200,10 +177,57 @@ func (s *Store) commit(batch []*groupcommit.Request) {
 	s.notifier.Notify()
 }
 
-// load takes the append lock and reads, in one round trip, the head position, the
-// stored events that carry any of the batch's IDs and the last event of each stream the
-// batch appends to.
-func (s *Store) load(ctx context.Context, tx pgx.Tx, batch []*groupcommit.Request) (*memTx, error) {
+func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	defer func() {
+		if err != nil {
+			// Ends a transaction left open or failed; if even this fails, the pool
+			// closes a connection released inside a transaction.
+			_, _ = conn.Exec(ctx, `ROLLBACK`)
+		}
+	}()
+	m, err := s.load(ctx, conn, batch)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	for _, r := range batch {
+		r.Result, r.Err = sqlstore.Append(m, r.Stream, r.Expected, r.Events, now)
+	}
+	var b pgx.Batch
+	if len(m.rows.position) > 0 {
+		b.Queue(insertSQL, m.rows.position, m.rows.stream, m.rows.version, m.rows.id, m.rows.typ,
+			m.rows.schemaVersion, m.rows.payload, m.rows.commandID, m.rows.actor, m.rows.visibility,
+			m.rows.timeNS, m.rows.prevHash, m.rows.hash)
+		b.Queue(`UPDATE head SET position = $1`, m.head)
+	}
+	b.Queue(`COMMIT`)
+	br := conn.SendBatch(ctx, &b)
+	defer br.Close()
+	for range b.Len() - 1 {
+		if _, err := br.Exec(); err != nil {
+			return fmt.Errorf("insert events: %w", err)
+		}
+	}
+	// COMMIT of a transaction that failed answers ROLLBACK, without an error.
+	tag, err := br.Exec()
+	if err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	if tag.String() != "COMMIT" {
+		return fmt.Errorf("commit: the server answered %q", tag)
+	}
+	return br.Close()
+}
+
+// load begins the transaction, takes the append lock and reads, in one round trip, the
+// head position, the stored events that carry any of the batch's IDs and the last event
+// of each stream the batch appends to.
+func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcommit.Request) (*memTx, error) {
 	var (
 		ids     []string
 		streams []string
@@ -221,6 +245,7 @@ func (s *Store) load(ctx context.Context, tx pgx.Tx, batch []*groupcommit.Reques
 	var b pgx.Batch
 	// Statements of a pipeline run in order: the reads below start after the lock is
 	// held, each with a snapshot that includes every earlier holder's commit.
+	b.Queue(`BEGIN`)
 	b.Queue(`SELECT pg_advisory_xact_lock($1)`, s.lockKey)
 	// The statements are prepared once per connection, and a generic plan made while the
 	// table was small scans it whole for ever after: 6 ms per batch at 20 000 events.
@@ -231,9 +256,12 @@ func (s *Store) load(ctx context.Context, tx pgx.Tx, batch []*groupcommit.Reques
 	// One index probe per stream, however long the stream.
 	b.Queue(`SELECT s.stream, e.version, e.hash FROM unnest($1::text[]) AS s(stream)
 		CROSS JOIN LATERAL (SELECT version, hash FROM events WHERE events.stream = s.stream ORDER BY version DESC LIMIT 1) e`, streams)
-	br := tx.SendBatch(ctx, &b)
+	br := conn.SendBatch(ctx, &b)
 	defer br.Close()
 	m := &memTx{byID: make(map[string]eventstore.Event), tails: make(map[string]tail, len(streams))}
+	if _, err := br.Exec(); err != nil {
+		return nil, fmt.Errorf("begin: %w", err)
+	}
 	if _, err := br.Exec(); err != nil {
 		return nil, fmt.Errorf("take the append lock: %w", err)
 	}
