@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -158,9 +159,9 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, event
 }
 
 // commit is the group commit of a batch of appends, in one transaction holding the
-// append lock, in two round trips whatever the size of the batch: BEGIN, the lock and
-// every read the batch needs, pipelined; then the inserts of every event, the new head
-// and COMMIT. The reads happen under the lock, so nothing changes them until COMMIT, and
+// append lock, in three round trips whatever the size of the batch: BEGIN, the lock and
+// every read the batch needs, pipelined; the COPY of every event; the new head and
+// COMMIT. The reads happen under the lock, so nothing changes them until COMMIT, and
 // the appends are decided in memory from there, one after the other as if each ran
 // alone. None can then fail half-way, so there is no savepoint; a failure of the
 // transaction fails the whole batch.
@@ -199,10 +200,14 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 		r.Result, r.Err = sqlstore.Append(m, r.Stream, r.Expected, r.Events, now)
 	}
 	var b pgx.Batch
-	if len(m.rows.position) > 0 {
-		b.Queue(insertSQL, m.rows.position, m.rows.stream, m.rows.version, m.rows.id, m.rows.typ,
-			m.rows.schemaVersion, m.rows.payload, m.rows.commandID, m.rows.actor, m.rows.visibility,
-			m.rows.timeNS, m.rows.prevHash, m.rows.hash)
+	if len(m.rows) > 0 {
+		// COPY takes the rows faster than an INSERT; it costs a round trip of its own,
+		// which a batch large enough to matter makes up for many times over.
+		if _, err := conn.CopyFrom(ctx, pgx.Identifier{"events"}, columnNames, pgx.CopyFromSlice(len(m.rows), func(i int) ([]any, error) {
+			return sqlstore.Args(m.rows[i]), nil
+		})); err != nil {
+			return fmt.Errorf("insert events: %w", err)
+		}
 		b.Queue(`UPDATE head SET position = $1`, m.head)
 	}
 	b.Queue(`COMMIT`)
@@ -210,7 +215,7 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 	defer br.Close()
 	for range b.Len() - 1 {
 		if _, err := br.Exec(); err != nil {
-			return fmt.Errorf("insert events: %w", err)
+			return fmt.Errorf("update head: %w", err)
 		}
 	}
 	// COMMIT of a transaction that failed answers ROLLBACK, without an error.
@@ -306,21 +311,12 @@ type tail struct {
 }
 
 // memTx is sqlstore.Tx over what load read, plus the appends of the batch so far, which
-// it gathers into columns for one INSERT.
+// it gathers for one COPY.
 type memTx struct {
 	head  int64
 	byID  map[string]eventstore.Event
 	tails map[string]tail
-	rows  columns
-}
-
-// columns holds events column by column, in the order of sqlstore.Columns.
-type columns struct {
-	position, version, timeNS         []int64
-	stream, id, typ, commandID, actor []string
-	visibility, prevHash, hash        []string
-	schemaVersion                     []int32
-	payload                           [][]byte
+	rows  []eventstore.Event // to insert
 }
 
 func (m *memTx) EventsByID(ids []string) ([]eventstore.Event, error) {
@@ -343,21 +339,8 @@ func (m *memTx) Last(stream string) (int64, string, error) {
 func (m *memTx) Reserve(n int) (int64, error) { return m.head + 1, nil }
 
 func (m *memTx) Insert(events []eventstore.Event) error {
-	c := &m.rows
+	m.rows = append(m.rows, events...)
 	for _, e := range events {
-		c.position = append(c.position, e.Position)
-		c.stream = append(c.stream, e.Stream)
-		c.version = append(c.version, e.Version)
-		c.id = append(c.id, e.ID)
-		c.typ = append(c.typ, e.Type)
-		c.schemaVersion = append(c.schemaVersion, int32(e.SchemaVersion))
-		c.payload = append(c.payload, e.Payload)
-		c.commandID = append(c.commandID, e.CommandID)
-		c.actor = append(c.actor, e.Actor)
-		c.visibility = append(c.visibility, string(e.Visibility))
-		c.timeNS = append(c.timeNS, e.Time.UnixNano())
-		c.prevHash = append(c.prevHash, e.PrevHash)
-		c.hash = append(c.hash, e.Hash)
 		m.byID[e.ID] = e
 	}
 	last := events[len(events)-1]
@@ -366,10 +349,8 @@ func (m *memTx) Insert(events []eventstore.Event) error {
 	return nil
 }
 
-// insertSQL inserts the columns of sqlstore.Columns, each given as an array.
-const insertSQL = `INSERT INTO events (` + sqlstore.Columns + `)
-	SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::integer[],
-		$7::bytea[], $8::text[], $9::text[], $10::text[], $11::bigint[], $12::text[], $13::text[])`
+// columnNames are sqlstore.Columns, for COPY.
+var columnNames = strings.Split(strings.ReplaceAll(sqlstore.Columns, " ", ""), ",")
 
 // collect scans rows of sqlstore.Columns.
 func collect(rows pgx.Rows) ([]eventstore.Event, error) {
