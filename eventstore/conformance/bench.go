@@ -16,40 +16,51 @@ import (
 // writers each on its own stream, and reports appends/s. open returns a fresh store; the
 // benchmark closes it.
 func BenchmarkAppend(b *testing.B, open func(b *testing.B) eventstore.Store) {
-	for _, writers := range []int{1, 64} {
-		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+	for _, n := range []int{1, 64} {
+		b.Run(fmt.Sprintf("writers=%d", n), func(b *testing.B) {
 			s := open(b)
 			defer s.Close()
-			var (
-				next atomic.Int64
-				wg   sync.WaitGroup
-				errs = make(chan error, writers)
-			)
-			b.ResetTimer()
-			start := time.Now()
-			for w := range writers {
-				wg.Go(func() {
-					stream := fmt.Sprintf("bench-%d", w)
-					var version int64
-					for next.Add(1) <= int64(b.N) {
-						if _, err := s.Append(context.Background(), stream, version, event(fmt.Sprintf("%s-%d", stream, version+1))); err != nil {
-							errs <- err
-							return
-						}
-						version++
+			var next atomic.Int64
+			elapsed := writers(b, n, func(w int, _ time.Time) error {
+				stream := fmt.Sprintf("bench-%d", w)
+				var version int64
+				for next.Add(1) <= int64(b.N) {
+					if _, err := s.Append(context.Background(), stream, version, event(fmt.Sprintf("%s-%d", stream, version+1))); err != nil {
+						return err
 					}
-				})
-			}
-			wg.Wait()
-			elapsed := time.Since(start)
-			b.StopTimer()
-			close(errs)
-			for err := range errs {
-				b.Fatal(err)
-			}
+					version++
+				}
+				return nil
+			})
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "appends/s")
 		})
 	}
+}
+
+// writers resets the timer, runs write(w, start) for every w in [0, n) on a goroutine
+// of its own, and returns the time they took together. An error fails the benchmark.
+func writers(b *testing.B, n int, write func(w int, start time.Time) error) time.Duration {
+	var (
+		wg   sync.WaitGroup
+		errs = make(chan error, n)
+	)
+	b.ResetTimer()
+	start := time.Now()
+	for w := range n {
+		wg.Go(func() {
+			if err := write(w, start); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	b.StopTimer()
+	close(errs)
+	for err := range errs {
+		b.Fatal(err)
+	}
+	return elapsed
 }
 
 // BenchmarkReadAll measures reading a store of 100,000 events in pages of
@@ -98,46 +109,33 @@ func BenchmarkAppendLoad(b *testing.B, open func(b *testing.B) eventstore.Store,
 	per := max(b.N/streams, 1)
 	interval := time.Duration(float64(streams) / rate * float64(time.Second))
 	var (
-		wg        sync.WaitGroup
 		mu        sync.Mutex
 		latencies = make([]time.Duration, 0, per*streams)
-		errs      = make(chan error, streams)
 	)
-	b.ResetTimer()
-	start := time.Now()
-	for w := range streams {
-		wg.Go(func() {
-			stream := fmt.Sprintf("load-%d", w)
-			// Spread the streams' phases evenly over one interval.
-			due := start.Add(interval * time.Duration(w) / time.Duration(streams))
-			own := make([]time.Duration, 0, per)
-			var version int64
-			for i := range per {
-				time.Sleep(time.Until(due))
-				evs := make([]eventstore.Proposed, 1+i%3)
-				for j := range evs {
-					evs[j] = event(fmt.Sprintf("%s-%d", stream, version+int64(j)+1))
-				}
-				if _, err := s.Append(context.Background(), stream, version, evs...); err != nil {
-					errs <- err
-					return
-				}
-				own = append(own, time.Since(due))
-				version += int64(len(evs))
-				due = due.Add(interval)
+	elapsed := writers(b, streams, func(w int, start time.Time) error {
+		stream := fmt.Sprintf("load-%d", w)
+		// Spread the streams' phases evenly over one interval.
+		due := start.Add(interval * time.Duration(w) / time.Duration(streams))
+		own := make([]time.Duration, 0, per)
+		var version int64
+		for i := range per {
+			time.Sleep(time.Until(due))
+			evs := make([]eventstore.Proposed, 1+i%3)
+			for j := range evs {
+				evs[j] = event(fmt.Sprintf("%s-%d", stream, version+int64(j)+1))
 			}
-			mu.Lock()
-			latencies = append(latencies, own...)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	b.StopTimer()
-	close(errs)
-	for err := range errs {
-		b.Fatal(err)
-	}
+			if _, err := s.Append(context.Background(), stream, version, evs...); err != nil {
+				return err
+			}
+			own = append(own, time.Since(due))
+			version += int64(len(evs))
+			due = due.Add(interval)
+		}
+		mu.Lock()
+		latencies = append(latencies, own...)
+		mu.Unlock()
+		return nil
+	})
 	slices.Sort(latencies)
 	at := func(q float64) float64 {
 		return float64(latencies[int(q*float64(len(latencies)-1))]) / float64(time.Millisecond)

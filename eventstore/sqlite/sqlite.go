@@ -2,8 +2,8 @@
 // It uses the pure-Go driver modernc.org/sqlite.
 //
 // Appends go through one writer goroutine that commits every append waiting in the queue
-// in one transaction (group commit), with a savepoint per append so that one append's
-// version conflict fails only that append; each caller is answered after the shared
+// in one transaction (group commit), each append on its own so that one append's version
+// conflict fails only that append (see write.go); each caller is answered after the shared
 // COMMIT returned. A single writer also makes global positions follow commit order, which
 // subscriptions rely on. Reads use a separate pool of connections, which WAL lets run
 // alongside the writer.

@@ -25,9 +25,10 @@ type Request struct {
 }
 
 // CommitFunc commits a batch of requests in one transaction, giving each request its own
-// outcome (typically with a savepoint per request, so that one request's version conflict
-// fails only that request). If the transaction as a whole fails, every request that had
-// no error of its own must get that failure. It is called from one goroutine at a time.
+// outcome (one request's version conflict fails only that request). If the transaction as
+// a whole fails, every request must get that failure, including those whose own verdict
+// was an error: a verdict reached inside a rolled-back transaction may rest on requests of
+// the same batch that are not stored after all. It is called from one goroutine at a time.
 type CommitFunc func(batch []*Request)
 
 // Queue feeds a single writer goroutine.

@@ -43,6 +43,9 @@ func AppendArgs(args []any, e eventstore.Event) []any {
 }
 
 // Tx is what one append needs from a transaction that holds the adapter's write lock.
+// An adapter may answer from memory (what it read for the whole batch, plus the appends
+// of the batch before this one) and write later, as long as the answers are those the
+// transaction would give.
 type Tx interface {
 	// EventsByID returns the stored events with any of ids.
 	EventsByID(ids []string) ([]eventstore.Event, error)
