@@ -157,3 +157,20 @@ func TestPieceIdentity(t *testing.T) {
 		t.Error("the pawn taken en passant is still there")
 	}
 }
+
+func TestReplayEqualsPlay(t *testing.T) {
+	played, replayed := NewGame(StartingPosition()), NewGame(StartingPosition())
+	for _, san := range []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"} {
+		m, err := played.Position().ParseMove(san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := played.Play(m); err != nil {
+			t.Fatal(err)
+		}
+		replayed.Replay(m)
+	}
+	if played.Position().FEN() != replayed.Position().FEN() || played.Position().Hash() != replayed.Position().Hash() || len(replayed.Moves()) != 7 {
+		t.Fatalf("Replay and Play differ: %s vs %s", played.Position().FEN(), replayed.Position().FEN())
+	}
+}

@@ -25,12 +25,10 @@ func playStored(s State, uci string) (*chess.Game, *atomic.Bool) {
 	} else {
 		g = s.Game.Clone()
 	}
-	m, err := g.Position().ParseMove(uci)
-	if err == nil {
-		err = g.Play(m)
-	}
+	m, err := g.Position().ParseMove(uci) // legal here, or the store is corrupt
 	if err != nil {
 		panic(fmt.Sprintf("classic: a stored move %s does not replay: %v", uci, err))
 	}
+	g.Replay(m)
 	return g, new(atomic.Bool)
 }
