@@ -137,6 +137,48 @@ func testConcurrentSameVersion(t *testing.T, h Harness) {
 	checkStream(t, mustReadStream(t, s, st))
 }
 
+// testConcurrentRetries sends the same append many times at once, as a client retrying
+// after a timeout may: adapters that commit in batches see the copies in one batch, where
+// the first one's events are not yet stored when the others are decided.
+func testConcurrentRetries(t *testing.T, h Harness) {
+	s, _ := open(t, h)
+	const st, n = "match-retries", 32
+	evs := events("retry", 2)
+	var (
+		wg      sync.WaitGroup
+		start   = make(chan struct{})
+		results = make([]eventstore.AppendResult, n)
+		errs    = make([]error, n)
+	)
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			results[i], errs[i] = s.Append(context.Background(), st, eventstore.NoStream, evs...)
+		})
+	}
+	close(start)
+	wg.Wait()
+	firsts := 0
+	for i, res := range results {
+		if errs[i] != nil {
+			t.Fatalf("copy %d: %v", i, errs[i])
+		}
+		if !res.Duplicate {
+			firsts++
+		}
+		if res.FirstVersion != 1 || res.LastVersion != 2 || res.FirstPosition != 1 || res.LastPosition != 2 {
+			t.Fatalf("copy %d = %+v, want versions and positions 1 to 2", i, res)
+		}
+	}
+	if firsts != 1 {
+		t.Fatalf("%d copies were not duplicates, want 1", firsts)
+	}
+	checkStream(t, mustReadStream(t, s, st))
+	if p := mustHead(t, s); p != 2 {
+		t.Fatalf("head %d, want 2", p)
+	}
+}
+
 func testManyStreamsConcurrently(t *testing.T, h Harness) {
 	s, _ := open(t, h)
 	const writers, streams, appends = 16, 4, 20

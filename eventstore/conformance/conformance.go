@@ -48,6 +48,7 @@ func Run(t *testing.T, h Harness) {
 		{"AppendAndRead", testAppendAndRead},
 		{"ExpectedVersion", testExpectedVersion},
 		{"ConcurrentSameVersion", testConcurrentSameVersion},
+		{"ConcurrentRetries", testConcurrentRetries},
 		{"ManyStreamsConcurrently", testManyStreamsConcurrently},
 		{"Idempotency", testIdempotency},
 		{"Ordering", testOrdering},
