@@ -52,7 +52,7 @@ type writer struct {
 	byID, last, maxPosition        *sql.Stmt
 	inserts                        [maxRows + 1]*sql.Stmt // by number of rows, prepared on first use
 	args                           []any
-	head                           int64           // position of the last committed event
+	head                           int64           // position of the last event, committed or in the transaction
 	tails                          map[string]tail // by stream, of committed or in-transaction events
 	stale                          bool            // a transaction failed: reload before the next
 	broken                         error           // the current transaction cannot go on
