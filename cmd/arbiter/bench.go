@@ -32,10 +32,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	moves := fs.Int("moves", 200, "moves (plies) per match")
 	duration := fs.Duration("duration", 10*time.Second, "stop playing after this long, even if moves remain; 0 for no limit")
 	seed := fs.Uint64("seed", 1, "match i plays the pseudo-random game of seed+i")
+	rate := fs.Float64("rate", 0, "moves/s offered in all, spread evenly over the matches (open loop; latency counts from when each move was due); 0 plays as fast as acknowledgements come back")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
-	if *matches < 1 || *moves < 1 || *duration < 0 {
+	if *matches < 1 || *moves < 1 || *duration < 0 || *rate < 0 {
 		return fmt.Errorf("--matches and --moves must be 1 or more and --duration not negative (got %d, %d, %s)", *matches, *moves, *duration)
 	}
 	path := *db
@@ -51,7 +52,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "bench: %d chess matches x %d moves into %s (GOMAXPROCS %d)\n", *matches, *moves, path, runtime.GOMAXPROCS(0))
-	res, err := benchmark(ctx, store, benchConfig{Matches: *matches, Moves: *moves, Duration: *duration, Seed: *seed, Progress: stderr})
+	res, err := benchmark(ctx, store, benchConfig{Matches: *matches, Moves: *moves, Duration: *duration, Seed: *seed, Rate: *rate, Progress: stderr})
 	if cerr := store.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("closing %s: %w", path, cerr)
 	}
@@ -69,6 +70,11 @@ type benchConfig struct {
 	Moves    int
 	Duration time.Duration // 0: play every move
 	Seed     uint64
+	// Rate, when above 0, offers that many moves per second in all: match i plays its moves
+	// on a fixed schedule, one every Matches/Rate seconds, and a move's latency counts from
+	// when it was due, so a slow store shows as latency rather than as fewer requests
+	// (an open loop). 0 plays each move as soon as the previous one is acknowledged.
+	Rate     float64
 	Progress io.Writer // a line per second while playing; nil for none
 	OnStart  func()    // called when setup is done and the timed part starts
 }
@@ -94,7 +100,7 @@ func (r benchResult) MovesPerSecond() float64 { return float64(r.Moves) / r.Elap
 func (r benchResult) print(w io.Writer) {
 	fmt.Fprintf(w, "setup:   %d matches, %d players registered, created and seated in %s\n", r.Matches, 2*r.Matches, r.Setup.Round(time.Millisecond))
 	fmt.Fprintf(w, "moves:   %d durable moves in %s: %.0f moves/s\n", r.Moves, r.Elapsed.Round(time.Millisecond), r.MovesPerSecond())
-	fmt.Fprintf(w, "latency: engine.Handle per move p50 %s, p99 %s, max %s\n", r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
+	fmt.Fprintf(w, "latency: per move (from when it was due, with --rate) p50 %s, p99 %s, max %s\n", r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
 	fmt.Fprintf(w, "cpu:     %s of CPU per move (all goroutines, the store's writer included)\n", r.CPUPerMove().Round(time.Microsecond))
 }
 
@@ -156,11 +162,21 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		m := ms[i]
 		lat := make([]time.Duration, 0, len(m.Moves))
 		defer func() { latencies[i] = lat }()
+		var interval time.Duration
+		if cfg.Rate > 0 {
+			interval = time.Duration(float64(time.Second) * float64(cfg.Matches) / cfg.Rate)
+		}
 		for ply := range m.Moves {
 			if stop.Load() {
 				return nil
 			}
-			if err := m.Play(ctx, eng, ply, ply+1, func(d time.Duration) { lat = append(lat, d) }); err != nil {
+			record := func(d time.Duration) { lat = append(lat, d) }
+			if interval > 0 {
+				due := start.Add(interval*time.Duration(ply) + interval*time.Duration(i)/time.Duration(cfg.Matches))
+				time.Sleep(time.Until(due))
+				record = func(time.Duration) { lat = append(lat, time.Since(due)) }
+			}
+			if err := m.Play(ctx, eng, ply, ply+1, record); err != nil {
 				return err
 			}
 			played[i] = ply + 1
