@@ -17,6 +17,8 @@ import (
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/replay/playout"
+
+	"github.com/arbiter-games/arbiter/internal/cputime"
 )
 
 func init() {
@@ -136,7 +138,7 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 	if cfg.OnStart != nil {
 		cfg.OnStart()
 	}
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), cputime.Used()
 	quit := make(chan struct{})
 	var reporter sync.WaitGroup
 	reporter.Go(func() {
@@ -184,7 +186,7 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		}
 		return nil
 	})
-	res.Elapsed, res.CPU = time.Since(start), cpuTime()-cpu0
+	res.Elapsed, res.CPU = time.Since(start), cputime.Used()-cpu0
 	close(quit)
 	reporter.Wait()
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	corentings "github.com/corentings/chess/v2"
+
+	"github.com/arbiter-games/arbiter/internal/cputime"
 )
 
 // BenchmarkPerft measures move generation side by side with github.com/corentings/chess
@@ -40,11 +42,11 @@ func BenchmarkPerft(b *testing.B) {
 // figure when other work shares the machine.
 func benchNodes(b *testing.B, count func() uint64) {
 	var nodes uint64
-	cpu := cpuTime()
+	cpu := cputime.Used()
 	for b.Loop() {
 		nodes += count()
 	}
-	cpu = cpuTime() - cpu
+	cpu = cputime.Used() - cpu
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 	if cpu > 0 {
 		b.ReportMetric(float64(nodes)/cpu.Seconds(), "cpu-nodes/s")

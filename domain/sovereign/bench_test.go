@@ -1,6 +1,10 @@
 package sovereign
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/arbiter-games/arbiter/internal/cputime"
+)
 
 // BenchmarkPerft measures legal move generation with control recomputation: bulk
 // counting (the last ply counted, though every two-player move is played once for the
@@ -21,11 +25,11 @@ func BenchmarkPerft(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			var nodes uint64
-			cpu := cpuTime()
+			cpu := cputime.Used()
 			for b.Loop() {
 				nodes += Perft(bc.pos, bc.depth)
 			}
-			cpu = cpuTime() - cpu
+			cpu = cputime.Used() - cpu
 			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 			if cpu > 0 {
 				b.ReportMetric(float64(nodes)/cpu.Seconds(), "cpu-nodes/s")
