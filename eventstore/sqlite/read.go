@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 
@@ -9,26 +10,54 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
 )
 
+// readStatements are the reads, prepared once: the pure-Go SQLite spends more time
+// compiling a statement than running one of these.
+type readStatements struct {
+	stream, all, version, head *sql.Stmt
+}
+
+func prepareReads(ctx context.Context, db *sql.DB) (readStatements, error) {
+	var r readStatements
+	for _, p := range []struct {
+		stmt  **sql.Stmt
+		query string
+	}{
+		{&r.stream, `SELECT ` + sqlstore.Columns + ` FROM events WHERE stream = ? AND version > ? ORDER BY version LIMIT ?`},
+		{&r.all, `SELECT ` + sqlstore.Columns + ` FROM events WHERE position > ? ORDER BY position LIMIT ?`},
+		{&r.version, `SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?`},
+		{&r.head, `SELECT COALESCE(MAX(position), 0) FROM events`},
+	} {
+		stmt, err := db.PrepareContext(ctx, p.query)
+		if err != nil {
+			return r, fmt.Errorf("sqlite: prepare %q: %w", p.query, err)
+		}
+		*p.stmt = stmt
+	}
+	return r, nil
+}
+
+func (r readStatements) close() error {
+	return errors.Join(r.stream.Close(), r.all.Close(), r.version.Close(), r.head.Close())
+}
+
 // ReadStream implements eventstore.Store.
 func (s *Store) ReadStream(ctx context.Context, stream string, after int64, limit int) ([]eventstore.Event, error) {
-	return s.query(ctx, `SELECT `+sqlstore.Columns+` FROM events WHERE stream = ? AND version > ? ORDER BY version LIMIT ?`,
-		stream, after, sqlLimit(limit))
+	return s.query(ctx, s.reads.stream, stream, after, sqlLimit(limit))
 }
 
 // ReadAll implements eventstore.Store.
 func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]eventstore.Event, error) {
-	return s.query(ctx, `SELECT `+sqlstore.Columns+` FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-		after, sqlLimit(limit))
+	return s.query(ctx, s.reads.all, after, sqlLimit(limit))
 }
 
 // StreamVersion implements eventstore.Store.
 func (s *Store) StreamVersion(ctx context.Context, stream string) (int64, error) {
-	return s.queryInt(ctx, `SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?`, stream)
+	return s.queryInt(ctx, s.reads.version, stream)
 }
 
 // HeadPosition implements eventstore.Store.
 func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
-	return s.queryInt(ctx, `SELECT COALESCE(MAX(position), 0) FROM events`)
+	return s.queryInt(ctx, s.reads.head)
 }
 
 // Subscribe implements eventstore.Store. Only this process appends to the file, so the
@@ -51,7 +80,7 @@ func (s *Store) Close() error {
 	}
 	s.queue.Close()
 	s.notifier.Close()
-	rerr := errors.Join(s.read.Close(), s.w.close())
+	rerr := errors.Join(s.reads.close(), s.read.Close(), s.w.close())
 	// Fold the WAL back into the main file, so the file alone holds everything; a failure
 	// here loses nothing, the WAL is replayed on the next open.
 	_, _ = s.write.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
@@ -69,11 +98,11 @@ func sqlLimit(limit int) int {
 	return limit
 }
 
-func (s *Store) query(ctx context.Context, query string, args ...any) ([]eventstore.Event, error) {
+func (s *Store) query(ctx context.Context, stmt *sql.Stmt, args ...any) ([]eventstore.Event, error) {
 	if s.closed.Load() {
 		return nil, eventstore.ErrClosed
 	}
-	rows, err := s.read.QueryContext(ctx, query, args...)
+	rows, err := stmt.QueryContext(ctx, args...)
 	if err != nil {
 		return nil, s.readErr(err)
 	}
@@ -92,12 +121,12 @@ func (s *Store) query(ctx context.Context, query string, args ...any) ([]eventst
 	return out, nil
 }
 
-func (s *Store) queryInt(ctx context.Context, query string, args ...any) (int64, error) {
+func (s *Store) queryInt(ctx context.Context, stmt *sql.Stmt, args ...any) (int64, error) {
 	if s.closed.Load() {
 		return 0, eventstore.ErrClosed
 	}
 	var n int64
-	if err := s.read.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
+	if err := stmt.QueryRowContext(ctx, args...).Scan(&n); err != nil {
 		return 0, s.readErr(err)
 	}
 	return n, nil

@@ -75,6 +75,7 @@ func WithBusyTimeout(d time.Duration) Option { return func(c *config) { c.busyTi
 type Store struct {
 	write    *sql.DB // one connection, used only by the writer goroutine
 	read     *sql.DB
+	reads    readStatements
 	queue    *groupcommit.Queue
 	notifier *eventstore.Notifier
 	closed   atomic.Bool
@@ -114,7 +115,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s.read, err = openDB(path, append(pragmas, "query_only(1)"), "", cfg.readConns)
+	if err == nil {
+		s.reads, err = prepareReads(ctx, s.read)
+	}
 	if err != nil {
+		if s.read != nil {
+			s.read.Close()
+		}
 		s.w.close()
 		write.Close()
 		return nil, err
