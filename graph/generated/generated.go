@@ -925,7 +925,10 @@ input CreateMatchInput {
   rated: Boolean
   "Game options, e.g. {key: \"fen\", value: \"...\"} to start chess from a position."
   options: [OptionInput!]
-  "An idempotency key: the same key from the same caller returns the same match."
+  """
+  An idempotency key: the same key from the same player returns the same match. Without a
+  token every caller shares one space of keys, so choose a unique one (a UUID).
+  """
   commandId: ID
 }
 

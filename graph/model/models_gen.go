@@ -32,7 +32,8 @@ type CreateMatchInput struct {
 	Rated *bool `json:"rated,omitempty"`
 	// Game options, e.g. {key: "fen", value: "..."} to start chess from a position.
 	Options []*OptionInput `json:"options,omitempty"`
-	// An idempotency key: the same key from the same caller returns the same match.
+	// An idempotency key: the same key from the same player returns the same match. Without a
+	// token every caller shares one space of keys, so choose a unique one (a UUID).
 	CommandID *string `json:"commandId,omitempty"`
 }
 
