@@ -46,6 +46,11 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 				return
 			}
 			if len(evs) > 0 {
+				// Send nothing the read side has not applied yet, so a client that
+				// queries the match after an event never sees the state before it.
+				if err := r.ReadPos.WaitFor(ctx, evs[len(evs)-1].Position); err != nil {
+					return
+				}
 				// The viewer comes from the match as it is now: at least as far as these
 				// events, so a seat taken or a match ended is already known.
 				snap, err := r.Engine.Match(ctx, matchID)
