@@ -51,6 +51,19 @@ func (r *matchResolver) Moves(ctx context.Context, obj *model.Match) ([]string, 
 	return append([]string{}, rec.MoveList(obj.View.State.GameState)...), nil
 }
 
+// Pgn is the resolver for the pgn field.
+func (r *matchResolver) Pgn(ctx context.Context, obj *model.Match) (*string, error) {
+	ex, ok := obj.View.Rules.(game.Exporter)
+	if !ok || obj.View.State.GameState == nil {
+		return nil, nil
+	}
+	pgn, err := ex.Export(obj.View.State.GameState, obj.View.Record())
+	if err != nil {
+		return nil, err
+	}
+	return &pgn, nil
+}
+
 // Events is the resolver for the events field.
 func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int, first *int) ([]*model.MatchEvent, error) {
 	n, err := page(first, 1000, 1000)

@@ -58,6 +58,9 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	return nil
 }
 
+// Record is what a game's export needs to know of the match around it.
+func (v *MatchView) Record() game.Record { return v.State.Record(v.Rules, v.ID, v.CreatedAt) }
+
 // Get returns a match's view, or nil.
 func (m *Matches) Get(id string) *MatchView {
 	m.mu.RLock()

@@ -292,6 +292,7 @@ func TestEndToEnd(t *testing.T) {
 				Reason string
 			}
 			Seed   *string
+			PGN    string
 			Events []wsEvent
 		}
 		Player struct {
@@ -301,7 +302,7 @@ func TestEndToEnd(t *testing.T) {
 			}
 		}
 	}
-	const q = `query($m:ID!,$p:ID!){match(id:$m){status version moves board{fen} result{winner reason} seed events{version type data hash redacted}} player(id:$p){ratings{rating games}}}`
+	const q = `query($m:ID!,$p:ID!){match(id:$m){status version moves board{fen} result{winner reason} seed pgn events{version type data hash redacted}} player(id:$p){ratings{rating games}}}`
 	whiteID := strings.SplitN(white, ".", 2)[0]
 	var before final
 	srv.must(t, "", q, map[string]any{"m": matchID, "p": whiteID}, &before)
@@ -314,6 +315,9 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if m.Board.FEN != "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4" {
 		t.Fatalf("final FEN %s", m.Board.FEN)
+	}
+	if !strings.Contains(m.PGN, `[White "Wilhelm Steinitz"]`) || !strings.Contains(m.PGN, "4. Qxf7# 1-0") {
+		t.Fatalf("the PGN export:\n%s", m.PGN)
 	}
 	if m.Seed == nil {
 		t.Fatalf("the seed is not revealed at the end")

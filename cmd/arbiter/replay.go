@@ -16,15 +16,16 @@ import (
 )
 
 func init() {
-	register("replay", "show a match at any version: board, moves, status and result", runReplay)
+	register("replay", "show a match at any version: board, moves, status and result (or its PGN)", runReplay)
 }
 
-// runReplay is `arbiter replay --match ID [--at N] [--db FILE]`.
+// runReplay is `arbiter replay --match ID [--at N] [--pgn] [--db FILE]`.
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	id := fs.String("match", "", "the match's ID (required)")
 	at := fs.Int64("at", 0, "the version to show; 0 for the latest")
+	pgn := fs.Bool("pgn", false, "print the match in its game's export format (PGN for chess) instead")
 	db := dbFlag(fs)
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
@@ -39,6 +40,18 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer store.Close()
 	snap, err := replay.State(ctx, store, games(), *id, *at)
 	if err != nil {
+		return err
+	}
+	if *pgn {
+		ex, ok := snap.Rules.(game.Exporter)
+		if !ok || snap.State.GameState == nil {
+			return fmt.Errorf("match %s: %s has no export format, or play has not started", *id, snap.Rules.Info().Name)
+		}
+		text, err := ex.Export(snap.State.GameState, snap.State.Record(snap.Rules, *id, snap.Events[0].Time))
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(stdout, text)
 		return err
 	}
 	return printSnapshot(stdout, snap)
@@ -61,12 +74,15 @@ func parseFlags(fs *flag.FlagSet, args []string) (ok bool, err error) {
 
 // dbFlag declares the --db flag of the commands that read an existing store.
 func dbFlag(fs *flag.FlagSet) *string {
-	return fs.String("db", "", "the event store's SQLite file (default $ARBITER_DB or "+defaultDB+")")
+	return fs.String("db", "", "the event store: an SQLite file or a postgres:// URL (default $ARBITER_DB or "+defaultDB+")")
 }
 
 // openExisting opens the event store only if its file exists: the tools that read a store
 // must not leave an empty database behind after a typo in --db.
 func openExisting(ctx context.Context, path string) (eventstore.Store, error) {
+	if strings.Contains(path, "://") { // a server's URL: nothing to create by mistake
+		return openStore(ctx, path)
+	}
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("no event store at %s: pass --db FILE or set ARBITER_DB", path)

@@ -71,6 +71,11 @@ func TestReplayCommand(t *testing.T) {
 	if !strings.Contains(out, "version 7 of") || !strings.Contains(out, "\n1. f3\n") || !strings.Contains(out, "status: LIVE") || !strings.Contains(out, "to act: seat [1]") {
 		t.Errorf("replay --at 8:\n%s", out)
 	}
+	var pgn strings.Builder
+	if code := run(context.Background(), []string{"replay", "--db", db, "--match", mate.ID, "--pgn"}, &pgn, &pgn); code != 0 ||
+		!strings.Contains(pgn.String(), `[Result "0-1"]`) || !strings.Contains(pgn.String(), "1. f3 e5 2. g4 Qh4# 0-1") {
+		t.Errorf("replay --pgn: exit %d\n%s", code, pgn.String())
+	}
 	if _, errOut := fails(t, "replay", "--db", db, "--match", "nosuchmatch"); !strings.Contains(errOut, `"nosuchmatch"`) {
 		t.Errorf("unknown match: %s", errOut)
 	}

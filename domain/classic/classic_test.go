@@ -1,8 +1,11 @@
 package classic
 
 import (
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -110,5 +113,28 @@ func TestOptions(t *testing.T) {
 	}
 	if got := (Rules{}).MoveList(st); len(got) != 1 || got[0] != "O-O" {
 		t.Fatalf("move list %v", got)
+	}
+}
+
+func TestExportIsPGN(t *testing.T) {
+	st := play(t, "", "f3", "e5", "g4", "Qh4#")
+	pgn, err := Rules{}.Export(st, game.Record{MatchID: "m1", Game: "Chess", Players: []string{"Ann", "Bob"},
+		Started: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), Over: true, Outcome: game.Outcome{Winners: []int{1}, Reason: "checkmate"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`[White "Ann"]`, `[Black "Bob"]`, `[Date "2026.11.30"]`, `[Result "0-1"]`, `[Termination "checkmate"]`, "1. f3 e5 2. g4 Qh4# 0-1"} {
+		if !strings.Contains(pgn, want) {
+			t.Fatalf("the PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+	tags, _, moves, err := chess.ParsePGN(pgn)
+	if err != nil || len(moves) != 4 || tags["Result"] != "0-1" {
+		t.Fatalf("the PGN does not read back: %v, %d moves, %v", err, len(moves), tags)
+	}
+	// A resignation is the match's result, not the board's.
+	resigned, _ := Rules{}.Export(play(t, "", "e4"), game.Record{Players: []string{"Ann", ""}, Over: true, Outcome: game.Outcome{Winners: []int{0}, Reason: "resignation"}})
+	if !strings.Contains(resigned, `[Result "1-0"]`) || !strings.Contains(resigned, `[Black "?"]`) {
+		t.Fatalf("a resigned game:\n%s", resigned)
 	}
 }

@@ -35,6 +35,7 @@ func (FlagFell) EventType() string { return "FlagFell" }
 // clock is the running clock of a game; the zero value is a game without a clock.
 type clock struct {
 	On        bool
+	Initial   time.Duration
 	Left      [2]time.Duration // by seat
 	Increment time.Duration
 	TurnStart time.Time // when the side to move started thinking
@@ -61,7 +62,7 @@ func startClock(c *ClockSetup, at time.Time) clock {
 		return clock{}
 	}
 	initial := time.Duration(c.InitialMs) * time.Millisecond
-	return clock{On: true, Left: [2]time.Duration{initial, initial}, Increment: time.Duration(c.IncrementMs) * time.Millisecond, TurnStart: at}
+	return clock{On: true, Initial: initial, Left: [2]time.Duration{initial, initial}, Increment: time.Duration(c.IncrementMs) * time.Millisecond, TurnStart: at}
 }
 
 // deadline is when the side to move (seat) loses on time.

@@ -1,5 +1,7 @@
 package game
 
+import "time"
+
 // Viewing is what a game may offer so that Arbiter can show its state. Every method is
 // optional: a game implements the interfaces that fit it.
 
@@ -26,4 +28,21 @@ type Recorded interface {
 // alone.
 type Shadowed interface {
 	Shadow() Event
+}
+
+// Record is what a game's export needs from the match around it.
+type Record struct {
+	MatchID string
+	Game    string    // the game's name, e.g. "Chess"
+	Players []string  // by seat; "" for a free seat
+	Started time.Time // when the match was created
+	Over    bool
+	Outcome Outcome // when Over
+}
+
+// Exporter games write a match in their standard interchange format (PGN for chess). The
+// export is shown to every viewer: a game with hidden information exports only what is
+// public until the match is over.
+type Exporter interface {
+	Export(st State, r Record) (string, error)
 }

@@ -209,3 +209,15 @@ func Stamped(cmd Command, at time.Time) Command {
 	}
 	return cmd
 }
+
+// Record is what a game's export needs to know of the match around it.
+func (s *State) Record(rules game.Rules, matchID string, started time.Time) game.Record {
+	r := game.Record{MatchID: matchID, Game: rules.Info().Name, Started: started, Over: s.Result != nil}
+	for _, seat := range s.Seats {
+		r.Players = append(r.Players, seat.Name)
+	}
+	if s.Result != nil {
+		r.Outcome = *s.Result
+	}
+	return r
+}

@@ -75,6 +75,7 @@ type ComplexityRoot struct {
 		ID             func(childComplexity int) int
 		Moves          func(childComplexity int) int
 		MySeat         func(childComplexity int) int
+		Pgn            func(childComplexity int) int
 		Phase          func(childComplexity int) int
 		Rated          func(childComplexity int) int
 		Result         func(childComplexity int) int
@@ -171,6 +172,7 @@ type MatchResolver interface {
 
 	Board(ctx context.Context, obj *model.Match) (*model.Board, error)
 	Moves(ctx context.Context, obj *model.Match) ([]string, error)
+	Pgn(ctx context.Context, obj *model.Match) (*string, error)
 
 	Events(ctx context.Context, obj *model.Match, after *int, first *int) ([]*model.MatchEvent, error)
 }
@@ -347,6 +349,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.MySeat(childComplexity), true
+	case "Match.pgn":
+		if e.ComplexityRoot.Match.Pgn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Pgn(childComplexity), true
 	case "Match.phase":
 		if e.ComplexityRoot.Match.Phase == nil {
 			break
@@ -1000,6 +1008,8 @@ type Match {
   board: Board
   "Moves played, in the game's usual notation (SAN for chess)."
   moves: [String!]!
+  "The game in PGN, for games that export it (chess), from the first move to now."
+  pgn: String
   "The seat whose draw offer is pending."
   drawOfferBy: Int
   result: Result
@@ -1141,6 +1151,8 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_board(ctx, field)
 	case "moves":
 		return ec.fieldContext_Match_moves(ctx, field)
+	case "pgn":
+		return ec.fieldContext_Match_pgn(ctx, field)
 	case "drawOfferBy":
 		return ec.fieldContext_Match_drawOfferBy(ctx, field)
 	case "result":
@@ -2372,6 +2384,29 @@ func (ec *executionContext) _Match_moves(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Match_moves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Match", field, true, true, "String")
+}
+
+func (ec *executionContext) _Match_pgn(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_pgn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Match().Pgn(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Match_pgn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Match", field, true, true, "String")
 }
 
@@ -5421,6 +5456,12 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Match_moves(ctx, field, obj)
+				})
+		case "pgn":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Match_pgn(ctx, field, obj)
 				})
 		case "drawOfferBy":
 			out.Values[i] = ec._Match_drawOfferBy(ctx, field, obj)
