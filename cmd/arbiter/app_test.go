@@ -32,13 +32,13 @@ func TestProjectionsLiveEqualRebuilt(t *testing.T) {
 	for _, ending := range []func(id string){
 		func(id string) { // White mates
 			for j, mv := range []string{"e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"} {
-				act(t, a.engine, id, []string{"w", "b"}[j%2], match.Act{Do: game.Move{Notation: mv}})
+				act(t, a.engine, id, []string{"w", "b"}[j%2], move(mv))
 			}
 		},
-		func(id string) { act(t, a.engine, id, "w", match.Resign{}) },
+		func(id string) { act(t, a.engine, id, "w", resign) },
 		func(id string) {
-			act(t, a.engine, id, "b", match.OfferDraw{})
-			act(t, a.engine, id, "w", match.AcceptDraw{})
+			act(t, a.engine, id, "b", offerDraw)
+			act(t, a.engine, id, "w", acceptDraw)
 		},
 	} {
 		ack, err := a.engine.Create(ctx, engine.CreateMatch{Game: "CHESS", Rated: true, By: "w"}, engine.Meta{})
@@ -46,7 +46,7 @@ func TestProjectionsLiveEqualRebuilt(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range []string{"w", "b"} {
-			act(t, a.engine, ack.MatchID, p, match.Join{Name: p})
+			act(t, a.engine, ack.MatchID, p, join)
 		}
 		ending(ack.MatchID)
 	}
@@ -86,27 +86,18 @@ func TestProjectionsLiveEqualRebuilt(t *testing.T) {
 	}
 }
 
-// act runs a command as a player, setting the player on the command.
-func act(t *testing.T, e *engine.Engine, matchID, player string, cmd match.Command) {
+// act runs a player's command.
+func act(t *testing.T, e *engine.Engine, matchID, player string, cmd func(player string) match.Command) {
 	t.Helper()
-	switch c := cmd.(type) {
-	case match.Act:
-		c.PlayerID = player
-		cmd = c
-	case match.Join:
-		c.PlayerID = player
-		cmd = c
-	case match.Resign:
-		c.PlayerID = player
-		cmd = c
-	case match.OfferDraw:
-		c.PlayerID = player
-		cmd = c
-	case match.AcceptDraw:
-		c.PlayerID = player
-		cmd = c
-	}
-	if _, err := e.Handle(context.Background(), matchID, cmd, engine.Meta{}); err != nil {
-		t.Fatalf("%s %T: %v", player, cmd, err)
+	if _, err := e.Handle(context.Background(), matchID, cmd(player), engine.Meta{}); err != nil {
+		t.Fatalf("%s %T: %v", player, cmd(player), err)
 	}
 }
+
+func move(notation string) func(string) match.Command {
+	return func(p string) match.Command { return match.Act{PlayerID: p, Do: game.Move{Notation: notation}} }
+}
+func resign(p string) match.Command     { return match.Resign{PlayerID: p} }
+func offerDraw(p string) match.Command  { return match.OfferDraw{PlayerID: p} }
+func acceptDraw(p string) match.Command { return match.AcceptDraw{PlayerID: p} }
+func join(p string) match.Command       { return match.Join{PlayerID: p, Name: p} }
