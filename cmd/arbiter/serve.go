@@ -26,7 +26,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	db := fs.String("db", "", "event store: a file, or a postgres:// URL (default $ARBITER_DB, else "+defaultDB+")")
 	busURL := fs.String("bus", os.Getenv("ARBITER_BUS"), "event bus: gochannel (in-process, the default) or a nats:// URL (default $ARBITER_BUS)")
-	if err := fs.Parse(args); err != nil {
+	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))

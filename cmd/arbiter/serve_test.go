@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Serve's mistakes name what was wrong and what to do.
+func TestServeRefusesBadFlags(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--bus", "kafka://localhost"}, "use gochannel (the default) or a nats:// URL"},
+		{[]string{"--addr", busy.Addr().String()}, "choose another with --addr"},
+		{[]string{"--db", "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"}, "PostgreSQL"},
+		{[]string{"extra"}, "unexpected argument"},
+	} {
+		var stdout, stderr strings.Builder
+		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, c.args...)
+		if code := run(context.Background(), args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("serve %v: exit %d, stderr %q, want it to say %q", c.args, code, stderr.String(), c.want)
+		}
+	}
+	if got := describeStore("postgres://alice:secret@db:5432/arbiter?schema=x"); strings.Contains(got, "secret") || got != "postgres://db:5432/arbiter" {
+		t.Errorf("the serving line shows %q", got)
+	}
+}
