@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"container/heap"
 	"context"
 	"fmt"
 	"log/slog"
@@ -16,11 +17,37 @@ import (
 // ID names the deadline, so the timers of several nodes firing at once time a turn out
 // only once, and a deadline that moved in the meantime is refused by the rules.
 type Timers struct {
-	e         *Engine
-	log       *slog.Logger
+	e    *Engine
+	log  *slog.Logger
+	wake chan struct{}
+
 	mu        sync.Mutex
-	deadlines map[string]time.Time
-	wake      chan struct{}
+	deadlines map[string]time.Time // match -> its current deadline: the truth
+	queue     alarms               // by time; entries whose deadline moved are skipped
+}
+
+// retryAfter is how long a timeout that failed (the store was down) waits to be tried again.
+const retryAfter = time.Second
+
+// alarm asks for a timeout of match's deadline at a time (the deadline, or a retry).
+type alarm struct {
+	match    string
+	deadline time.Time
+	at       time.Time
+}
+
+// alarms is a min-heap of alarms by time.
+type alarms []alarm
+
+func (a alarms) Len() int           { return len(a) }
+func (a alarms) Less(i, j int) bool { return a[i].at.Before(a[j].at) }
+func (a alarms) Swap(i, j int)      { a[i], a[j] = a[j], a[i] }
+func (a *alarms) Push(x any)        { *a = append(*a, x.(alarm)) }
+func (a *alarms) Pop() any {
+	old := *a
+	x := old[len(old)-1]
+	*a = old[:len(old)-1]
+	return x
 }
 
 // NewTimers returns the scheduler of e's matches.
@@ -28,83 +55,117 @@ func (e *Engine) NewTimers() *Timers {
 	return &Timers{e: e, log: e.cfg.Logger.With("component", "timers"), deadlines: map[string]time.Time{}, wake: make(chan struct{}, 1)}
 }
 
-// Track sets a match's next deadline; the zero time removes it.
+// Track sets a match's next deadline; the zero time removes it. It is called for every
+// event the read side applies, so it costs O(log n) only when the deadline moved, and
+// wakes the scheduler only when the new alarm rings before the ones it waits for.
 func (t *Timers) Track(matchID string, deadline time.Time) {
 	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old, ok := t.deadlines[matchID]; ok && old.Equal(deadline) || !ok && deadline.IsZero() {
+		return
+	}
 	if deadline.IsZero() {
-		delete(t.deadlines, matchID)
-	} else {
-		t.deadlines[matchID] = deadline
+		delete(t.deadlines, matchID) // its alarm is skipped when it comes up
+		return
 	}
-	t.mu.Unlock()
-	select {
-	case t.wake <- struct{}{}:
-	default:
-	}
+	t.deadlines[matchID] = deadline
+	t.schedule(alarm{match: matchID, deadline: deadline, at: deadline})
 }
 
-// Pending returns the number of deadlines being watched.
-func (t *Timers) Pending() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.deadlines)
-}
-
-// next returns the earliest deadline.
-func (t *Timers) next() (string, time.Time, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var id string
-	var at time.Time
-	for m, d := range t.deadlines {
-		if id == "" || d.Before(at) {
-			id, at = m, d
+// schedule queues an alarm; the caller holds t.mu.
+func (t *Timers) schedule(a alarm) {
+	earliest := t.queue.Len() == 0 || a.at.Before(t.queue[0].at)
+	heap.Push(&t.queue, a)
+	if t.queue.Len() > 2*len(t.deadlines)+64 { // mostly moved deadlines: drop them
+		live := t.queue[:0]
+		for _, q := range t.queue {
+			if t.current(q) {
+				live = append(live, q)
+			}
+		}
+		t.queue = live
+		heap.Init(&t.queue)
+	}
+	if earliest {
+		select {
+		case t.wake <- struct{}{}:
+		default:
 		}
 	}
-	return id, at, id != ""
+}
+
+// current reports whether an alarm is for its match's deadline still; the caller holds t.mu.
+func (t *Timers) current(a alarm) bool {
+	d, ok := t.deadlines[a.match]
+	return ok && d.Equal(a.deadline)
+}
+
+// next pops the alarms that are due, and returns them and when the next one rings.
+func (t *Timers) next(now time.Time) (due []alarm, ring time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for t.queue.Len() > 0 {
+		a := t.queue[0]
+		if !t.current(a) {
+			heap.Pop(&t.queue)
+			continue
+		}
+		if a.at.After(now) {
+			return due, a.at
+		}
+		heap.Pop(&t.queue)
+		due = append(due, a)
+	}
+	return due, time.Time{}
 }
 
 // Run fires deadlines until ctx ends.
 func (t *Timers) Run(ctx context.Context) error {
 	for {
-		id, at, ok := t.next()
+		due, ring := t.next(t.e.cfg.Now())
+		for _, a := range due {
+			t.fire(ctx, a)
+		}
+		if len(due) > 0 {
+			continue
+		}
 		var timer *time.Timer
-		var ring <-chan time.Time
-		if ok {
-			wait := at.Sub(t.e.cfg.Now())
-			if wait <= 0 {
-				t.fire(ctx, id, at)
-				continue
-			}
-			timer = time.NewTimer(wait)
-			ring = timer.C
+		var alarm <-chan time.Time
+		if !ring.IsZero() {
+			timer = time.NewTimer(ring.Sub(t.e.cfg.Now()))
+			alarm = timer.C
 		}
 		select {
 		case <-ctx.Done():
-			return nil
 		case <-t.wake:
-		case <-ring:
+		case <-alarm:
 		}
 		if timer != nil {
 			timer.Stop()
 		}
+		if ctx.Err() != nil {
+			return nil
+		}
 	}
 }
 
-func (t *Timers) fire(ctx context.Context, id string, deadline time.Time) {
-	t.mu.Lock()
-	if d, ok := t.deadlines[id]; ok && d.Equal(deadline) {
-		delete(t.deadlines, id) // the read side tracks the next deadline, if any
-	}
-	t.mu.Unlock()
-	_, err := t.e.Handle(ctx, id, match.Timeout{Deadline: deadline},
-		Meta{CommandID: fmt.Sprintf("timeout-%d", deadline.UnixNano()), Actor: "system"})
+// fire submits the timeout of a deadline. Only a failure of the store keeps the alarm:
+// it rings again after retryAfter, so a timeout is never lost to an outage.
+func (t *Timers) fire(ctx context.Context, a alarm) {
+	_, err := t.e.Handle(ctx, a.match, match.Timeout{Deadline: a.deadline},
+		Meta{CommandID: fmt.Sprintf("timeout-%d", a.deadline.UnixNano()), Actor: "system"})
 	switch {
 	case err == nil:
-		t.log.Info("turn timed out", "match", id, "deadline", deadline)
-	case game.CodeOf(err) == game.Conflict:
-		// The player moved in time, or another node timed the turn out first.
+		t.log.Info("turn timed out", "match", a.match, "deadline", a.deadline)
+	case game.CodeOf(err) != "":
+		// Refused: the player moved in time, or another node timed the turn out first.
+	case ctx.Err() != nil:
 	default:
-		t.log.Warn("timing a turn out failed; the next event of the match retries", "match", id, "err", err)
+		t.log.Warn("timing a turn out failed; trying again", "match", a.match, "in", retryAfter, "err", err)
+		t.mu.Lock()
+		if t.current(a) {
+			t.schedule(alarm{match: a.match, deadline: a.deadline, at: t.e.cfg.Now().Add(retryAfter)})
+		}
+		t.mu.Unlock()
 	}
 }

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
 )
 
 // Two nodes' timers fire at the same deadline: the turn times out once.
@@ -80,4 +82,66 @@ func TestTimersOfTwoNodesTimeOutOnce(t *testing.T) {
 	if flags != 1 {
 		t.Fatalf("%d FlagFell events from two nodes' timers", flags)
 	}
+}
+
+// A timeout that fails because the store is down rings again, and only the latest
+// deadline of a match is ever submitted.
+func TestTimersRetryAndFollowTheLatestDeadline(t *testing.T) {
+	store := openStore(t)
+	var now atomic.Int64
+	start := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	now.Store(start.UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()) }
+	flaky := &failingStore{Store: store}
+	e := engine.New(engine.Config{Store: flaky, Games: game.NewRegistry(classic.Rules{}), Now: clock})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ack, err := e.Create(ctx, engine.CreateMatch{Game: classic.ID, Options: game.Options{"clock": "1+0"}}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"white", "black"} {
+		if _, err := e.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := start.Add(time.Minute)
+	timers := e.NewTimers()
+	timers.Track(ack.MatchID, deadline.Add(-time.Hour)) // an old deadline, replaced at once
+	timers.Track(ack.MatchID, deadline)
+
+	flaky.down.Store(true)
+	now.Store(deadline.UnixNano())
+	go func() { _ = timers.Run(ctx) }()
+	for flaky.refused.Load() == 0 && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	flaky.down.Store(false)
+	now.Store(deadline.Add(2 * time.Second).UnixNano()) // the retry is due
+	for ctx.Err() == nil {
+		snap, err := e.Match(ctx, ack.MatchID)
+		if err == nil && snap.State.Result != nil {
+			if snap.State.Result.Reason != "timeout" {
+				t.Fatalf("result %+v", snap.State.Result)
+			}
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("the timeout was lost to the outage")
+}
+
+// failingStore refuses appends while down.
+type failingStore struct {
+	eventstore.Store
+	down    atomic.Bool
+	refused atomic.Int64
+}
+
+func (f *failingStore) Append(ctx context.Context, stream string, expected int64, events ...eventstore.Proposed) (eventstore.AppendResult, error) {
+	if f.down.Load() {
+		f.refused.Add(1)
+		return eventstore.AppendResult{}, errors.New("disk unavailable")
+	}
+	return f.Store.Append(ctx, stream, expected, events...)
 }
