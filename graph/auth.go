@@ -29,11 +29,14 @@ func withToken(r *http.Request) *http.Request {
 	if h == "" {
 		return r
 	}
-	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok {
-		tok = "\x00malformed" // never a valid token: the first use fails UNAUTHENTICATED
+	c := &caller{}
+	if tok, ok := strings.CutPrefix(h, "Bearer "); ok {
+		c.token = strings.TrimSpace(tok)
+	} else {
+		c.err = game.Reject(game.Unauthenticated, "the Authorization header must be 'Bearer <token>'")
+		c.once.Do(func() {}) // decided: the header itself is wrong
 	}
-	return r.WithContext(context.WithValue(r.Context(), callerKey{}, &caller{token: strings.TrimSpace(tok)}))
+	return r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 }
 
 // wsInit reads the token of a websocket from the connection_init payload: the

@@ -73,6 +73,33 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 		t.Fatalf("refused commands changed the match: version %d -> %d", v0, v)
 	}
 
+	t.Run("not a bearer header", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, srv.url+"/graphql", strings.NewReader(`{"query":"{me{id}}"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Basic "+white)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r gqlResponse
+		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil || r.code() != "UNAUTHENTICATED" || !strings.Contains(r.Errors[0].Message, "Bearer") {
+			t.Fatalf("Basic auth: %+v %v", r.Errors, err)
+		}
+	})
+	t.Run("deep through fragments", func(t *testing.T) {
+		q := `query { __schema { ...A } } fragment A on __Schema { types { ...B } } fragment B on __Type { fields { type { ...C } } } ` +
+			`fragment C on __Type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }`
+		if r := srv.post(t, "", q, nil); r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "levels deep") {
+			t.Fatalf("a deep query hidden in fragments: %+v", r.Errors)
+		}
+	})
+	t.Run("command ID too long", func(t *testing.T) {
+		r := srv.post(t, white, `mutation($m:ID!,$c:ID){playMove(matchId:$m, move:"e4", commandId:$c){version}}`, map[string]any{"m": id, "c": strings.Repeat("k", 129)})
+		if r.code() != "BAD_USER_INPUT" {
+			t.Fatalf("a 129-byte command ID: %+v", r.Errors)
+		}
+	})
 	t.Run("query for an unknown match", func(t *testing.T) {
 		r := srv.post(t, "", `{match(id:"nosuchmatch"){id} player(id:"nosuchplayer"){id}}`, nil)
 		if len(r.Errors) > 0 || string(r.Data) != `{"match":null,"player":null}` {
