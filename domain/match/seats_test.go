@@ -16,7 +16,9 @@ type started struct{}
 
 func (started) EventType() string { return "Started" }
 
-func (roundTable) Info() game.Info { return game.Info{ID: "ROUND", Name: "Round table", RulesVersion: "1"} }
+func (roundTable) Info() game.Info {
+	return game.Info{ID: "ROUND", Name: "Round table", RulesVersion: "1"}
+}
 func (roundTable) Plan(game.Options) (game.Plan, error) {
 	return game.Plan{Seats: 3, Teams: []int{0, 1, 2}}, nil
 }
