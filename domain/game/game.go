@@ -142,3 +142,27 @@ func PublicEvents(es ...Event) []Emitted {
 
 // Encode returns an event's stored payload.
 func Encode(e Event) ([]byte, error) { return json.Marshal(e) }
+
+// Choose answers a choice the rules put to a seat, by the option's name (Sovereign
+// Chess's opening: "keep" or "refuse" the first move).
+type Choose struct {
+	Option string
+}
+
+// Defect changes the army a player owns to another colour (Sovereign Chess), named as the
+// game names its colours. KingMove is the king's move that must follow in the same turn
+// when the king stands on a square of its new colour ("" otherwise).
+type Defect struct {
+	Colour   string
+	KingMove string
+}
+
+// PlayCard plays a card from the seat's hand, named by its catalog ID or by its slot
+// (Slot >= 0 wins when both are given), on targets in the game's square notation. Move is
+// the normal move of a card that adds to the move, when it is sent in the same command.
+type PlayCard struct {
+	Card    string
+	Slot    int // -1 when the card is named by ID
+	Targets []string
+	Move    string
+}

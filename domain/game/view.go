@@ -10,6 +10,35 @@ type Board struct {
 	FEN        string   // the position in the game's own notation
 	InCheck    bool     // the side to act is in check
 	LegalMoves []string // the legal moves of the side to act, in the notation of Move
+
+	Marks       []Mark         // statuses on pieces, blocked squares...
+	Colours     []SquareColour // squares of colour (Sovereign Chess)
+	Armies      []Army         // each army's owner and controller (Sovereign Chess)
+	Checked     []int          // the seats whose king is in check (several in Royale)
+	Interregnum []int          // the seats that have lost their king and may crown one
+}
+
+// Mark is something public on a square: a status on the piece there ("poison", "sleep",
+// "shield", "dynamite"), a blocked square ("blocked"), a square forbidden to a seat.
+type Mark struct {
+	Square string
+	Kind   string
+	Seat   int    // the seat the mark concerns (who placed it, or who is barred); -1 for none
+	Note   string // more detail, e.g. "until seat 1's turn ends"
+}
+
+// SquareColour is a square that has a colour of its own.
+type SquareColour struct {
+	Square string
+	Colour string
+}
+
+// Army is one colour's pieces: the seat that owns it (its king's colour) and the seat
+// that controls it now. -1 is nobody.
+type Army struct {
+	Colour     string
+	Owner      int
+	Controller int
 }
 
 // Boarded games show a board.
