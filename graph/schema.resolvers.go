@@ -38,8 +38,7 @@ func (r *matchResolver) Board(ctx context.Context, obj *model.Match) (*model.Boa
 	if !ok || obj.View.State.GameState == nil {
 		return nil, nil
 	}
-	board := b.Board(obj.View.State.GameState)
-	return &model.Board{Fen: board.FEN, InCheck: board.InCheck, LegalMoves: append([]string{}, board.LegalMoves...)}, nil
+	return boardModel(b.Board(obj.View.State.GameState)), nil
 }
 
 // Moves is the resolver for the moves field.
@@ -92,6 +91,33 @@ func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int
 	return out, nil
 }
 
+// Hand is the resolver for the hand field.
+func (r *matchResolver) Hand(ctx context.Context, obj *model.Match) ([]*model.HandCard, error) {
+	seat := obj.View.State.SeatOf(obj.ViewerID)
+	if obj.ViewerID == "" || seat < 0 {
+		return nil, nil
+	}
+	hand, ok := projections.ViewerOf(obj.View.State, obj.ViewerID).Hand(obj.View.Rules, obj.View.State.GameState, seat)
+	if !ok {
+		return nil, nil
+	}
+	return handModel(catalogOf(obj.View.Rules), hand), nil
+}
+
+// Cards is the resolver for the cards field.
+func (r *matchResolver) Cards(ctx context.Context, obj *model.Match) ([]*model.SeatCards, error) {
+	carded, ok := obj.View.Rules.(game.Carded)
+	if !ok || obj.View.State.GameState == nil {
+		return []*model.SeatCards{}, nil
+	}
+	c := catalogOf(obj.View.Rules)
+	out := make([]*model.SeatCards, len(obj.View.State.Seats))
+	for i := range out {
+		out[i] = seatCardsModel(c, carded, obj.View.State.GameState, i)
+	}
+	return out, nil
+}
+
 // RegisterPlayer is the resolver for the registerPlayer field.
 func (r *mutationResolver) RegisterPlayer(ctx context.Context, name string) (*model.RegisterPayload, error) {
 	p, token, err := r.Engine.RegisterPlayer(ctx, name)
@@ -113,6 +139,12 @@ func (r *mutationResolver) CreateMatch(ctx context.Context, input model.CreateMa
 			return nil, game.Reject(game.BadInput, "option %q is given twice", o.Key)
 		}
 		opts[o.Key] = o.Value
+	}
+	if input.Mode != nil {
+		if m, given := opts["mode"]; given && m != string(*input.Mode) {
+			return nil, game.Reject(game.BadInput, "mode %s and option mode %q disagree: give one", *input.Mode, m)
+		}
+		opts["mode"] = string(*input.Mode)
 	}
 	c := engine.CreateMatch{Game: string(input.Game), Options: opts, Rated: input.Rated != nil && *input.Rated, By: viewerID(p)}
 	if c.Rated && p == nil {
@@ -174,6 +206,34 @@ func (r *mutationResolver) DeclineDraw(ctx context.Context, matchID string, comm
 // ClaimDraw is the resolver for the claimDraw field.
 func (r *mutationResolver) ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.ClaimDraw{}} })
+}
+
+// PlayCard is the resolver for the playCard field.
+func (r *mutationResolver) PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) (*model.ActionPayload, error) {
+	do := game.PlayCard{Card: deref(cardID), Slot: -1, Targets: append([]string{}, targets...), Move: deref(move)}
+	if slot != nil {
+		do.Slot = *slot
+	}
+	if do.Card == "" && do.Slot < 0 {
+		return nil, game.Reject(game.BadInput, "name the card: give cardId or slot")
+	}
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
+}
+
+// Defect is the resolver for the defect field.
+func (r *mutationResolver) Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error) {
+	do := game.Defect{Colour: colour, KingMove: deref(kingMove)}
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
+}
+
+// AcceptOpening is the resolver for the acceptOpening field.
+func (r *mutationResolver) AcceptOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.Choose{Option: "keep"}} })
+}
+
+// RefuseOpening is the resolver for the refuseOpening field.
+func (r *mutationResolver) RefuseOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.Choose{Option: "refuse"}} })
 }
 
 // Ratings is the resolver for the ratings field.
@@ -254,6 +314,19 @@ func (r *queryResolver) Games(ctx context.Context) ([]*model.GameInfo, error) {
 		out = append(out, &model.GameInfo{ID: model.Game(info.ID), Name: info.Name, RulesVersion: info.RulesVersion})
 	}
 	return out, nil
+}
+
+// Cards is the resolver for the cards field.
+func (r *queryResolver) Cards(ctx context.Context, game model.Game) ([]*model.Card, error) {
+	rules, err := r.Engine.Games().Get(string(game))
+	if err != nil {
+		return nil, err
+	}
+	c := catalogOf(rules)
+	if c == nil {
+		return []*model.Card{}, nil
+	}
+	return c.list, nil
 }
 
 // MatchEvents is the resolver for the matchEvents field.

@@ -105,3 +105,14 @@ func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
 	}
 	return shown
 }
+
+// Hand returns a seat's hand in a card game when the viewer may see it: the viewer holds
+// the seat, or the match is over. Everyone else learns only the
+// hand's size, through game.Carded.HandSize.
+func (v Viewer) Hand(rules game.Rules, st game.State, seat int) ([]game.HandCard, bool) {
+	c, ok := rules.(game.Carded)
+	if !ok || st == nil || !v.CanSee(eventstore.Visibility(game.ToSeat(seat))) {
+		return nil, false
+	}
+	return c.Hand(st, seat), true
+}

@@ -45,10 +45,39 @@ type ComplexityRoot struct {
 		Version   func(childComplexity int) int
 	}
 
+	Army struct {
+		Colour     func(childComplexity int) int
+		Controller func(childComplexity int) int
+		Owner      func(childComplexity int) int
+	}
+
 	Board struct {
-		Fen        func(childComplexity int) int
-		InCheck    func(childComplexity int) int
-		LegalMoves func(childComplexity int) int
+		Armies      func(childComplexity int) int
+		Checked     func(childComplexity int) int
+		Colours     func(childComplexity int) int
+		Fen         func(childComplexity int) int
+		InCheck     func(childComplexity int) int
+		Interregnum func(childComplexity int) int
+		LegalMoves  func(childComplexity int) int
+		Marks       func(childComplexity int) int
+	}
+
+	Card struct {
+		Copies  func(childComplexity int) int
+		Cost    func(childComplexity int) int
+		Group   func(childComplexity int) int
+		ID      func(childComplexity int) int
+		NameEn  func(childComplexity int) int
+		NameFr  func(childComplexity int) int
+		Rarity  func(childComplexity int) int
+		Targets func(childComplexity int) int
+		TextEn  func(childComplexity int) int
+		TextFr  func(childComplexity int) int
+	}
+
+	CardCount struct {
+		Card  func(childComplexity int) int
+		Count func(childComplexity int) int
 	}
 
 	CreateMatchPayload struct {
@@ -61,17 +90,34 @@ type ComplexityRoot struct {
 		RulesVersion func(childComplexity int) int
 	}
 
+	HandCard struct {
+		Card     func(childComplexity int) int
+		Playable func(childComplexity int) int
+		Reason   func(childComplexity int) int
+		Slot     func(childComplexity int) int
+		Targets  func(childComplexity int) int
+	}
+
 	JoinPayload struct {
 		Match func(childComplexity int) int
 		Seat  func(childComplexity int) int
 	}
 
+	Mark struct {
+		Kind   func(childComplexity int) int
+		Note   func(childComplexity int) int
+		Seat   func(childComplexity int) int
+		Square func(childComplexity int) int
+	}
+
 	Match struct {
 		Board          func(childComplexity int) int
+		Cards          func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
 		DrawOfferBy    func(childComplexity int) int
 		Events         func(childComplexity int, after *int, first *int) int
 		Game           func(childComplexity int) int
+		Hand           func(childComplexity int) int
 		ID             func(childComplexity int) int
 		Moves          func(childComplexity int) int
 		MySeat         func(childComplexity int) int
@@ -105,12 +151,16 @@ type ComplexityRoot struct {
 
 	Mutation struct {
 		AcceptDraw     func(childComplexity int, matchID string, commandID *string) int
+		AcceptOpening  func(childComplexity int, matchID string, commandID *string) int
 		ClaimDraw      func(childComplexity int, matchID string, commandID *string) int
 		CreateMatch    func(childComplexity int, input model.CreateMatchInput) int
 		DeclineDraw    func(childComplexity int, matchID string, commandID *string) int
+		Defect         func(childComplexity int, matchID string, colour string, kingMove *string, commandID *string) int
 		JoinMatch      func(childComplexity int, matchID string, seat *int, commandID *string) int
 		OfferDraw      func(childComplexity int, matchID string, commandID *string) int
+		PlayCard       func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) int
 		PlayMove       func(childComplexity int, matchID string, move string, commandID *string) int
+		RefuseOpening  func(childComplexity int, matchID string, commandID *string) int
 		RegisterPlayer func(childComplexity int, name string) int
 		Resign         func(childComplexity int, matchID string, commandID *string) int
 	}
@@ -122,6 +172,7 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
+		Cards   func(childComplexity int, game model.Game) int
 		Games   func(childComplexity int) int
 		Match   func(childComplexity int, id string) int
 		Matches func(childComplexity int, status *model.MatchStatus, game *model.Game, first *int) int
@@ -156,6 +207,19 @@ type ComplexityRoot struct {
 		Team   func(childComplexity int) int
 	}
 
+	SeatCards struct {
+		DeckSize    func(childComplexity int) int
+		DiscardPile func(childComplexity int) int
+		HandSize    func(childComplexity int) int
+		Played      func(childComplexity int) int
+		Seat        func(childComplexity int) int
+	}
+
+	SquareColour struct {
+		Colour func(childComplexity int) int
+		Square func(childComplexity int) int
+	}
+
 	Subscription struct {
 		MatchEvents func(childComplexity int, matchID string, after *int) int
 	}
@@ -175,6 +239,8 @@ type MatchResolver interface {
 	Pgn(ctx context.Context, obj *model.Match) (*string, error)
 
 	Events(ctx context.Context, obj *model.Match, after *int, first *int) ([]*model.MatchEvent, error)
+	Hand(ctx context.Context, obj *model.Match) ([]*model.HandCard, error)
+	Cards(ctx context.Context, obj *model.Match) ([]*model.SeatCards, error)
 }
 type MutationResolver interface {
 	RegisterPlayer(ctx context.Context, name string) (*model.RegisterPayload, error)
@@ -186,6 +252,10 @@ type MutationResolver interface {
 	AcceptDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	DeclineDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) (*model.ActionPayload, error)
+	Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error)
+	AcceptOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	RefuseOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 }
 type PlayerResolver interface {
 	Ratings(ctx context.Context, obj *model.Player) ([]*model.Rating, error)
@@ -196,6 +266,7 @@ type QueryResolver interface {
 	Player(ctx context.Context, id string) (*model.Player, error)
 	Me(ctx context.Context) (*model.Player, error)
 	Games(ctx context.Context) ([]*model.GameInfo, error)
+	Cards(ctx context.Context, game model.Game) ([]*model.Card, error)
 }
 type SubscriptionResolver interface {
 	MatchEvents(ctx context.Context, matchID string, after *int) (<-chan *model.MatchEvent, error)
@@ -238,6 +309,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ActionPayload.Version(childComplexity), true
 
+	case "Army.colour":
+		if e.ComplexityRoot.Army.Colour == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Army.Colour(childComplexity), true
+	case "Army.controller":
+		if e.ComplexityRoot.Army.Controller == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Army.Controller(childComplexity), true
+	case "Army.owner":
+		if e.ComplexityRoot.Army.Owner == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Army.Owner(childComplexity), true
+
+	case "Board.armies":
+		if e.ComplexityRoot.Board.Armies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Armies(childComplexity), true
+	case "Board.checked":
+		if e.ComplexityRoot.Board.Checked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Checked(childComplexity), true
+	case "Board.colours":
+		if e.ComplexityRoot.Board.Colours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Colours(childComplexity), true
 	case "Board.fen":
 		if e.ComplexityRoot.Board.Fen == nil {
 			break
@@ -250,12 +358,98 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Board.InCheck(childComplexity), true
+	case "Board.interregnum":
+		if e.ComplexityRoot.Board.Interregnum == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Interregnum(childComplexity), true
 	case "Board.legalMoves":
 		if e.ComplexityRoot.Board.LegalMoves == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Board.LegalMoves(childComplexity), true
+	case "Board.marks":
+		if e.ComplexityRoot.Board.Marks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Marks(childComplexity), true
+
+	case "Card.copies":
+		if e.ComplexityRoot.Card.Copies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.Copies(childComplexity), true
+	case "Card.cost":
+		if e.ComplexityRoot.Card.Cost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.Cost(childComplexity), true
+	case "Card.group":
+		if e.ComplexityRoot.Card.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.Group(childComplexity), true
+	case "Card.id":
+		if e.ComplexityRoot.Card.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.ID(childComplexity), true
+	case "Card.nameEn":
+		if e.ComplexityRoot.Card.NameEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.NameEn(childComplexity), true
+	case "Card.nameFr":
+		if e.ComplexityRoot.Card.NameFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.NameFr(childComplexity), true
+	case "Card.rarity":
+		if e.ComplexityRoot.Card.Rarity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.Rarity(childComplexity), true
+	case "Card.targets":
+		if e.ComplexityRoot.Card.Targets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.Targets(childComplexity), true
+	case "Card.textEn":
+		if e.ComplexityRoot.Card.TextEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.TextEn(childComplexity), true
+	case "Card.textFr":
+		if e.ComplexityRoot.Card.TextFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Card.TextFr(childComplexity), true
+
+	case "CardCount.card":
+		if e.ComplexityRoot.CardCount.Card == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardCount.Card(childComplexity), true
+	case "CardCount.count":
+		if e.ComplexityRoot.CardCount.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CardCount.Count(childComplexity), true
 
 	case "CreateMatchPayload.match":
 		if e.ComplexityRoot.CreateMatchPayload.Match == nil {
@@ -283,6 +477,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.GameInfo.RulesVersion(childComplexity), true
 
+	case "HandCard.card":
+		if e.ComplexityRoot.HandCard.Card == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HandCard.Card(childComplexity), true
+	case "HandCard.playable":
+		if e.ComplexityRoot.HandCard.Playable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HandCard.Playable(childComplexity), true
+	case "HandCard.reason":
+		if e.ComplexityRoot.HandCard.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HandCard.Reason(childComplexity), true
+	case "HandCard.slot":
+		if e.ComplexityRoot.HandCard.Slot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HandCard.Slot(childComplexity), true
+	case "HandCard.targets":
+		if e.ComplexityRoot.HandCard.Targets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HandCard.Targets(childComplexity), true
+
 	case "JoinPayload.match":
 		if e.ComplexityRoot.JoinPayload.Match == nil {
 			break
@@ -296,12 +521,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JoinPayload.Seat(childComplexity), true
 
+	case "Mark.kind":
+		if e.ComplexityRoot.Mark.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mark.Kind(childComplexity), true
+	case "Mark.note":
+		if e.ComplexityRoot.Mark.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mark.Note(childComplexity), true
+	case "Mark.seat":
+		if e.ComplexityRoot.Mark.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mark.Seat(childComplexity), true
+	case "Mark.square":
+		if e.ComplexityRoot.Mark.Square == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mark.Square(childComplexity), true
+
 	case "Match.board":
 		if e.ComplexityRoot.Match.Board == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Match.Board(childComplexity), true
+	case "Match.cards":
+		if e.ComplexityRoot.Match.Cards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Cards(childComplexity), true
 	case "Match.createdAt":
 		if e.ComplexityRoot.Match.CreatedAt == nil {
 			break
@@ -331,6 +587,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.Game(childComplexity), true
+	case "Match.hand":
+		if e.ComplexityRoot.Match.Hand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Hand(childComplexity), true
 	case "Match.id":
 		if e.ComplexityRoot.Match.ID == nil {
 			break
@@ -500,6 +762,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AcceptDraw(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.acceptOpening":
+		if e.ComplexityRoot.Mutation.AcceptOpening == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_acceptOpening_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AcceptOpening(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.claimDraw":
 		if e.ComplexityRoot.Mutation.ClaimDraw == nil {
 			break
@@ -533,6 +806,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeclineDraw(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.defect":
+		if e.ComplexityRoot.Mutation.Defect == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_defect_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Defect(childComplexity, args["matchId"].(string), args["colour"].(string), args["kingMove"].(*string), args["commandId"].(*string)), true
 	case "Mutation.joinMatch":
 		if e.ComplexityRoot.Mutation.JoinMatch == nil {
 			break
@@ -555,6 +839,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.OfferDraw(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.playCard":
+		if e.ComplexityRoot.Mutation.PlayCard == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_playCard_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PlayCard(childComplexity, args["matchId"].(string), args["cardId"].(*string), args["slot"].(*int), args["targets"].([]string), args["move"].(*string), args["commandId"].(*string)), true
 	case "Mutation.playMove":
 		if e.ComplexityRoot.Mutation.PlayMove == nil {
 			break
@@ -566,6 +861,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PlayMove(childComplexity, args["matchId"].(string), args["move"].(string), args["commandId"].(*string)), true
+	case "Mutation.refuseOpening":
+		if e.ComplexityRoot.Mutation.RefuseOpening == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_refuseOpening_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RefuseOpening(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.registerPlayer":
 		if e.ComplexityRoot.Mutation.RegisterPlayer == nil {
 			break
@@ -608,6 +914,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Player.Ratings(childComplexity), true
 
+	case "Query.cards":
+		if e.ComplexityRoot.Query.Cards == nil {
+			break
+		}
+
+		args, err := ec.field_Query_cards_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Cards(childComplexity, args["game"].(model.Game)), true
 	case "Query.games":
 		if e.ComplexityRoot.Query.Games == nil {
 			break
@@ -749,6 +1066,50 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Seat.Team(childComplexity), true
 
+	case "SeatCards.deckSize":
+		if e.ComplexityRoot.SeatCards.DeckSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatCards.DeckSize(childComplexity), true
+	case "SeatCards.discardPile":
+		if e.ComplexityRoot.SeatCards.DiscardPile == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatCards.DiscardPile(childComplexity), true
+	case "SeatCards.handSize":
+		if e.ComplexityRoot.SeatCards.HandSize == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatCards.HandSize(childComplexity), true
+	case "SeatCards.played":
+		if e.ComplexityRoot.SeatCards.Played == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatCards.Played(childComplexity), true
+	case "SeatCards.seat":
+		if e.ComplexityRoot.SeatCards.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatCards.Seat(childComplexity), true
+
+	case "SquareColour.colour":
+		if e.ComplexityRoot.SquareColour.Colour == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SquareColour.Colour(childComplexity), true
+	case "SquareColour.square":
+		if e.ComplexityRoot.SquareColour.Square == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SquareColour.Square(childComplexity), true
+
 	case "Subscription.matchEvents":
 		if e.ComplexityRoot.Subscription.MatchEvents == nil {
 			break
@@ -876,7 +1237,31 @@ scalar JSON
 
 "The games this server hosts. Later games extend this enum."
 enum Game {
+  "Classic chess, FIDE Laws."
   CHESS
+  "Chess with a 58-card deck: each player holds four cards."
+  UNFAIR_CHESS
+  "16x16, twelve armies, two players or four (Royale)."
+  SOVEREIGN_CHESS
+}
+
+"A game's mode, for games that have several (Sovereign Chess)."
+enum Mode {
+  TWO_PLAYER
+  ROYALE
+}
+
+enum Rarity {
+  COMMON
+  RARE
+  LEGENDARY
+}
+
+enum CardCost {
+  "The card is the turn."
+  REPLACES_MOVE
+  "The card, then a normal move in the same turn."
+  ADDS_TO_MOVE
 }
 
 enum MatchStatus {
@@ -899,6 +1284,8 @@ type Query {
   me: Player
   "The games hosted here."
   games: [GameInfo!]!
+  "The card catalog of a card game, in a stable order; empty for a game without cards."
+  cards(game: Game!): [Card!]!
 }
 
 type Mutation {
@@ -916,6 +1303,21 @@ type Mutation {
   declineDraw(matchId: ID!, commandId: ID): ActionPayload!
   "Claims a draw the rules allow on demand (chess: threefold repetition, fifty-move rule)."
   claimDraw(matchId: ID!, commandId: ID): ActionPayload!
+  """
+  Plays a card from your hand, named by its catalog ID or by its hand slot (0-3; the slot
+  wins when both are given), on targets in square notation (["e2", "e4"]; a hand slot as
+  "2"). A card that adds to the move takes the move in ` + "`" + `move` + "`" + ` or in the next playMove.
+  """
+  playCard(matchId: ID!, cardId: ID, slot: Int, targets: [String!], move: String, commandId: ID): ActionPayload!
+  """
+  Sovereign Chess: your army defects to another colour (its name or letter). When your
+  king stands on a square of that colour, kingMove is the king's move off it, in the same turn.
+  """
+  defect(matchId: ID!, colour: String!, kingMove: String, commandId: ID): ActionPayload!
+  "Sovereign Chess: after the first move, its chooser keeps it (plays White)."
+  acceptOpening(matchId: ID!, commandId: ID): ActionPayload!
+  "Sovereign Chess: after the first move, its chooser refuses it (plays Black)."
+  refuseOpening(matchId: ID!, commandId: ID): ActionPayload!
 }
 
 type Subscription {
@@ -933,6 +1335,8 @@ input CreateMatchInput {
   rated: Boolean
   "Game options, e.g. {key: \"fen\", value: \"...\"} to start chess from a position."
   options: [OptionInput!]
+  "The game's mode (Sovereign Chess: TWO_PLAYER, the default, or ROYALE); the same as option mode."
+  mode: Mode
   """
   An idempotency key: the same key from the same player returns the same match. Without a
   token every caller shares one space of keys, so choose a unique one (a UUID).
@@ -1020,6 +1424,53 @@ type Match {
   createdAt: Time!
   "The match's events as the caller may see them."
   events(after: Int, first: Int): [MatchEvent!]!
+  "Card games: your own hand, with what you may play now; null unless you sit here."
+  hand: [HandCard!]
+  "Card games: what everyone may know of each seat's cards."
+  cards: [SeatCards!]!
+}
+
+type Card {
+  id: ID!
+  nameFr: String!
+  nameEn: String!
+  "The family of the card, e.g. statuses, movement, returns."
+  group: String!
+  rarity: Rarity!
+  "How many copies each deck holds."
+  copies: Int!
+  cost: CardCost!
+  "What the card is aimed at, e.g. \"own-piece square\"."
+  targets: String!
+  textFr: String!
+  textEn: String!
+}
+
+type HandCard {
+  slot: Int!
+  card: Card!
+  playable: Boolean!
+  "Every legal choice of targets when playable, each a list of squares (or a hand slot)."
+  targets: [[String!]!]!
+  "Why the card cannot be played now."
+  reason: String
+}
+
+type SeatCards {
+  seat: Int!
+  "How many cards the seat holds; never which."
+  handSize: Int!
+  "How many cards are left in its deck; never their order."
+  deckSize: Int!
+  "Its discard pile, oldest first: public."
+  discardPile: [Card!]!
+  "How many times it has played each card."
+  played: [CardCount!]!
+}
+
+type CardCount {
+  card: Card!
+  count: Int!
 }
 
 type Seat {
@@ -1032,8 +1483,40 @@ type Board {
   "The position in the game's notation (FEN for chess)."
   fen: String!
   inCheck: Boolean!
-  "The legal moves of the side to act, in UCI."
+  "The legal moves of the side to act, in the game's move notation (UCI for chess)."
   legalMoves: [String!]!
+  "What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares."
+  marks: [Mark!]!
+  "Sovereign Chess: the squares of colour."
+  colours: [SquareColour!]!
+  "Sovereign Chess: each army's owner and controller."
+  armies: [Army!]!
+  "The seats whose king is in check."
+  checked: [Int!]!
+  "Sovereign Chess Royale: the seats in Interregnum (king lost, may crown a new one)."
+  interregnum: [Int!]!
+}
+
+type Mark {
+  square: String!
+  "poison, sleep, shield, dynamite, barred, shackled, blocked..."
+  kind: String!
+  "The seat the mark concerns (the piece's owner, the barred seat), or null."
+  seat: Int
+  note: String
+}
+
+type SquareColour {
+  square: String!
+  colour: String!
+}
+
+type Army {
+  colour: String!
+  "The seat whose king is of this colour, or null."
+  owner: Int
+  "The seat that controls this army now, or null."
+  controller: Int
 }
 
 type Result {
@@ -1081,6 +1564,18 @@ func (ec *executionContext) childFields_ActionPayload(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type ActionPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_Army(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "colour":
+		return ec.fieldContext_Army_colour(ctx, field)
+	case "owner":
+		return ec.fieldContext_Army_owner(ctx, field)
+	case "controller":
+		return ec.fieldContext_Army_controller(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Army", field.Name)
+}
+
 func (ec *executionContext) childFields_Board(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "fen":
@@ -1089,8 +1584,54 @@ func (ec *executionContext) childFields_Board(ctx context.Context, field graphql
 		return ec.fieldContext_Board_inCheck(ctx, field)
 	case "legalMoves":
 		return ec.fieldContext_Board_legalMoves(ctx, field)
+	case "marks":
+		return ec.fieldContext_Board_marks(ctx, field)
+	case "colours":
+		return ec.fieldContext_Board_colours(ctx, field)
+	case "armies":
+		return ec.fieldContext_Board_armies(ctx, field)
+	case "checked":
+		return ec.fieldContext_Board_checked(ctx, field)
+	case "interregnum":
+		return ec.fieldContext_Board_interregnum(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Board", field.Name)
+}
+
+func (ec *executionContext) childFields_Card(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Card_id(ctx, field)
+	case "nameFr":
+		return ec.fieldContext_Card_nameFr(ctx, field)
+	case "nameEn":
+		return ec.fieldContext_Card_nameEn(ctx, field)
+	case "group":
+		return ec.fieldContext_Card_group(ctx, field)
+	case "rarity":
+		return ec.fieldContext_Card_rarity(ctx, field)
+	case "copies":
+		return ec.fieldContext_Card_copies(ctx, field)
+	case "cost":
+		return ec.fieldContext_Card_cost(ctx, field)
+	case "targets":
+		return ec.fieldContext_Card_targets(ctx, field)
+	case "textFr":
+		return ec.fieldContext_Card_textFr(ctx, field)
+	case "textEn":
+		return ec.fieldContext_Card_textEn(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Card", field.Name)
+}
+
+func (ec *executionContext) childFields_CardCount(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "card":
+		return ec.fieldContext_CardCount_card(ctx, field)
+	case "count":
+		return ec.fieldContext_CardCount_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CardCount", field.Name)
 }
 
 func (ec *executionContext) childFields_CreateMatchPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1113,6 +1654,22 @@ func (ec *executionContext) childFields_GameInfo(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type GameInfo", field.Name)
 }
 
+func (ec *executionContext) childFields_HandCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "slot":
+		return ec.fieldContext_HandCard_slot(ctx, field)
+	case "card":
+		return ec.fieldContext_HandCard_card(ctx, field)
+	case "playable":
+		return ec.fieldContext_HandCard_playable(ctx, field)
+	case "targets":
+		return ec.fieldContext_HandCard_targets(ctx, field)
+	case "reason":
+		return ec.fieldContext_HandCard_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HandCard", field.Name)
+}
+
 func (ec *executionContext) childFields_JoinPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "seat":
@@ -1121,6 +1678,20 @@ func (ec *executionContext) childFields_JoinPayload(ctx context.Context, field g
 		return ec.fieldContext_JoinPayload_match(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JoinPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Mark(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "square":
+		return ec.fieldContext_Mark_square(ctx, field)
+	case "kind":
+		return ec.fieldContext_Mark_kind(ctx, field)
+	case "seat":
+		return ec.fieldContext_Mark_seat(ctx, field)
+	case "note":
+		return ec.fieldContext_Mark_note(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Mark", field.Name)
 }
 
 func (ec *executionContext) childFields_Match(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1165,6 +1736,10 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_createdAt(ctx, field)
 	case "events":
 		return ec.fieldContext_Match_events(ctx, field)
+	case "hand":
+		return ec.fieldContext_Match_hand(ctx, field)
+	case "cards":
+		return ec.fieldContext_Match_cards(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Match", field.Name)
 }
@@ -1261,6 +1836,32 @@ func (ec *executionContext) childFields_Seat(ctx context.Context, field graphql.
 		return ec.fieldContext_Seat_player(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Seat", field.Name)
+}
+
+func (ec *executionContext) childFields_SeatCards(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seat":
+		return ec.fieldContext_SeatCards_seat(ctx, field)
+	case "handSize":
+		return ec.fieldContext_SeatCards_handSize(ctx, field)
+	case "deckSize":
+		return ec.fieldContext_SeatCards_deckSize(ctx, field)
+	case "discardPile":
+		return ec.fieldContext_SeatCards_discardPile(ctx, field)
+	case "played":
+		return ec.fieldContext_SeatCards_played(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SeatCards", field.Name)
+}
+
+func (ec *executionContext) childFields_SquareColour(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "square":
+		return ec.fieldContext_SquareColour_square(ctx, field)
+	case "colour":
+		return ec.fieldContext_SquareColour_colour(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SquareColour", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -1423,6 +2024,28 @@ func (ec *executionContext) field_Mutation_acceptDraw_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_acceptOpening_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_claimDraw_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1481,6 +2104,44 @@ func (ec *executionContext) field_Mutation_declineDraw_args(ctx context.Context,
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_defect_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "colour",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["colour"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "kingMove",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["kingMove"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg3
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_joinMatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1533,6 +2194,60 @@ func (ec *executionContext) field_Mutation_offerDraw_args(ctx context.Context, r
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_playCard_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "cardId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cardId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "slot",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slot"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "targets",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targets"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "move",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["move"] = arg4
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg5
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_playMove_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1560,6 +2275,28 @@ func (ec *executionContext) field_Mutation_playMove_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["commandId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_refuseOpening_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
 	return args, nil
 }
 
@@ -1610,6 +2347,20 @@ func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_cards_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "game",
+		func(ctx context.Context, v any) (model.Game, error) {
+			return ec.unmarshalNGame2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐGame(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["game"] = arg0
 	return args, nil
 }
 
@@ -1845,6 +2596,75 @@ func (ec *executionContext) fieldContext_ActionPayload_duplicate(_ context.Conte
 	return graphql.NewScalarFieldContext("ActionPayload", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _Army_colour(ctx context.Context, field graphql.CollectedField, obj *model.Army) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Army_colour(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Colour, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Army_colour(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Army", field, false, false, "String")
+}
+
+func (ec *executionContext) _Army_owner(ctx context.Context, field graphql.CollectedField, obj *model.Army) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Army_owner(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Owner, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Army_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Army", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Army_controller(ctx context.Context, field graphql.CollectedField, obj *model.Army) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Army_controller(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Controller, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Army_controller(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Army", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Board_fen(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1912,6 +2732,433 @@ func (ec *executionContext) _Board_legalMoves(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_Board_legalMoves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Board", field, false, false, "String")
+}
+
+func (ec *executionContext) _Board_marks(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_marks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Marks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
+			return ec.marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_marks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Board",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mark(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Board_colours(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_colours(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Colours, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {
+			return ec.marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_colours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Board",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SquareColour(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Board_armies(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_armies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Armies, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Army) graphql.Marshaler {
+			return ec.marshalNArmy2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_armies(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Board",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Army(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Board_checked(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_checked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Checked, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_checked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Board_interregnum(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_interregnum(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interregnum, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_interregnum(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Board", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Card_id(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_id(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ID, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_id(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Card_nameFr(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_nameFr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NameFr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_nameFr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "String")
+}
+
+func (ec *executionContext) _Card_nameEn(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_nameEn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.NameEn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_nameEn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "String")
+}
+
+func (ec *executionContext) _Card_group(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_group(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Group, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_group(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "String")
+}
+
+func (ec *executionContext) _Card_rarity(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_rarity(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Rarity, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Rarity) graphql.Marshaler {
+			return ec.marshalNRarity2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐRarity(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_rarity(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "Rarity")
+}
+
+func (ec *executionContext) _Card_copies(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_copies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Copies, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_copies(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Card_cost(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_cost(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cost, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.CardCost) graphql.Marshaler {
+			return ec.marshalNCardCost2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardCost(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_cost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "CardCost")
+}
+
+func (ec *executionContext) _Card_targets(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_targets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Targets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_targets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "String")
+}
+
+func (ec *executionContext) _Card_textFr(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_textFr(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TextFr, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_textFr(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "String")
+}
+
+func (ec *executionContext) _Card_textEn(ctx context.Context, field graphql.CollectedField, obj *model.Card) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Card_textEn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.TextEn, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Card_textEn(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Card", field, false, false, "String")
+}
+
+func (ec *executionContext) _CardCount_card(ctx context.Context, field graphql.CollectedField, obj *model.CardCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardCount_card(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Card, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Card) graphql.Marshaler {
+			return ec.marshalNCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardCount_card(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "CardCount",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Card(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _CardCount_count(ctx context.Context, field graphql.CollectedField, obj *model.CardCount) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_CardCount_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_CardCount_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("CardCount", field, false, false, "Int")
 }
 
 func (ec *executionContext) _CreateMatchPayload_match(ctx context.Context, field graphql.CollectedField, obj *model.CreateMatchPayload) (ret graphql.Marshaler) {
@@ -2015,6 +3262,130 @@ func (ec *executionContext) fieldContext_GameInfo_rulesVersion(_ context.Context
 	return graphql.NewScalarFieldContext("GameInfo", field, false, false, "String")
 }
 
+func (ec *executionContext) _HandCard_slot(ctx context.Context, field graphql.CollectedField, obj *model.HandCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HandCard_slot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Slot, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HandCard_slot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HandCard", field, false, false, "Int")
+}
+
+func (ec *executionContext) _HandCard_card(ctx context.Context, field graphql.CollectedField, obj *model.HandCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HandCard_card(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Card, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Card) graphql.Marshaler {
+			return ec.marshalNCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HandCard_card(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "HandCard",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Card(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _HandCard_playable(ctx context.Context, field graphql.CollectedField, obj *model.HandCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HandCard_playable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Playable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HandCard_playable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HandCard", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _HandCard_targets(ctx context.Context, field graphql.CollectedField, obj *model.HandCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HandCard_targets(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Targets, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v [][]string) graphql.Marshaler {
+			return ec.marshalNString2ᚕᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_HandCard_targets(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HandCard", field, false, false, "String")
+}
+
+func (ec *executionContext) _HandCard_reason(ctx context.Context, field graphql.CollectedField, obj *model.HandCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_HandCard_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_HandCard_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("HandCard", field, false, false, "String")
+}
+
 func (ec *executionContext) _JoinPayload_seat(ctx context.Context, field graphql.CollectedField, obj *model.JoinPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2068,6 +3439,98 @@ func (ec *executionContext) fieldContext_JoinPayload_match(_ context.Context, fi
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Mark_square(ctx context.Context, field graphql.CollectedField, obj *model.Mark) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mark_square(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Square, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mark_square(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mark", field, false, false, "String")
+}
+
+func (ec *executionContext) _Mark_kind(ctx context.Context, field graphql.CollectedField, obj *model.Mark) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mark_kind(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Kind, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mark_kind(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mark", field, false, false, "String")
+}
+
+func (ec *executionContext) _Mark_seat(ctx context.Context, field graphql.CollectedField, obj *model.Mark) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mark_seat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mark_seat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mark", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Mark_note(ctx context.Context, field graphql.CollectedField, obj *model.Mark) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mark_note(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Note, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Mark_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Mark", field, false, false, "String")
 }
 
 func (ec *executionContext) _Match_id(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
@@ -2574,6 +4037,70 @@ func (ec *executionContext) fieldContext_Match_events(ctx context.Context, field
 	if fc.Args, err = ec.field_Match_events_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Match_hand(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_hand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Match().Hand(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.HandCard) graphql.Marshaler {
+			return ec.marshalOHandCard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHandCardᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Match_hand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Match",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HandCard(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Match_cards(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_cards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Match().Cards(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SeatCards) graphql.Marshaler {
+			return ec.marshalNSeatCards2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSeatCardsᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Match_cards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Match",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SeatCards(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -3227,6 +4754,182 @@ func (ec *executionContext) fieldContext_Mutation_claimDraw(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_playCard(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_playCard(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PlayCard(ctx, fc.Args["matchId"].(string), fc.Args["cardId"].(*string), fc.Args["slot"].(*int), fc.Args["targets"].([]string), fc.Args["move"].(*string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_playCard(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_playCard_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_defect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_defect(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Defect(ctx, fc.Args["matchId"].(string), fc.Args["colour"].(string), fc.Args["kingMove"].(*string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_defect(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_defect_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_acceptOpening(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_acceptOpening(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AcceptOpening(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_acceptOpening(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_acceptOpening_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_refuseOpening(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_refuseOpening(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().RefuseOpening(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_refuseOpening(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_refuseOpening_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Player_id(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3497,6 +5200,50 @@ func (ec *executionContext) fieldContext_Query_games(_ context.Context, field gr
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_GameInfo(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_cards(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_cards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().Cards(ctx, fc.Args["game"].(model.Game))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Card) graphql.Marshaler {
+			return ec.marshalNCard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_cards(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Card(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_cards_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -3938,6 +5685,185 @@ func (ec *executionContext) fieldContext_Seat_player(_ context.Context, field gr
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _SeatCards_seat(ctx context.Context, field graphql.CollectedField, obj *model.SeatCards) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeatCards_seat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeatCards_seat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeatCards", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SeatCards_handSize(ctx context.Context, field graphql.CollectedField, obj *model.SeatCards) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeatCards_handSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.HandSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeatCards_handSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeatCards", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SeatCards_deckSize(ctx context.Context, field graphql.CollectedField, obj *model.SeatCards) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeatCards_deckSize(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DeckSize, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeatCards_deckSize(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeatCards", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SeatCards_discardPile(ctx context.Context, field graphql.CollectedField, obj *model.SeatCards) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeatCards_discardPile(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.DiscardPile, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Card) graphql.Marshaler {
+			return ec.marshalNCard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeatCards_discardPile(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SeatCards",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Card(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SeatCards_played(ctx context.Context, field graphql.CollectedField, obj *model.SeatCards) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeatCards_played(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Played, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.CardCount) graphql.Marshaler {
+			return ec.marshalNCardCount2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardCountᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeatCards_played(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SeatCards",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_CardCount(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SquareColour_square(ctx context.Context, field graphql.CollectedField, obj *model.SquareColour) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SquareColour_square(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Square, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SquareColour_square(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SquareColour", field, false, false, "String")
+}
+
+func (ec *executionContext) _SquareColour_colour(ctx context.Context, field graphql.CollectedField, obj *model.SquareColour) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SquareColour_colour(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Colour, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SquareColour_colour(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SquareColour", field, false, false, "String")
 }
 
 func (ec *executionContext) _Subscription_matchEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -5068,7 +6994,7 @@ func (ec *executionContext) unmarshalInputCreateMatchInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"game", "rated", "options", "commandId"}
+	fieldsInOrder := [...]string{"game", "rated", "options", "mode", "commandId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -5096,6 +7022,13 @@ func (ec *executionContext) unmarshalInputCreateMatchInput(ctx context.Context, 
 				return it, err
 			}
 			it.Options = data
+		case "mode":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("mode"))
+			data, err := ec.unmarshalOMode2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMode(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Mode = data
 		case "commandId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commandId"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
@@ -5220,6 +7153,49 @@ func (ec *executionContext) _ActionPayload(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var armyImplementors = []string{"Army"}
+
+func (ec *executionContext) _Army(ctx context.Context, sel ast.SelectionSet, obj *model.Army) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, armyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Army")
+		case "colour":
+			out.Values[i] = ec._Army_colour(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "owner":
+			out.Values[i] = ec._Army_owner(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "controller":
+			out.Values[i] = ec._Army_controller(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var boardImplementors = []string{"Board"}
 
 func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, obj *model.Board) graphql.Marshaler {
@@ -5243,6 +7219,147 @@ func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "legalMoves":
 			out.Values[i] = ec._Board_legalMoves(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "marks":
+			out.Values[i] = ec._Board_marks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "colours":
+			out.Values[i] = ec._Board_colours(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "armies":
+			out.Values[i] = ec._Board_armies(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checked":
+			out.Values[i] = ec._Board_checked(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "interregnum":
+			out.Values[i] = ec._Board_interregnum(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var cardImplementors = []string{"Card"}
+
+func (ec *executionContext) _Card(ctx context.Context, sel ast.SelectionSet, obj *model.Card) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Card")
+		case "id":
+			out.Values[i] = ec._Card_id(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nameFr":
+			out.Values[i] = ec._Card_nameFr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nameEn":
+			out.Values[i] = ec._Card_nameEn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "group":
+			out.Values[i] = ec._Card_group(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rarity":
+			out.Values[i] = ec._Card_rarity(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "copies":
+			out.Values[i] = ec._Card_copies(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cost":
+			out.Values[i] = ec._Card_cost(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "targets":
+			out.Values[i] = ec._Card_targets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "textFr":
+			out.Values[i] = ec._Card_textFr(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "textEn":
+			out.Values[i] = ec._Card_textEn(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var cardCountImplementors = []string{"CardCount"}
+
+func (ec *executionContext) _CardCount(ctx context.Context, sel ast.SelectionSet, obj *model.CardCount) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, cardCountImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("CardCount")
+		case "card":
+			out.Values[i] = ec._CardCount_card(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._CardCount_count(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -5339,6 +7456,59 @@ func (ec *executionContext) _GameInfo(ctx context.Context, sel ast.SelectionSet,
 	return out
 }
 
+var handCardImplementors = []string{"HandCard"}
+
+func (ec *executionContext) _HandCard(ctx context.Context, sel ast.SelectionSet, obj *model.HandCard) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, handCardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("HandCard")
+		case "slot":
+			out.Values[i] = ec._HandCard_slot(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "card":
+			out.Values[i] = ec._HandCard_card(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "playable":
+			out.Values[i] = ec._HandCard_playable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "targets":
+			out.Values[i] = ec._HandCard_targets(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "reason":
+			out.Values[i] = ec._HandCard_reason(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var joinPayloadImplementors = []string{"JoinPayload"}
 
 func (ec *executionContext) _JoinPayload(ctx context.Context, sel ast.SelectionSet, obj *model.JoinPayload) graphql.Marshaler {
@@ -5358,6 +7528,54 @@ func (ec *executionContext) _JoinPayload(ctx context.Context, sel ast.SelectionS
 		case "match":
 			out.Values[i] = ec._JoinPayload_match(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var markImplementors = []string{"Mark"}
+
+func (ec *executionContext) _Mark(ctx context.Context, sel ast.SelectionSet, obj *model.Mark) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, markImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Mark")
+		case "square":
+			out.Values[i] = ec._Mark_square(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "kind":
+			out.Values[i] = ec._Mark_kind(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seat":
+			out.Values[i] = ec._Mark_seat(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "note":
+			out.Values[i] = ec._Mark_note(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
 		default:
@@ -5493,6 +7711,18 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Match_events(ctx, field, obj)
+				})
+		case "hand":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Match_hand(ctx, field, obj)
+				})
+		case "cards":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Match_cards(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -5676,6 +7906,34 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "playCard":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_playCard(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "defect":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_defect(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "acceptOpening":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_acceptOpening(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "refuseOpening":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_refuseOpening(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -5785,6 +8043,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_games(ctx, field)
+				})
+		case "cards":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_cards(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -5985,6 +8249,97 @@ func (ec *executionContext) _Seat(ctx context.Context, sel ast.SelectionSet, obj
 		case "player":
 			out.Values[i] = ec._Seat_player(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var seatCardsImplementors = []string{"SeatCards"}
+
+func (ec *executionContext) _SeatCards(ctx context.Context, sel ast.SelectionSet, obj *model.SeatCards) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, seatCardsImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SeatCards")
+		case "seat":
+			out.Values[i] = ec._SeatCards_seat(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "handSize":
+			out.Values[i] = ec._SeatCards_handSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deckSize":
+			out.Values[i] = ec._SeatCards_deckSize(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "discardPile":
+			out.Values[i] = ec._SeatCards_discardPile(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "played":
+			out.Values[i] = ec._SeatCards_played(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var squareColourImplementors = []string{"SquareColour"}
+
+func (ec *executionContext) _SquareColour(ctx context.Context, sel ast.SelectionSet, obj *model.SquareColour) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, squareColourImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SquareColour")
+		case "square":
+			out.Values[i] = ec._SquareColour_square(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "colour":
+			out.Values[i] = ec._SquareColour_colour(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:
@@ -6394,6 +8749,30 @@ func (ec *executionContext) marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑga
 	return ec._ActionPayload(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNArmy2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmyᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Army) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNArmy2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmy(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNArmy2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmy(ctx context.Context, sel ast.SelectionSet, v *model.Army) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Army!")
+		return graphql.Null
+	}
+	return ec._Army(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNBoolean2bool(ctx context.Context, v any) (bool, error) {
 	res, err := graphql.UnmarshalBoolean(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6406,6 +8785,64 @@ func (ec *executionContext) marshalNBoolean2bool(ctx context.Context, sel ast.Se
 		graphql.AddInvalidNullFromMarshaler(ctx, "Boolean!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNCard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Card) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCard(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCard(ctx context.Context, sel ast.SelectionSet, v *model.Card) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Card!")
+		return graphql.Null
+	}
+	return ec._Card(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNCardCost2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardCost(ctx context.Context, v any) (model.CardCost, error) {
+	var res model.CardCost
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNCardCost2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardCost(ctx context.Context, sel ast.SelectionSet, v model.CardCost) graphql.Marshaler {
+	return v
+}
+
+func (ec *executionContext) marshalNCardCount2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardCountᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CardCount) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNCardCount2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardCount(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNCardCount2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCardCount(ctx context.Context, sel ast.SelectionSet, v *model.CardCount) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "CardCount!")
+		return graphql.Null
+	}
+	return ec._CardCount(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNCreateMatchInput2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCreateMatchInput(ctx context.Context, v any) (model.CreateMatchInput, error) {
@@ -6467,6 +8904,14 @@ func (ec *executionContext) marshalNGameInfo2ᚖgithubᚗcomᚋarbiterᚑgames�
 		return graphql.Null
 	}
 	return ec._GameInfo(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNHandCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHandCard(ctx context.Context, sel ast.SelectionSet, v *model.HandCard) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "HandCard!")
+		return graphql.Null
+	}
+	return ec._HandCard(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNID2string(ctx context.Context, v any) (string, error) {
@@ -6532,6 +8977,30 @@ func (ec *executionContext) marshalNJoinPayload2ᚖgithubᚗcomᚋarbiterᚑgame
 		return graphql.Null
 	}
 	return ec._JoinPayload(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMark2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMark(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNMark2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMark(ctx context.Context, sel ast.SelectionSet, v *model.Mark) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Mark!")
+		return graphql.Null
+	}
+	return ec._Mark(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMatch2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMatchᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Match) graphql.Marshaler {
@@ -6605,6 +9074,16 @@ func (ec *executionContext) marshalNPlayer2ᚖgithubᚗcomᚋarbiterᚑgamesᚋa
 	return ec._Player(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalNRarity2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐRarity(ctx context.Context, v any) (model.Rarity, error) {
+	var res model.Rarity
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNRarity2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐRarity(ctx context.Context, sel ast.SelectionSet, v model.Rarity) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalNRating2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐRatingᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Rating) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -6661,6 +9140,54 @@ func (ec *executionContext) marshalNSeat2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarb
 	return ec._Seat(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSeatCards2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSeatCardsᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SeatCards) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSeatCards2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSeatCards(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSeatCards2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSeatCards(ctx context.Context, sel ast.SelectionSet, v *model.SeatCards) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SeatCards!")
+		return graphql.Null
+	}
+	return ec._SeatCards(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSquareColour2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColour(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSquareColour2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColour(ctx context.Context, sel ast.SelectionSet, v *model.SquareColour) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SquareColour!")
+		return graphql.Null
+	}
+	return ec._SquareColour(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {
 	res, err := graphql.UnmarshalString(v)
 	return res, graphql.ErrorOnPath(ctx, err)
@@ -6693,6 +9220,35 @@ func (ec *executionContext) marshalNString2ᚕstringᚄ(ctx context.Context, sel
 	ret := make(graphql.Array, len(v))
 	for i := range v {
 		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) unmarshalNString2ᚕᚕstringᚄ(ctx context.Context, v any) ([][]string, error) {
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([][]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2ᚕstringᚄ(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNString2ᚕᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v [][]string) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2ᚕstringᚄ(ctx, sel, v[i])
 	}
 
 	for _, e := range ret {
@@ -6913,6 +9469,25 @@ func (ec *executionContext) marshalOGame2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarb
 	return v
 }
 
+func (ec *executionContext) marshalOHandCard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHandCardᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.HandCard) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNHandCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHandCard(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) unmarshalOID2ᚖstring(ctx context.Context, v any) (*string, error) {
 	if v == nil {
 		return nil, nil
@@ -6988,6 +9563,22 @@ func (ec *executionContext) marshalOMatchStatus2ᚖgithubᚗcomᚋarbiterᚑgame
 	return v
 }
 
+func (ec *executionContext) unmarshalOMode2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMode(ctx context.Context, v any) (*model.Mode, error) {
+	if v == nil {
+		return nil, nil
+	}
+	var res = new(model.Mode)
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOMode2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMode(ctx context.Context, sel ast.SelectionSet, v *model.Mode) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return v
+}
+
 func (ec *executionContext) unmarshalOOptionInput2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOptionInputᚄ(ctx context.Context, v any) ([]*model.OptionInput, error) {
 	if v == nil {
 		return nil, nil
@@ -7017,6 +9608,41 @@ func (ec *executionContext) marshalOResult2ᚖgithubᚗcomᚋarbiterᚑgamesᚋa
 		return graphql.Null
 	}
 	return ec._Result(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOString2ᚕstringᚄ(ctx context.Context, v any) ([]string, error) {
+	if v == nil {
+		return nil, nil
+	}
+	vSlice := graphql.CoerceList(v)
+	var err error
+	res := make([]string, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNString2string(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalOString2ᚕstringᚄ(ctx context.Context, sel ast.SelectionSet, v []string) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNString2string(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOString2ᚖstring(ctx context.Context, v any) (*string, error) {

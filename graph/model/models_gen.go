@@ -18,12 +18,51 @@ type ActionPayload struct {
 	Duplicate bool `json:"duplicate"`
 }
 
+type Army struct {
+	Colour string `json:"colour"`
+	// The seat whose king is of this colour, or null.
+	Owner *int `json:"owner,omitempty"`
+	// The seat that controls this army now, or null.
+	Controller *int `json:"controller,omitempty"`
+}
+
 type Board struct {
 	// The position in the game's notation (FEN for chess).
 	Fen     string `json:"fen"`
 	InCheck bool   `json:"inCheck"`
-	// The legal moves of the side to act, in UCI.
+	// The legal moves of the side to act, in the game's move notation (UCI for chess).
 	LegalMoves []string `json:"legalMoves"`
+	// What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares.
+	Marks []*Mark `json:"marks"`
+	// Sovereign Chess: the squares of colour.
+	Colours []*SquareColour `json:"colours"`
+	// Sovereign Chess: each army's owner and controller.
+	Armies []*Army `json:"armies"`
+	// The seats whose king is in check.
+	Checked []int `json:"checked"`
+	// Sovereign Chess Royale: the seats in Interregnum (king lost, may crown a new one).
+	Interregnum []int `json:"interregnum"`
+}
+
+type Card struct {
+	ID     string `json:"id"`
+	NameFr string `json:"nameFr"`
+	NameEn string `json:"nameEn"`
+	// The family of the card, e.g. statuses, movement, returns.
+	Group  string `json:"group"`
+	Rarity Rarity `json:"rarity"`
+	// How many copies each deck holds.
+	Copies int      `json:"copies"`
+	Cost   CardCost `json:"cost"`
+	// What the card is aimed at, e.g. "own-piece square".
+	Targets string `json:"targets"`
+	TextFr  string `json:"textFr"`
+	TextEn  string `json:"textEn"`
+}
+
+type CardCount struct {
+	Card  *Card `json:"card"`
+	Count int   `json:"count"`
 }
 
 type CreateMatchInput struct {
@@ -32,6 +71,8 @@ type CreateMatchInput struct {
 	Rated *bool `json:"rated,omitempty"`
 	// Game options, e.g. {key: "fen", value: "..."} to start chess from a position.
 	Options []*OptionInput `json:"options,omitempty"`
+	// The game's mode (Sovereign Chess: TWO_PLAYER, the default, or ROYALE); the same as option mode.
+	Mode *Mode `json:"mode,omitempty"`
 	// An idempotency key: the same key from the same player returns the same match. Without a
 	// token every caller shares one space of keys, so choose a unique one (a UUID).
 	CommandID *string `json:"commandId,omitempty"`
@@ -47,9 +88,28 @@ type GameInfo struct {
 	RulesVersion string `json:"rulesVersion"`
 }
 
+type HandCard struct {
+	Slot     int   `json:"slot"`
+	Card     *Card `json:"card"`
+	Playable bool  `json:"playable"`
+	// Every legal choice of targets when playable, each a list of squares (or a hand slot).
+	Targets [][]string `json:"targets"`
+	// Why the card cannot be played now.
+	Reason *string `json:"reason,omitempty"`
+}
+
 type JoinPayload struct {
 	Seat  int    `json:"seat"`
 	Match *Match `json:"match"`
+}
+
+type Mark struct {
+	Square string `json:"square"`
+	// poison, sleep, shield, dynamite, barred, shackled, blocked...
+	Kind string `json:"kind"`
+	// The seat the mark concerns (the piece's owner, the barred seat), or null.
+	Seat *int    `json:"seat,omitempty"`
+	Note *string `json:"note,omitempty"`
 }
 
 type MatchEvent struct {
@@ -109,23 +169,104 @@ type Seat struct {
 	Player *Player `json:"player,omitempty"`
 }
 
+type SeatCards struct {
+	Seat int `json:"seat"`
+	// How many cards the seat holds; never which.
+	HandSize int `json:"handSize"`
+	// How many cards are left in its deck; never their order.
+	DeckSize int `json:"deckSize"`
+	// Its discard pile, oldest first: public.
+	DiscardPile []*Card `json:"discardPile"`
+	// How many times it has played each card.
+	Played []*CardCount `json:"played"`
+}
+
+type SquareColour struct {
+	Square string `json:"square"`
+	Colour string `json:"colour"`
+}
+
 type Subscription struct {
+}
+
+type CardCost string
+
+const (
+	// The card is the turn.
+	CardCostReplacesMove CardCost = "REPLACES_MOVE"
+	// The card, then a normal move in the same turn.
+	CardCostAddsToMove CardCost = "ADDS_TO_MOVE"
+)
+
+var AllCardCost = []CardCost{
+	CardCostReplacesMove,
+	CardCostAddsToMove,
+}
+
+func (e CardCost) IsValid() bool {
+	switch e {
+	case CardCostReplacesMove, CardCostAddsToMove:
+		return true
+	}
+	return false
+}
+
+func (e CardCost) String() string {
+	return string(e)
+}
+
+func (e *CardCost) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CardCost(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CardCost", str)
+	}
+	return nil
+}
+
+func (e CardCost) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CardCost) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CardCost) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 // The games this server hosts. Later games extend this enum.
 type Game string
 
 const (
+	// Classic chess, FIDE Laws.
 	GameChess Game = "CHESS"
+	// Chess with a 58-card deck: each player holds four cards.
+	GameUnfairChess Game = "UNFAIR_CHESS"
+	// 16x16, twelve armies, two players or four (Royale).
+	GameSovereignChess Game = "SOVEREIGN_CHESS"
 )
 
 var AllGame = []Game{
 	GameChess,
+	GameUnfairChess,
+	GameSovereignChess,
 }
 
 func (e Game) IsValid() bool {
 	switch e {
-	case GameChess:
+	case GameChess, GameUnfairChess, GameSovereignChess:
 		return true
 	}
 	return false
@@ -221,6 +362,119 @@ func (e *MatchStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e MatchStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A game's mode, for games that have several (Sovereign Chess).
+type Mode string
+
+const (
+	ModeTwoPlayer Mode = "TWO_PLAYER"
+	ModeRoyale    Mode = "ROYALE"
+)
+
+var AllMode = []Mode{
+	ModeTwoPlayer,
+	ModeRoyale,
+}
+
+func (e Mode) IsValid() bool {
+	switch e {
+	case ModeTwoPlayer, ModeRoyale:
+		return true
+	}
+	return false
+}
+
+func (e Mode) String() string {
+	return string(e)
+}
+
+func (e *Mode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Mode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Mode", str)
+	}
+	return nil
+}
+
+func (e Mode) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Mode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Mode) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type Rarity string
+
+const (
+	RarityCommon    Rarity = "COMMON"
+	RarityRare      Rarity = "RARE"
+	RarityLegendary Rarity = "LEGENDARY"
+)
+
+var AllRarity = []Rarity{
+	RarityCommon,
+	RarityRare,
+	RarityLegendary,
+}
+
+func (e Rarity) IsValid() bool {
+	switch e {
+	case RarityCommon, RarityRare, RarityLegendary:
+		return true
+	}
+	return false
+}
+
+func (e Rarity) String() string {
+	return string(e)
+}
+
+func (e *Rarity) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Rarity(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Rarity", str)
+	}
+	return nil
+}
+
+func (e Rarity) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Rarity) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Rarity) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

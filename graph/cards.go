@@ -1,0 +1,125 @@
+package graph
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/graph/model"
+)
+
+// catalogs caches each card game's catalog as API models, by game ID: a catalog is fixed
+// for the life of the process, and hands and piles name cards by ID.
+var catalogs sync.Map // game ID -> *catalog
+
+type catalog struct {
+	list []*model.Card
+	byID map[string]*model.Card
+}
+
+// catalogOf returns a game's catalog, or nil for a game without cards.
+func catalogOf(rules game.Rules) *catalog {
+	id := rules.Info().ID
+	if c, ok := catalogs.Load(id); ok {
+		return c.(*catalog)
+	}
+	carded, ok := rules.(game.Carded)
+	if !ok {
+		return nil
+	}
+	c := &catalog{byID: map[string]*model.Card{}}
+	for _, k := range carded.Catalog() {
+		m := &model.Card{
+			ID: k.ID, NameFr: k.NameFr, NameEn: k.NameEn, Group: k.Group,
+			Rarity: model.Rarity(k.Rarity), Copies: k.Copies, Cost: model.CardCost(k.Cost),
+			Targets: k.Targets, TextFr: k.TextFr, TextEn: k.TextEn,
+		}
+		c.list = append(c.list, m)
+		c.byID[k.ID] = m
+	}
+	actual, _ := catalogs.LoadOrStore(id, c)
+	return actual.(*catalog)
+}
+
+// card returns a card's model; a card the catalog does not know (a catalog that changed
+// under an old match) is shown by its ID alone.
+func (c *catalog) card(id string) *model.Card {
+	if m, ok := c.byID[id]; ok {
+		return m
+	}
+	return &model.Card{ID: id, NameFr: id, NameEn: id}
+}
+
+func (c *catalog) cards(ids []string) []*model.Card {
+	out := make([]*model.Card, len(ids))
+	for i, id := range ids {
+		out[i] = c.card(id)
+	}
+	return out
+}
+
+// handModel turns a hand, already cleared for the viewer, into the API's cards.
+func handModel(c *catalog, hand []game.HandCard) []*model.HandCard {
+	out := make([]*model.HandCard, len(hand))
+	for i, h := range hand {
+		hc := &model.HandCard{Slot: h.Slot, Card: c.card(h.Card), Playable: h.Playable, Targets: [][]string{}}
+		for _, t := range h.Targets {
+			hc.Targets = append(hc.Targets, append([]string{}, t...))
+		}
+		if h.Reason != "" {
+			reason := h.Reason
+			hc.Reason = &reason
+		}
+		out[i] = hc
+	}
+	return out
+}
+
+// seatCardsModel is what everyone may know of one seat's cards.
+func seatCardsModel(c *catalog, carded game.Carded, st game.State, seat int) *model.SeatCards {
+	sc := &model.SeatCards{
+		Seat: seat, HandSize: carded.HandSize(st, seat), DeckSize: carded.DeckSize(st, seat),
+		DiscardPile: c.cards(carded.Discard(st, seat)), Played: []*model.CardCount{},
+	}
+	played := carded.Played(st, seat)
+	ids := make([]string, 0, len(played))
+	for id := range played {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		sc.Played = append(sc.Played, &model.CardCount{Card: c.card(id), Count: played[id]})
+	}
+	return sc
+}
+
+// boardModel turns a game's board into the API's.
+func boardModel(b game.Board) *model.Board {
+	m := &model.Board{
+		Fen: b.FEN, InCheck: b.InCheck, LegalMoves: append([]string{}, b.LegalMoves...),
+		Marks: make([]*model.Mark, len(b.Marks)), Colours: make([]*model.SquareColour, len(b.Colours)),
+		Armies: make([]*model.Army, len(b.Armies)), Checked: append([]int{}, b.Checked...),
+		Interregnum: append([]int{}, b.Interregnum...),
+	}
+	for i, k := range b.Marks {
+		m.Marks[i] = &model.Mark{Square: k.Square, Kind: k.Kind, Seat: seatOrNil(k.Seat)}
+		if k.Note != "" {
+			note := k.Note
+			m.Marks[i].Note = &note
+		}
+	}
+	for i, c := range b.Colours {
+		m.Colours[i] = &model.SquareColour{Square: c.Square, Colour: c.Colour}
+	}
+	for i, a := range b.Armies {
+		m.Armies[i] = &model.Army{Colour: a.Colour, Owner: seatOrNil(a.Owner), Controller: seatOrNil(a.Controller)}
+	}
+	return m
+}
+
+func seatOrNil(s int) *int {
+	if s < 0 {
+		return nil
+	}
+	return &s
+}
