@@ -22,6 +22,7 @@ type Resolver struct {
 	Engine  *engine.Engine
 	Lobby   *projections.Matches // every match's live state: boards, seats, the lobby
 	Elo     *projections.Ratings
+	Cards   *projections.CardsPlayed // the cards each player has played
 	ReadPos Positions
 	Hub     *Hub
 }

@@ -246,6 +246,22 @@ func (r *playerResolver) Ratings(ctx context.Context, obj *model.Player) ([]*mod
 	return out, nil
 }
 
+// CardsPlayed is the resolver for the cardsPlayed field.
+func (r *playerResolver) CardsPlayed(ctx context.Context, obj *model.Player) ([]*model.PlayedCard, error) {
+	out := []*model.PlayedCard{}
+	if r.Cards == nil {
+		return out, nil
+	}
+	for _, x := range r.Cards.Of(obj.ID) {
+		rules, err := r.Engine.Games().Get(x.Game)
+		if err != nil {
+			continue // a game no longer hosted here
+		}
+		out = append(out, &model.PlayedCard{Game: model.Game(x.Game), Card: catalogOf(rules).card(x.Card), Count: x.Count})
+	}
+	return out, nil
+}
+
 // Match is the resolver for the match field.
 func (r *queryResolver) Match(ctx context.Context, id string) (*model.Match, error) {
 	p, err := r.viewer(ctx)

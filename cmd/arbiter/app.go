@@ -78,6 +78,7 @@ type app struct {
 	engine   *engine.Engine
 	matches  *projections.Matches
 	ratings  *projections.Ratings
+	cards    *projections.CardsPlayed
 	follower *bus.Follower
 	resolver *graph.Resolver
 	wg       sync.WaitGroup
@@ -95,13 +96,14 @@ func startApp(ctx context.Context, store eventstore.Store, busURL string, log *s
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log}),
 		matches: projections.NewMatches(reg),
 		ratings: projections.NewRatings(),
+		cards:   projections.NewCardsPlayed(reg),
 	}
 	head, err := store.HeadPosition(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the store's head: %w", err)
 	}
 	log.Info("rebuilding the read side", "events", head)
-	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings); err != nil {
+	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards); err != nil {
 		return nil, err
 	}
 	hub := graph.NewHub()
@@ -128,6 +130,9 @@ func startApp(ctx context.Context, store eventstore.Store, busURL string, log *s
 			if err := a.ratings.Apply(ev); err != nil {
 				return err
 			}
+			if err := a.cards.Apply(ev); err != nil {
+				return err
+			}
 			if id, ok := strings.CutPrefix(ev.Stream, "match-"); ok {
 				if v := a.matches.Get(id); v != nil {
 					timers.Track(id, v.State.GameStatus(v.Rules).Deadline)
@@ -150,7 +155,7 @@ func startApp(ctx context.Context, store eventstore.Store, busURL string, log *s
 			}
 		}()
 	}
-	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, ReadPos: a.follower, Hub: hub}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, ReadPos: a.follower, Hub: hub}
 	return a, nil
 }
 

@@ -77,7 +77,8 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // readModels returns fresh, empty projections: every read model the server keeps.
 func readModels() []projections.Projection {
-	return []projections.Projection{projections.NewMatches(games()), projections.NewRatings()}
+	reg := games()
+	return []projections.Projection{projections.NewMatches(reg), projections.NewRatings(), projections.NewCardsPlayed(reg)}
 }
 
 // feed applies every event up to head to ps one at a time, from a store subscription.

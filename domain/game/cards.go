@@ -42,3 +42,9 @@ type Carded interface {
 	// Played counts the cards each seat has played, by card ID.
 	Played(st State, seat int) map[string]int
 }
+
+// CardPlay is implemented by the public event that records a card played, so that read
+// models can count the cards each player plays (for badges) without knowing the game.
+type CardPlay interface {
+	CardPlayedBy() (seat int, card string)
+}

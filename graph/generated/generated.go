@@ -165,10 +165,17 @@ type ComplexityRoot struct {
 		Resign         func(childComplexity int, matchID string, commandID *string) int
 	}
 
+	PlayedCard struct {
+		Card  func(childComplexity int) int
+		Count func(childComplexity int) int
+		Game  func(childComplexity int) int
+	}
+
 	Player struct {
-		ID      func(childComplexity int) int
-		Name    func(childComplexity int) int
-		Ratings func(childComplexity int) int
+		CardsPlayed func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Ratings     func(childComplexity int) int
 	}
 
 	Query struct {
@@ -259,6 +266,7 @@ type MutationResolver interface {
 }
 type PlayerResolver interface {
 	Ratings(ctx context.Context, obj *model.Player) ([]*model.Rating, error)
+	CardsPlayed(ctx context.Context, obj *model.Player) ([]*model.PlayedCard, error)
 }
 type QueryResolver interface {
 	Match(ctx context.Context, id string) (*model.Match, error)
@@ -895,6 +903,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.Resign(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 
+	case "PlayedCard.card":
+		if e.ComplexityRoot.PlayedCard.Card == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayedCard.Card(childComplexity), true
+	case "PlayedCard.count":
+		if e.ComplexityRoot.PlayedCard.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayedCard.Count(childComplexity), true
+	case "PlayedCard.game":
+		if e.ComplexityRoot.PlayedCard.Game == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PlayedCard.Game(childComplexity), true
+
+	case "Player.cardsPlayed":
+		if e.ComplexityRoot.Player.CardsPlayed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.CardsPlayed(childComplexity), true
 	case "Player.id":
 		if e.ComplexityRoot.Player.ID == nil {
 			break
@@ -1382,6 +1415,14 @@ type Player {
   name: String!
   "Elo per game, rated matches only; empty before the first rated result."
   ratings: [Rating!]!
+  "The cards this player has played, per game and card (what badges are earned from)."
+  cardsPlayed: [PlayedCard!]!
+}
+
+type PlayedCard {
+  game: Game!
+  card: Card!
+  count: Int!
 }
 
 type Rating {
@@ -1772,6 +1813,18 @@ func (ec *executionContext) childFields_MatchEvent(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type MatchEvent", field.Name)
 }
 
+func (ec *executionContext) childFields_PlayedCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "game":
+		return ec.fieldContext_PlayedCard_game(ctx, field)
+	case "card":
+		return ec.fieldContext_PlayedCard_card(ctx, field)
+	case "count":
+		return ec.fieldContext_PlayedCard_count(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PlayedCard", field.Name)
+}
+
 func (ec *executionContext) childFields_Player(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -1780,6 +1833,8 @@ func (ec *executionContext) childFields_Player(ctx context.Context, field graphq
 		return ec.fieldContext_Player_name(ctx, field)
 	case "ratings":
 		return ec.fieldContext_Player_ratings(ctx, field)
+	case "cardsPlayed":
+		return ec.fieldContext_Player_cardsPlayed(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Player", field.Name)
 }
@@ -4930,6 +4985,84 @@ func (ec *executionContext) fieldContext_Mutation_refuseOpening(ctx context.Cont
 	return fc, nil
 }
 
+func (ec *executionContext) _PlayedCard_game(ctx context.Context, field graphql.CollectedField, obj *model.PlayedCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayedCard_game(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Game, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.Game) graphql.Marshaler {
+			return ec.marshalNGame2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐGame(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayedCard_game(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayedCard", field, false, false, "Game")
+}
+
+func (ec *executionContext) _PlayedCard_card(ctx context.Context, field graphql.CollectedField, obj *model.PlayedCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayedCard_card(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Card, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Card) graphql.Marshaler {
+			return ec.marshalNCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayedCard_card(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "PlayedCard",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Card(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _PlayedCard_count(ctx context.Context, field graphql.CollectedField, obj *model.PlayedCard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_PlayedCard_count(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Count, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_PlayedCard_count(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("PlayedCard", field, false, false, "Int")
+}
+
 func (ec *executionContext) _Player_id(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5003,6 +5136,38 @@ func (ec *executionContext) fieldContext_Player_ratings(_ context.Context, field
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Rating(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Player_cardsPlayed(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_cardsPlayed(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().CardsPlayed(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.PlayedCard) graphql.Marshaler {
+			return ec.marshalNPlayedCard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐPlayedCardᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Player_cardsPlayed(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_PlayedCard(ctx, field)
 		},
 	}
 	return fc, nil
@@ -7951,6 +8116,49 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 	return out
 }
 
+var playedCardImplementors = []string{"PlayedCard"}
+
+func (ec *executionContext) _PlayedCard(ctx context.Context, sel ast.SelectionSet, obj *model.PlayedCard) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, playedCardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("PlayedCard")
+		case "game":
+			out.Values[i] = ec._PlayedCard_game(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "card":
+			out.Values[i] = ec._PlayedCard_card(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "count":
+			out.Values[i] = ec._PlayedCard_count(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var playerImplementors = []string{"Player"}
 
 func (ec *executionContext) _Player(ctx context.Context, sel ast.SelectionSet, obj *model.Player) graphql.Marshaler {
@@ -7977,6 +8185,12 @@ func (ec *executionContext) _Player(ctx context.Context, sel ast.SelectionSet, o
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Player_ratings(ctx, field, obj)
+				})
+		case "cardsPlayed":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_cardsPlayed(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
@@ -9064,6 +9278,30 @@ func (ec *executionContext) marshalNMatchStatus2githubᚗcomᚋarbiterᚑgames�
 func (ec *executionContext) unmarshalNOptionInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOptionInput(ctx context.Context, v any) (*model.OptionInput, error) {
 	res, err := ec.unmarshalInputOptionInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNPlayedCard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐPlayedCardᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PlayedCard) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNPlayedCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐPlayedCard(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNPlayedCard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐPlayedCard(ctx context.Context, sel ast.SelectionSet, v *model.PlayedCard) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "PlayedCard!")
+		return graphql.Null
+	}
+	return ec._PlayedCard(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNPlayer2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐPlayer(ctx context.Context, sel ast.SelectionSet, v *model.Player) graphql.Marshaler {

@@ -137,6 +137,12 @@ type OptionInput struct {
 	Value string `json:"value"`
 }
 
+type PlayedCard struct {
+	Game  Game  `json:"game"`
+	Card  *Card `json:"card"`
+	Count int   `json:"count"`
+}
+
 type Query struct {
 }
 
