@@ -1,42 +1,18 @@
 package sovereign
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 )
 
-// board writes the board field of the notation from a list of pieces, each its colour
-// letter, role letter and square ("wki1 bki16 npe5"): the tests' positions stay short
-// and readable, and are still parsed by Parse.
+// board writes the board field of the notation from a list of pieces ("wki1 bki16
+// npe5"): the tests' positions stay short and readable, and are still parsed by Parse.
 func board(pieces string) string {
-	var b [256]string
-	for _, f := range strings.Fields(pieces) {
-		s, ok := ParseSquare(f[2:])
-		if !ok {
-			panic("bad square in " + f)
-		}
-		b[s] = f[:2]
+	b, err := BoardNotation(pieces)
+	if err != nil {
+		panic(err)
 	}
-	var out []string
-	for y := 15; y >= 0; y-- {
-		rank, empty := "", 0
-		for x := 0; x < 16; x++ {
-			if v := b[SquareAt(x, y)]; v != "" {
-				if empty > 0 {
-					rank += strconv.Itoa(empty)
-				}
-				rank, empty = rank+v, 0
-			} else {
-				empty++
-			}
-		}
-		if empty > 0 {
-			rank += strconv.Itoa(empty)
-		}
-		out = append(out, rank)
-	}
-	return strings.Join(out, "/")
+	return b
 }
 
 // pos parses board(pieces) followed by the other fields of the notation.

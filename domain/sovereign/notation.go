@@ -241,27 +241,7 @@ func sameEdge(a, b Square) bool {
 // (piece IDs aside: they are renumbered in square order).
 func (p Position) Notation() string {
 	var b strings.Builder
-	for y := 15; y >= 0; y-- {
-		empty := 0
-		for x := 0; x < 16; x++ {
-			pc := p.board[SquareAt(x, y)]
-			if pc == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteString(strconv.Itoa(empty))
-				empty = 0
-			}
-			b.WriteString(pc.String())
-		}
-		if empty > 0 {
-			b.WriteString(strconv.Itoa(empty))
-		}
-		if y > 0 {
-			b.WriteByte('/')
-		}
-	}
+	writeBoard(&b, &p.board)
 	b.WriteByte(' ')
 	b.WriteString(strconv.Itoa(int(p.turn) + 1))
 	for pl := 0; pl < int(p.players); pl++ {
@@ -303,3 +283,28 @@ func (p *Position) castlingField() string {
 
 // String is the position's notation.
 func (p Position) String() string { return p.Notation() }
+
+// writeBoard writes the board field: rank 16 first, runs of empty squares as numbers.
+func writeBoard(b *strings.Builder, board *[256]Piece) {
+	for y := 15; y >= 0; y-- {
+		empty := 0
+		for x := 0; x < 16; x++ {
+			pc := board[SquareAt(x, y)]
+			if pc == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteString(strconv.Itoa(empty))
+				empty = 0
+			}
+			b.WriteString(pc.String())
+		}
+		if empty > 0 {
+			b.WriteString(strconv.Itoa(empty))
+		}
+		if y > 0 {
+			b.WriteByte('/')
+		}
+	}
+}
