@@ -82,3 +82,105 @@ func (p *Position) validate() *PositionError {
 	}
 	return nil
 }
+
+// Relocate carries the piece on from to the empty square to, keeping its ID: a piece
+// moved by a card rather than by a move, so the side to move, the clocks and the move
+// number stay as they are. Castling rights and en passant follow the board as after Put.
+func (p *Position) Relocate(from, to Square) error {
+	pc, ok := p.PieceAt(from)
+	switch {
+	case !ok:
+		return &PositionError{"no piece on " + from.String()}
+	case to >= NoSquare:
+		return &PositionError{"no such square"}
+	case p.roles[to] != NoRole:
+		return &PositionError{"square " + to.String() + " is occupied"}
+	}
+	id := p.ids[from]
+	p.lift(from, pc.Color, pc.Role)
+	p.place(to, pc.Color, pc.Role, id)
+	p.afterEdit()
+	return nil
+}
+
+// SetColor hands the piece on s to side c, keeping its ID, role and square (a pawn that
+// deserts). A king never changes sides.
+func (p *Position) SetColor(s Square, c Color) error {
+	pc, ok := p.PieceAt(s)
+	switch {
+	case !ok:
+		return &PositionError{"no piece on " + s.String()}
+	case pc.Role == King:
+		return &PositionError{"a king never changes sides"}
+	case c > Black:
+		return &PositionError{"no such side"}
+	}
+	id := p.ids[s]
+	p.lift(s, pc.Color, pc.Role)
+	p.place(s, c, pc.Role, id)
+	p.afterEdit()
+	return nil
+}
+
+// SetRole turns the piece on s into role r, keeping its ID, side and square (a pawn that
+// a card promotes). Nothing becomes or stops being a king.
+func (p *Position) SetRole(s Square, r Role) error {
+	pc, ok := p.PieceAt(s)
+	switch {
+	case !ok:
+		return &PositionError{"no piece on " + s.String()}
+	case pc.Role == King || r == King:
+		return &PositionError{"a king is made only at the start"}
+	case r == NoRole || r > King:
+		return &PositionError{"not a piece"}
+	}
+	id := p.ids[s]
+	p.lift(s, pc.Color, pc.Role)
+	p.place(s, pc.Color, r, id)
+	p.afterEdit()
+	return nil
+}
+
+// DropCastling takes the rights cr away for good, whatever the board.
+func (p *Position) DropCastling(cr CastlingRights) {
+	if kept := p.castling &^ cr; kept != p.castling {
+		p.hash ^= zCastling[p.castling] ^ zCastling[kept]
+		p.castling = kept
+	}
+}
+
+// PassTurn is a null move: the other side is to move, as if a move had been played that
+// changed nothing on the board. The en-passant square goes (it lasts one move), the
+// clocks and the move number advance as after a quiet move. A card that replaces a move
+// ends the turn with it.
+func (p *Position) PassTurn() {
+	if p.ep != NoSquare {
+		p.hash ^= zEnPass[p.ep.File()]
+		p.ep = NoSquare
+	}
+	p.halfmove++
+	if p.turn == Black {
+		p.fullmove++
+	}
+	p.turn ^= 1
+	p.hash ^= zBlack
+}
+
+// KingSquare is where the king of side c stands, if it has one.
+func (p Position) KingSquare(c Color) (Square, bool) {
+	if c > Black {
+		return NoSquare, false
+	}
+	s := p.kingSquare(c)
+	return s, s != NoSquare
+}
+
+// Attacks is the set of squares a piece of role r and side c on s attacks when the
+// squares of occ are occupied (for a pawn, its two captures): the patterns card effects
+// borrow.
+func Attacks(r Role, c Color, s Square, occ Bitboard) Bitboard {
+	if s >= NoSquare || c > Black {
+		return 0
+	}
+	return attacksOf(r, c, s, occ)
+}
