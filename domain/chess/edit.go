@@ -115,10 +115,7 @@ func (p *Position) SetColor(s Square, c Color) error {
 	case c > Black:
 		return &PositionError{"no such side"}
 	}
-	id := p.ids[s]
-	p.lift(s, pc.Color, pc.Role)
-	p.place(s, c, pc.Role, id)
-	p.afterEdit()
+	p.recast(s, pc, Piece{c, pc.Role})
 	return nil
 }
 
@@ -134,11 +131,16 @@ func (p *Position) SetRole(s Square, r Role) error {
 	case r == NoRole || r > King:
 		return &PositionError{"not a piece"}
 	}
-	id := p.ids[s]
-	p.lift(s, pc.Color, pc.Role)
-	p.place(s, pc.Color, r, id)
-	p.afterEdit()
+	p.recast(s, pc, Piece{pc.Color, r})
 	return nil
+}
+
+// recast replaces the piece was on s by now, under the same ID.
+func (p *Position) recast(s Square, was, now Piece) {
+	id := p.ids[s]
+	p.lift(s, was.Color, was.Role)
+	p.place(s, now.Color, now.Role, id)
+	p.afterEdit()
 }
 
 // DropCastling takes the rights cr away for good, whatever the board.
