@@ -1,0 +1,478 @@
+// Package sovereignchess is Sovereign Chess (Mark Bates, Infinite Pi Games) and its
+// four-player variant Sovereign Chess Royale as an Arbiter game: it plugs the pure rules
+// of domain/sovereign into the game contract of domain/game, so that the engine can host
+// a match, the API show its board, and replay and verify re-check every event.
+//
+// # Options
+//
+// "mode" is TWO_PLAYER (the default) or ROYALE. "position" starts from a position in the
+// notation of domain/sovereign instead of the start position of the mode (two players'
+// positions have two owned colours, Royale's four); a position where the game is already
+// over is refused. Anything else is a BAD_USER_INPUT rejection.
+//
+// # Seats and colours
+//
+// Two players: seats 0 and 1, teams [0, 1]. The rulebook's "by random selection, one
+// player makes a move with the White army": Setup draws the first mover, the seat
+// sha256(seed || "sovereign/opening")[0] & 1, and records it in GameStarted. That seat
+// plays White's first move; the other seat then answers with game.Choose "keep" (it
+// takes White and the move, and plays White from then on) or "refuse" (it plays Black,
+// the first mover White), recorded as OpeningChosen; Black moves next either way. Until
+// the choice, the board shows the armies as a refusal would leave them: White's the
+// first mover's, Black's the other seat's.
+// A position that is not at ply 0 with White's side to move has no opening choice: seat 0
+// plays the side that moves first in the notation ("1"), seat 1 the other.
+//
+// Royale: seats 0 to 3, teams [0, 1, 2, 3]. The rulebook assigns the four armies at
+// random: Setup draws a permutation, number n = (first eight bytes of
+// sha256(seed || "sovereign/royale-order"), big-endian) mod 24 in the lexicographic order
+// of the 24 permutations of [0 1 2 3], and records it in GameStarted.Order: Order[p] is
+// the seat of player p, the player who starts with White, Ash, Slate, Black for p = 0, 1,
+// 2, 3 and moves in that order for the whole game, whatever colours it comes to own.
+//
+// # Actions
+//
+//   - game.Move: a move in the move notation of domain/sovereign: "e2e4", "g6g7k",
+//     "i1k1O" (castling), "=y" and "=yk6k7" (defections), "escape" and "pass" (Royale).
+//     A text that is not in the notation is BAD_USER_INPUT, a move that is not legal
+//     ILLEGAL_MOVE.
+//   - game.Defect: a defection, by colour name or letter in any case ("Yellow", "y"); its
+//     KingMove is the king's move off a square of its new colour, when it stands on one.
+//   - game.Choose: "keep" or "refuse", by the seat that did not play White's first move.
+//   - game.ClaimDraw: on a threefold repetition or fifty moves each without a capture, a
+//     pawn move or a regime change, as sovereign.Game allows (Royale included).
+//
+// Sovereign Chess has no clock here: game.Timeout is refused.
+//
+// # Events
+//
+// Every event is public: Sovereign Chess hides nothing. A move is MovePlayed (seat, move
+// notation, piece ID, position after), followed by the facts it implies, in this order:
+// Defected; KingCrowned (a coup d'état or overthrow) or InterregnumEnded (Royale: a
+// player without a king crowns one); KingCaptured and InterregnumBegun (Royale); KingEscaped and
+// InterregnumBegun (Royale); ChecksAnnounced (Royale: every seat whose king is in check
+// after the move, while the game goes on); GameEnded. OpeningChosen and DrawClaimed may
+// be followed by GameEnded too. The facts that follow are computed by Evolve from the
+// move itself (State keeps them until they are folded), so that Decide records them and
+// Audit checks that a stream records exactly them, none left out.
+//
+// # Outcome
+//
+// Two players: checkmate (the other seat wins), stalemate, fivefold repetition and the
+// seventy-five-move rule (draws), a claimed draw. Royale: the game ends when at most one
+// king is left; its owner's seat is the one winner, and GameEnded.Standings tells the
+// others apart: "tied" for a player whose king escaped and who crowned no new one,
+// "lost" for the rest. A tie is not a win: Winners lists only the seat that won, so a
+// draw (Winners empty) is a game that nobody won (a claimed draw, or no king left at
+// all). Resignations are the match's: a resigned Royale seat still has its turns here.
+package sovereignchess
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/sovereign"
+)
+
+// ID is the game's name in the API.
+const ID = "SOVEREIGN_CHESS"
+
+// RulesVersion changes whenever a rule of this package or of domain/sovereign changes.
+const RulesVersion = "rulebook-2017.1"
+
+// The modes, values of the option "mode".
+const (
+	TwoPlayer = "TWO_PLAYER"
+	Royale    = "ROYALE"
+)
+
+// The phases of Status.
+const (
+	PhasePlay    = "play"
+	PhaseOpening = "opening-choice"
+	PhaseOver    = "over"
+)
+
+// The options of the opening choice.
+const (
+	Keep   = "keep"
+	Refuse = "refuse"
+)
+
+// Rules is Sovereign Chess.
+type Rules struct{}
+
+var _ interface {
+	game.Rules
+	game.Boarded
+	game.Recorded
+	game.Auditor
+} = Rules{}
+
+// State is a game in progress. It is a value: Evolve clones the game before playing on
+// it, so a State stays valid after being evolved, and two states evolved from one share
+// nothing that either changes.
+type State struct {
+	Mode string
+	Game *sovereign.Game
+	// FirstMover is the seat drawn to play White's first move; -1 when there is no
+	// opening choice (Royale, or a position after the first move).
+	FirstMover int
+	Order      []int      // Royale: the seat of each player, in turn order
+	Ended      *GameEnded // once the game is over
+
+	pending []game.Event // the facts the last move, choice or claim implies, not yet folded
+}
+
+// Info names the game.
+func (Rules) Info() game.Info {
+	return game.Info{ID: ID, Name: "Sovereign Chess", RulesVersion: RulesVersion}
+}
+
+// Plan: two seats, or four for Royale, each its own team.
+func (Rules) Plan(opts game.Options) (game.Plan, error) {
+	mode, _, err := options(opts)
+	if err != nil {
+		return game.Plan{}, err
+	}
+	if mode == Royale {
+		return game.Plan{Seats: 4, Teams: []int{0, 1, 2, 3}}, nil
+	}
+	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
+}
+
+// options reads a match's options: the mode and the start position.
+func options(opts game.Options) (string, sovereign.Position, error) {
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	mode, notation := TwoPlayer, ""
+	for _, k := range keys {
+		switch v := opts[k]; k {
+		case "mode":
+			if v != TwoPlayer && v != Royale {
+				return "", sovereign.Position{}, game.Reject(game.BadInput, "option mode: %q is not a mode of Sovereign Chess (known: %s, %s)", v, TwoPlayer, Royale)
+			}
+			mode = v
+		case "position":
+			notation = v
+		default:
+			return "", sovereign.Position{}, game.Reject(game.BadInput, "Sovereign Chess has no option %q (known: mode, position)", k)
+		}
+	}
+	if notation == "" {
+		if mode == Royale {
+			return mode, sovereign.RoyaleStartPosition(), nil
+		}
+		return mode, sovereign.StartPosition(), nil
+	}
+	pos, err := startPosition(mode, notation)
+	if err != nil {
+		return "", pos, &game.Error{Code: game.BadInput, Reason: "option position: " + err.Error(), Err: err}
+	}
+	return mode, pos, nil
+}
+
+// startPosition reads a position to start a game of the mode from.
+func startPosition(mode, notation string) (sovereign.Position, error) {
+	pos, err := sovereign.Parse(notation)
+	if err != nil {
+		return pos, err
+	}
+	if want := map[string]int{TwoPlayer: 2, Royale: 4}[mode]; pos.Players() != want {
+		return pos, fmt.Errorf("a %s position has %d owned colours, this one %d", mode, want, pos.Players())
+	}
+	if st := pos.Status(); st.Result != sovereign.Ongoing {
+		return pos, fmt.Errorf("the game is already over there (%s)", st.Result)
+	}
+	return pos, nil
+}
+
+// hasOpening reports whether a game from pos starts with the keep-or-refuse choice.
+func hasOpening(pos sovereign.Position) bool {
+	return !pos.Royale() && pos.Ply() == 0 && pos.Turn() == 0
+}
+
+// Setup records the mode, the start position and the random draw of the seats.
+func (Rules) Setup(s game.Setup) ([]game.Emitted, error) {
+	mode, pos, err := options(s.Options)
+	if err != nil {
+		return nil, err
+	}
+	started := GameStarted{Mode: mode, Position: pos.Notation(), FirstMover: -1}
+	switch {
+	case mode == Royale:
+		started.Order = royaleOrder(s.Seed)
+	case hasOpening(pos):
+		started.FirstMover = int(draw(s.Seed, "sovereign/opening")[0] & 1)
+	}
+	return game.PublicEvents(started), nil
+}
+
+// draw is the hash from which one random outcome of a match is read.
+func draw(seed []byte, label string) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write(seed)
+	h.Write([]byte(label))
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// royaleOrder draws the seat of each Royale player (see the package comment).
+func royaleOrder(seed []byte) []int {
+	h := draw(seed, "sovereign/royale-order")
+	n := int(binary.BigEndian.Uint64(h[:8]) % 24)
+	left, order := []int{0, 1, 2, 3}, make([]int, 0, 4)
+	for f := 6; len(left) > 0; {
+		i := n / f
+		n %= f
+		order = append(order, left[i])
+		left = slices.Delete(left, i, i+1)
+		if len(left) > 0 {
+			f /= len(left)
+		}
+	}
+	return order
+}
+
+// seatOf is the seat playing player pl. Before the opening choice it is the seat that
+// would play it if the first move were refused: the first mover plays White.
+func (s State) seatOf(pl sovereign.Player) int {
+	if s.Mode == Royale {
+		return s.Order[pl]
+	}
+	if seat, ok := s.Game.Opening.SeatOf(pl); ok {
+		return int(seat)
+	}
+	if pl == 0 {
+		return s.FirstMover
+	}
+	return s.chooser()
+}
+
+// chooser is the seat that keeps or refuses White's first move.
+func (s State) chooser() int { return 1 - s.FirstMover }
+
+// toAct lists the seats that may act.
+func (s State) toAct() []int {
+	switch {
+	case s.Ended != nil:
+		return nil
+	case s.Game.ChoicePending():
+		return []int{s.chooser()}
+	}
+	pos := s.Game.Position()
+	return []int{s.seatOf(pos.Turn())}
+}
+
+// Decide checks an action and records what happens: the move, choice or claim, then the
+// facts it implies.
+func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
+	s, ok := st.(State)
+	if !ok || s.Game == nil {
+		return nil, game.Reject(game.Conflict, "the game has not started")
+	}
+	if s.Ended != nil {
+		return nil, game.Reject(game.Conflict, "the game is over (%s)", s.Ended.Reason)
+	}
+	if _, ok := a.Do.(game.Timeout); ok {
+		return nil, game.Reject(game.Conflict, "Sovereign Chess is played without a clock: no deadline has passed")
+	}
+	if toAct := s.toAct(); !slices.Contains(toAct, a.Seat) {
+		return nil, game.Reject(game.NotYourTurn, "it is seat %v's turn, not seat %d's", toAct, a.Seat)
+	}
+	e, err := s.decide(a.Seat, a.Do)
+	if err != nil {
+		return nil, err
+	}
+	return game.PublicEvents(append([]game.Event{e}, s.apply(e).pending...)...), nil
+}
+
+// decide is Decide's first event, for a seat that may act.
+func (s State) decide(seat int, do any) (game.Event, error) {
+	switch do := do.(type) {
+	case game.Move:
+		return s.move(seat, do.Notation)
+	case game.Defect:
+		notation, err := s.defection(do)
+		if err != nil {
+			return nil, err
+		}
+		return s.move(seat, notation)
+	case game.Choose:
+		return s.choose(seat, do.Option)
+	case game.ClaimDraw:
+		if !s.Game.ClaimableDraw() {
+			return nil, game.Reject(game.IllegalMove, "no draw can be claimed: the position has not occurred three times, and fifty moves each have not been played without a capture, a pawn move or a regime change")
+		}
+		reason := "threefold repetition"
+		if s.Game.Repetitions() < 3 {
+			reason = "fifty-move rule"
+		}
+		return DrawClaimed{Seat: seat, Reason: reason}, nil
+	}
+	return nil, game.Reject(game.BadInput, "Sovereign Chess cannot %T (it takes Move, Defect, Choose and ClaimDraw)", do)
+}
+
+// move checks a move in the move notation.
+func (s State) move(seat int, notation string) (game.Event, error) {
+	if s.Game.ChoicePending() {
+		return nil, game.Reject(game.IllegalMove, "White's first move waits to be kept or refused: Choose %q or %q first", Keep, Refuse)
+	}
+	pos := s.Game.Position()
+	m, err := pos.ParseMove(notation)
+	if err != nil {
+		code := game.IllegalMove
+		if errors.Is(err, sovereign.ErrMalformedMove) {
+			code = game.BadInput
+		}
+		return nil, &game.Error{Code: code, Reason: err.Error(), Err: err}
+	}
+	return played(seat, pos, m), nil
+}
+
+// played is the record of the legal move m from pos.
+func played(seat int, pos sovereign.Position, m sovereign.Move) MovePlayed {
+	var id sovereign.PieceID
+	if m.HasStep() {
+		id = pos.PieceID(m.From())
+	} else if k, ok := pos.King(pos.Turn()); ok && !m.IsPass() {
+		id = pos.PieceID(k) // a defection or an escape: the king's
+	}
+	after := pos
+	after.Play(m)
+	return MovePlayed{Seat: seat, Move: m.String(), Piece: int(id), Position: after.Notation()}
+}
+
+// defection writes a Defect action in the move notation, or says why it cannot be made.
+func (s State) defection(d game.Defect) (string, error) {
+	c, ok := sovereign.ParseColour(strings.TrimSpace(d.Colour))
+	if !ok {
+		var known []string
+		for c := sovereign.White; c <= sovereign.Violet; c++ {
+			known = append(known, fmt.Sprintf("%s (%c)", c, c.Letter()))
+		}
+		return "", game.Reject(game.BadInput, "%q is not a colour of Sovereign Chess (known: %s)", d.Colour, strings.Join(known, ", "))
+	}
+	if s.Game.ChoicePending() {
+		return "", game.Reject(game.IllegalMove, "White's first move waits to be kept or refused: Choose %q or %q first", Keep, Refuse)
+	}
+	pos := s.Game.Position()
+	pl := pos.Turn()
+	k, hasKing := pos.King(pl)
+	onColour := sovereign.SquareColour(k) == c
+	switch {
+	case !hasKing:
+		return "", game.Reject(game.IllegalMove, "you have no king to defect with")
+	case pos.Owned(pl) == c:
+		return "", game.Reject(game.IllegalMove, "your king is %s already", c)
+	case !pos.Controls(pl, c):
+		return "", game.Reject(game.IllegalMove, "you do not control %s: a king defects only to a colour its player controls", c)
+	case onColour && d.KingMove == "":
+		return "", game.Reject(game.IllegalMove, "your king stands on %s, a %s square: it must move off it in the same turn (give KingMove)", k, c)
+	case !onColour && d.KingMove != "":
+		return "", game.Reject(game.IllegalMove, "your king does not stand on a %s square: a defection to %s is the whole move (no KingMove)", c, c)
+	}
+	return "=" + string(c.Letter()) + strings.TrimSpace(d.KingMove), nil
+}
+
+// choose checks the opening choice.
+func (s State) choose(seat int, option string) (game.Event, error) {
+	if !s.Game.ChoicePending() {
+		if s.FirstMover >= 0 && len(s.Game.Moves()) == 0 {
+			return nil, game.Reject(game.IllegalMove, "there is nothing to keep or refuse yet: White's first move has not been played")
+		}
+		return nil, game.Reject(game.IllegalMove, "there is no choice to make: the opening choice follows White's first move of a two-player game, once")
+	}
+	opt := strings.ToLower(strings.TrimSpace(option))
+	if opt != Keep && opt != Refuse {
+		return nil, game.Reject(game.BadInput, "the choice is %q (take White and its first move) or %q (take Black), not %q", Keep, Refuse, option)
+	}
+	white := s.FirstMover
+	if opt == Keep {
+		white = s.chooser()
+	}
+	return OpeningChosen{Seat: seat, Option: opt, White: white, Black: 1 - white}, nil
+}
+
+// Evolve applies an event. A stored event that does not replay (a corrupt store) panics,
+// as in every game of Arbiter; verify reports it as a problem.
+func (Rules) Evolve(st game.State, e game.Event) game.State {
+	if e, ok := e.(GameStarted); ok {
+		return started(e)
+	}
+	return st.(State).apply(e)
+}
+
+// started is the state that GameStarted sets up.
+func started(e GameStarted) State {
+	pos, err := startPosition(e.Mode, e.Position)
+	if err != nil {
+		panic(fmt.Sprintf("sovereignchess: a stored GameStarted does not start a game: %v", err))
+	}
+	opening := sovereign.Opening{Decided: true} // seat 0 plays the side that moves first
+	if e.FirstMover >= 0 {
+		opening = sovereign.NewOpening(uint64(e.FirstMover))
+	}
+	return State{Mode: e.Mode, Game: sovereign.NewGame(pos, opening), FirstMover: e.FirstMover, Order: slices.Clone(e.Order)}
+}
+
+// apply folds one event after GameStarted into a copy of s.
+func (s State) apply(e game.Event) State {
+	switch e := e.(type) {
+	case MovePlayed:
+		before := s.Game.Position()
+		g := s.Game.Clone()
+		m, err := g.Play(e.Move)
+		if err != nil {
+			panic(fmt.Sprintf("sovereignchess: a stored move %s does not replay: %v", e.Move, err))
+		}
+		s.Game = g
+		s.pending = s.aftermath(&before, m)
+	case OpeningChosen:
+		g := s.Game.Clone()
+		g.Opening.Choose(e.Option == Keep)
+		s.Game = g
+		s.pending = s.aftermath(nil, sovereign.Move{})
+	case DrawClaimed:
+		pos := s.Game.Position()
+		seats := pos.Players()
+		s.pending = []game.Event{GameEnded{Reason: "draw claimed (" + e.Reason + ")", Winners: []int{}, Standings: slices.Repeat([]string{"tied"}, seats)}}
+	default: // a fact that follows a move: the first one due
+		if len(s.pending) > 0 && s.pending[0].EventType() == e.EventType() {
+			s.pending = s.pending[1:]
+		}
+		if end, ok := e.(GameEnded); ok {
+			s.Ended = &end
+		}
+	}
+	return s
+}
+
+// Status: whose turn, the phase, and the outcome once GameEnded is recorded.
+func (Rules) Status(st game.State) game.Status {
+	s, ok := st.(State)
+	if !ok || s.Game == nil {
+		return game.Status{}
+	}
+	if s.Ended != nil {
+		return game.Status{Phase: PhaseOver, Over: true, Outcome: game.Outcome{Winners: slices.Clone(s.Ended.Winners), Reason: s.Ended.Reason}}
+	}
+	phase := PhasePlay
+	if s.Game.ChoicePending() {
+		phase = PhaseOpening
+	}
+	return game.Status{ToAct: s.toAct(), Phase: phase}
+}
+
+// Events decodes Sovereign Chess events.
+func (Rules) Events() *game.Codec { return codec }
