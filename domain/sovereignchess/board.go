@@ -9,7 +9,7 @@ import (
 
 // Board shows the position: its notation, the legal moves of the seat to move, the
 // squares of colour, who owns and controls each army, the blocked squares, the kings in
-// check and the players in Interregnum.
+// check and the Royale players without a king (captured or escaped: both may crown one).
 //
 // A square is "blocked" when the other square of its colour is occupied: nobody may land
 // on it until that square is vacated. The mark's Seat is the seat controlling the piece

@@ -126,3 +126,17 @@ func TestRoyaleLastKingStanding(t *testing.T) {
 		t.Errorf("after the end: moves %v, interregnum %v", b.LegalMoves, b.Interregnum)
 	}
 }
+
+func TestFivefoldRepetitionEndsTheGame(t *testing.T) {
+	st := twoPlayer(t, "wki1 wnf1 bki16 bnf16", "1 w b - 10")
+	dance := []string{"f1e3", "f16e14", "e3f1", "e14f16"}
+	for range 3 {
+		st = play(t, st, dance...)
+	}
+	st = play(t, st, dance[:3]...)
+	over, evs := move(t, st, dance[3]) // the start position, a fifth time
+	same(t, "fifth time", evs, []game.Event{GameEnded{Reason: "fivefold repetition", Winners: []int{}, Standings: []string{"tied", "tied"}}})
+	if s := r.Status(over); !s.Over || s.Outcome.Reason != "fivefold repetition" {
+		t.Errorf("status %+v", s)
+	}
+}

@@ -19,9 +19,9 @@
 // takes White and the move, and plays White from then on) or "refuse" (it plays Black,
 // the first mover White), recorded as OpeningChosen; Black moves next either way. Until
 // the choice, the board shows the armies as a refusal would leave them: White's the
-// first mover's, Black's the other seat's.
-// A position that is not at ply 0 with White's side to move has no opening choice: seat 0
-// plays the side that moves first in the notation ("1"), seat 1 the other.
+// first mover's, Black's the other seat's. A position that is not at ply 0 with White's
+// side to move has no opening choice: seat 0 plays side "1" of the notation, seat 1 the
+// other.
 //
 // Royale: seats 0 to 3, teams [0, 1, 2, 3]. The rulebook assigns the four armies at
 // random: Setup draws a permutation, number n = (first eight bytes of
@@ -48,13 +48,14 @@
 //
 // Every event is public: Sovereign Chess hides nothing. A move is MovePlayed (seat, move
 // notation, piece ID, position after), followed by the facts it implies, in this order:
-// Defected; KingCrowned (a coup d'état or overthrow) or InterregnumEnded (Royale: a
-// player without a king crowns one); KingCaptured and InterregnumBegun (Royale); KingEscaped and
-// InterregnumBegun (Royale); ChecksAnnounced (Royale: every seat whose king is in check
-// after the move, while the game goes on); GameEnded. OpeningChosen and DrawClaimed may
-// be followed by GameEnded too. The facts that follow are computed by Evolve from the
-// move itself (State keeps them until they are folded), so that Decide records them and
-// Audit checks that a stream records exactly them, none left out.
+// Defected; KingCrowned (a coup d'état or an overthrow) or InterregnumEnded (Royale: a
+// player without a king crowns one); KingCaptured and InterregnumBegun (Royale);
+// KingEscaped and InterregnumBegun (Royale); ChecksAnnounced (Royale: every seat whose
+// king is in check after the move, while the game goes on); GameEnded. OpeningChosen may
+// be followed by GameEnded (when White's first move ended the game), DrawClaimed always
+// is. The facts that follow are computed by Evolve from the move itself (State keeps them
+// until they are folded), so that Decide records them and Audit checks that a stream
+// records exactly them, none left out.
 //
 // # Outcome
 //
