@@ -166,3 +166,11 @@ type PlayCard struct {
 	Targets []string
 	Move    string
 }
+
+// Withdrawing is implemented by a game that goes on when a seat resigns while several
+// teams are left (Sovereign Chess Royale): Withdraw returns the events that take the seat
+// out of play, so that the rules stop giving it turns. The match records the resignation
+// first; if the withdrawal ends the game, the match ends with the game's outcome.
+type Withdrawing interface {
+	Withdraw(st State, seat int) []Emitted
+}

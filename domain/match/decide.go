@@ -159,7 +159,8 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 }
 
 // resign ends the match when a single team is left standing; with more teams the
-// resigned seat simply stops playing (the game skips it through its own rules).
+// resigned seat stops playing, and a game that implements game.Withdrawing takes it out
+// of play.
 func resign(rules game.Rules, s State, seat int) ([]game.Emitted, error) {
 	out := game.PublicEvents(Resigned{Seat: seat})
 	s.Resigned = append(slices.Clone(s.Resigned), seat)
@@ -170,6 +171,19 @@ func resign(rules game.Rules, s State, seat int) ([]game.Emitted, error) {
 	}
 	if len(teams) <= 1 {
 		return append(out, end(s, left, "resignation")...), nil
+	}
+	w, ok := rules.(game.Withdrawing)
+	if !ok || s.GameState == nil {
+		return out, nil
+	}
+	evs := w.Withdraw(s.GameState, seat)
+	out = append(out, evs...)
+	gs := s.GameState
+	for _, e := range evs {
+		gs = rules.Evolve(gs, e.Event)
+	}
+	if st := rules.Status(gs); st.Over {
+		out = append(out, end(s, st.Outcome.Winners, st.Outcome.Reason)...)
 	}
 	return out, nil
 }

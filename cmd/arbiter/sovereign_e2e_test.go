@@ -1,0 +1,217 @@
+package main
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/sovereign"
+)
+
+// Sovereign Chess over the real API: two-player and Royale matches created with a mode,
+// the opening chosen, moves and defections sent through their mutations by seeded random
+// bots that read the legal moves from the board, and the file verified at the end.
+
+type sovereignView struct {
+	Match struct {
+		Status  string
+		ToAct   []int
+		Phase   *string
+		Version int
+		Moves   []string
+		Board   *struct {
+			Fen         string
+			LegalMoves  []string
+			Checked     []int
+			Interregnum []int
+			Colours     []struct{ Square, Colour string }
+			Armies      []struct {
+				Colour            string
+				Owner, Controller *int
+			}
+			Marks []struct{ Square, Kind string }
+		}
+		Result *struct {
+			Winners []int
+			Reason  string
+		}
+	}
+}
+
+const sovereignQuery = `query($m:ID!){match(id:$m){status toAct phase version moves
+  board{fen legalMoves checked interregnum colours{square colour} armies{colour owner controller} marks{square kind}}
+  result{winners reason}}}`
+
+func TestSovereignChessOverGraphQL(t *testing.T) {
+	for _, tc := range []struct {
+		mode  string
+		seats int
+	}{{"TWO_PLAYER", 2}, {"ROYALE", 4}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "arbiter.db")
+			srv := startServer(t, db)
+			tokens := make([]string, tc.seats)
+			for i := range tokens {
+				_, tokens[i] = srv.register(t, "player"+string(rune('A'+i)))
+			}
+			var c struct {
+				CreateMatch struct{ Match struct{ ID string } }
+			}
+			srv.must(t, tokens[0], `mutation($mode:Mode){createMatch(input:{game:SOVEREIGN_CHESS, mode:$mode}){match{id}}}`, map[string]any{"mode": tc.mode}, &c)
+			id := c.CreateMatch.Match.ID
+			for seat, tok := range tokens {
+				srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+			}
+
+			var v sovereignView
+			srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
+			b := v.Match.Board
+			if v.Match.Status != "LIVE" || b == nil || len(b.Armies) != 12 || len(b.Colours) == 0 || len(b.LegalMoves) == 0 {
+				t.Fatalf("a new %s match: %+v", tc.mode, v.Match)
+			}
+			owners := 0
+			for _, a := range b.Armies {
+				if a.Owner != nil {
+					owners++
+				}
+			}
+			if owners != tc.seats {
+				t.Fatalf("%d armies have an owner, want one per seat (%d)", owners, tc.seats)
+			}
+
+			rng := rand.New(rand.NewPCG(5, uint64(tc.seats)))
+			choices, defections, moves := 0, 0, 0
+			for step := 0; step < 120 && v.Match.Status == "LIVE"; step++ {
+				seat := v.Match.ToAct[0]
+				phase := ""
+				if v.Match.Phase != nil {
+					phase = *v.Match.Phase
+				}
+				var r gqlResponse
+				switch {
+				case phase == "opening-choice":
+					op := []string{"acceptOpening", "refuseOpening"}[rng.IntN(2)]
+					r = srv.post(t, tokens[seat], `mutation($m:ID!){`+op+`(matchId:$m){version}}`, map[string]any{"m": id})
+					choices++
+				default:
+					legal := v.Match.Board.LegalMoves
+					if len(legal) == 0 {
+						t.Fatalf("seat %d must act in a live match without a legal move: %+v", seat, v.Match)
+					}
+					mv := legal[rng.IntN(len(legal))]
+					if d, ok := defectionIn(legal, rng); ok && rng.IntN(4) == 0 {
+						mv = d
+					}
+					if rest, ok := strings.CutPrefix(mv, "="); ok {
+						r = srv.post(t, tokens[seat], `mutation($m:ID!,$c:String!,$k:String){defect(matchId:$m, colour:$c, kingMove:$k){version}}`,
+							map[string]any{"m": id, "c": rest[:1], "k": rest[1:]})
+						defections++
+					} else {
+						r = srv.play(t, tokens[seat], id, mv)
+						moves++
+					}
+					if len(r.Errors) > 0 {
+						t.Fatalf("seat %d playing %s, listed as legal in %s: %+v", seat, mv, v.Match.Board.Fen, r.Errors)
+					}
+				}
+				if len(r.Errors) > 0 {
+					t.Fatalf("seat %d in phase %q: %+v", seat, phase, r.Errors)
+				}
+				srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
+			}
+			if tc.seats == 2 && choices != 1 {
+				t.Fatalf("the opening was chosen %d times, want once", choices)
+			}
+			if defections == 0 {
+				t.Logf("no defection was legal in this game")
+			}
+			// The match ends by resignations: the last side standing wins.
+			for seat := 0; v.Match.Status == "LIVE" && seat < tc.seats-1; seat++ {
+				srv.must(t, tokens[seat], `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+				srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
+			}
+			if v.Match.Status != "FINISHED" || v.Match.Result == nil {
+				t.Fatalf("after resignations: %+v", v.Match)
+			}
+			t.Logf("%s: %d moves, %d defections, then %+v", tc.mode, moves, defections, *v.Match.Result)
+			if len(v.Match.Moves) < moves+defections {
+				t.Fatalf("%d moves recorded, %d played", len(v.Match.Moves), moves+defections)
+			}
+			srv.stop(t)
+			if last, out := lastLine(t, "verify", "--db", db, "--match", id); !strings.HasPrefix(last, "1 matches") {
+				t.Fatalf("verify:\n%s", out)
+			}
+		})
+	}
+}
+
+// defectionIn returns a defection among the legal moves, if there is one.
+func defectionIn(legal []string, rng *rand.Rand) (string, bool) {
+	var ds []string
+	for _, m := range legal {
+		if strings.HasPrefix(m, "=") {
+			ds = append(ds, m)
+		}
+	}
+	if len(ds) == 0 {
+		return "", false
+	}
+	return ds[rng.IntN(len(ds))], true
+}
+
+// TestSovereignMateOverGraphQL: from a position, the opening kept, Black's army defects to
+// navy through the defect mutation, and White mates the navy king.
+func TestSovereignMateOverGraphQL(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, a := srv.register(t, "Ann")
+	_, b := srv.register(t, "Bob")
+	tokens := []string{a, b}
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	// White: king i1, queen e13, rook b10; Black: king a16, pawn l12 (a navy square).
+	board, err := sovereign.BoardNotation("wki1 wqe13 wrb10 bka16 bpl12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	position := board + " 1 w b - 0"
+	srv.must(t, a, `mutation($p:String!){createMatch(input:{game:SOVEREIGN_CHESS, mode:TWO_PLAYER, options:[{key:"position", value:$p}]}){match{id}}}`,
+		map[string]any{"p": position}, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range tokens {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	var v sovereignView
+	srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
+	first := v.Match.ToAct[0]
+	chooser := 1 - first
+	steps := []struct {
+		seat  int
+		query string
+		vars  map[string]any
+	}{
+		{first, `mutation($m:ID!){playMove(matchId:$m, move:"i1h1"){version}}`, nil},
+		{chooser, `mutation($m:ID!){acceptOpening(matchId:$m){version}}`, nil},
+		{first, `mutation($m:ID!,$c:String!){defect(matchId:$m, colour:$c){version}}`, map[string]any{"c": "Navy"}},
+		{chooser, `mutation($m:ID!){playMove(matchId:$m, move:"e13a13"){version}}`, nil},
+	}
+	for i, s := range steps {
+		vars := map[string]any{"m": id}
+		for k, x := range s.vars {
+			vars[k] = x
+		}
+		if r := srv.post(t, tokens[1-s.seat], s.query, vars); r.code() != "NOT_YOUR_TURN" {
+			t.Fatalf("step %d sent by the other seat: %+v", i, r.Errors)
+		}
+		srv.must(t, tokens[s.seat], s.query, vars, nil)
+	}
+	srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
+	if v.Match.Status != "FINISHED" || v.Match.Result == nil || v.Match.Result.Reason != "checkmate" ||
+		len(v.Match.Result.Winners) != 1 || v.Match.Result.Winners[0] != chooser {
+		t.Fatalf("after the mate: %+v", v.Match)
+	}
+	if got := strings.Join(v.Match.Moves, " "); !strings.Contains(got, "=n") {
+		t.Fatalf("the defection is not in the moves: %s", got)
+	}
+}
