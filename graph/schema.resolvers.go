@@ -350,6 +350,11 @@ func (r *subscriptionResolver) MatchEvents(ctx context.Context, matchID string, 
 	return r.subscribe(ctx, matchID, after)
 }
 
+// MatchUpdates is the resolver for the matchUpdates field.
+func (r *subscriptionResolver) MatchUpdates(ctx context.Context, matchID string) (<-chan *model.Match, error) {
+	return r.updates(ctx, matchID)
+}
+
 // Match returns generated.MatchResolver implementation.
 func (r *Resolver) Match() generated.MatchResolver { return &matchResolver{r} }
 

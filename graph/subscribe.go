@@ -80,3 +80,43 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 	}()
 	return out, nil
 }
+
+// updates streams a match's view to a caller: now, then each time the read side moves
+// it. The hub is fed after the projections, so a wake-up always finds the match applied.
+func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.Match, error) {
+	p, err := r.viewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if r.Lobby.Get(matchID) == nil {
+		return nil, game.Reject(game.NotFound, "no match %q", matchID)
+	}
+	n, stop := r.Hub.watch(engine.MatchStream(matchID))
+	out := make(chan *model.Match, 1)
+	go func() {
+		defer close(out)
+		defer stop()
+		sent := int64(-1)
+		for {
+			wake := n.Wait() // before reading: a change after this point wakes us
+			v := r.Lobby.Get(matchID)
+			if v.Version > sent {
+				select {
+				case out <- matchModel(v, viewerID(p)):
+					sent = v.Version
+				case <-ctx.Done():
+					return
+				}
+			}
+			if v.State.Status == match.Finished {
+				return
+			}
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, nil
+}

@@ -184,6 +184,30 @@ type wsEvent struct {
 // "graphql-ws"), and sends every matchEvents event it receives on the returned channel.
 func (s *server) subscribe(t *testing.T, ctx context.Context, protocol, token, matchID string, after int) <-chan wsEvent {
 	t.Helper()
+	raw := s.subscribeRaw(t, ctx, protocol, token,
+		`subscription($m:ID!,$a:Int){matchEvents(matchId:$m, after:$a){version type data hash redacted}}`,
+		map[string]any{"m": matchID, "a": after})
+	out := make(chan wsEvent, 256)
+	go func() {
+		defer close(out)
+		for data := range raw {
+			var p struct {
+				MatchEvents wsEvent `json:"matchEvents"`
+			}
+			if err := json.Unmarshal(data, &p); err != nil {
+				t.Errorf("subscription data %s: %v", data, err)
+				return
+			}
+			out <- p.MatchEvents
+		}
+	}()
+	return out
+}
+
+// subscribeRaw runs any subscription over a real websocket in protocol and sends the
+// data of each result; the channel closes when the server completes the subscription.
+func (s *server) subscribeRaw(t *testing.T, ctx context.Context, protocol, token, query string, vars map[string]any) <-chan json.RawMessage {
+	t.Helper()
 	ws := "ws" + strings.TrimPrefix(s.url, "http") + "/graphql"
 	conn, _, err := websocket.Dial(ctx, ws, &websocket.DialOptions{Subprotocols: []string{protocol}})
 	if err != nil {
@@ -207,14 +231,11 @@ func (s *server) subscribe(t *testing.T, ctx context.Context, protocol, token, m
 	if protocol == "graphql-ws" {
 		start = "start"
 	}
-	err = wsjson.Write(ctx, conn, map[string]any{"id": "1", "type": start, "payload": map[string]any{
-		"query":     `subscription($m:ID!,$a:Int){matchEvents(matchId:$m, after:$a){version type data hash redacted}}`,
-		"variables": map[string]any{"m": matchID, "a": after},
-	}})
+	err = wsjson.Write(ctx, conn, map[string]any{"id": "1", "type": start, "payload": map[string]any{"query": query, "variables": vars}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make(chan wsEvent, 256)
+	out := make(chan json.RawMessage, 256)
 	go func() {
 		defer close(out)
 		defer conn.CloseNow()
@@ -229,16 +250,14 @@ func (s *server) subscribe(t *testing.T, ctx context.Context, protocol, token, m
 			switch msg.Type {
 			case "next", "data":
 				var p struct {
-					Data struct {
-						MatchEvents wsEvent `json:"matchEvents"`
-					} `json:"data"`
+					Data   json.RawMessage `json:"data"`
 					Errors json.RawMessage `json:"errors"`
 				}
 				if err := json.Unmarshal(msg.Payload, &p); err != nil || len(p.Errors) > 0 {
 					t.Errorf("subscription payload %s: %v", msg.Payload, err)
 					return
 				}
-				out <- p.Data.MatchEvents
+				out <- p.Data
 			case "ka", "ping", "pong":
 				if msg.Type == "ping" {
 					_ = wsjson.Write(ctx, conn, map[string]any{"type": "pong"})

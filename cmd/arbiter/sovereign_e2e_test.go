@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/sovereign"
 )
@@ -182,6 +185,9 @@ func TestSovereignMateOverGraphQL(t *testing.T) {
 	for seat, tok := range tokens {
 		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	updates := srv.subscribeRaw(t, ctx, "graphql-transport-ws", "", `subscription($m:ID!){matchUpdates(matchId:$m){version status toAct result{reason}}}`, map[string]any{"m": id})
 	var v sovereignView
 	srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
 	first := v.Match.ToAct[0]
@@ -213,5 +219,27 @@ func TestSovereignMateOverGraphQL(t *testing.T) {
 	}
 	if got := strings.Join(v.Match.Moves, " "); !strings.Contains(got, "=n") {
 		t.Fatalf("the defection is not in the moves: %s", got)
+	}
+	// The spectator's live view came in order and completed on the final state.
+	var last struct {
+		MatchUpdates struct {
+			Version int
+			Status  string
+			Result  *struct{ Reason string }
+		}
+	}
+	n, prev := 0, 0
+	for data := range updates {
+		if err := json.Unmarshal(data, &last); err != nil {
+			t.Fatal(err)
+		}
+		if last.MatchUpdates.Version <= prev {
+			t.Fatalf("update %d has version %d after %d", n, last.MatchUpdates.Version, prev)
+		}
+		prev = last.MatchUpdates.Version
+		n++
+	}
+	if u := last.MatchUpdates; u.Status != "FINISHED" || u.Result == nil || u.Result.Reason != "checkmate" || u.Version != v.Match.Version {
+		t.Fatalf("the last of %d updates: %+v, the match is at version %d", n, u, v.Match.Version)
 	}
 }

@@ -228,7 +228,8 @@ type ComplexityRoot struct {
 	}
 
 	Subscription struct {
-		MatchEvents func(childComplexity int, matchID string, after *int) int
+		MatchEvents  func(childComplexity int, matchID string, after *int) int
+		MatchUpdates func(childComplexity int, matchID string) int
 	}
 }
 
@@ -278,6 +279,7 @@ type QueryResolver interface {
 }
 type SubscriptionResolver interface {
 	MatchEvents(ctx context.Context, matchID string, after *int) (<-chan *model.MatchEvent, error)
+	MatchUpdates(ctx context.Context, matchID string) (<-chan *model.Match, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -1154,6 +1156,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MatchEvents(childComplexity, args["matchId"].(string), args["after"].(*int)), true
+	case "Subscription.matchUpdates":
+		if e.ComplexityRoot.Subscription.MatchUpdates == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_matchUpdates_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.MatchUpdates(childComplexity, args["matchId"].(string)), true
 
 	}
 	return 0, false
@@ -1360,6 +1373,12 @@ type Subscription {
   duplicate at the seam. Private events reach others redacted.
   """
   matchEvents(matchId: ID!, after: Int): MatchEvent!
+  """
+  The match as the caller may see it (board, your hand, piles, result): sent at once, then
+  after each change the read side applies; changes in quick succession may come as one
+  update. Completes once the match is over and its last state sent.
+  """
+  matchUpdates(matchId: ID!): Match!
 }
 
 input CreateMatchInput {
@@ -2496,6 +2515,20 @@ func (ec *executionContext) field_Subscription_matchEvents_args(ctx context.Cont
 		return nil, err
 	}
 	args["after"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Subscription_matchUpdates_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
 	return args, nil
 }
 
@@ -6075,6 +6108,50 @@ func (ec *executionContext) fieldContext_Subscription_matchEvents(ctx context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _Subscription_matchUpdates(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
+	return graphql.ResolveFieldStream(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Subscription_matchUpdates(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Subscription().MatchUpdates(ctx, fc.Args["matchId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Match) graphql.Marshaler {
+			return ec.marshalNMatch2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMatch(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Subscription_matchUpdates(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Subscription",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Match(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Subscription_matchUpdates_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) ___Directive_name(ctx context.Context, field graphql.CollectedField, obj *introspection.Directive) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8588,6 +8665,8 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 	switch fields[0].Name {
 	case "matchEvents":
 		return ec._Subscription_matchEvents(ctx, fields[0])
+	case "matchUpdates":
+		return ec._Subscription_matchUpdates(ctx, fields[0])
 	default:
 		panic("unknown field " + strconv.Quote(fields[0].Name))
 	}
