@@ -103,6 +103,26 @@ func (p *Position) Relocate(from, to Square) error {
 	return nil
 }
 
+// Exchange swaps the pieces on a and b, each keeping its ID (two pieces trading places
+// by a card).
+func (p *Position) Exchange(a, b Square) error {
+	pa, okA := p.PieceAt(a)
+	pb, okB := p.PieceAt(b)
+	switch {
+	case !okA || !okB:
+		return &PositionError{"exchange needs a piece on " + a.String() + " and on " + b.String()}
+	case a == b:
+		return &PositionError{"a piece cannot trade places with itself"}
+	}
+	ia, ib := p.ids[a], p.ids[b]
+	p.lift(a, pa.Color, pa.Role)
+	p.lift(b, pb.Color, pb.Role)
+	p.place(a, pb.Color, pb.Role, ib)
+	p.place(b, pa.Color, pa.Role, ia)
+	p.afterEdit()
+	return nil
+}
+
 // SetColor hands the piece on s to side c, keeping its ID, role and square (a pawn that
 // deserts). A king never changes sides.
 func (p *Position) SetColor(s Square, c Color) error {

@@ -33,6 +33,23 @@ func TestRelocateKeepsTheID(t *testing.T) {
 	}
 }
 
+func TestExchange(t *testing.T) {
+	pos := StartingPosition()
+	king, knight := id(t, pos, E1), id(t, pos, G1)
+	if err := pos.Exchange(E1, G1); err != nil {
+		t.Fatal(err)
+	}
+	if id(t, pos, G1) != king || id(t, pos, E1) != knight || pos.Hash() != pos.computeHash() {
+		t.Errorf("exchanged: g1 %d e1 %d", id(t, pos, G1), id(t, pos, E1))
+	}
+	if pos.Castling() != BlackKingSide|BlackQueenSide {
+		t.Errorf("the king left e1 but White keeps %v", pos.Castling())
+	}
+	if err := pos.Exchange(E1, E4); !errors.Is(err, ErrInvalidPosition) {
+		t.Errorf("exchange with an empty square: %v", err)
+	}
+}
+
 func TestSetColorAndSetRole(t *testing.T) {
 	pos := mustFEN(t, "4k3/3p4/8/8/8/8/8/4K3 w - - 0 1")
 	pawn := id(t, pos, D7)

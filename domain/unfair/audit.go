@@ -1,0 +1,124 @@
+package unfair
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// Audit implements game.Auditor. An action is decided again from the state before it and
+// its record compared field by field (a move's UCI, SAN, piece and FEN; a card's slot,
+// targets and FEN); a fact it set off must be, to the byte, the next fact the rules
+// derived from the action (so a draw is the deck's next card, a discard the card in that
+// slot, a status the one the card put on). A shuffled deck must hold the deck's cards; that
+// it is the seed's shuffle is checked by dealing the opening again (replay.Verify).
+func (Rules) Audit(before game.State, e game.Event) error {
+	s, _ := before.(State)
+	if g, ok := e.(GameStarted); ok {
+		switch {
+		case s.started:
+			return fmt.Errorf("GameStarted after the game had started")
+		case g.FEN != chess.StartFEN || g.HandSize != HandSize || g.DeckSize != len(deck):
+			return fmt.Errorf("GameStarted %+v: the game starts from %s with hands of %d and decks of %d", g, chess.StartFEN, HandSize, len(deck))
+		}
+		return nil
+	}
+	if !s.started {
+		return fmt.Errorf("%s before GameStarted", e.EventType())
+	}
+	switch e := e.(type) {
+	case DeckShuffled, MovePlayed, CardPlayed:
+		if len(s.pending) > 0 {
+			return fmt.Errorf("%s recorded where the rules expect %s %s", e.EventType(), s.pending[0].Event.EventType(), encoded(s.pending[0].Event))
+		}
+	default:
+		if len(s.pending) == 0 {
+			return fmt.Errorf("%s %s recorded, but nothing the last action set off is left", e.EventType(), encoded(e))
+		}
+		if got, want := encoded(e), encoded(s.pending[0].Event); !bytes.Equal(got, want) {
+			return fmt.Errorf("%s %s recorded, the rules derive %s %s", e.EventType(), got, s.pending[0].Event.EventType(), want)
+		}
+		return nil
+	}
+	switch e := e.(type) {
+	case DeckShuffled:
+		return auditDeck(s, e)
+	case MovePlayed:
+		if _, over := s.outcome(); over {
+			return fmt.Errorf("MovePlayed %s after the game ended", e.UCI)
+		}
+		if e.Seat != s.toAct() {
+			return fmt.Errorf("MovePlayed %s: seat %d recorded, but seat %d was to act", e.UCI, e.Seat, s.toAct())
+		}
+		evs, _, err := s.decideMove(e.UCI)
+		if err != nil {
+			return fmt.Errorf("MovePlayed %s: %w", e.UCI, err)
+		}
+		return differs(e, evs[0].Event.(MovePlayed))
+	case CardPlayed:
+		if _, over := s.outcome(); over {
+			return fmt.Errorf("CardPlayed %s after the game ended", e.Card)
+		}
+		if e.Seat != s.toAct() {
+			return fmt.Errorf("CardPlayed %s: seat %d recorded, but seat %d was to act", e.Card, e.Seat, s.toAct())
+		}
+		if e.Slot < 0 || e.Slot >= HandSize || s.Sides[e.Seat].Hand[e.Slot] != e.Card {
+			return fmt.Errorf("CardPlayed %s: slot %d of seat %d's hand does not hold it", e.Card, e.Slot, e.Seat)
+		}
+		evs, _, err := s.decideCard(e.Seat, game.PlayCard{Slot: e.Slot, Targets: e.Targets})
+		if err != nil {
+			return fmt.Errorf("CardPlayed %s: %w", e.Card, err)
+		}
+		return differs(e, evs[0].Event.(CardPlayed))
+	}
+	return nil
+}
+
+// auditDeck checks a shuffled deck: a seat's first, holding each card as many times as
+// the catalog says.
+func auditDeck(s State, e DeckShuffled) error {
+	switch {
+	case e.Seat < 0 || e.Seat > 1:
+		return fmt.Errorf("DeckShuffled for seat %d", e.Seat)
+	case s.Sides[e.Seat].Deck != nil || s.Sides[e.Seat].handCards() > 0:
+		return fmt.Errorf("DeckShuffled for seat %d, whose deck was dealt already", e.Seat)
+	}
+	got, want := slices.Clone(e.Cards), slices.Clone(deck)
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("DeckShuffled for seat %d does not hold the deck's %d cards", e.Seat, len(deck))
+	}
+	return nil
+}
+
+// differs compares a recorded action with the rules' record of it, naming the first
+// field that differs.
+func differs(recorded, want game.Event) error {
+	var got, exp map[string]json.RawMessage
+	if err := errors.Join(json.Unmarshal(encoded(recorded), &got), json.Unmarshal(encoded(want), &exp)); err != nil {
+		return err
+	}
+	keys := slices.Sorted(maps.Keys(exp))
+	for _, k := range keys {
+		if !bytes.Equal(got[k], exp[k]) {
+			return fmt.Errorf("%s: %s %s recorded, the rules give %s", want.EventType(), k, got[k], exp[k])
+		}
+	}
+	return nil
+}
+
+// encoded is an event's payload, for comparing records.
+func encoded(e game.Event) []byte {
+	b, err := game.Encode(e)
+	if err != nil {
+		return []byte(err.Error())
+	}
+	return b
+}

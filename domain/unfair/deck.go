@@ -1,0 +1,102 @@
+package unfair
+
+import (
+	"crypto/sha256"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+)
+
+// Decks, hands and piles. Both decks hold the same 144 cards; each is shuffled from the
+// match's seed alone, so the order is fixed when the match is created (and committed to by
+// the seed's hash) and anyone can deal it again once the seed is revealed.
+
+// shuffle is seat's deck for the match seed: a Fisher-Yates shuffle driven by ChaCha8
+// keyed with sha256(seed || "unfair/deck/" || seat). Both the generator and the way a
+// draw becomes an index are written down here, so that a deck dealt today deals the same
+// under any later Go release.
+func shuffle(seed []byte, seat int) []string {
+	key := sha256.Sum256(slices.Concat(seed, []byte("unfair/deck/"+strconv.Itoa(seat))))
+	rng := rand.NewChaCha8(key)
+	out := slices.Clone(deck)
+	for i := len(out) - 1; i > 0; i-- {
+		j := below(rng, uint64(i+1))
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// below is a uniform number in [0, n), rejecting the draws that would bias the modulo.
+func below(rng *rand.ChaCha8, n uint64) uint64 {
+	threshold := -n % n // 2^64 mod n
+	for {
+		if x := rng.Uint64(); x >= threshold {
+			return x % n
+		}
+	}
+}
+
+// refill draws into every empty slot of seat's hand, lowest slot first, while its deck
+// lasts. A hand is refilled after each card played; an empty deck leaves it short.
+func (f *fold) refill(seat int) {
+	side := &f.Sides[seat]
+	for slot := range side.Hand {
+		if side.Hand[slot] != "" || len(side.Deck) == 0 {
+			continue
+		}
+		card := side.Deck[0]
+		side.Deck = side.Deck[1:]
+		side.Hand[slot] = card
+		f.emitTo(seat, CardDrawn{Seat: seat, Slot: slot, Card: card})
+	}
+}
+
+// leaveHand takes the card in slot out of seat's hand as it is played: it goes to the
+// discard pile for good and counts as played.
+func (f *fold) leaveHand(seat, slot int) {
+	side := &f.Sides[seat]
+	card := side.Hand[slot]
+	side.Hand[slot] = ""
+	side.Discard = with(side.Discard, card)
+	side.Played = with(side.Played, card)
+	f.Turn.Card = card
+}
+
+// discard sends the card in slot of seat's hand to its discard pile without playing it;
+// why is the card that made it so.
+func (f *fold) discard(seat, slot int, why string) {
+	side := &f.Sides[seat]
+	card := side.Hand[slot]
+	side.Hand[slot] = ""
+	side.Discard = with(side.Discard, card)
+	f.emit(CardDiscarded{Seat: seat, Card: card, Slot: slot, Reason: why})
+}
+
+// discardHand discards every card left in seat's hand, slot by slot.
+func (f *fold) discardHand(seat int, why string) {
+	for slot, c := range f.Sides[seat].Hand {
+		if c != "" {
+			f.discard(seat, slot, why)
+		}
+	}
+}
+
+// mill sends the top card of seat's deck to its discard pile, face up.
+func (f *fold) mill(seat int, why string) {
+	side := &f.Sides[seat]
+	card := side.Deck[0]
+	side.Deck = side.Deck[1:]
+	side.Discard = with(side.Discard, card)
+	f.emit(CardDiscarded{Seat: seat, Card: card, Slot: -1, Reason: why})
+}
+
+// handCards counts the cards in a hand.
+func (side Side) handCards() int {
+	n := 0
+	for _, c := range side.Hand {
+		if c != "" {
+			n++
+		}
+	}
+	return n
+}

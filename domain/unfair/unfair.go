@@ -1,0 +1,279 @@
+// Package unfair is UnfairChess as an Arbiter game: classic chess (domain/chess) where
+// each player also holds four cards from a deck of 144 (58 cards in seven groups, listed
+// with their French and English texts in catalog.json), that move, summon, shield,
+// poison, blow up and bind pieces.
+//
+// Seat 0 plays White, seat 1 Black. Both decks hold the same cards, each shuffled from the
+// match's seed (deck.go). On its turn a seat plays a move, or a card that replaces the
+// move, or a card that adds to the move and then its move (in the same PlayCard or in the
+// next Move; until then the same seat is to act, in phase "move-after-card"). At most one
+// card per turn; a played card goes to its seat's discard pile for good and the hand is
+// refilled from the deck while the deck lasts.
+//
+// Kings are never destroyed nor change sides, and whatever a seat's turn did, its own king
+// must not be attacked at the end of it. A seat in check may only play what saves its
+// king; a seat with no legal move is mated (or stalemated) only if no card in its hand can
+// be played either, so Status says "check" and Hand shows the saving cards while one is
+// left. The game ends by checkmate, by stalemate, or, through the match around it, by a
+// draw both players agree to or a resignation. There is no draw by repetition, by the
+// fifty-move rule or by insufficient material in UnfairChess: a card can always change
+// the material.
+//
+// Statuses (statuses.go), restrictions and their suspension (restrictions.go), turns
+// (turn.go) and the cards (cards.go, cards_*.go) each have a file. The facts an action
+// sets off (draws, discards, statuses, suspensions) are events of their own, recorded right
+// after it: Evolve derives them again from the action, so they only check in (see Evolve),
+// and Audit checks that each one is what the rules derive.
+package unfair
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// ID is the game's name in the API.
+const ID = "UNFAIR_CHESS"
+
+// RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
+const RulesVersion = "unfair-2026.1"
+
+// Rules is UnfairChess.
+type Rules struct{}
+
+var (
+	_ game.Rules    = Rules{}
+	_ game.Carded   = Rules{}
+	_ game.Boarded  = Rules{}
+	_ game.Recorded = Rules{}
+	_ game.Auditor  = Rules{}
+)
+
+// Info names the game.
+func (Rules) Info() game.Info {
+	return game.Info{ID: ID, Name: "UnfairChess", RulesVersion: RulesVersion}
+}
+
+// Plan: two seats, each its own team. UnfairChess takes no option.
+func (Rules) Plan(opts game.Options) (game.Plan, error) {
+	for k := range opts {
+		return game.Plan{}, game.Reject(game.BadInput, "UnfairChess has no option %q (it takes none)", k)
+	}
+	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
+}
+
+// Setup places the pieces, shuffles both decks from the seed and deals four cards to each
+// seat: GameStarted, then for each seat its DeckShuffled (server-only) and its CardDrawn.
+func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
+	if _, err := r.Plan(g.Options); err != nil {
+		return nil, err
+	}
+	start := GameStarted{FEN: chess.StartFEN, HandSize: HandSize, DeckSize: len(deck)}
+	out := game.PublicEvents(start)
+	st := r.Evolve(nil, start)
+	for seat := range 2 {
+		shuffled := DeckShuffled{Seat: seat, Cards: shuffle(g.Seed, seat)}
+		s := r.Evolve(st, shuffled).(State)
+		out = append(out, game.Emitted{Event: shuffled, Visibility: game.ServerOnly})
+		out = append(out, s.pending...)
+		s.pending = nil
+		st = s
+	}
+	return out, nil
+}
+
+// Decide checks a move (game.Move, UCI or SAN) or a card (game.PlayCard) of the seat to act.
+func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
+	s, ok := st.(State)
+	if !ok || !s.started {
+		return nil, game.Reject(game.Conflict, "the game has not started")
+	}
+	if _, over := s.outcome(); over {
+		return nil, game.Reject(game.IllegalMove, "the game is over")
+	}
+	if a.Seat != s.toAct() {
+		return nil, game.Reject(game.NotYourTurn, "it is seat %d's turn", s.toAct())
+	}
+	var evs []game.Emitted
+	var err error
+	switch do := a.Do.(type) {
+	case game.Move:
+		evs, _, err = s.decideMove(do.Notation)
+	case game.PlayCard:
+		evs, _, err = s.decideCard(a.Seat, do)
+	default:
+		err = game.Reject(game.BadInput, "UnfairChess takes a move or a card, not %T", a.Do)
+	}
+	return evs, err
+}
+
+// decideMove is the seat to act playing notation: the events, and the state they give.
+func (s State) decideMove(notation string) ([]game.Emitted, State, error) {
+	m, err := s.parseMove(notation)
+	if err != nil {
+		return nil, s, err
+	}
+	id, _ := s.Pos.PieceID(m.From())
+	played := MovePlayed{Seat: s.toAct(), UCI: m.UCI(), Piece: int(id)}
+	f := s.fork()
+	played.SAN = f.move(m)
+	played.FEN = f.Pos.FEN()
+	return append(game.PublicEvents(played), f.facts...), *f.State, nil
+}
+
+// parseMove reads a move of the seat to act, legal under this turn's restrictions.
+func (s *State) parseMove(notation string) (chess.Move, error) {
+	m, err := s.Pos.ParseMoveWith(notation, s.restrictions())
+	if err != nil {
+		if errors.Is(err, chess.ErrMalformedMove) {
+			return 0, &game.Error{Code: game.BadInput, Reason: err.Error(), Err: err}
+		}
+		if _, plain := s.Pos.ParseMove(notation); plain == nil {
+			return 0, &game.Error{Code: game.IllegalMove, Err: err,
+				Reason: notation + " is barred this turn (a sleeping or shackled piece, a barred square, a shield or a truce)"}
+		}
+		return 0, &game.Error{Code: game.IllegalMove, Reason: err.Error(), Err: err}
+	}
+	if why := s.refusal(m); why != "" {
+		return 0, game.Reject(game.IllegalMove, "%s: %s", m.UCI(), why)
+	}
+	return m, nil
+}
+
+// decideCard is seat playing a card: the events (with the move that comes with it, if
+// any) and the state they give.
+func (s State) decideCard(seat int, pc game.PlayCard) ([]game.Emitted, State, error) {
+	if s.Turn.Card != "" {
+		return nil, s, game.Reject(game.IllegalMove, "you have already played a card this turn (%s): play your move", s.Turn.Card)
+	}
+	hand := s.Sides[seat].Hand
+	slot := pc.Slot
+	switch {
+	case slot >= HandSize:
+		return nil, s, game.Reject(game.BadInput, "a hand has slots 0 to %d, not %d", HandSize-1, slot)
+	case slot >= 0 && hand[slot] == "":
+		return nil, s, game.Reject(game.IllegalMove, "slot %d of your hand is empty", slot)
+	case slot >= 0:
+	case pc.Card == "":
+		return nil, s, game.Reject(game.BadInput, "name the card by its ID or by its slot")
+	case defs[pc.Card] == nil:
+		return nil, s, game.Reject(game.BadInput, "UnfairChess has no card %q", pc.Card)
+	default:
+		if slot = slices.Index(hand[:], pc.Card); slot < 0 {
+			return nil, s, game.Reject(game.IllegalMove, "%s is not in your hand", pc.Card)
+		}
+	}
+	d := defs[hand[slot]]
+	if err := d.checkTargets(pc.Targets); err != nil {
+		return nil, s, err
+	}
+	if pc.Move != "" && d.Cost != AddsToMove {
+		return nil, s, game.Reject(game.BadInput, "%s replaces the move: no move goes with it", d.ID)
+	}
+	lifted, legal, why := s.options(seat, slot)
+	if len(legal) == 0 {
+		return nil, s, game.Reject(game.IllegalMove, "%s cannot be played now: %s", d.ID, why)
+	}
+	p, ok := d.find(legal, pc.Targets)
+	if !ok {
+		return nil, s, game.Reject(game.IllegalMove, "%s cannot be aimed at %v (%d legal choices, listed with your hand)", d.ID, pc.Targets, len(legal))
+	}
+	f := lifted.fork()
+	f.playCard(seat, d, p)
+	played := CardPlayed{Seat: seat, Card: d.ID, Slot: slot, Targets: p.targets, FEN: f.Pos.FEN()}
+	out, after := append(game.PublicEvents(played), f.facts...), *f.State
+	if pc.Move != "" {
+		more, next, err := after.decideMove(pc.Move)
+		if err != nil {
+			return nil, s, err
+		}
+		out, after = append(out, more...), next
+	}
+	return out, after, nil
+}
+
+// Evolve applies an event. A move or a card is played again from the state before it,
+// with everything it sets off; the events of those facts then only check in: each takes
+// its place off the list of facts pending (a stored stream replays the same way, and
+// Audit compares each fact with what the rules derived). Between an action and its last
+// fact, the state is already the one after them all.
+func (Rules) Evolve(st game.State, e game.Event) game.State {
+	if e, ok := e.(GameStarted); ok {
+		pos, err := chess.ParseFEN(e.FEN)
+		if err != nil {
+			panic(fmt.Sprintf("unfair: a stored GameStarted has a bad FEN: %v", err))
+		}
+		return State{Pos: pos, started: true}
+	}
+	s, ok := st.(State)
+	if !ok {
+		return st
+	}
+	switch e := e.(type) {
+	case DeckShuffled:
+		f := s.fork()
+		f.Sides[e.Seat].Deck = slices.Clip(e.Cards)
+		f.refill(e.Seat)
+		return f.settle()
+	case MovePlayed:
+		m, err := s.Pos.ParseMoveWith(e.UCI, s.restrictions())
+		if err != nil {
+			panic(fmt.Sprintf("unfair: a stored move %s does not replay: %v", e.UCI, err))
+		}
+		f := s.fork()
+		f.move(m)
+		return f.settle()
+	case CardPlayed:
+		d := defs[e.Card]
+		if d == nil || e.Slot < 0 || e.Slot >= HandSize || s.Sides[e.Seat].Hand[e.Slot] != e.Card {
+			panic(fmt.Sprintf("unfair: a stored card %s in slot %d is not in seat %d's hand", e.Card, e.Slot, e.Seat))
+		}
+		f := s.fork()
+		f.leaveHand(e.Seat, e.Slot)
+		all, _ := d.plays(f.State, e.Seat)
+		p, ok := d.find(all, e.Targets)
+		if !ok {
+			panic(fmt.Sprintf("unfair: a stored card %s has targets %v the rules do not know", e.Card, e.Targets))
+		}
+		f.playCard(e.Seat, d, p)
+		return f.settle()
+	}
+	if len(s.pending) > 0 {
+		s.pending = s.pending[1:]
+	}
+	return s
+}
+
+// settle is the state after a fold, with its facts pending until their events are folded.
+func (f *fold) settle() State {
+	s := *f.State
+	s.pending = f.facts
+	return s
+}
+
+// Status: whose turn, the phase ("play", "check", "move-after-card"), the outcome.
+func (Rules) Status(st game.State) game.Status {
+	s, ok := st.(State)
+	if !ok || !s.started {
+		return game.Status{}
+	}
+	if len(s.pending) == 0 {
+		if o, over := s.outcome(); over {
+			return game.Status{Phase: "over", Over: true, Outcome: o}
+		}
+	}
+	phase := "play"
+	switch {
+	case s.Turn.MovesDue > 0:
+		phase = "move-after-card"
+	case s.Pos.InCheck():
+		phase = "check"
+	}
+	return game.Status{ToAct: []int{s.toAct()}, Phase: phase}
+}
+
+// Events decodes UnfairChess events.
+func (Rules) Events() *game.Codec { return codec }

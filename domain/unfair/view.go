@@ -1,0 +1,139 @@
+package unfair
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// What Arbiter shows of a game: the board with its marks, the hands with what may be
+// played, the piles. The whole truth is returned; the projections decide who sees what.
+
+// Catalog lists the 58 cards in catalog.json's order.
+func (Rules) Catalog() []game.Card { return slices.Clone(catalog) }
+
+// Hand is seat's hand, slot by slot, with every legal choice of targets of each card
+// that may be played now, or why it may not.
+func (Rules) Hand(st game.State, seat int) []game.HandCard {
+	s, ok := st.(State)
+	if !ok || seat < 0 || seat > 1 {
+		return nil
+	}
+	closed := s.closed(seat)
+	var out []game.HandCard
+	for slot, c := range s.Sides[seat].Hand {
+		if c == "" {
+			continue
+		}
+		hc := game.HandCard{Slot: slot, Card: c, Reason: closed}
+		if closed == "" {
+			_, legal, why := s.options(seat, slot)
+			hc.Playable, hc.Reason = len(legal) > 0, why
+			if hc.Playable {
+				hc.Reason = ""
+			}
+			for _, p := range legal {
+				hc.Targets = append(hc.Targets, p.targets)
+			}
+		}
+		out = append(out, hc)
+	}
+	return out
+}
+
+// HandSize is how many cards seat holds.
+func (Rules) HandSize(st game.State, seat int) int {
+	if s, ok := st.(State); ok && seat >= 0 && seat <= 1 {
+		return s.Sides[seat].handCards()
+	}
+	return 0
+}
+
+// DeckSize is how many cards are left in seat's deck.
+func (Rules) DeckSize(st game.State, seat int) int {
+	if s, ok := st.(State); ok && seat >= 0 && seat <= 1 {
+		return len(s.Sides[seat].Deck)
+	}
+	return 0
+}
+
+// Discard is seat's discard pile, oldest first.
+func (Rules) Discard(st game.State, seat int) []string {
+	if s, ok := st.(State); ok && seat >= 0 && seat <= 1 {
+		return slices.Clone(s.Sides[seat].Discard)
+	}
+	return nil
+}
+
+// Played counts the cards seat has played.
+func (Rules) Played(st game.State, seat int) map[string]int {
+	out := map[string]int{}
+	if s, ok := st.(State); ok && seat >= 0 && seat <= 1 {
+		for _, c := range s.Sides[seat].Played {
+			out[c]++
+		}
+	}
+	return out
+}
+
+// Board shows the position, the legal moves of the seat to act under its restrictions,
+// and the marks: each status on its piece (Seat: the piece's owner), each barred square
+// ("barred"), each piece that may not move ("shackled", frost included) and a truce
+// ("truce", on the bound seat's king), with Seat the bound seat.
+func (r Rules) Board(st game.State) game.Board {
+	s, ok := st.(State)
+	if !ok || !s.started {
+		return game.Board{}
+	}
+	b := game.Board{FEN: s.Pos.FEN(), InCheck: s.Pos.InCheck(), Marks: []game.Mark{}, Checked: []int{}}
+	if !r.Status(s).Over {
+		for _, m := range s.moves() {
+			b.LegalMoves = append(b.LegalMoves, m.UCI())
+		}
+	}
+	for seat, attacked := range s.kingsAttacked() {
+		if attacked {
+			b.Checked = append(b.Checked, seat)
+		}
+	}
+	for _, st := range s.Statuses {
+		if sq, ok := s.Pos.SquareOf(st.Piece); ok {
+			pc, _ := s.Pos.PieceAt(sq)
+			note := fmt.Sprintf("by seat %d", st.By)
+			if st.Kind == Shield {
+				note = fmt.Sprintf("until seat %d's turn ends", 1-st.By)
+			}
+			b.Marks = append(b.Marks, game.Mark{Square: sq.String(), Kind: st.Kind, Seat: seatOf(pc.Color), Note: note})
+		}
+	}
+	for seat, bars := range s.Bars {
+		note := bars.Card + ", during seat " + fmt.Sprint(seat) + "'s turn"
+		if s.Suspended && seat == s.toAct() {
+			note = bars.Card + ", suspended: it would leave no legal move"
+		}
+		mark := func(sqs chess.Bitboard, kind string) {
+			for _, sq := range sqs.Squares() {
+				b.Marks = append(b.Marks, game.Mark{Square: sq.String(), Kind: kind, Seat: seat, Note: note})
+			}
+		}
+		mark(bars.Squares, "barred")
+		mark(s.Pos.SquaresOf(bars.Pieces...), "shackled")
+		if bars.Pawns {
+			mark(s.Pos.Pieces(colour(seat), chess.Pawn), "shackled")
+		}
+		if k, ok := s.Pos.KingSquare(colour(seat)); ok && bars.Truce {
+			mark(chess.BB(k), "truce")
+		}
+	}
+	return b
+}
+
+// MoveList gives the moves in SAN and the cards as "[card targets]", in order.
+func (Rules) MoveList(st game.State) []string {
+	if s, ok := st.(State); ok {
+		return slices.Clone(s.Record)
+	}
+	return nil
+}
