@@ -16,6 +16,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/unfair"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
@@ -26,7 +27,7 @@ import (
 
 // games is every game this binary hosts: the one place a game is plugged in.
 func games() *game.Registry {
-	return game.NewRegistry(classic.Rules{}, sovereignchess.Rules{})
+	return game.NewRegistry(classic.Rules{}, sovereignchess.Rules{}, unfair.Rules{})
 }
 
 // defaultDB is the embedded store's file when neither --db nor ARBITER_DB says otherwise.
