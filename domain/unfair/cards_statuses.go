@@ -5,10 +5,10 @@ import "github.com/arbiter-games/arbiter/domain/chess"
 // The statuses group: cards that put a status on a piece or lift them (statuses.go says
 // what each status does).
 var statusCards = map[string]plays{
-	Poison:     statusOn(ours, Poison, "every piece of yours is already poisoned"),
-	Sleep:      statusOn(theirs, Sleep, "every enemy piece is already asleep"),
-	Shield:     statusOn(ours, Shield, "every piece of yours is already shielded"),
-	Dynamite:   statusOn(anyones, Dynamite, "every piece already carries dynamite"),
+	Poison:     statusOn(ours, Poison, "no piece of yours can be poisoned"),
+	Sleep:      statusOn(theirs, Sleep, "no enemy piece can fall asleep"),
+	Shield:     statusOn(ours, Shield, "no piece of yours can be shielded"),
+	Dynamite:   statusOn(anyones, Dynamite, "no piece can take dynamite"),
 	"antidote": aiming(ours, carriesStatus, cure, "none of your pieces has a status"),
 }
 

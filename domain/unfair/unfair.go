@@ -179,7 +179,13 @@ func (s State) decideCard(seat int, pc game.PlayCard) ([]game.Emitted, State, er
 	}
 	p, ok := d.find(legal, pc.Targets)
 	if !ok {
-		return nil, s, game.Reject(game.IllegalMove, "%s cannot be aimed at %v (%d legal choices, listed with your hand)", d.ID, pc.Targets, len(legal))
+		why = "it is not one of the choices listed with your hand"
+		if all, _ := d.plays(&lifted, seat); len(all) > 0 {
+			if q, found := d.find(all, pc.Targets); found {
+				why = lifted.try(seat, d, q)
+			}
+		}
+		return nil, s, game.Reject(game.IllegalMove, "%s cannot be aimed at %v: %s", d.ID, pc.Targets, why)
 	}
 	f := lifted.fork()
 	f.playCard(seat, d, p)
