@@ -97,6 +97,9 @@ func (r *Report) add(version int64, check, format string, args ...any) {
 //   - each game event: Evolve accepts it, and a game that implements game.Auditor agrees
 //     that it is exactly what its rules record from the state before (for chess: SAN and
 //     FEN follow from the UCI move);
+//   - a seat's withdrawal (game.Withdrawing, Sovereign Chess Royale): right after a
+//     Resigned that leaves the match going on come exactly the events Withdraw gives
+//     for the seat, and no game event elsewhere is a seat's withdrawal;
 //   - the result: a game that ends by itself is followed by MatchEnded with the outcome
 //     that the game's Status gives; a resignation leaves the other side as winners, an
 //     agreement has none.
@@ -156,6 +159,11 @@ type verifier struct {
 	setup  []game.Emitted // opening events still expected from Setup
 	overAt int64          // version of the game event after which the game was over
 	overAs game.Outcome   // the outcome the game's Status gave then
+
+	// withdrawal holds the events still expected from game.Withdrawing after a Resigned
+	// that left the match going on; withdrawer is the seat that resigned.
+	withdrawal []game.Emitted
+	withdrawer int
 }
 
 func (v *verifier) run(evs []eventstore.Event) {
@@ -207,9 +215,16 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 			v.overAt = 0
 		}
 	}
-	if len(v.setup) > 0 {
-		v.checkSetup(ev, d)
-	} else if !match.IsLifecycle(ev.Type) {
+	switch {
+	case len(v.setup) > 0:
+		want := v.setup[0]
+		v.setup = v.setup[1:]
+		v.expect(ev, d, want, CheckSetup, "the opening dealt from the seed")
+	case len(v.withdrawal) > 0:
+		want := v.withdrawal[0]
+		v.withdrawal = v.withdrawal[1:]
+		v.expect(ev, d, want, CheckRules, fmt.Sprintf("the withdrawal of seat %d, who resigned,", v.withdrawer))
+	case !match.IsLifecycle(ev.Type):
 		if st.Status != match.Live {
 			v.r.add(version, CheckLifecycle, "game event %s while the match is %s", ev.Type, statusName(st.Status))
 		}
@@ -218,6 +233,7 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 				v.r.add(version, CheckRules, "%v", err)
 			}
 		}
+		v.strayWithdrawal(ev, d)
 	}
 	switch e := d.(type) {
 	case match.MatchCreated:
@@ -249,6 +265,9 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 	case match.DrawOffered, match.DrawAccepted, match.DrawDeclined, match.Resigned:
 		if st.Status != match.Live {
 			v.r.add(version, CheckLifecycle, "%s while the match is %s", ev.Type, statusName(st.Status))
+		}
+		if e, ok := d.(match.Resigned); ok {
+			v.resigned(e.Seat)
 		}
 	case match.MatchEnded:
 		v.ended(version, e)
@@ -312,27 +331,79 @@ func (v *verifier) started(ev eventstore.Event) {
 	v.setup = opening
 }
 
-// checkSetup compares one stored opening event with what Setup dealt.
-func (v *verifier) checkSetup(ev eventstore.Event, d game.Event) {
-	want := v.setup[0]
-	v.setup = v.setup[1:]
+// expect compares one stored event with the event the rules give there (want), under
+// check; source names what gives it.
+func (v *verifier) expect(ev eventstore.Event, d game.Event, want game.Emitted, check, source string) {
 	if ev.Type != want.Event.EventType() {
-		v.r.add(ev.Version, CheckSetup, "%s recorded where the opening deals %s", ev.Type, want.Event.EventType())
+		v.r.add(ev.Version, check, "%s recorded where %s records %s", ev.Type, source, want.Event.EventType())
 		return
 	}
 	if ev.Visibility != eventstore.Visibility(want.Visibility) {
-		v.r.add(ev.Version, CheckSetup, "%s has visibility %q; the rules give it %q", ev.Type, ev.Visibility, want.Visibility)
+		v.r.add(ev.Version, check, "%s has visibility %q; the rules give it %q", ev.Type, ev.Visibility, want.Visibility)
 	}
-	// Both sides go through the event's struct, which drops the salt of a private payload.
-	got, err1 := game.Encode(d)
-	exp, err2 := game.Encode(want.Event)
+	if same, err := sameEvent(d, want.Event); err != nil {
+		v.r.add(ev.Version, check, "encoding %s: %v", ev.Type, err)
+	} else if !same {
+		got, _ := game.Encode(d)
+		exp, _ := game.Encode(want.Event)
+		v.r.add(ev.Version, check, "%s recorded as %s; %s records %s", ev.Type, got, source, exp)
+	}
+}
+
+// sameEvent reports whether two events are stored alike. Both go through the event's
+// struct, which drops the salt of a private payload.
+func sameEvent(a, b game.Event) (bool, error) {
+	if a.EventType() != b.EventType() {
+		return false, nil
+	}
+	pa, err1 := game.Encode(a)
+	pb, err2 := game.Encode(b)
 	if err := errors.Join(err1, err2); err != nil {
-		v.r.add(ev.Version, CheckSetup, "encoding %s: %v", ev.Type, err)
+		return false, err
+	}
+	return bytes.Equal(pa, pb), nil
+}
+
+// resigned expects, after seat's resignation, the events by which a game that
+// implements game.Withdrawing takes the seat out of play, when the match goes on: the
+// match records them right after Resigned (match.Decide).
+func (v *verifier) resigned(seat int) {
+	st := v.st
+	st.Resigned = append(slices.Clone(st.Resigned), seat)
+	w, ok := v.rules.(game.Withdrawing)
+	if _, teams := seatsLeft(st); !ok || teams <= 1 || st.GameState == nil {
 		return
 	}
-	if !bytes.Equal(got, exp) {
-		v.r.add(ev.Version, CheckSetup, "%s recorded as %s; the seed deals %s", ev.Type, got, exp)
+	v.withdrawal, v.withdrawer = w.Withdraw(st.GameState, seat), seat
+}
+
+// strayWithdrawal reports a game event that is the withdrawal of a seat that did not
+// resign just before: only the match's resignation may take a seat out of play.
+func (v *verifier) strayWithdrawal(ev eventstore.Event, d game.Event) {
+	w, ok := v.rules.(game.Withdrawing)
+	if !ok || v.st.GameState == nil {
+		return
 	}
+	for seat := range v.st.Seats {
+		if evs := w.Withdraw(v.st.GameState, seat); len(evs) > 0 {
+			if same, _ := sameEvent(d, evs[0].Event); same {
+				v.r.add(ev.Version, CheckRules, "%s takes seat %d out of play, but the seat did not resign just before", ev.Type, seat)
+				return
+			}
+		}
+	}
+}
+
+// seatsLeft lists the seats that have not resigned, and counts their teams.
+func seatsLeft(st match.State) (left []int, teams int) {
+	seen := map[int]bool{}
+	for i := range st.Seats {
+		if !slices.Contains(st.Resigned, i) {
+			left = append(left, i)
+			seen[st.Plan.Teams[i]] = true
+		}
+	}
+	return left, len(seen)
 }
 
 // ended checks a MatchEnded against the state before it.
@@ -346,21 +417,12 @@ func (v *verifier) ended(version int64, e match.MatchEnded) {
 	slices.Sort(winners)
 	switch e.Reason {
 	case "resignation":
-		var left []int
-		for i := range st.Seats {
-			if !slices.Contains(st.Resigned, i) {
-				left = append(left, i)
-			}
-		}
-		teams := map[int]bool{}
-		for _, s := range left {
-			teams[st.Plan.Teams[s]] = true
-		}
+		left, teams := seatsLeft(*st)
 		switch {
 		case len(st.Resigned) == 0:
 			v.r.add(version, CheckResult, "ended by resignation, but nobody resigned")
-		case len(teams) > 1:
-			v.r.add(version, CheckResult, "ended by resignation with %d teams still playing", len(teams))
+		case teams > 1:
+			v.r.add(version, CheckResult, "ended by resignation with %d teams still playing", teams)
 		case !slices.Equal(winners, left) && !(len(winners) == 0 && len(left) == 0):
 			v.r.add(version, CheckResult, "ended by resignation with winners %v; the seats left are %v", e.Winners, left)
 		}

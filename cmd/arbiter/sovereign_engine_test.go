@@ -79,14 +79,20 @@ func sovereignMatches(t *testing.T) []*sovereignMatch {
 	}}
 }
 
-func TestSovereignMatchesReplayAndVerify(t *testing.T) {
-	ctx := context.Background()
+// sovereignEngine opens an SQLite file in a temporary folder, and an engine on it.
+func sovereignEngine(t *testing.T) (string, eventstore.Store, *engine.Engine) {
+	t.Helper()
 	db := filepath.Join(t.TempDir(), "arbiter.db")
-	store, err := sqlite.Open(ctx, db)
+	store, err := sqlite.Open(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := engine.New(engine.Config{Store: store, Games: games()})
+	return db, store, engine.New(engine.Config{Store: store, Games: games()})
+}
+
+func TestSovereignMatchesReplayAndVerify(t *testing.T) {
+	ctx := context.Background()
+	db, store, eng := sovereignEngine(t)
 	matches := sovereignMatches(t)
 	for _, m := range matches {
 		plan, err := sovereignchess.Rules{}.Plan(m.options)
@@ -133,7 +139,7 @@ func TestSovereignMatchesReplayAndVerify(t *testing.T) {
 		t.Errorf("verify:\n%s", out)
 	}
 
-	store, err = sqlite.Open(ctx, db)
+	store, err := sqlite.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,5 +210,198 @@ func wantRulesProblem(t *testing.T, evs []eventstore.Event, version int64, what 
 	}
 	if p := r.Problems[0]; p.Check != replay.CheckRules || p.Version != version || !strings.Contains(p.Detail, what) {
 		t.Errorf("first problem %s; want the rules at version %d, naming %q", p, version, what)
+	}
+}
+
+// Resignations in Sovereign Chess Royale through the engine: a seat that resigns while
+// other teams are left withdraws from the game (PlayerWithdrew), its turns are skipped,
+// and the others play on; the match ends when one team is left (by resignation) or when
+// a withdrawal leaves one king (the last king standing). Both matches replay and verify,
+// and forgeries of withdrawals are caught.
+
+// royaleTable is a Royale match being played through the engine.
+type royaleTable struct {
+	t       *testing.T
+	eng     *engine.Engine
+	store   eventstore.Store
+	id      string
+	players []string
+}
+
+func newRoyaleTable(t *testing.T, eng *engine.Engine, store eventstore.Store, opts game.Options) *royaleTable {
+	t.Helper()
+	ack, err := eng.Create(context.Background(), engine.CreateMatch{Game: sovereignchess.ID, Options: opts}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &royaleTable{t: t, eng: eng, store: store, id: ack.MatchID}
+	for i := range 4 {
+		tb.players = append(tb.players, fmt.Sprintf("royal-%d", i))
+		act(t, eng, tb.id, tb.players[i], join)
+	}
+	return tb
+}
+
+// state is the match now, and the game's state in it.
+func (tb *royaleTable) state() (match.State, sovereignchess.State) {
+	tb.t.Helper()
+	snap, err := tb.eng.Match(context.Background(), tb.id)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return snap.State, snap.State.GameState.(sovereignchess.State)
+}
+
+// toAct is the seat to act.
+func (tb *royaleTable) toAct() int {
+	tb.t.Helper()
+	ms, _ := tb.state()
+	toAct := ms.GameStatus(sovereignchess.Rules{}).ToAct
+	if len(toAct) != 1 {
+		tb.t.Fatalf("seats to act: %v", toAct)
+	}
+	return toAct[0]
+}
+
+// seat is the seat that plays Royale player pl (0 White, 1 Ash, 2 Slate, 3 Black).
+func (tb *royaleTable) seat(pl int) int {
+	_, gs := tb.state()
+	return gs.Order[pl]
+}
+
+// play has the seat to act play its first legal move, n times, and returns the seats
+// that played.
+func (tb *royaleTable) play(n int) []int {
+	tb.t.Helper()
+	var seats []int
+	for range n {
+		_, gs := tb.state()
+		seat := tb.toAct()
+		moves := sovereignchess.Rules{}.Board(gs).LegalMoves
+		do := game.Move{Notation: moves[0]}
+		if _, err := tb.eng.Handle(context.Background(), tb.id, match.Act{PlayerID: tb.players[seat], Do: do}, engine.Meta{}); err != nil {
+			tb.t.Fatalf("seat %d plays %s: %v", seat, do.Notation, err)
+		}
+		seats = append(seats, seat)
+	}
+	return seats
+}
+
+// resign has seat resign and returns the events it caused.
+func (tb *royaleTable) resign(seat int) []game.Event {
+	tb.t.Helper()
+	ctx := context.Background()
+	ack, err := tb.eng.Handle(ctx, tb.id, match.Resign{PlayerID: tb.players[seat]}, engine.Meta{})
+	if err != nil {
+		tb.t.Fatalf("seat %d resigns: %v", seat, err)
+	}
+	evs, err := tb.store.ReadStream(ctx, engine.MatchStream(tb.id), ack.FirstVersion-1, 0)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	rules := sovereignchess.Rules{}
+	var out []game.Event
+	for _, ev := range evs {
+		d, err := engine.Decode(rules, ev)
+		if err != nil {
+			tb.t.Fatal(err)
+		}
+		if _, ok := d.(match.SeedRevealed); !ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// withdrew is what a resignation records while the match goes on: Resigned, then the
+// game's PlayerWithdrew and what follows it.
+func withdrew(seat int, colour, square string, then ...game.Event) []game.Event {
+	return append([]game.Event{match.Resigned{Seat: seat}, sovereignchess.PlayerWithdrew{Seat: seat, Colour: colour, Square: square}}, then...)
+}
+
+// kingOf is the square of Royale player pl's king.
+func kingOf(gs sovereignchess.State, pl int) string {
+	pos := gs.Game.Position()
+	k, _ := pos.King(sovereign.Player(pl))
+	return k.String()
+}
+
+func TestSovereignRoyaleResignations(t *testing.T) {
+	ctx := context.Background()
+	db, store, eng := sovereignEngine(t)
+
+	// From the Royale start: a round, then Slate resigns while White is to act.
+	start := newRoyaleTable(t, eng, store, game.Options{"mode": "ROYALE"})
+	white, ash, slate, black := start.seat(0), start.seat(1), start.seat(2), start.seat(3)
+	same := func(what string, got, want any) {
+		t.Helper()
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s:\n got %+v\nwant %+v", what, got, want)
+		}
+	}
+	same("a round", start.play(4), []int{white, ash, slate, black})
+	_, gs := start.state()
+	same("Slate resigns", start.resign(slate), withdrew(slate, "slate", kingOf(gs, 2)))
+	same("White still to act", start.toAct(), white)
+	// The three others play on; Slate is skipped.
+	same("two rounds of three", start.play(6), []int{white, ash, black, white, ash, black})
+	// White, to act, resigns: Ash acts next, then Black, and so on.
+	_, gs = start.state()
+	same("White resigns", start.resign(white), withdrew(white, "white", kingOf(gs, 0)))
+	same("Ash and Black play on", start.play(4), []int{ash, black, ash, black})
+	// Black resigns: one team is left, the match is Ash's, and the game is not asked.
+	same("Black resigns", start.resign(black), []game.Event{match.Resigned{Seat: black}, match.MatchEnded{Winners: []int{ash}, Reason: "resignation"}})
+	if ms, _ := start.state(); ms.Status != match.Finished {
+		t.Fatalf("the match is %s", ms.Status)
+	}
+
+	// From a position where Black lost its king: Slate resigns, not to act; later White,
+	// to act, resigns too, and Ash's is the last king standing.
+	board, err := sovereign.BoardNotation("wki1 wpe2 aka9 apb9 skp8 spo8 bpg15")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := newRoyaleTable(t, eng, store, game.Options{"mode": "ROYALE", "position": board + " 1 w a s b - 0"})
+	white, ash, slate, black = last.seat(0), last.seat(1), last.seat(2), last.seat(3)
+	same("a round", last.play(4), []int{white, ash, slate, black})
+	_, gs = last.state()
+	same("Slate resigns", last.resign(slate), withdrew(slate, "slate", kingOf(gs, 2)))
+	_, gs = last.state()
+	same("interregnum", sovereignchess.Rules{}.Board(gs).Interregnum, []int{black})
+	same("a round of three", last.play(3), []int{white, ash, black})
+	_, gs = last.state()
+	standings := make([]string, 4)
+	standings[white], standings[ash], standings[slate], standings[black] = "lost", "won", "lost", "lost"
+	same("White resigns", last.resign(white), withdrew(white, "white", kingOf(gs, 0),
+		sovereignchess.GameEnded{Reason: "last king standing", Winners: []int{ash}, Standings: standings},
+		match.MatchEnded{Winners: []int{ash}, Reason: "last king standing"}))
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// arbiter verify re-derives both matches from the file.
+	lastLn, out := lastLine(t, "verify", "--db", db)
+	if !strings.HasPrefix(lastLn, "2 matches") || !strings.HasSuffix(lastLn, "all ok") {
+		t.Errorf("verify:\n%s", out)
+	}
+	store, err = sqlite.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	for _, tb := range []*royaleTable{start, last} {
+		evs, err := store.ReadStream(ctx, engine.MatchStream(tb.id), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := replay.VerifyEvents(games(), engine.MatchStream(tb.id), evs); !r.OK() {
+			t.Fatalf("match %s: %v", tb.id, r.Err())
+		}
+		// A forger who drops a withdrawal and re-hashes: the resigned seat would keep
+		// its turns.
+		w := slices.IndexFunc(evs, func(ev eventstore.Event) bool { return ev.Type == "PlayerWithdrew" })
+		wantRulesProblem(t, rehash(slices.Delete(slices.Clone(evs), w, w+1)), evs[w].Version, "records PlayerWithdrew")
+		// One who drops the resignation before it: a withdrawal that nobody asked for.
+		wantRulesProblem(t, rehash(slices.Delete(slices.Clone(evs), w-1, w)), evs[w-1].Version, "did not resign")
 	}
 }

@@ -63,6 +63,13 @@
 //     check after a move: the checks the engine announces. The game ends when at most one
 //     king is left: its owner wins; a player whose king escaped and who crowned no new
 //     king ties; the others lose.
+//   - Royale: a player who resigns while the game goes on withdraws ([Position.Withdraw];
+//     the rulebook has no resignation). Its king leaves the board as an escaped king
+//     does, but the player can never crown a new one and loses, not ties, when the game
+//     ends; the army it owned turns neutral, to be controlled through its squares of
+//     colour like any neutral army; its turns are skipped from then on. If that leaves
+//     one king, its owner wins (the last king standing). The notation writes such a
+//     player's owned colour as "-".
 //   - "All rules of traditional chess apply": [Game] offers a draw claim on threefold
 //     repetition and fifty moves each without a capture, a pawn move or a regime change,
 //     and ends a two-player game on fivefold repetition or seventy-five such moves.

@@ -11,7 +11,7 @@ import (
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{StartNotation, RoyaleStartNotation, middlegame, "", "16/16 1 w b - 0",
-		board("wki1 bki16") + " 1 w b - 0", board("aka9 bkh16") + " 4 w* a s b - 0",
+		board("wki1 bki16") + " 1 w b - 0", board("aka9 bkh16") + " 4 w* a s b - 0", board("aka9 bkh16") + " 2 - a - b - 0",
 		board("wki1 bki16 wre1") + " 1 w b Ea5 0", "1/2/3 4 5 6"} {
 		f.Add(s)
 	}

@@ -75,6 +75,19 @@ func (g *Game) play(m Move) {
 	}
 }
 
+// Withdraw takes player pl out of a Royale game ([Position.Withdraw]) and reports
+// whether it did. A withdrawal is not a move: Moves does not list it. Like an escape it
+// is irreversible, so it starts the fifty-move count again, and no position before it
+// can occur again.
+func (g *Game) Withdraw(pl Player) bool {
+	if !g.pos.Withdraw(pl) {
+		return false
+	}
+	g.keys = append(g.keys, repetitionKey(g.pos))
+	g.quiet = 0
+	return true
+}
+
 // Repetitions is how many times the current position has occurred, this time included.
 func (g *Game) Repetitions() int {
 	n, cur := 0, g.keys[len(g.keys)-1]

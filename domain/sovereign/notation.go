@@ -17,7 +17,8 @@ import (
 //   - owned: one colour letter per player (two, or four for Royale). In Royale a player
 //     whose king escaped, and who has not crowned a new one, is marked with a "*" after
 //     its letter ("a*"): that player ties if the game ends so (a player without a king and
-//     without the mark lost it by capture).
+//     without the mark lost it by capture). A Royale player who withdrew owns nothing and
+//     is written "-" (it has no king and never moves again).
 //   - castling: the squares of the rooks that have not moved, or "-". A rook on rank 1 is
 //     its file in upper case ("C" for c1), one on rank 16 its file in lower case ("c" for
 //     c16), one elsewhere on an edge (Royale's a and p files) its square name ("a5").
@@ -29,8 +30,9 @@ import (
 // Parse reads a position in the notation. It rejects, with a *NotationError naming the
 // field, anything that is not a Sovereign Chess position: a piece on a square of its own
 // colour, both squares of a colour occupied, a pawn in the central 4x4, a king whose
-// colour nobody owns, two players owning one colour, a two-player side without a king, or
-// the side not to move in check in the two-player game.
+// colour nobody owns, two players owning one colour, a two-player side without a king, the
+// turn of a Royale player who withdrew, or the side not to move in check in the
+// two-player game.
 func Parse(s string) (Position, error) {
 	var p Position
 	f := strings.Fields(s)
@@ -48,6 +50,9 @@ func Parse(s string) (Position, error) {
 	p.turn = Player(t - 1)
 	if err := p.parseOwned(f[2 : 2+p.players]); err != nil {
 		return p, err
+	}
+	if p.Withdrawn(p.turn) {
+		return p, &NotationError{"turn", f[1], "player " + f[1] + " withdrew: it has no turn"}
 	}
 	if err := p.parseCastling(f[2+p.players]); err != nil {
 		return p, err
@@ -139,12 +144,17 @@ func (p *Position) parseOwned(f []string) error {
 	var seen uint16
 	for pl, v := range f {
 		bad := func(reason string) error { return &NotationError{"owned", v, reason} }
+		if v == "-" && p.Royale() {
+			p.owned[pl] = NoColour
+			p.withdrawn |= 1 << pl
+			continue
+		}
 		c, ok := Colour(NoColour), false
 		if len(v) == 1 || (len(v) == 2 && v[1] == '*' && p.Royale()) {
 			c, ok = colourOf(v[0])
 		}
 		if !ok {
-			return bad("want a colour letter (wasbproygcnv)")
+			return bad("want a colour letter (wasbproygcnv), or - in Royale for a player who withdrew")
 		}
 		if seen&(1<<c) != 0 {
 			return bad("two players own " + c.String())
@@ -246,6 +256,10 @@ func (p Position) Notation() string {
 	b.WriteString(strconv.Itoa(int(p.turn) + 1))
 	for pl := 0; pl < int(p.players); pl++ {
 		b.WriteByte(' ')
+		if p.withdrawn&(1<<pl) != 0 {
+			b.WriteByte('-')
+			continue
+		}
 		b.WriteByte(p.owned[pl].Letter())
 		if p.escaped&(1<<pl) != 0 {
 			b.WriteByte('*')

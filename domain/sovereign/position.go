@@ -16,9 +16,12 @@ type Position struct {
 	owned   [4]Colour // each player's owned colour (the colour of its king)
 	hasKing uint8
 	escaped uint8 // Royale: players whose king escaped, until they crown a new one
-	players uint8 // 2, or 4 for Royale
-	turn    Player
-	ply     int
+	// Royale: players who withdrew (resigned while the game went on): no king, no army,
+	// no turn, for the rest of the game. Their owned colour is NoColour.
+	withdrawn uint8
+	players   uint8 // 2, or 4 for Royale
+	turn      Player
+	ply       int
 
 	// Derived from the above by updateControl after every change.
 	controller [12]int8  // the player controlling each colour, -1 for none
@@ -58,7 +61,7 @@ func (p *Position) Turn() Player { return p.turn }
 func (p *Position) Ply() int { return p.ply }
 
 // Owned is the colour player pl owns: the colour of its king, or of its army in
-// Interregnum.
+// Interregnum; NoColour once it has withdrawn (Royale).
 func (p *Position) Owned(pl Player) Colour { return p.owned[pl] }
 
 // Controller is the player controlling colour c (owning it, or holding one of its
@@ -122,8 +125,16 @@ func (p *Position) Checked() []Player {
 	return out
 }
 
-// next is the player after pl in turn order.
-func (p *Position) next(pl Player) Player { return (pl + 1) % Player(p.players) }
+// next is the player after pl in turn order, skipping the players who withdrew.
+func (p *Position) next(pl Player) Player {
+	n := Player(p.players)
+	for q := (pl + 1) % n; q != pl; q = (q + 1) % n {
+		if p.withdrawn&(1<<q) == 0 {
+			return q
+		}
+	}
+	return pl // everybody else withdrew
+}
 
 // enemies is the set of colours controlled by players other than pl: the pieces pl may
 // capture, and the pieces that give check to pl's king.

@@ -39,6 +39,37 @@ func (p *Position) mustEscape(moves []Move) bool {
 
 func (p *Position) hasKingOf(pl Player) bool { return p.hasKing&(1<<pl) != 0 }
 
+// Withdrawn reports whether player pl withdrew from a Royale game ([Position.Withdraw]).
+func (p *Position) Withdrawn(pl Player) bool { return p.withdrawn&(1<<pl) != 0 }
+
+// Withdraw takes player pl out of a Royale game: the player resigned while the game goes
+// on. The rulebook has no such rule; this is Arbiter's (doc.go). Its king leaves the
+// board, as an escaped king does, but the player will never crown another: the army it
+// owned turns neutral (anyone may come to control it through its squares of colour, as
+// any neutral army), its owned colour is NoColour, and its turns are skipped from now on
+// (if it was to move, the next player is). The ply count does not change: a withdrawal
+// is not a move. If one king or none is left, the game is over ([Position.RoyaleOver]),
+// and the player stands Lost.
+//
+// It reports false, and changes nothing, outside Royale, for a player who withdrew
+// already, and for the last player who had not.
+func (p *Position) Withdraw(pl Player) bool {
+	if !p.Royale() || pl >= 4 || p.Withdrawn(pl) || p.withdrawn|1<<pl == 0b1111 {
+		return false
+	}
+	if p.hasKingOf(pl) {
+		p.removeKing(pl)
+	}
+	p.escaped &^= 1 << pl
+	p.withdrawn |= 1 << pl
+	p.owned[pl] = NoColour
+	if p.turn == pl {
+		p.turn = p.next(pl)
+	}
+	p.updateControl()
+	return true
+}
+
 // Result is how a game stands.
 type Result uint8
 
@@ -63,10 +94,11 @@ const (
 	Won
 	Tied
 	Lost
+	Withdrawn // Royale: withdrew while the game goes on; Lost once it ends
 )
 
 func (s Standing) String() string {
-	return [...]string{"playing", "interregnum", "escaped", "won", "tied", "lost"}[s]
+	return [...]string{"playing", "interregnum", "escaped", "won", "tied", "lost", "withdrawn"}[s]
 }
 
 // Status is the outcome so far: Result, the winner if there is one, and each player's
@@ -81,8 +113,9 @@ type Status struct {
 // Status says whether the game is over and how each player stands. Two players:
 // checkmate (the other player wins) or stalemate (a draw, both Tied). Royale: the game
 // ends when one king is left; its owner wins, a player whose king escaped and who has
-// not crowned a new one ties, the others lose (rulebook p.4). Draws by agreement,
-// repetition and the like are the Game's and the match's business.
+// not crowned a new one ties, the others lose (rulebook p.4), a player who withdrew
+// included. Draws by agreement, repetition and the like are the Game's and the match's
+// business.
 func (p *Position) Status() Status {
 	st := Status{Standings: make([]Standing, p.players)}
 	if !p.Royale() {
@@ -104,6 +137,10 @@ func (p *Position) Status() Status {
 	}
 	for pl := Player(0); pl < 4; pl++ {
 		switch {
+		case p.Withdrawn(pl) && over:
+			st.Standings[pl] = Lost
+		case p.Withdrawn(pl):
+			st.Standings[pl] = Withdrawn
 		case p.hasKingOf(pl) && over:
 			st.Standings[pl], st.Winner, st.HasWinner = Won, pl, true
 		case p.hasKingOf(pl):

@@ -14,7 +14,9 @@ import (
 // position of that mode where the game goes on, and a draw of the seats of the right
 // shape (that it is the seed's draw, replay checks against Setup). A move, choice or claim
 // must come from the seat to act and be what Decide records for it from the state
-// before: the same canonical move, piece ID and position after, the same seats. Every
+// before: the same canonical move, piece ID and position after, the same seats. A
+// PlayerWithdrew, from any seat still in a Royale game, must be what Withdraw records
+// (that the match recorded the seat's resignation just before, replay checks). Every
 // other event must be the next of the facts that the last move, choice or claim implies,
 // field for field; a move recorded while such a fact is still due is refused, so that a
 // stream can leave none of them out.
@@ -35,6 +37,12 @@ func (Rules) Audit(before game.State, e game.Event) error {
 	var seat int
 	var do any
 	switch e := e.(type) {
+	case PlayerWithdrew:
+		want, err := s.withdrawal(e.Seat)
+		if err != nil {
+			return fmt.Errorf("PlayerWithdrew: %w", err)
+		}
+		return differ(e, want)
 	case MovePlayed:
 		seat, do = e.Seat, game.Move{Notation: e.Move}
 	case OpeningChosen:

@@ -9,7 +9,9 @@ import (
 
 // Board shows the position: its notation, the legal moves of the seat to move, the
 // squares of colour, who owns and controls each army, the blocked squares, the kings in
-// check and the Royale players without a king (captured or escaped: both may crown one).
+// check and the Royale players without a king (captured or escaped: both may crown one;
+// not a seat that withdrew, which never will: it owns no army, and the notation writes
+// its colour "-").
 //
 // A square is "blocked" when the other square of its colour is occupied: nobody may land
 // on it until that square is vacated. The mark's Seat is the seat controlling the piece
@@ -50,7 +52,7 @@ func (Rules) Board(st game.State) game.Board {
 	if pos.Royale() && s.Ended == nil {
 		var kingless []sovereign.Player
 		for pl := range sovereign.Player(pos.Players()) {
-			if _, ok := pos.King(pl); !ok {
+			if _, ok := pos.King(pl); !ok && !pos.Withdrawn(pl) {
 				kingless = append(kingless, pl)
 			}
 		}

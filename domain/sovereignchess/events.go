@@ -90,6 +90,16 @@ type ChecksAnnounced struct {
 	Seats []int `json:"seats"`
 }
 
+// PlayerWithdrew takes a Royale seat out of the game when it resigns while the game goes
+// on (game.Withdrawing): its king, if it had one, left the board from Square, the army it
+// owned (Colour) turned neutral, and its turns are skipped from now on. The match records
+// Resigned just before.
+type PlayerWithdrew struct {
+	Seat   int    `json:"seat"`
+	Colour string `json:"colour"`           // the colour the seat owned, now neutral
+	Square string `json:"square,omitempty"` // where its king stood; none in Interregnum
+}
+
 // DrawClaimed is a draw claimed on a threefold repetition or the fifty-move rule.
 type DrawClaimed struct {
 	Seat   int    `json:"seat"`
@@ -113,6 +123,7 @@ func (KingEscaped) EventType() string      { return "KingEscaped" }
 func (InterregnumBegun) EventType() string { return "InterregnumBegun" }
 func (InterregnumEnded) EventType() string { return "InterregnumEnded" }
 func (ChecksAnnounced) EventType() string  { return "ChecksAnnounced" }
+func (PlayerWithdrew) EventType() string   { return "PlayerWithdrew" }
 func (DrawClaimed) EventType() string      { return "DrawClaimed" }
 func (GameEnded) EventType() string        { return "GameEnded" }
 
@@ -128,6 +139,7 @@ var codec = func() *game.Codec {
 	game.Register[InterregnumBegun](c, 1)
 	game.Register[InterregnumEnded](c, 1)
 	game.Register[ChecksAnnounced](c, 1)
+	game.Register[PlayerWithdrew](c, 1)
 	game.Register[DrawClaimed](c, 1)
 	game.Register[GameEnded](c, 1)
 	return c
@@ -145,15 +157,22 @@ func (s State) aftermath(before *sovereign.Position, m sovereign.Move) []game.Ev
 	if s.Game.ChoicePending() {
 		return out // the game goes on to the choice, whatever the board
 	}
+	return append(out, s.endOrChecks(before != nil)...)
+}
+
+// endOrChecks is GameEnded if the game is over in the current position; else, when
+// announce is set, the Royale checks to announce.
+func (s State) endOrChecks(announce bool) []game.Event {
 	if end := s.outcome(); end != nil {
-		return append(out, *end)
+		return []game.Event{*end}
 	}
-	if before != nil && pos.Royale() {
+	pos := s.Game.Position()
+	if announce && pos.Royale() {
 		if checked := s.seats(pos.Checked()); len(checked) > 0 {
-			out = append(out, ChecksAnnounced{Seats: checked})
+			return []game.Event{ChecksAnnounced{Seats: checked}}
 		}
 	}
-	return out
+	return nil
 }
 
 // regime lists what the move m from before to after did to kings and colours.

@@ -68,14 +68,20 @@ func seeded(t *testing.T, opts game.Options, seed string) (State, GameStarted) {
 	return from(t, e), e
 }
 
-// act has seat do something; each event is checked to be public and to pass the audit
-// from the state before it, then folded.
+// act has seat do something, and folds what Decide records.
 func act(t *testing.T, st State, seat int, do any) (State, []game.Event) {
 	t.Helper()
 	evs, err := r.Decide(st, game.Action{Seat: seat, Do: do})
 	if err != nil {
 		t.Fatalf("seat %d %+v: %v", seat, do, err)
 	}
+	return fold(t, st, evs)
+}
+
+// fold checks that each event is public and passes the audit from the state before it,
+// and folds it.
+func fold(t *testing.T, st State, evs []game.Emitted) (State, []game.Event) {
+	t.Helper()
 	var s game.State = st
 	var out []game.Event
 	for _, e := range evs {

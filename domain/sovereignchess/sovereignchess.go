@@ -53,7 +53,8 @@
 // KingEscaped and InterregnumBegun (Royale); ChecksAnnounced (Royale: every seat whose
 // king is in check after the move, while the game goes on); GameEnded. OpeningChosen may
 // be followed by GameEnded (when White's first move ended the game), DrawClaimed always
-// is. The facts that follow are computed by Evolve from the move itself (State keeps them
+// is. PlayerWithdrew (see Resignation) is followed by GameEnded or ChecksAnnounced. The
+// facts that follow are computed by Evolve from the move itself (State keeps them
 // until they are folded), so that Decide records them and Audit checks that a stream
 // records exactly them, none left out.
 //
@@ -65,7 +66,20 @@
 // others apart: "tied" for a player whose king escaped and who crowned no new one,
 // "lost" for the rest. A tie is not a win: Winners lists only the seat that won, so a
 // draw (Winners empty) is a game that nobody won (a claimed draw, or no king left at
-// all). Resignations are the match's: a resigned Royale seat still has its turns here.
+// all).
+//
+// # Resignation
+//
+// Resignations are the match's: a two-player match ends on one. A Royale match goes on
+// while several seats are left, and asks the game to take the resigned seat out of play
+// (game.Withdrawing): Withdraw records PlayerWithdrew (seat, the colour it owned, the
+// square its king left), as domain/sovereign's Position.Withdraw decides. The seat's king
+// leaves the board, as an escape would, but the seat can never crown a new one: the army
+// it owned turns neutral, its turns are skipped from then on (whether it was to move or
+// not), Board lists it neither among the armies' owners nor in Interregnum, and GameEnded
+// stands it "lost", never "tied", a claimed draw included. If a single king is left, the
+// game ends there: the last king standing wins. Otherwise the checks are announced, since
+// the neutral army may give check, or stop giving it.
 package sovereignchess
 
 import (
@@ -85,7 +99,7 @@ import (
 const ID = "SOVEREIGN_CHESS"
 
 // RulesVersion changes whenever a rule of this package or of domain/sovereign changes.
-const RulesVersion = "rulebook-2017.1"
+const RulesVersion = "rulebook-2017.2"
 
 // The modes, values of the option "mode".
 const (
@@ -114,6 +128,7 @@ var _ interface {
 	game.Boarded
 	game.Recorded
 	game.Auditor
+	game.Withdrawing
 } = Rules{}
 
 // State is a game in progress. It is a value: Evolve clones the game before playing on
@@ -295,7 +310,65 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if err != nil {
 		return nil, err
 	}
-	return game.PublicEvents(append([]game.Event{e}, s.apply(e).pending...)...), nil
+	return s.record(e), nil
+}
+
+// record is e followed by the facts it implies.
+func (s State) record(e game.Event) []game.Emitted {
+	return game.PublicEvents(append([]game.Event{e}, s.apply(e).pending...)...)
+}
+
+// Withdraw implements game.Withdrawing: a Royale seat that resigns while the game goes on
+// withdraws (domain/sovereign's Position.Withdraw): PlayerWithdrew, then GameEnded when a
+// single king is left, else ChecksAnnounced when kings are in check, since
+// control may have changed with the army that turned neutral. Whether the seat was to
+// move or not, the turn goes on to the next seat that has not withdrawn. Nothing (nil)
+// outside Royale: two players have two teams, and the match ends on a resignation
+// before asking (the opening choice included); nothing either for a seat that withdrew
+// already, or once the game is over.
+func (Rules) Withdraw(st game.State, seat int) []game.Emitted {
+	s, ok := st.(State)
+	if !ok {
+		return nil
+	}
+	e, err := s.withdrawal(seat)
+	if err != nil {
+		return nil
+	}
+	return s.record(e)
+}
+
+// withdrawal is the record of seat's withdrawal, or why it cannot withdraw.
+func (s State) withdrawal(seat int) (PlayerWithdrew, error) {
+	switch {
+	case s.Game == nil:
+		return PlayerWithdrew{}, errors.New("the game has not started")
+	case s.Mode != Royale:
+		return PlayerWithdrew{}, errors.New("only a Royale seat withdraws: a two-player game ends when a seat resigns")
+	case s.Ended != nil:
+		return PlayerWithdrew{}, fmt.Errorf("the game is over (%s)", s.Ended.Reason)
+	case len(s.pending) > 0:
+		return PlayerWithdrew{}, fmt.Errorf("%s is due first", s.pending[0].EventType())
+	}
+	pl, ok := s.playerOf(seat)
+	pos := s.Game.Position()
+	switch {
+	case !ok:
+		return PlayerWithdrew{}, fmt.Errorf("seat %d does not play this game", seat)
+	case pos.Withdrawn(pl):
+		return PlayerWithdrew{}, fmt.Errorf("seat %d withdrew already", seat)
+	}
+	e := PlayerWithdrew{Seat: seat, Colour: pos.Owned(pl).String()}
+	if k, ok := pos.King(pl); ok {
+		e.Square = k.String()
+	}
+	return e, nil
+}
+
+// playerOf is the Royale player that seat plays.
+func (s State) playerOf(seat int) (sovereign.Player, bool) {
+	i := slices.Index(s.Order, seat)
+	return sovereign.Player(i), i >= 0
 }
 
 // decide is Decide's first event, for a seat that may act.
@@ -444,10 +517,24 @@ func (s State) apply(e game.Event) State {
 		g.Opening.Choose(e.Option == Keep)
 		s.Game = g
 		s.pending = s.aftermath(nil, sovereign.Move{})
+	case PlayerWithdrew:
+		pl, ok := s.playerOf(e.Seat)
+		g := s.Game.Clone()
+		if !ok || !g.Withdraw(pl) {
+			panic(fmt.Sprintf("sovereignchess: a stored withdrawal of seat %d does not replay", e.Seat))
+		}
+		s.Game = g
+		s.pending = s.endOrChecks(true)
 	case DrawClaimed:
 		pos := s.Game.Position()
-		seats := pos.Players()
-		s.pending = []game.Event{GameEnded{Reason: "draw claimed (" + e.Reason + ")", Winners: []int{}, Standings: slices.Repeat([]string{"tied"}, seats)}}
+		standings := make([]string, pos.Players())
+		for pl := range sovereign.Player(pos.Players()) {
+			standings[s.seatOf(pl)] = sovereign.Tied.String()
+			if pos.Withdrawn(pl) {
+				standings[s.seatOf(pl)] = sovereign.Lost.String()
+			}
+		}
+		s.pending = []game.Event{GameEnded{Reason: "draw claimed (" + e.Reason + ")", Winners: []int{}, Standings: standings}}
 	default: // a fact that follows a move: the first one due
 		if len(s.pending) > 0 && s.pending[0].EventType() == e.EventType() {
 			s.pending = s.pending[1:]
