@@ -1,0 +1,99 @@
+package unfair_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/unfair"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/replay"
+)
+
+// A whole match through the engine, cards and all, to a result; replay.Verify then
+// checks its stream: the chain, the seed's decks and every event against the rules.
+func TestMatchThroughTheEngine(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	games := game.NewRegistry(unfair.Rules{})
+	eng := engine.New(engine.Config{Store: store, Games: games, Random: rand.NewChaCha8([32]byte{7})})
+	ack, err := eng.Create(ctx, engine.CreateMatch{Game: unfair.ID}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []string{"white", "black"}
+	for _, p := range players {
+		if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	r := unfair.Rules{}
+	cards := 0
+	for ply := 0; ; ply++ {
+		snap, err := eng.Match(ctx, ack.MatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.State.Status == match.Finished {
+			t.Logf("%s after %d actions, %d cards: %v", snap.State.Result.Reason, ply, cards, r.MoveList(snap.State.GameState))
+			break
+		}
+		seat := r.Status(snap.State.GameState).ToAct[0]
+		var cmd match.Command = match.Act{PlayerID: players[seat], Do: choose(rng, snap.State.GameState, seat)}
+		if ply == 1000 {
+			cmd = match.Resign{PlayerID: players[seat]}
+		}
+		if a, ok := cmd.(match.Act); ok {
+			if _, isCard := a.Do.(game.PlayCard); isCard {
+				cards++
+			}
+		}
+		if _, err := eng.Handle(ctx, ack.MatchID, cmd, engine.Meta{}); err != nil {
+			t.Fatalf("action %d %+v: %v", ply, cmd, err)
+		}
+	}
+	if cards == 0 {
+		t.Error("no card was played")
+	}
+	report, err := replay.Verify(ctx, store, games, ack.MatchID)
+	if err != nil || !report.OK() {
+		t.Fatalf("verify: %v %v", err, report.Err())
+	}
+	if report.Result == nil || len(report.Result.Winners) != 1 || report.Result.Reason != "checkmate" {
+		t.Errorf("result %+v", report.Result)
+	}
+}
+
+// choose is a player that mates when a move mates, and otherwise plays a random card
+// (a third of the time, when one is playable) or a random move.
+func choose(rng *rand.Rand, st game.State, seat int) any {
+	r := unfair.Rules{}
+	moves := r.Board(st).LegalMoves
+	for _, m := range moves {
+		evs, err := r.Decide(st, game.Action{Seat: seat, Do: game.Move{Notation: m}})
+		if err != nil {
+			panic(err)
+		}
+		after := st
+		for _, e := range evs {
+			after = r.Evolve(after, e.Event)
+		}
+		if s := r.Status(after); s.Over && len(s.Outcome.Winners) == 1 {
+			return game.Move{Notation: m}
+		}
+	}
+	var plays []game.PlayCard
+	for _, hc := range r.Hand(st, seat) {
+		for _, tg := range hc.Targets {
+			plays = append(plays, game.PlayCard{Slot: hc.Slot, Targets: tg})
+		}
+	}
+	if len(plays) > 0 && (len(moves) == 0 || rng.IntN(3) == 0) {
+		return plays[rng.IntN(len(plays))]
+	}
+	return game.Move{Notation: moves[rng.IntN(len(moves))]}
+}
