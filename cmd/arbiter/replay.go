@@ -106,7 +106,7 @@ func printSnapshot(w io.Writer, snap replay.Snapshot) error {
 	if b, ok := snap.Rules.(game.Boarded); ok && st.GameState != nil {
 		fen = b.Board(st.GameState).FEN
 		fmt.Fprintln(w)
-		fmt.Fprint(w, diagram(fen))
+		fmt.Fprint(w, snap.Diagram())
 		fmt.Fprintf(w, "FEN: %s\n", fen)
 	}
 	if r, ok := snap.Rules.(game.Recorded); ok && st.GameState != nil {
@@ -127,55 +127,32 @@ func printSnapshot(w io.Writer, snap replay.Snapshot) error {
 	return nil
 }
 
-// diagram draws the board field of a FEN, rank 8 (the first row) at the top. It reads
-// any number of rows and files, so that larger boards draw too.
-func diagram(fen string) string {
-	rows := strings.Split(strings.Fields(fen + " ")[0], "/")
-	var b strings.Builder
-	files := 0
-	for i, row := range rows {
-		var cells []string
-		for j := 0; j < len(row); j++ {
-			if c := row[j]; c >= '0' && c <= '9' {
-				k := j
-				for k < len(row) && row[k] >= '0' && row[k] <= '9' {
-					k++
-				}
-				n, _ := strconv.Atoi(row[j:k])
-				for range n {
-					cells = append(cells, ".")
-				}
-				j = k - 1
-			} else {
-				cells = append(cells, string(c))
-			}
-		}
-		files = max(files, len(cells))
-		fmt.Fprintf(&b, "%2d  %s\n", len(rows)-i, strings.Join(cells, " "))
-	}
-	b.WriteString("\n   ")
-	for f := range files {
-		fmt.Fprintf(&b, " %c", 'a'+f)
-	}
-	b.WriteString("\n")
-	return b.String()
-}
-
-// numbered writes moves as in PGN ("1. e4 e5 2. Nf3"). The first move's number and side
-// come from the current FEN's side to move and move number, counted back by the number
-// of moves, so a game from a set-up position is numbered as PGN would.
+// numbered writes moves as in PGN ("1. e4 e5 2. Nf3") when fen is a chess FEN: the first
+// move's number and side come from the FEN's side to move and move number, counted back
+// by the number of moves, so a game from a set-up position is numbered as PGN would. Any
+// other game's moves are numbered by ply, from 1 ("1. e2e3 2. escape 3. p8p7"): a ply
+// is one seat's move, whatever the number of seats.
 func numbered(moves []string, fen string) string {
-	ply := 0 // plies before the first move, counted from move 1 with White
-	if f := strings.Fields(fen); len(f) >= 6 {
-		if full, err := strconv.Atoi(f[5]); err == nil {
-			end := 2 * (full - 1)
-			if f[1] == "b" {
-				end++
-			}
-			ply = max(end-len(moves), 0)
-		}
+	f := strings.Fields(fen)
+	full := 0
+	if len(f) == 6 && (f[1] == "w" || f[1] == "b") {
+		full, _ = strconv.Atoi(f[5])
 	}
 	var b strings.Builder
+	if full < 1 {
+		for i, m := range moves {
+			fmt.Fprintf(&b, "%d. %s", i+1, m)
+			if i < len(moves)-1 {
+				b.WriteString(" ")
+			}
+		}
+		return b.String()
+	}
+	end := 2 * (full - 1) // plies before the current position, counted from move 1 with White
+	if f[1] == "b" {
+		end++
+	}
+	ply := max(end-len(moves), 0) // plies before the first move
 	for i, m := range moves {
 		p := ply + i
 		switch {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -384,6 +385,23 @@ func TestSovereignRoyaleResignations(t *testing.T) {
 	if !strings.HasPrefix(lastLn, "2 matches") || !strings.HasSuffix(lastLn, "all ok") {
 		t.Errorf("verify:\n%s", out)
 	}
+	// arbiter replay shows the 16x16 board, the seats, and the moves by ply.
+	_, out = lastLine(t, "replay", "--db", db, "--match", last.id)
+	ranks := regexp.MustCompile(`(?m)^(1[0-6]| [1-9])  [a-zA-Z.]`).FindAllString(out, -1)
+	for _, want := range []string{
+		"\n16  ", "\n 1  ", "\n    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p\n",
+		fmt.Sprintf("seat %d: withdrew\n", white), fmt.Sprintf("seat %d: withdrew\n", slate),
+		fmt.Sprintf("seat %d: ash, king ", ash), fmt.Sprintf("seat %d: black, no king (Interregnum)", black),
+		"\n1. ", " 7. ", "FEN: ", "status: FINISHED\n", fmt.Sprintf("result: won by seat(s) [%d] (last king standing)\n", ash),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay lacks %q:\n%s", want, out)
+		}
+	}
+	if len(ranks) != 16 {
+		t.Errorf("replay draws %d ranks, want 16:\n%s", len(ranks), out)
+	}
+
 	store, err = sqlite.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
