@@ -2,13 +2,16 @@ package unfair_test
 
 import (
 	"context"
+	"encoding/json"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/unfair"
 	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
 	"github.com/arbiter-games/arbiter/replay"
 )
@@ -66,6 +69,60 @@ func TestMatchThroughTheEngine(t *testing.T) {
 	if report.Result == nil || len(report.Result.Winners) != 1 || report.Result.Reason != "checkmate" {
 		t.Errorf("result %+v", report.Result)
 	}
+	// A forger who re-hashes the chain after changing a drawn card or a card's target is
+	// still caught by the rules.
+	evs, err := store.ReadStream(ctx, engine.MatchStream(ack.MatchID), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, forgery := range []struct {
+		typ   string
+		nth   int
+		field string
+		value any
+	}{
+		{"CardDrawn", 9, "card", "queen-return"}, // the first draw after the deal
+		{"MovePlayed", 3, "fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},
+		{"CardPlayed", 1, "slot", 3},
+	} {
+		forged := forge(t, evs, forgery.typ, forgery.nth, forgery.field, forgery.value)
+		report := replay.VerifyEvents(games, engine.MatchStream(ack.MatchID), forged)
+		if report.OK() || report.Problems[0].Check != replay.CheckRules {
+			t.Errorf("%s with another %s: %+v", forgery.typ, forgery.field, report.Problems)
+		}
+	}
+}
+
+// forge returns a copy of the stream where the nth event of type typ has field set to
+// value, its chain hashed again from there.
+func forge(t *testing.T, evs []eventstore.Event, typ string, nth int, field string, value any) []eventstore.Event {
+	t.Helper()
+	out := slices.Clone(evs)
+	for i, ev := range out {
+		if ev.Type != typ {
+			continue
+		}
+		if nth--; nth > 0 {
+			continue
+		}
+		var fields map[string]any
+		if err := json.Unmarshal(ev.Payload, &fields); err != nil {
+			t.Fatal(err)
+		}
+		fields[field] = value
+		payload, err := json.Marshal(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i].Payload = payload
+		for j := i; j < len(out); j++ {
+			out[j].PrevHash = out[j-1].Hash
+			out[j].Hash = eventstore.Hash(out[j].PrevHash, out[j])
+		}
+		return out
+	}
+	t.Fatalf("no %s number %d", typ, nth)
+	return nil
 }
 
 // choose is a player that mates when a move mates, and otherwise plays a random card
