@@ -65,6 +65,9 @@ func TestRefusals(t *testing.T) {
 	} {
 		refused(t, s, c.do, c.code)
 	}
+	if _, err := (Rules{}).Decide(s, game.Action{Seat: game.System, Do: game.Timeout{}}); game.CodeOf(err) != game.BadInput {
+		t.Errorf("a timeout in an untimed game: %v", err)
+	}
 	for _, do := range []any{game.Move{Notation: "Kd7"}, game.PlayCard{Card: "truce", Slot: -1}} {
 		if _, err := (Rules{}).Decide(s, game.Action{Seat: 1, Do: do}); game.CodeOf(err) != game.NotYourTurn {
 			t.Errorf("Black's %+v on White's turn: %v", do, err)

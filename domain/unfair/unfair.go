@@ -91,6 +91,11 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if !ok || !s.started {
 		return nil, game.Reject(game.Conflict, "the game has not started")
 	}
+	switch a.Do.(type) {
+	case game.Move, game.PlayCard:
+	default:
+		return nil, game.Reject(game.BadInput, "UnfairChess takes a move or a card, not %T", a.Do)
+	}
 	if _, over := s.outcome(); over {
 		return nil, game.Reject(game.IllegalMove, "the game is over")
 	}
@@ -104,8 +109,6 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		evs, _, err = s.decideMove(do.Notation)
 	case game.PlayCard:
 		evs, _, err = s.decideCard(a.Seat, do)
-	default:
-		err = game.Reject(game.BadInput, "UnfairChess takes a move or a card, not %T", a.Do)
 	}
 	return evs, err
 }
