@@ -57,7 +57,7 @@ func eventModel(matchID string, rules game.Rules, v projections.Viewer, ev event
 	return &model.MatchEvent{
 		MatchID: matchID, Version: int(s.Version), Position: int(s.Position), Type: s.Type,
 		SchemaVersion: s.SchemaVersion, At: s.Time, Actor: s.Actor, Data: model.JSON(s.Payload),
-		Redacted: s.Redacted, Hash: s.Hash, PrevHash: s.PrevHash,
+		Redacted: s.Redacted, Hash: s.Hash, PrevHash: s.PrevHash, Visibility: visibilityName(s.Visibility),
 	}
 }
 
@@ -91,6 +91,14 @@ func (r *Resolver) act(ctx context.Context, matchID string, commandID *string, b
 		return nil, err
 	}
 	return &model.ActionPayload{Match: matchModel(v, p.ID), Version: int(ack.LastVersion), Duplicate: ack.Duplicate}, nil
+}
+
+// visibilityName is how the API writes a visibility.
+func visibilityName(v eventstore.Visibility) string {
+	if v == eventstore.Public {
+		return "public"
+	}
+	return string(v)
 }
 
 func deref(s *string) string {

@@ -173,11 +173,12 @@ func (s *server) play(t *testing.T, token, matchID, move string) gqlResponse {
 
 // wsEvent is one matchEvents payload.
 type wsEvent struct {
-	Version  int             `json:"version"`
-	Type     string          `json:"type"`
-	Data     json.RawMessage `json:"data"`
-	Hash     string          `json:"hash"`
-	Redacted bool            `json:"redacted"`
+	Version    int             `json:"version"`
+	Type       string          `json:"type"`
+	Data       json.RawMessage `json:"data"`
+	Hash       string          `json:"hash"`
+	Redacted   bool            `json:"redacted"`
+	Visibility string          `json:"visibility"`
 }
 
 // subscribe opens a real websocket, speaks protocol ("graphql-transport-ws" or the legacy
@@ -185,7 +186,7 @@ type wsEvent struct {
 func (s *server) subscribe(t *testing.T, ctx context.Context, protocol, token, matchID string, after int) <-chan wsEvent {
 	t.Helper()
 	raw := s.subscribeRaw(t, ctx, protocol, token,
-		`subscription($m:ID!,$a:Int){matchEvents(matchId:$m, after:$a){version type data hash redacted}}`,
+		`subscription($m:ID!,$a:Int){matchEvents(matchId:$m, after:$a){version type data hash redacted visibility}}`,
 		map[string]any{"m": matchID, "a": after})
 	out := make(chan wsEvent, 256)
 	go func() {

@@ -147,6 +147,7 @@ type ComplexityRoot struct {
 		SchemaVersion func(childComplexity int) int
 		Type          func(childComplexity int) int
 		Version       func(childComplexity int) int
+		Visibility    func(childComplexity int) int
 	}
 
 	Mutation struct {
@@ -760,6 +761,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MatchEvent.Version(childComplexity), true
+	case "MatchEvent.visibility":
+		if e.ComplexityRoot.MatchEvent.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MatchEvent.Visibility(childComplexity), true
 
 	case "Mutation.acceptDraw":
 		if e.ComplexityRoot.Mutation.AcceptDraw == nil {
@@ -1597,6 +1604,11 @@ type MatchEvent {
   at: Time!
   "Who caused it: seat:N, player:ID or system."
   actor: String!
+  """
+  Who may see the payload while the match is live: public, seat:N, team:N or server. The
+  envelope is shown to everyone, so that audits can tell what was hidden from whom.
+  """
+  visibility: String!
   "The payload; null (or its public shadow) when the caller may not see this event."
   data: JSON
   redacted: Boolean!
@@ -1820,6 +1832,8 @@ func (ec *executionContext) childFields_MatchEvent(ctx context.Context, field gr
 		return ec.fieldContext_MatchEvent_at(ctx, field)
 	case "actor":
 		return ec.fieldContext_MatchEvent_actor(ctx, field)
+	case "visibility":
+		return ec.fieldContext_MatchEvent_visibility(ctx, field)
 	case "data":
 		return ec.fieldContext_MatchEvent_data(ctx, field)
 	case "redacted":
@@ -4351,6 +4365,29 @@ func (ec *executionContext) _MatchEvent_actor(ctx context.Context, field graphql
 	)
 }
 func (ec *executionContext) fieldContext_MatchEvent_actor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MatchEvent", field, false, false, "String")
+}
+
+func (ec *executionContext) _MatchEvent_visibility(ctx context.Context, field graphql.CollectedField, obj *model.MatchEvent) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MatchEvent_visibility(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Visibility, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MatchEvent_visibility(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("MatchEvent", field, false, false, "String")
 }
 
@@ -8026,6 +8063,11 @@ func (ec *executionContext) _MatchEvent(ctx context.Context, sel ast.SelectionSe
 			}
 		case "actor":
 			out.Values[i] = ec._MatchEvent_actor(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "visibility":
+			out.Values[i] = ec._MatchEvent_visibility(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -121,6 +121,9 @@ type MatchEvent struct {
 	At            time.Time `json:"at"`
 	// Who caused it: seat:N, player:ID or system.
 	Actor string `json:"actor"`
+	// Who may see the payload while the match is live: public, seat:N, team:N or server. The
+	// envelope is shown to everyone, so that audits can tell what was hidden from whom.
+	Visibility string `json:"visibility"`
 	// The payload; null (or its public shadow) when the caller may not see this event.
 	Data     JSON `json:"data,omitempty"`
 	Redacted bool `json:"redacted"`
