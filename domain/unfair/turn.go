@@ -144,8 +144,9 @@ func (f *fold) move(m chess.Move) string {
 	return san
 }
 
-// playCard is seat playing its card in slot with the chosen play p, on the state where
-// the card has already left the hand (see options).
+// playCard is seat playing card d with the chosen play p, on the state the card left by
+// leaving the hand (see options): the effect, the sleepers a check wakes, the refill, and
+// the end of the turn or the move it owes.
 func (f *fold) playCard(seat int, d *def, p play) {
 	before := f.kingsAttacked()
 	p.do(f)
