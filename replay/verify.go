@@ -53,6 +53,7 @@ type Report struct {
 	Events   int
 	Version  int64 // the last version read
 	Status   match.Status
+	Seats    int // how many seats the match has
 	Result   *game.Outcome
 	Problems []Problem
 }
@@ -143,7 +144,7 @@ func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) R
 	r.MatchID = id
 	v := verifier{games: games, r: &r}
 	v.run(evs)
-	r.Status, r.Result = v.st.Status, v.st.Result
+	r.Status, r.Result, r.Seats = v.st.Status, v.st.Result, len(v.st.Seats)
 	r.Game = v.st.Game
 	return r
 }

@@ -139,6 +139,9 @@ func TestSovereignMatchesReplayAndVerify(t *testing.T) {
 	if !strings.HasPrefix(last, "3 matches") || !strings.HasSuffix(last, "all ok") || strings.Count(out, "SOVEREIGN_CHESS") != 3 {
 		t.Errorf("verify:\n%s", out)
 	}
+	if !strings.Contains(out, "won by seat(s)") {
+		t.Errorf("verify shows a Royale result as a two-player score:\n%s", out)
+	}
 
 	store, err := sqlite.Open(ctx, db)
 	if err != nil {

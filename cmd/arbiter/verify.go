@@ -70,7 +70,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if r.OK() {
 			result := ""
 			if r.Result != nil {
-				result = fmt.Sprintf(" %s (%s)", score(r.Result.Winners, 2), r.Result.Reason)
+				result = fmt.Sprintf(" %s (%s)", score(r.Result.Winners, r.Seats), r.Result.Reason)
 			}
 			fmt.Fprintf(stdout, "ok   %s %s %d events %s%s\n", r.MatchID, r.Game, r.Events, r.Status, result)
 			continue
