@@ -25,6 +25,7 @@ const (
 	CheckSetup     = "setup"     // the game's opening events follow from the seed
 	CheckRules     = "rules"     // a game event is what the rules record (game.Auditor, Evolve)
 	CheckResult    = "result"    // MatchEnded says what the game's status says
+	CheckSight     = "sight"     // a game event is stored with the visibility the rules give it (game.Sighted)
 )
 
 // maxProblems bounds the problems kept per stream: after a real break, later checks
@@ -232,6 +233,11 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 		if a, ok := v.rules.(game.Auditor); ok {
 			if err := a.Audit(st.GameState, d); err != nil {
 				v.r.add(version, CheckRules, "%v", err)
+			}
+		}
+		if s, ok := v.rules.(game.Sighted); ok {
+			if want := eventstore.Visibility(s.Sight(d)); want != ev.Visibility {
+				v.r.add(version, CheckSight, "%s is stored visible to %s; the rules show it to %s", ev.Type, sightName(ev.Visibility), sightName(want))
 			}
 		}
 		v.strayWithdrawal(ev, d)
@@ -547,4 +553,12 @@ feed:
 		return nil, err
 	}
 	return reports, nil
+}
+
+// sightName writes a visibility for a person.
+func sightName(v eventstore.Visibility) string {
+	if v == eventstore.Public {
+		return "everyone"
+	}
+	return string(v)
 }

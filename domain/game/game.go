@@ -174,3 +174,10 @@ type PlayCard struct {
 type Withdrawing interface {
 	Withdraw(st State, seat int) []Emitted
 }
+
+// Sighted is implemented by a game that can tell, from an event alone, who may see it.
+// The verifier checks every stored game event's visibility against it: a secret stored
+// public is a leak that neither the hash chain nor the rules' audit would catch.
+type Sighted interface {
+	Sight(e Event) Visibility
+}

@@ -18,11 +18,11 @@ var handCards = map[string]plays{
 	"foresight": untargeted(deckLeft(0), func(f *fold, seat int) {
 		f.refill(seat)
 		deck := f.Sides[seat].Deck
-		f.emitTo(seat, CardsRevealed{Seat: seat, Of: seat, From: "deck", Cards: deck[:min(3, len(deck)):min(3, len(deck))]})
+		f.emit(CardsRevealed{Seat: seat, Of: seat, From: "deck", Cards: deck[:min(3, len(deck)):min(3, len(deck))]})
 	}),
 	"spy": untargeted(handLeft(1), func(f *fold, seat int) {
 		hand := f.Sides[1-seat].Hand
-		f.emitTo(seat, CardsRevealed{Seat: seat, Of: 1 - seat, From: "hand", Cards: hand[:]})
+		f.emit(CardsRevealed{Seat: seat, Of: 1 - seat, From: "hand", Cards: hand[:]})
 	}),
 	"sabotage": untargeted(deckLeft(1), func(f *fold, seat int) { f.mill(1-seat, "sabotage") }),
 	"purge": func(s *State, seat int) ([]play, string) {

@@ -47,7 +47,7 @@ func (f *fold) refill(seat int) {
 		card := side.Deck[0]
 		side.Deck = side.Deck[1:]
 		side.Hand[slot] = card
-		f.emitTo(seat, CardDrawn{Seat: seat, Slot: slot, Card: card})
+		f.emit(CardDrawn{Seat: seat, Slot: slot, Card: card})
 	}
 }
 

@@ -91,6 +91,41 @@ func TestMatchThroughTheEngine(t *testing.T) {
 			t.Errorf("%s with another %s: %+v", forgery.typ, forgery.field, report.Problems)
 		}
 	}
+	// A draw stored for everyone to see, or a deal stored for a seat, is a leak the
+	// verifier names, even re-hashed.
+	for _, leak := range []struct {
+		typ   string
+		nth   int // counted from 1, as in forge
+		vis   eventstore.Visibility
+		check string
+	}{
+		{"CardDrawn", 9, eventstore.Public, replay.CheckSight}, // the first draw after the deal
+		{"CardDrawn", 9, "other seat", replay.CheckSight},
+		{"CardDrawn", 1, eventstore.Public, replay.CheckSetup}, // the deal is re-dealt from the seed
+		{"DeckShuffled", 1, "seat:0", replay.CheckSetup},
+	} {
+		forged := slices.Clone(evs)
+		i, n := 0, 0
+		for i = range forged {
+			if forged[i].Type == leak.typ {
+				if n++; n == leak.nth {
+					break
+				}
+			}
+		}
+		forged[i].Visibility = leak.vis
+		if leak.vis == "other seat" {
+			forged[i].Visibility = map[eventstore.Visibility]eventstore.Visibility{"seat:0": "seat:1", "seat:1": "seat:0"}[evs[i].Visibility]
+		}
+		for j := i; j < len(forged); j++ {
+			forged[j].PrevHash = forged[j-1].Hash
+			forged[j].Hash = eventstore.Hash(forged[j].PrevHash, forged[j])
+		}
+		report := replay.VerifyEvents(games, engine.MatchStream(ack.MatchID), forged)
+		if report.OK() || report.Problems[0].Check != leak.check {
+			t.Errorf("%s number %d stored visible to %q: %+v", leak.typ, leak.nth, leak.vis, report.Problems)
+		}
+	}
 }
 
 // forge returns a copy of the stream where the nth event of type typ has field set to

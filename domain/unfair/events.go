@@ -28,6 +28,22 @@ type CardDrawn struct {
 	Card string `json:"card,omitempty"`
 }
 
+// Sight says who may see each event, the one rule of secrecy in UnfairChess: the deal is
+// the server's alone, a draw and a look at hidden cards are their seat's, and everything
+// else is public. Decide emits every event with it and the verifier checks stored events
+// against it.
+func (Rules) Sight(e game.Event) game.Visibility {
+	switch e := e.(type) {
+	case DeckShuffled:
+		return game.ServerOnly
+	case CardDrawn:
+		return game.ToSeat(e.Seat)
+	case CardsRevealed:
+		return game.ToSeat(e.Seat)
+	}
+	return game.Public
+}
+
 // Shadow is the draw as the other seats see it.
 func (e CardDrawn) Shadow() game.Event { e.Card = ""; return e }
 

@@ -115,11 +115,9 @@ type fold struct {
 // fork starts a fold on a copy of s.
 func (s State) fork() *fold { return &fold{State: &s} }
 
-func (f *fold) emit(e game.Event) { f.facts = append(f.facts, game.Emitted{Event: e}) }
-
-// emitTo records a fact only seat may see.
-func (f *fold) emitTo(seat int, e game.Event) {
-	f.facts = append(f.facts, game.Emitted{Event: e, Visibility: game.ToSeat(seat)})
+// emit records a fact, visible to whom Sight says.
+func (f *fold) emit(e game.Event) {
+	f.facts = append(f.facts, game.Emitted{Event: e, Visibility: Rules{}.Sight(e)})
 }
 
 // must stops on an edit that the rules checked before making it: failing would be a bug

@@ -50,6 +50,7 @@ var (
 	_ game.Boarded  = Rules{}
 	_ game.Recorded = Rules{}
 	_ game.Auditor  = Rules{}
+	_ game.Sighted  = Rules{}
 )
 
 // Info names the game.
@@ -77,7 +78,7 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	for seat := range 2 {
 		shuffled := DeckShuffled{Seat: seat, Cards: shuffle(g.Seed, seat)}
 		s := r.Evolve(st, shuffled).(State)
-		out = append(out, game.Emitted{Event: shuffled, Visibility: game.ServerOnly})
+		out = append(out, game.Emitted{Event: shuffled, Visibility: r.Sight(shuffled)})
 		out = append(out, s.pending...)
 		s.pending = nil
 		st = s
