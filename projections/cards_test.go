@@ -1,0 +1,109 @@
+package projections
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/unfair"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/replay/playout"
+)
+
+// TestCardsPlayed plays UnfairChess through the engine, counting each player's cards as
+// they are played, and finds the same counts in the read model, fed one event at a time
+// and rebuilt; the classic matches around it count nothing.
+func TestCardsPlayed(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	reg := game.NewRegistry(classic.Rules{}, unfair.Rules{})
+	eng := engine.New(engine.Config{Store: store, Games: reg})
+	if _, err := playout.Fill(ctx, eng, playout.Config{Matches: 2, Plies: 10, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	players := []string{"ann", "bob"}
+	want := map[string]map[string]int{"ann": {}, "bob": {}}
+	for round := range 2 {
+		ack, err := eng.Create(ctx, engine.CreateMatch{Game: unfair.ID}, engine.Meta{CommandID: fmt.Sprintf("create-%d", round)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := ack.MatchID
+		for seat, p := range players {
+			if _, err := eng.Handle(ctx, id, match.Join{PlayerID: p, Name: p, Seat: &seat}, engine.Meta{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for turn := 0; turn < 40; turn++ {
+			snap, err := eng.Match(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if snap.State.Status != match.Live {
+				break
+			}
+			status := snap.Rules.Status(snap.State.GameState)
+			seat := status.ToAct[0]
+			var do any = game.Move{Notation: firstLegal(t, snap)}
+			if status.Phase != "move-after-card" && turn%2 == 0 {
+				for _, h := range (unfair.Rules{}).Hand(snap.State.GameState, seat) {
+					if h.Playable {
+						do = game.PlayCard{Slot: h.Slot, Targets: h.Targets[0]}
+						want[players[seat]][h.Card]++
+						break
+					}
+				}
+			}
+			if _, err := eng.Handle(ctx, id, match.Act{PlayerID: players[seat], Do: do}, engine.Meta{}); err != nil {
+				t.Fatalf("turn %d, seat %d: %v", turn, seat, err)
+			}
+		}
+	}
+	if len(want["ann"])+len(want["bob"]) == 0 {
+		t.Fatal("no card was played")
+	}
+
+	fed := NewCardsPlayed(reg)
+	all, err := store.ReadAll(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range all {
+		if err := fed.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rebuilt := NewCardsPlayed(reg)
+	if err := Rebuild(ctx, store, nil, rebuilt); err != nil {
+		t.Fatal(err)
+	}
+	if fed.Digest() != rebuilt.Digest() {
+		t.Fatalf("fed %s, rebuilt %s", fed.Digest(), rebuilt.Digest())
+	}
+	for _, p := range players {
+		got := map[string]int{}
+		for _, c := range rebuilt.Of(p) {
+			if c.Game != unfair.ID {
+				t.Fatalf("%s has cards counted in %s", p, c.Game)
+			}
+			got[c.Card] = c.Count
+		}
+		if !maps.Equal(got, want[p]) {
+			t.Errorf("%s played %v, the model says %v", p, want[p], got)
+		}
+	}
+}
+
+func firstLegal(t *testing.T, snap engine.Snapshot) string {
+	t.Helper()
+	legal := snap.Rules.(game.Boarded).Board(snap.State.GameState).LegalMoves
+	if len(legal) == 0 {
+		t.Fatalf("no legal move in %s", snap.Rules.(game.Boarded).Board(snap.State.GameState).FEN)
+	}
+	return legal[0]
+}
