@@ -25,7 +25,7 @@ type CardCount struct {
 type CardsPlayed struct {
 	checkpoint
 	games    *game.Registry
-	matches  map[string]*cardMatch              // match ID -> its game and players
+	matches  map[string]*cardMatch               // match ID -> its game and players
 	byPlayer map[string]map[[2]string]*CardCount // player -> (game, card) -> count
 }
 
