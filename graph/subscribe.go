@@ -100,7 +100,10 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		for {
 			wake := n.Wait() // before reading: a change after this point wakes us
 			v := r.Lobby.Get(matchID)
-			if v.Version > sent {
+			if s, ok := v.Rules.(game.Settling); ok && v.State.GameState != nil && !s.Settled(v.State.GameState) {
+				v = nil // in the middle of a command's events: its last one wakes us again
+			}
+			if v != nil && v.Version > sent {
 				select {
 				case out <- matchModel(v, viewerID(p)):
 					sent = v.Version
@@ -108,7 +111,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 					return
 				}
 			}
-			if v.State.Status == match.Finished {
+			if v != nil && v.State.Status == match.Finished {
 				return
 			}
 			select {

@@ -58,11 +58,27 @@ const cardsViewQuery = `query($m:ID!){match(id:$m){status turn phase version
   board{fen inCheck legalMoves marks{square kind seat}}
   result{winner reason}}}`
 
+// everythingQuery is every field of a match that a viewer may read, with the events after
+// a version: what the transcripts keep.
+const everythingQuery = `query($m:ID!,$a:Int){match(id:$m){status turn toAct phase version mySeat moves pgn drawOfferBy seed seedCommitment
+  hand{slot playable targets reason card{id nameFr nameEn cost}}
+  cards{seat handSize deckSize discardPile{id} played{card{id} count}}
+  board{fen inCheck legalMoves marks{square kind seat note} checked}
+  result{winner reason}
+  events(after:$a){version type data redacted visibility}}}`
+
 // transcript is everything one viewer received while the match was live.
 type transcript struct {
 	mu      sync.Mutex
-	queries []json.RawMessage
-	events  map[int]wsEvent // by version, from its subscription
+	queries []json.RawMessage // everythingQuery, at each step
+	updates []json.RawMessage // matchUpdates
+	events  map[int]wsEvent   // by version, from its matchEvents subscription
+}
+
+func (tr *transcript) addUpdate(d json.RawMessage) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.updates = append(tr.updates, d)
 }
 
 func (tr *transcript) addQuery(d json.RawMessage) {
@@ -88,7 +104,7 @@ func (tr *transcript) follow(ch <-chan wsEvent, done *sync.WaitGroup) {
 func TestUnfairChessOverGraphQL(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	srv := startServer(t, db)
-	checkCatalog(t, srv)
+	cardIDs := checkCatalog(t, srv)
 
 	annID, ann := srv.register(t, "Ann")
 	_, bob := srv.register(t, "Bob")
@@ -110,13 +126,27 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 	viewers["bob"].follow(srv.subscribe(t, ctx, "graphql-ws", bob, id, 0), &subs)
 	viewers["spectator"].follow(srv.subscribe(t, ctx, "graphql-transport-ws", "", id, 0), &subs)
 	viewerTokens := map[string]string{"ann": ann, "bob": bob, "spectator": ""}
+	updateQuery := `subscription($m:ID!){matchUpdates(matchId:$m){status version hand{card{id}} cards{handSize deckSize discardPile{id}} board{fen marks{square kind}} moves}}`
+	updates := map[string]<-chan json.RawMessage{
+		"bob":       srv.subscribeRaw(t, ctx, "graphql-ws", bob, updateQuery, map[string]any{"m": id}),
+		"spectator": srv.subscribeRaw(t, ctx, "graphql-transport-ws", "", updateQuery, map[string]any{"m": id}),
+	}
+	for name, ch := range updates {
+		subs.Add(1)
+		go func() {
+			defer subs.Done()
+			for data := range ch {
+				viewers[name].addUpdate(data)
+			}
+		}()
+	}
 
 	rng := rand.New(rand.NewPCG(20261130, 4))
-	cardsPlayed, moves := 0, 0
+	cardsPlayed, moves, lastVersion := 0, 0, 0
 	for step := 0; step < 400; step++ {
 		var v cardsView
 		for name, tok := range viewerTokens { // everyone looks; what they see is kept
-			r := srv.post(t, tok, cardsViewQuery, map[string]any{"m": id})
+			r := srv.post(t, tok, everythingQuery, map[string]any{"m": id, "a": max(0, lastVersion-8)})
 			if len(r.Errors) > 0 {
 				t.Fatalf("%s's view: %+v", name, r.Errors)
 			}
@@ -127,6 +157,7 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 		}
 		seat := *v.Match.Turn
 		v = readView(t, srv, tokens[seat], id)
+		lastVersion = v.Match.Version
 		if len(v.Match.Hand) == 0 && v.Match.Cards[seat].HandSize > 0 {
 			t.Fatalf("seat %d holds %d cards but its own hand reads empty", seat, v.Match.Cards[seat].HandSize)
 		}
@@ -201,7 +232,7 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 		t.Fatalf("Ann's cardsPlayed is empty after a match with %d cards played", cardsPlayed)
 	}
 	subs.Wait() // every subscription completes once the finished match has been sent
-	checkSecrets(t, full.Match.Events, viewers)
+	checkSecrets(t, full.Match.Events, viewers, cardIDs)
 
 	// The file reproduces the match exactly.
 	srv.stop(t)
@@ -246,7 +277,7 @@ func pickMove(fen string, legal []string, rng *rand.Rand) string {
 	return legal[rng.IntN(len(legal))]
 }
 
-func checkCatalog(t *testing.T, srv *server) {
+func checkCatalog(t *testing.T, srv *server) map[string]bool {
 	t.Helper()
 	var cat struct {
 		Cards []struct {
@@ -279,6 +310,7 @@ func checkCatalog(t *testing.T, srv *server) {
 	if len(chessCards.Cards) != 0 {
 		t.Errorf("classic chess has no cards, the API lists %d", len(chessCards.Cards))
 	}
+	return ids
 }
 
 // checkSecrets is the security boundary seen from outside: it compares what each viewer
@@ -290,7 +322,7 @@ func checkCatalog(t *testing.T, srv *server) {
 //   - Otherwise it saw nothing, or a shadow: some of the truth's fields with the same
 //     values, never all of them.
 //   - A spectator never read a hand; the event stream of a match read as a query agrees.
-func checkSecrets(t *testing.T, truth []wsEvent, viewers map[string]*transcript) {
+func checkSecrets(t *testing.T, truth []wsEvent, viewers map[string]*transcript, cardIDs map[string]bool) {
 	t.Helper()
 	seatOf := map[string]string{"ann": "seat:0", "bob": "seat:1", "spectator": ""}
 	hidden := map[string]int{}
@@ -341,28 +373,85 @@ func checkSecrets(t *testing.T, truth []wsEvent, viewers map[string]*transcript)
 		}
 	}
 	for name, tr := range viewers {
-		for _, q := range tr.queries {
-			var v cardsView
-			if err := json.Unmarshal(q, &v); err != nil {
+		own := seatOf[name]
+		reads := 0
+		for i, raw := range slices.Concat(tr.queries, tr.updates) {
+			var r map[string]map[string]any
+			if err := json.Unmarshal(raw, &r); err != nil {
 				t.Fatal(err)
 			}
-			if name == "spectator" {
-				if v.Match.Hand != nil {
-					t.Fatalf("the spectator read a hand: %s", q)
+			m := r["match"]
+			if m == nil {
+				m = r["matchUpdates"]
+			}
+			if m["status"] == "FINISHED" {
+				continue // every secret is revealed at the end
+			}
+			// No card anywhere but where it is public or the viewer's own.
+			if where := cardsOutside(m, "match", own, cardIDs); where != "" {
+				t.Fatalf("%s read a card at %s: %s", name, where, raw)
+			}
+			version := int(m["version"].(float64))
+			var hand []string
+			if h, ok := m["hand"].([]any); ok {
+				for _, c := range h {
+					hand = append(hand, c.(map[string]any)["card"].(map[string]any)["id"].(string))
 				}
+			}
+			switch {
+			case own == "" && m["hand"] != nil:
+				t.Fatalf("the spectator read a hand (read %d): %s", i, raw)
+			case own != "" && !sameCards(hand, handAt(truth, int(own[len(own)-1]-'0'), version)):
+				for _, ev := range truth {
+					if ev.Version <= version+3 && ev.Type != "MovePlayed" {
+						t.Logf("%d %s %s %s", ev.Version, ev.Type, ev.Visibility, ev.Data)
+					}
+				}
+				t.Fatalf("%s read the hand %v at version %d; its seat holds %v", name, hand, version, handAt(truth, int(own[len(own)-1]-'0'), version))
+			}
+			reads++
+		}
+		if reads == 0 || (name != "ann" && len(tr.updates) == 0) {
+			t.Fatalf("%s read nothing during the match", name)
+		}
+	}
+}
+
+// cardsOutside walks a response and returns where it holds a card's ID that the viewer
+// (visibility own, "" for a spectator) may not have: anywhere but its hand, the discard
+// piles, the counts of cards played, the move list, the statuses on the board, and the
+// events it may see in full.
+// A redacted event's shadow must hold no card at all. "" when there is none.
+func cardsOutside(v any, path, own string, ids map[string]bool) string {
+	switch x := v.(type) {
+	case string:
+		if ids[x] {
+			return path
+		}
+	case []any:
+		for i, e := range x {
+			if w := cardsOutside(e, fmt.Sprintf("%s[%d]", path, i), own, ids); w != "" {
+				return w
+			}
+		}
+	case map[string]any:
+		if vis, ok := x["visibility"].(string); ok && x["redacted"] == false {
+			if vis != "public" && vis != own {
+				return path + " (an event visible to " + vis + ", shown in full)"
+			}
+			return ""
+		}
+		for k, e := range x {
+			switch k {
+			case "hand", "discardPile", "played", "moves", "kind": // a mark's kind names a public status (shield...)
 				continue
 			}
-			// A player read its own hand, as the truth has it at that version.
-			seat := map[string]int{"ann": 0, "bob": 1}[name]
-			var got []string
-			for _, h := range v.Match.Hand {
-				got = append(got, h.Card.ID)
-			}
-			if want := handAt(truth, seat, v.Match.Version); !sameCards(got, want) {
-				t.Fatalf("%s read the hand %v at version %d; seat %d holds %v", name, got, v.Match.Version, seat, want)
+			if w := cardsOutside(e, path+"."+k, own, ids); w != "" {
+				return w
 			}
 		}
 	}
+	return ""
 }
 
 // handAt is a seat's hand after version v, from the revealed events: what it drew, less

@@ -75,3 +75,12 @@ type Record struct {
 type Exporter interface {
 	Export(st State, r Record) (string, error)
 }
+
+// Settling is implemented by a game whose state runs ahead of its stream within one
+// command: Evolve of an action derives the facts it sets off (draws, statuses), which are
+// recorded as the events right after it. Settled is false while some of those are still
+// to come, so a view streamed event by event (matchUpdates) waits for a settled state
+// instead of showing a version whose state already holds later events.
+type Settling interface {
+	Settled(st State) bool
+}

@@ -51,6 +51,7 @@ var (
 	_ game.Recorded = Rules{}
 	_ game.Auditor  = Rules{}
 	_ game.Sighted  = Rules{}
+	_ game.Settling = Rules{}
 )
 
 // Info names the game.

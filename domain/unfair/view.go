@@ -137,3 +137,10 @@ func (Rules) MoveList(st game.State) []string {
 	}
 	return nil
 }
+
+// Settled reports whether every fact the last action set off has been recorded: until
+// then the state is ahead of the stream (see Evolve).
+func (Rules) Settled(st game.State) bool {
+	s, ok := st.(State)
+	return !ok || len(s.pending) == 0
+}
