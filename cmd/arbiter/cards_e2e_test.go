@@ -142,7 +142,7 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 	}
 
 	rng := rand.New(rand.NewPCG(20261130, 4))
-	cardsPlayed, moves, lastVersion := 0, 0, 0
+	cardsPlayed, moves, lastVersion, cardsWithMove := 0, 0, 0, 0
 	for step := 0; step < 400; step++ {
 		var v cardsView
 		for name, tok := range viewerTokens { // everyone looks; what they see is kept
@@ -179,8 +179,23 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 			if len(h.Targets) > 0 {
 				targets = h.Targets[rng.IntN(len(h.Targets))]
 			}
-			r = srv.post(t, tokens[seat], `mutation($m:ID!,$s:Int,$t:[String!]){playCard(matchId:$m, slot:$s, targets:$t){version}}`,
-				map[string]any{"m": id, "s": h.Slot, "t": targets})
+			const playCard = `mutation($m:ID!,$s:Int,$t:[String!],$mv:String){playCard(matchId:$m, slot:$s, targets:$t, move:$mv){version}}`
+			if h.Card.Cost == "ADDS_TO_MOVE" && rng.IntN(2) == 0 && len(v.Match.Board.LegalMoves) > 0 {
+				// The card and its move in one command: all of it, or nothing when the
+				// move is refused after the card.
+				mv := v.Match.Board.LegalMoves[rng.IntN(len(v.Match.Board.LegalMoves))]
+				r = srv.post(t, tokens[seat], playCard, map[string]any{"m": id, "s": h.Slot, "t": targets, "mv": mv})
+				if len(r.Errors) == 0 {
+					cardsPlayed++
+					moves++
+					cardsWithMove++
+					continue
+				}
+				if after := readView(t, srv, tokens[seat], id); r.code() != "ILLEGAL_MOVE" || after.Match.Version != v.Match.Version {
+					t.Fatalf("%s with the move %s: %+v, and the match went from version %d to %d", h.Card.ID, mv, r.Errors, v.Match.Version, after.Match.Version)
+				}
+			}
+			r = srv.post(t, tokens[seat], playCard, map[string]any{"m": id, "s": h.Slot, "t": targets})
 			if len(r.Errors) > 0 {
 				t.Fatalf("seat %d playing %s on %v, listed as playable: %+v", seat, h.Card.ID, targets, r.Errors)
 			}
@@ -201,7 +216,7 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 		srv.must(t, ann, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
 		v = readView(t, srv, ann, id)
 	}
-	t.Logf("finished after %d moves and %d cards: %s", moves, cardsPlayed, v.Match.Result.Reason)
+	t.Logf("finished after %d moves and %d cards (%d with their move in the same command): %s", moves, cardsPlayed, cardsWithMove, v.Match.Result.Reason)
 	if cardsPlayed < 5 {
 		t.Fatalf("only %d cards were played: the bots never found playable cards", cardsPlayed)
 	}
@@ -238,6 +253,11 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 	srv.stop(t)
 	if last, out := lastLine(t, "verify", "--db", db, "--match", id); !strings.HasPrefix(last, "1 matches") || strings.Contains(out, "MISMATCH") {
 		t.Fatalf("verify:\n%s", out)
+	}
+	// The replay tool shows the final board and every move and card.
+	_, out := lastLine(t, "replay", "--db", db, "--match", id)
+	if !strings.Contains(out, "status: FINISHED") || !strings.Contains(out, "    a b c d e f g h") || !strings.Contains(out, "FEN: "+v.Match.Board.Fen) || !strings.Contains(out, "1. ") {
+		t.Fatalf("replay:\n%s", out)
 	}
 }
 
