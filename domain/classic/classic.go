@@ -157,7 +157,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		}
 		return game.PublicEvents(flagFell(pos, seat)), nil
 	}
-	return nil, game.Reject(game.BadInput, "chess cannot %T", a.Do)
+	return nil, game.Unsupported("chess", a.Do, "a move or a draw claim")
 }
 
 // Evolve applies an event.

@@ -11,6 +11,7 @@ package game
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 )
@@ -180,4 +181,29 @@ type Withdrawing interface {
 // public is a leak that neither the hash chain nor the rules' audit would catch.
 type Sighted interface {
 	Sight(e Event) Visibility
+}
+
+// Unsupported is the rejection of an action a game does not take, named as a player
+// would say it, with what the game takes instead.
+func Unsupported(gameName string, do any, takes string) *Error {
+	return Reject(BadInput, "%s has no %s: it takes %s", gameName, actionName(do), takes)
+}
+
+// actionName names an action for a person.
+func actionName(do any) string {
+	switch do.(type) {
+	case Move:
+		return "moves"
+	case PlayCard:
+		return "cards"
+	case Defect:
+		return "defections"
+	case Choose:
+		return "choice to make here"
+	case ClaimDraw:
+		return "draw to claim on demand"
+	case Timeout:
+		return "timeouts"
+	}
+	return fmt.Sprintf("action %T", do)
 }

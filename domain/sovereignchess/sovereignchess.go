@@ -394,7 +394,7 @@ func (s State) decide(seat int, do any) (game.Event, error) {
 		}
 		return DrawClaimed{Seat: seat, Reason: reason}, nil
 	}
-	return nil, game.Reject(game.BadInput, "Sovereign Chess cannot %T (it takes Move, Defect, Choose and ClaimDraw)", do)
+	return nil, game.Unsupported("Sovereign Chess", do, "a move, a defection, the opening choice or a draw claim")
 }
 
 // move checks a move in the move notation.

@@ -160,7 +160,7 @@ func TestMovesAndRefusals(t *testing.T) {
 		{game.ClaimDraw{}, game.IllegalMove, "no draw"},
 		{game.Choose{Option: "keep"}, game.IllegalMove, "no choice"},
 		{game.Timeout{}, game.Conflict, "without a clock"},
-		{game.PlayCard{Card: "x"}, game.BadInput, "cannot"},
+		{game.PlayCard{Card: "x"}, game.BadInput, "has no cards"},
 	})
 	refused(t, st, 1, game.Move{Notation: "i16i15"}, game.NotYourTurn)
 	refused(t, st, game.System, game.Move{Notation: "e2e4"}, game.NotYourTurn)

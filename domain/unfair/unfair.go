@@ -96,7 +96,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	switch a.Do.(type) {
 	case game.Move, game.PlayCard:
 	default:
-		return nil, game.Reject(game.BadInput, "UnfairChess takes a move or a card, not %T", a.Do)
+		return nil, game.Unsupported("UnfairChess", a.Do, "a move or a card")
 	}
 	if _, over := s.outcome(); over {
 		return nil, game.Reject(game.IllegalMove, "the game is over")
