@@ -23,7 +23,7 @@ type HandCard struct {
 	Slot     int
 	Card     string     // the catalog ID
 	Playable bool       // whether it may be played now
-	Targets  [][]string // when playable: every legal choice of targets, in square notation
+	Targets  [][]string // when playable: every legal choice of targets, in square notation; [[]] for a card without targets
 	Reason   string     // when not playable: why, for a person to read
 }
 

@@ -1517,7 +1517,10 @@ type HandCard {
   slot: Int!
   card: Card!
   playable: Boolean!
-  "Every legal choice of targets when playable, each a list of squares (or a hand slot)."
+  """
+  Every legal choice of targets when playable, each a list of squares (or a hand slot);
+  a card that takes no target lists one empty choice, [[]].
+  """
   targets: [[String!]!]!
   "Why the card cannot be played now."
   reason: String

@@ -92,7 +92,8 @@ type HandCard struct {
 	Slot     int   `json:"slot"`
 	Card     *Card `json:"card"`
 	Playable bool  `json:"playable"`
-	// Every legal choice of targets when playable, each a list of squares (or a hand slot).
+	// Every legal choice of targets when playable, each a list of squares (or a hand slot);
+	// a card that takes no target lists one empty choice, [[]].
 	Targets [][]string `json:"targets"`
 	// Why the card cannot be played now.
 	Reason *string `json:"reason,omitempty"`
