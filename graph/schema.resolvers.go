@@ -91,6 +91,14 @@ func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int
 	return out, nil
 }
 
+// Rematch is the resolver for the rematch field.
+func (r *matchResolver) Rematch(ctx context.Context, obj *model.Match) (*model.Match, error) {
+	if v := r.Lobby.Get(engine.RematchID(obj.ID)); v != nil {
+		return matchModel(v, obj.ViewerID), nil
+	}
+	return nil, nil
+}
+
 // Hand is the resolver for the hand field.
 func (r *matchResolver) Hand(ctx context.Context, obj *model.Match) ([]*model.HandCard, error) {
 	seat := obj.View.State.SeatOf(obj.ViewerID)
@@ -201,6 +209,23 @@ func (r *mutationResolver) AcceptDraw(ctx context.Context, matchID string, comma
 // DeclineDraw is the resolver for the declineDraw field.
 func (r *mutationResolver) DeclineDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.DeclineDraw{PlayerID: id} })
+}
+
+// Rematch is the resolver for the rematch field.
+func (r *mutationResolver) Rematch(ctx context.Context, matchID string, commandID *string) (*model.JoinPayload, error) {
+	p, err := r.player(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ack, err := r.Engine.Rematch(ctx, matchID, p.ID, p.Name, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
+	if err != nil {
+		return nil, err
+	}
+	v, err := r.matchView(ctx, ack.MatchID, ack.LastPosition)
+	if err != nil {
+		return nil, err
+	}
+	return &model.JoinPayload{Seat: v.State.SeatOf(p.ID), Match: matchModel(v, p.ID)}, nil
 }
 
 // ClaimDraw is the resolver for the claimDraw field.

@@ -22,6 +22,10 @@ func matchModel(v *projections.MatchView, viewerID string) *model.Match {
 		SeedCommitment: st.SeedCommitment, CreatedAt: v.CreatedAt, View: v, ViewerID: viewerID,
 		ToAct: []int{},
 	}
+	if st.RematchOf != "" {
+		of := st.RematchOf
+		m.RematchOf = &of
+	}
 	if st.Status == match.Live {
 		gs := st.GameStatus(v.Rules)
 		m.ToAct = append(m.ToAct, gs.ToAct...)

@@ -247,6 +247,9 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 		if version != 1 {
 			v.r.add(version, CheckLifecycle, "a second MatchCreated")
 		}
+		if e.RematchOf != "" && engine.RematchID(e.RematchOf) != v.r.MatchID {
+			v.r.add(version, CheckLifecycle, "the rematch of %s would be match %s, not %s", e.RematchOf, engine.RematchID(e.RematchOf), v.r.MatchID)
+		}
 	case match.SeedDrawn:
 		switch {
 		case v.seed != nil:

@@ -92,6 +92,7 @@ func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
 		{Event: MatchCreated{
 			Game: info.ID, RulesVersion: info.RulesVersion, Options: c.Options, Rated: c.Rated,
 			Seats: plan.Seats, Teams: plan.Teams, CreatedBy: c.By, SeedCommitment: Commitment(c.Seed),
+			RematchOf: c.RematchOf,
 		}},
 		{Event: SeedDrawn{Seed: c.Seed}, Visibility: game.ServerOnly},
 	}, nil

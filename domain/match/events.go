@@ -16,7 +16,8 @@ type MatchCreated struct {
 	Seats          int          `json:"seats"`
 	Teams          []int        `json:"teams"`
 	CreatedBy      string       `json:"createdBy,omitempty"`
-	SeedCommitment string       `json:"seedCommitment"` // hex SHA-256 of the seed, revealed at the end
+	RematchOf      string       `json:"rematchOf,omitempty"` // the finished match this one replays, seats turned
+	SeedCommitment string       `json:"seedCommitment"`      // hex SHA-256 of the seed, revealed at the end
 }
 
 // SeedDrawn holds the match's secret seed. It is server-only until SeedRevealed.

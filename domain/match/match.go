@@ -42,6 +42,7 @@ type State struct {
 	Rated          bool
 	Plan           game.Plan
 	CreatedBy      string
+	RematchOf      string // the match this one is the rematch of, if any
 	SeedCommitment string
 	Seed           []byte // server-only until revealed
 	SeedRevealed   bool
@@ -81,6 +82,8 @@ type Create struct {
 	By      string // player ID, or "" for an anonymous creator
 	Seed    []byte
 	At      time.Time
+	// RematchOf is the finished match this one replays (see engine.Rematch), or "".
+	RematchOf string
 }
 
 // Join sits a player at a seat, or at the first free one when Seat is nil.
@@ -147,7 +150,7 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 	case MatchCreated:
 		s.Game, s.RulesVersion, s.Options, s.Rated = e.Game, e.RulesVersion, e.Options, e.Rated
 		s.Plan = game.Plan{Seats: e.Seats, Teams: e.Teams}
-		s.CreatedBy, s.SeedCommitment = e.CreatedBy, e.SeedCommitment
+		s.CreatedBy, s.SeedCommitment, s.RematchOf = e.CreatedBy, e.SeedCommitment, e.RematchOf
 		s.Seats = make([]Seat, e.Seats)
 		s.Status = Open
 		s.DrawOfferBy = -1

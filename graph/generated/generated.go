@@ -124,6 +124,8 @@ type ComplexityRoot struct {
 		Pgn            func(childComplexity int) int
 		Phase          func(childComplexity int) int
 		Rated          func(childComplexity int) int
+		Rematch        func(childComplexity int) int
+		RematchOf      func(childComplexity int) int
 		Result         func(childComplexity int) int
 		RulesVersion   func(childComplexity int) int
 		Seats          func(childComplexity int) int
@@ -163,6 +165,7 @@ type ComplexityRoot struct {
 		PlayMove       func(childComplexity int, matchID string, move string, commandID *string) int
 		RefuseOpening  func(childComplexity int, matchID string, commandID *string) int
 		RegisterPlayer func(childComplexity int, name string) int
+		Rematch        func(childComplexity int, matchID string, commandID *string) int
 		Resign         func(childComplexity int, matchID string, commandID *string) int
 	}
 
@@ -248,6 +251,8 @@ type MatchResolver interface {
 	Pgn(ctx context.Context, obj *model.Match) (*string, error)
 
 	Events(ctx context.Context, obj *model.Match, after *int, first *int) ([]*model.MatchEvent, error)
+
+	Rematch(ctx context.Context, obj *model.Match) (*model.Match, error)
 	Hand(ctx context.Context, obj *model.Match) ([]*model.HandCard, error)
 	Cards(ctx context.Context, obj *model.Match) ([]*model.SeatCards, error)
 }
@@ -260,6 +265,7 @@ type MutationResolver interface {
 	OfferDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	AcceptDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	DeclineDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	Rematch(ctx context.Context, matchID string, commandID *string) (*model.JoinPayload, error)
 	ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) (*model.ActionPayload, error)
 	Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error)
@@ -640,6 +646,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.Rated(childComplexity), true
+	case "Match.rematch":
+		if e.ComplexityRoot.Match.Rematch == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Rematch(childComplexity), true
+	case "Match.rematchOf":
+		if e.ComplexityRoot.Match.RematchOf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.RematchOf(childComplexity), true
 	case "Match.result":
 		if e.ComplexityRoot.Match.Result == nil {
 			break
@@ -900,6 +918,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RegisterPlayer(childComplexity, args["name"].(string)), true
+	case "Mutation.rematch":
+		if e.ComplexityRoot.Mutation.Rematch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rematch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Rematch(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.resign":
 		if e.ComplexityRoot.Mutation.Resign == nil {
 			break
@@ -1354,6 +1383,13 @@ type Mutation {
   offerDraw(matchId: ID!, commandId: ID): ActionPayload!
   acceptDraw(matchId: ID!, commandId: ID): ActionPayload!
   declineDraw(matchId: ID!, commandId: ID): ActionPayload!
+  """
+  Offers or accepts the rematch of a finished match you played: the same game, options and
+  rating, with the seats turned by one (colours swapped in a two-player game). The first
+  call opens the rematch and seats you; each other player's call seats them; it starts once
+  every seat is taken. Asking again changes nothing.
+  """
+  rematch(matchId: ID!, commandId: ID): JoinPayload!
   "Claims a draw the rules allow on demand (chess: threefold repetition, fifty-move rule)."
   claimDraw(matchId: ID!, commandId: ID): ActionPayload!
   """
@@ -1491,6 +1527,10 @@ type Match {
   createdAt: Time!
   "The match's events as the caller may see them."
   events(after: Int, first: Int): [MatchEvent!]!
+  "The finished match this one is the rematch of."
+  rematchOf: ID
+  "This match's rematch, once a player has asked for it."
+  rematch: Match
   "Card games: your own hand, with what you may play now; null unless you sit here."
   hand: [HandCard!]
   "Card games: what everyone may know of each seat's cards."
@@ -1811,6 +1851,10 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_createdAt(ctx, field)
 	case "events":
 		return ec.fieldContext_Match_events(ctx, field)
+	case "rematchOf":
+		return ec.fieldContext_Match_rematchOf(ctx, field)
+	case "rematch":
+		return ec.fieldContext_Match_rematch(ctx, field)
 	case "hand":
 		return ec.fieldContext_Match_hand(ctx, field)
 	case "cards":
@@ -2402,6 +2446,28 @@ func (ec *executionContext) field_Mutation_registerPlayer_args(ctx context.Conte
 		return nil, err
 	}
 	args["name"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_rematch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
 	return args, nil
 }
 
@@ -4146,6 +4212,61 @@ func (ec *executionContext) fieldContext_Match_events(ctx context.Context, field
 	return fc, nil
 }
 
+func (ec *executionContext) _Match_rematchOf(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_rematchOf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RematchOf, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Match_rematchOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Match", field, false, false, "ID")
+}
+
+func (ec *executionContext) _Match_rematch(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_rematch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Match().Rematch(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Match) graphql.Marshaler {
+			return ec.marshalOMatch2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMatch(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Match_rematch(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Match",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Match(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Match_hand(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4832,6 +4953,50 @@ func (ec *executionContext) fieldContext_Mutation_declineDraw(ctx context.Contex
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_declineDraw_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_rematch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_rematch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Rematch(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinPayload) graphql.Marshaler {
+			return ec.marshalNJoinPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐJoinPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_rematch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JoinPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_rematch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -7994,6 +8159,17 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Match_events(ctx, field, obj)
 				})
+		case "rematchOf":
+			out.Values[i] = ec._Match_rematchOf(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "rematch":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Match_rematch(ctx, field, obj)
+				})
 		case "hand":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -8182,6 +8358,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "declineDraw":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_declineDraw(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "rematch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_rematch(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

@@ -28,6 +28,7 @@ type Match struct {
 	SeedCommitment string
 	Seed           *string
 	CreatedAt      time.Time
+	RematchOf      *string
 
 	View     *projections.MatchView `json:"-"`
 	ViewerID string                 `json:"-"` // the caller's player ID, "" for a spectator

@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+)
+
+// RematchID is the ID of a match's rematch. It is derived from the match's ID, so every
+// player who asks for the rematch, on any node, reaches the same match.
+func RematchID(matchID string) string { return derivedID("rematch", matchID, "") }
+
+// Rematch offers or accepts the rematch of a finished match: the same game, options and
+// rating, with the seats turned by one (colours swapped in a two-player game). The first
+// player to ask opens the rematch and sits at the seat after their old one; each other
+// player's call seats them the same way, and the rematch starts once every seat is taken,
+// as any match does. Asking again returns the rematch unchanged (Duplicate).
+func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, meta Meta) (Ack, error) {
+	old, err := e.Match(ctx, matchID)
+	if err != nil {
+		return Ack{}, err
+	}
+	seat := old.State.SeatOf(playerID)
+	switch {
+	case seat < 0:
+		return Ack{}, game.Reject(game.Forbidden, "only the players of match %s may ask for its rematch", matchID)
+	case old.State.Status != match.Finished:
+		return Ack{}, game.Reject(game.Conflict, "match %s is not over: a rematch follows a finished match", matchID)
+	}
+	id := RematchID(matchID)
+	seed, err := e.randomBytes(32)
+	if err != nil {
+		return Ack{}, err
+	}
+	create := match.Create{Game: old.State.Game, Options: old.State.Options, Rated: old.State.Rated, By: playerID, Seed: seed, At: e.now(), RematchOf: matchID}
+	if _, err := e.handle(ctx, id, old.Rules, create, Meta{Actor: meta.Actor}); err != nil && game.CodeOf(err) != game.Conflict {
+		return Ack{}, err
+	} // a conflict: another player opened it first
+	next, err := e.Match(ctx, id)
+	if err != nil {
+		return Ack{}, err
+	}
+	if next.State.RematchOf != matchID {
+		return Ack{}, game.Reject(game.Conflict, "match %s exists and is not the rematch of %s", id, matchID)
+	}
+	if next.State.SeatOf(playerID) >= 0 {
+		return Ack{MatchID: id, FirstVersion: next.Version, LastVersion: next.Version, LastPosition: next.Position, Duplicate: true}, nil
+	}
+	turned := (seat + 1) % len(old.State.Seats)
+	ack, err := e.Handle(ctx, id, match.Join{PlayerID: playerID, Name: name, Seat: &turned}, meta)
+	ack.MatchID = id
+	return ack, err
+}
