@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -94,17 +95,8 @@ func (Rules) Audit(before game.State, e game.Event) error {
 // auditClock checks the clock fields of a move: none without a clock; with one, a move
 // played before the mover's deadline and the time left that the clock gives.
 func auditClock(s State, e MovePlayed) error {
-	if !s.Clock.On {
-		if !e.At.IsZero() || e.LeftMs != 0 {
-			return fmt.Errorf("MovePlayed %s carries clock fields in a game without a clock", e.UCI)
-		}
-		return nil
-	}
-	if !e.At.Before(s.Clock.deadline(e.Seat)) {
-		return fmt.Errorf("MovePlayed %s at %s, after the deadline %s", e.UCI, e.At, s.Clock.deadline(e.Seat))
-	}
-	if want := s.Clock.afterMove(e.Seat, e.At).Milliseconds(); e.LeftMs != want {
-		return fmt.Errorf("MovePlayed %s: %d ms left recorded, the clock gives %d", e.UCI, e.LeftMs, want)
+	if err := s.Clock.Audit(e.Seat, clock.Stamp{At: e.At, LeftMs: e.LeftMs}, true); err != nil {
+		return fmt.Errorf("MovePlayed %s: %w", e.UCI, err)
 	}
 	return nil
 }

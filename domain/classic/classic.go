@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -66,9 +67,9 @@ var codec = func() *game.Codec {
 // State stays valid after being evolved.
 type State struct {
 	Game    *chess.Game
-	Claimed string    // the draw claimed, if any
-	Clock   clock     // zero without a time control
-	Flag    *FlagFell // the flag that fell, if any
+	Claimed string      // the draw claimed, if any
+	Clock   clock.Clock // zero without a time control
+	Flag    *FlagFell   // the flag that fell, if any
 
 	// extended is set once a later state shares Game's history storage (see playStored).
 	extended *atomic.Bool
@@ -85,8 +86,8 @@ func (Rules) Plan(opts game.Options) (game.Plan, error) {
 			if _, err := chess.ParseFEN(v); err != nil {
 				return game.Plan{}, &game.Error{Code: game.BadInput, Reason: "option fen: " + err.Error(), Err: err}
 			}
-		case "clock":
-			if _, err := parseClock(v); err != nil {
+		case clock.Option:
+			if _, err := clock.Parse(v); err != nil {
 				return game.Plan{}, err
 			}
 		default:
@@ -107,12 +108,12 @@ func (Rules) Setup(s game.Setup) ([]game.Emitted, error) {
 		start = p
 	}
 	started := GameStarted{FEN: start.FEN()}
-	if v, ok := s.Options["clock"]; ok {
-		c, err := parseClock(v)
-		if err != nil {
-			return nil, err
-		}
-		started.Clock, started.At = &c, s.At
+	c, err := clock.FromOptions(s.Options)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		started.Clock, started.At = c, s.At
 	}
 	return game.PublicEvents(started), nil
 }
@@ -122,8 +123,11 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	s := st.(State)
 	pos := s.Game.Position()
 	seat := Seat(pos.Turn())
-	if s.Clock.On && a.Seat != game.System && !a.At.Before(s.Clock.deadline(seat)) {
-		// The flag fell before this action arrived: the game ends on time instead.
+	if fell, err := s.Clock.Flag(seat, a); err != nil {
+		return nil, err
+	} else if fell {
+		// The flag fell before this action arrived, or the timeout found it: the game
+		// ends on time instead.
 		return game.PublicEvents(flagFell(pos, seat)), nil
 	}
 	switch do := a.Do.(type) {
@@ -141,9 +145,8 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		after := pos
 		after.Play(m)
 		played := MovePlayed{Seat: a.Seat, UCI: m.UCI(), SAN: san, Piece: int(id), FEN: after.FEN()}
-		if s.Clock.On {
-			played.At, played.LeftMs = a.At, s.Clock.afterMove(seat, a.At).Milliseconds()
-		}
+		stamp := s.Clock.Stamp(seat, a.At, true)
+		played.At, played.LeftMs = stamp.At, stamp.LeftMs
 		return game.PublicEvents(played), nil
 	case game.ClaimDraw:
 		reason, ok := s.Game.ClaimableDraw()
@@ -151,11 +154,6 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 			return nil, game.Reject(game.IllegalMove, "no draw can be claimed: the position has not occurred three times and the fifty-move rule is not met")
 		}
 		return game.PublicEvents(DrawClaimed{Seat: a.Seat, Reason: reason.String()}), nil
-	case game.Timeout:
-		if !s.Clock.On || !do.Deadline.Equal(s.Clock.deadline(seat)) || a.At.Before(do.Deadline) {
-			return nil, game.Reject(game.Conflict, "no flag has fallen")
-		}
-		return game.PublicEvents(flagFell(pos, seat)), nil
 	}
 	return nil, game.Unsupported("chess", a.Do, "a move or a draw claim")
 }
@@ -168,14 +166,11 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		if err != nil {
 			panic(fmt.Sprintf("classic: a stored GameStarted has a bad FEN: %v", err))
 		}
-		return State{Game: chess.NewGame(p), Clock: startClock(e.Clock, e.At), extended: new(atomic.Bool)}
+		return State{Game: chess.NewGame(p), Clock: clock.Start(e.Clock, 2, e.At), extended: new(atomic.Bool)}
 	case MovePlayed:
 		s := st.(State)
 		s.Game, s.extended = playStored(s, e.UCI)
-		if s.Clock.On {
-			s.Clock.Left[e.Seat] = time.Duration(e.LeftMs) * time.Millisecond
-			s.Clock.TurnStart = e.At
-		}
+		s.Clock = s.Clock.Ended(e.Seat, clock.Stamp{At: e.At, LeftMs: e.LeftMs})
 		return s
 	case FlagFell:
 		s := st.(State)
@@ -209,7 +204,7 @@ func (Rules) Status(st game.State) game.Status {
 		}
 		return game.Status{Phase: "over", Over: true, Outcome: out}
 	}
-	return game.Status{ToAct: []int{Seat(pos.Turn())}, Phase: "play", Deadline: s.Clock.deadline(Seat(pos.Turn()))}
+	return game.Status{ToAct: []int{Seat(pos.Turn())}, Phase: "play", Deadline: s.Clock.Deadline(Seat(pos.Turn()))}
 }
 
 // Events decodes chess events.

@@ -131,3 +131,29 @@ func TestAuditChecksTheClock(t *testing.T) {
 		t.Fatalf("Black's flag fell on White's turn and passed the audit")
 	}
 }
+
+// The clock's events are stored as they always were: a match played before the clock
+// moved to domain/clock reads and replays the same.
+func TestClockEventsKeepTheirShape(t *testing.T) {
+	st := clocked(t, "", "5+3")
+	_, evs := at(t, st, 0, noon.Add(1500*time.Millisecond), game.Move{Notation: "e4"})
+	for _, tc := range []struct {
+		e    game.Event
+		want string
+	}{
+		{GameStarted{FEN: "8/8/8/8/8/8/8/K6k w - - 0 1", Clock: &ClockSetup{InitialMs: 300_000, IncrementMs: 3000}, At: noon},
+			`{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","clock":{"initialMs":300000,"incrementMs":3000},"at":"2026-11-30T12:00:00Z"}`},
+		{evs[0].Event,
+			`{"seat":0,"uci":"e2e4","san":"e4","piece":13,"fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1","at":"2026-11-30T12:00:01.5Z","leftMs":301500}`},
+		{FlagFell{Seat: 1, Draw: true}, `{"seat":1,"draw":true}`},
+	} {
+		got, err := game.Encode(tc.e)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%T stored as %s (%v), want %s", tc.e, got, err, tc.want)
+		}
+		back, err := Rules{}.Events().Decode(tc.e.EventType(), 1, []byte(tc.want))
+		if err != nil || back.EventType() != tc.e.EventType() {
+			t.Errorf("%s read back as %+v, %v", tc.want, back, err)
+		}
+	}
+}

@@ -1,0 +1,233 @@
+// Package clock is the game clock that every game of Arbiter shares: a time control
+// chosen with the match option clock="minutes+increment" (for example "5+3"), one time
+// per seat that runs while the seat is to act, and an increment added once per turn.
+//
+// It is pure, like the rules that use it: time enters as data. Each action carries the
+// server's receive time; the event that ends a seat's turn records when (Stamp.At) and
+// what the seat had left (Stamp.LeftMs), so that folding the events gives the clock back
+// exactly, and an audit can compute each recorded value again. A game keeps a Clock in its
+// state and asks it for the deadline of the seat to act (game.Status.Deadline), whether
+// an action came too late or a timeout is due (Flag), the stamp of an action (Stamp) and
+// whether a recorded stamp is what the clock gives (Audit).
+package clock
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// Option is the name of the match option that sets the time control.
+const Option = "clock"
+
+// Setup is a match's time control, as its start event records it.
+type Setup struct {
+	InitialMs   int64 `json:"initialMs"`
+	IncrementMs int64 `json:"incrementMs"`
+}
+
+// Parse reads "minutes+increment": minutes (a decimal, above 0 and at most 600) and an
+// increment in whole seconds (0 to 600). Anything else is a BAD_USER_INPUT rejection.
+func Parse(v string) (Setup, error) {
+	m, s, ok := strings.Cut(v, "+")
+	minutes, err1 := strconv.ParseFloat(m, 64)
+	inc, err2 := strconv.Atoi(s)
+	switch {
+	case !ok || err1 != nil || err2 != nil:
+		return Setup{}, game.Reject(game.BadInput, "option clock %q: write minutes+increment in seconds, such as 5+3 or 0.5+0", v)
+	case minutes <= 0 || minutes > 600:
+		return Setup{}, game.Reject(game.BadInput, "option clock %q: the minutes must be above 0 and at most 600", v)
+	case inc < 0 || inc > 600:
+		return Setup{}, game.Reject(game.BadInput, "option clock %q: the increment must be 0 to 600 seconds", v)
+	}
+	return Setup{InitialMs: int64(minutes * 60_000), IncrementMs: int64(inc) * 1000}, nil
+}
+
+// FromOptions reads the time control of a match's options: nil when the option is not
+// given, a BAD_USER_INPUT rejection when it is malformed.
+func FromOptions(opts game.Options) (*Setup, error) {
+	v, ok := opts[Option]
+	if !ok {
+		return nil, nil
+	}
+	c, err := Parse(v)
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func (c Setup) String() string {
+	return fmt.Sprintf("%g+%d", float64(c.InitialMs)/60_000, c.IncrementMs/1000)
+}
+
+// Clock is the running clock of a game; the zero value is a game without a clock. It is a
+// value: its methods return a new Clock and never write to memory that a copy shares, so
+// a state that holds one may be copied freely.
+type Clock struct {
+	On        bool
+	Initial   time.Duration
+	Increment time.Duration
+	Left      []time.Duration // by seat: what each had left when its last turn ended
+	TurnStart time.Time       // when the current turn started: the clock of the seat to act runs from there
+
+	// held is set when TurnStart is a moment the turn may not have reached yet (see
+	// Quit): an action before it costs nothing, rather than giving time back.
+	held bool
+}
+
+// Start is the clock of a game of seats seats, with the time control c (nil: no clock),
+// when the first turn starts at at.
+func Start(c *Setup, seats int, at time.Time) Clock {
+	if c == nil {
+		return Clock{}
+	}
+	initial := time.Duration(c.InitialMs) * time.Millisecond
+	left := make([]time.Duration, seats)
+	for i := range left {
+		left[i] = initial
+	}
+	return Clock{On: true, Initial: initial, Left: left, Increment: time.Duration(c.IncrementMs) * time.Millisecond, TurnStart: at}
+}
+
+// Deadline is when seat, to act, runs out of time; zero without a clock.
+func (c Clock) Deadline(seat int) time.Time {
+	if !c.On {
+		return time.Time{}
+	}
+	return c.TurnStart.Add(c.Left[seat])
+}
+
+// Late reports whether an action of seat, to act, at at comes at or after its deadline.
+func (c Clock) Late(seat int, at time.Time) bool {
+	return c.On && !at.Before(c.Deadline(seat))
+}
+
+// LeftAfter is what seat, to act, has left when it ends its turn at at: its time less the
+// time the turn took, plus the increment.
+func (c Clock) LeftAfter(seat int, at time.Time) time.Duration {
+	took := at.Sub(c.TurnStart)
+	if c.held && took < 0 {
+		took = 0
+	}
+	return c.Left[seat] - took + c.Increment
+}
+
+// Ended is the clock after seat's turn ended as st records: seat has st.LeftMs left, and
+// the next turn starts at st.At. Without a clock it is c.
+func (c Clock) Ended(seat int, st Stamp) Clock {
+	if !c.On {
+		return c
+	}
+	left := make([]time.Duration, len(c.Left))
+	copy(left, c.Left)
+	left[seat] = st.Left()
+	c.Left, c.TurnStart, c.held = left, st.At, false
+	return c
+}
+
+// Quit is the clock after seat, to act, left the game during its turn at a moment the
+// rules are not told (Royale: a seat that resigns withdraws, and the match does not say
+// when). The next turn starts at seat's deadline, the latest moment its turn could have
+// ended, and an action before that costs nothing: the next seat is never charged for a
+// turn that was not its own, nor credited more than its increment.
+func (c Clock) Quit(seat int) Clock {
+	if !c.On {
+		return c
+	}
+	c.TurnStart, c.held = c.Deadline(seat), true
+	return c
+}
+
+// Flag says whether the flag of seat, to act, has fallen when action a arrives: a game
+// ends the seat's time (FlagFell) instead of playing the action. It has when a player's
+// action comes at or after the deadline, and when a is the engine's game.Timeout of
+// exactly this deadline, once it has passed. A timeout that is not due (no clock, a
+// deadline that moved, or early) is a CONFLICT rejection: nothing happens. The caller has
+// checked that a player's action comes from seat.
+func (c Clock) Flag(seat int, a game.Action) (bool, error) {
+	t, timeout := a.Do.(game.Timeout)
+	if !timeout {
+		return a.Seat != game.System && c.Late(seat, a.At), nil
+	}
+	switch deadline := c.Deadline(seat); {
+	case !c.On:
+		return false, game.Reject(game.Conflict, "no flag has fallen: the game is played without a clock")
+	case !t.Deadline.Equal(deadline):
+		return false, game.Reject(game.Conflict, "no flag has fallen: seat %d's deadline is %s, not %s", seat, deadline.Format(time.RFC3339Nano), t.Deadline.Format(time.RFC3339Nano))
+	case a.At.Before(deadline):
+		return false, game.Reject(game.Conflict, "no flag has fallen: seat %d's deadline %s has not passed", seat, deadline.Format(time.RFC3339Nano))
+	}
+	return true, nil
+}
+
+// Stamp is what an action's event records of the clock: when the action was played and,
+// on the action that ends its actor's turn, what the actor had left (the increment
+// included). Both are empty without a clock, so that such a game stores what it stored
+// before clocks; LeftMs is empty too on an action that does not end the turn.
+type Stamp struct {
+	At     time.Time `json:"at,omitzero"`
+	LeftMs int64     `json:"leftMs,omitempty"`
+}
+
+// Left is the time left the stamp records.
+func (st Stamp) Left() time.Duration { return time.Duration(st.LeftMs) * time.Millisecond }
+
+// Stamp is the stamp of an action of seat, to act, at at, which ends its turn or not.
+func (c Clock) Stamp(seat int, at time.Time, endsTurn bool) Stamp {
+	if !c.On {
+		return Stamp{}
+	}
+	st := Stamp{At: at}
+	if endsTurn {
+		st.LeftMs = c.LeftAfter(seat, at).Milliseconds()
+	}
+	return st
+}
+
+// Audit checks a recorded stamp of an action of seat, to act: empty without a clock;
+// with one, an action before the deadline and the time left that the clock gives.
+func (c Clock) Audit(seat int, st Stamp, endsTurn bool) error {
+	if !c.On {
+		if st != (Stamp{}) {
+			return errors.New("carries clock fields in a game without a clock")
+		}
+		return nil
+	}
+	if deadline := c.Deadline(seat); c.Late(seat, st.At) {
+		return fmt.Errorf("at %s, after the deadline %s", st.At.Format(time.RFC3339Nano), deadline.Format(time.RFC3339Nano))
+	}
+	if want := c.Stamp(seat, st.At, endsTurn).LeftMs; st.LeftMs != want {
+		return fmt.Errorf("%d ms left recorded, the clock gives %d", st.LeftMs, want)
+	}
+	return nil
+}
+
+// FlagFell records that a seat's time ran out at At (the time of the late action or of
+// the timeout that found it), for the games that have no draw on time: what follows
+// (a loss, or a withdrawal from a game that goes on) is the game's.
+type FlagFell struct {
+	Seat int       `json:"seat"`
+	At   time.Time `json:"at"`
+}
+
+// EventType names the event in the store.
+func (FlagFell) EventType() string { return "FlagFell" }
+
+// AuditFlag checks a recorded FlagFell when seat was to act: a clock, that seat, and a
+// time at or after its deadline.
+func (c Clock) AuditFlag(seat int, f FlagFell) error {
+	switch {
+	case !c.On:
+		return errors.New("FlagFell in a game without a clock")
+	case f.Seat != seat:
+		return fmt.Errorf("FlagFell of seat %d recorded, but seat %d was to act", f.Seat, seat)
+	case !c.Late(seat, f.At):
+		return fmt.Errorf("FlagFell at %s, before seat %d's deadline %s", f.At.Format(time.RFC3339Nano), seat, c.Deadline(seat).Format(time.RFC3339Nano))
+	}
+	return nil
+}
