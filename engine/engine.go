@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -38,6 +39,9 @@ type Config struct {
 	// MaxRetries bounds how many times a command is decided again after a version
 	// conflict before CONFLICT is returned (default 8).
 	MaxRetries int
+	// Abandon is the rule for players who leave a live match, recorded in each new match
+	// (default match.DefaultAbandon: a claim after 30 s, a forfeit after 2 min).
+	Abandon *match.Abandon
 }
 
 // Engine is safe for concurrent use.
@@ -52,6 +56,10 @@ type Engine struct {
 func New(cfg Config) *Engine {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Abandon == nil {
+		rule := match.DefaultAbandon
+		cfg.Abandon = &rule
 	}
 	if cfg.Random == nil {
 		cfg.Random = rand.Reader

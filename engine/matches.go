@@ -323,7 +323,7 @@ func (e *Engine) Create(ctx context.Context, c CreateMatch, meta Meta) (Ack, err
 	if err != nil {
 		return Ack{}, err
 	}
-	cmd := match.Create{Game: c.Game, Options: c.Options, Rated: c.Rated, By: c.By, Seed: seed, At: e.now()}
+	cmd := match.Create{Game: c.Game, Options: c.Options, Rated: c.Rated, By: c.By, Seed: seed, At: e.now(), Abandon: e.cfg.Abandon}
 	return e.handle(ctx, id, rules, cmd, meta)
 }
 

@@ -33,7 +33,7 @@ func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, me
 	if err != nil {
 		return Ack{}, err
 	}
-	create := match.Create{Game: old.State.Game, Options: old.State.Options, Rated: old.State.Rated, By: playerID, Seed: seed, At: e.now(), RematchOf: matchID}
+	create := match.Create{Game: old.State.Game, Options: old.State.Options, Rated: old.State.Rated, By: playerID, Seed: seed, At: e.now(), RematchOf: matchID, Abandon: e.cfg.Abandon}
 	if _, err := e.handle(ctx, id, old.Rules, create, Meta{Actor: meta.Actor}); err != nil && game.CodeOf(err) != game.Conflict {
 		return Ack{}, err
 	} // a conflict: another player opened it first

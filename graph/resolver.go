@@ -25,4 +25,7 @@ type Resolver struct {
 	Cards   *projections.CardsPlayed // the cards each player has played
 	ReadPos Positions
 	Hub     *Hub
+	// Presence records players leaving and coming back from their subscriptions; nil
+	// tracks nothing.
+	Presence *Presence
 }

@@ -228,6 +228,11 @@ func (r *mutationResolver) Rematch(ctx context.Context, matchID string, commandI
 	return &model.JoinPayload{Seat: v.State.SeatOf(p.ID), Match: matchModel(v, p.ID)}, nil
 }
 
+// ClaimVictory is the resolver for the claimVictory field.
+func (r *mutationResolver) ClaimVictory(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.ClaimVictory{PlayerID: id} })
+}
+
 // ClaimDraw is the resolver for the claimDraw field.
 func (r *mutationResolver) ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.ClaimDraw{}} })

@@ -36,6 +36,7 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 	go func() {
 		defer close(out)
 		defer stop()
+		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		for {
 			wake := n.Wait()
 			evs, err := r.Engine.Store().ReadStream(ctx, stream, last, 256)
@@ -57,6 +58,7 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 				if err != nil {
 					return
 				}
+				r.Presence.here(r.Engine, snap.State, matchID, viewerID(p))
 				viewer := projections.ViewerOf(snap.State, viewerID(p))
 				for _, ev := range evs {
 					select {
@@ -96,12 +98,17 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 	go func() {
 		defer close(out)
 		defer stop()
+		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		sent := int64(-1)
 		for {
 			wake := n.Wait() // before reading: a change after this point wakes us
 			v := r.Lobby.Get(matchID)
-			if s, ok := v.Rules.(game.Settling); ok && v.State.GameState != nil && !s.Settled(v.State.GameState) {
+			if s, ok := v.Rules.(game.Settling); ok && v.State.GameState != nil && !s.Settled(v.State.GameState) ||
+				v.State.Status == match.Finished && !v.State.SeedRevealed {
 				v = nil // in the middle of a command's events: its last one wakes us again
+			}
+			if v != nil {
+				r.Presence.here(r.Engine, v.State, matchID, viewerID(p))
 			}
 			if v != nil && v.Version > sent {
 				select {

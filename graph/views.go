@@ -123,6 +123,9 @@ func seatsOf(v *projections.MatchView) []*model.Seat {
 		if s.Taken() {
 			out[i].Player = &model.Player{ID: s.PlayerID, Name: s.Name}
 		}
+		if since, away := v.State.Away(i); away && v.State.Status == match.Live {
+			out[i].AwaySince = &since
+		}
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -143,7 +144,7 @@ func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) R
 		return r
 	}
 	r.MatchID = id
-	v := verifier{games: games, r: &r}
+	v := verifier{games: games, r: &r, forfeiter: -1}
 	v.run(evs)
 	r.Status, r.Result, r.Seats = v.st.Status, v.st.Result, len(v.st.Seats)
 	r.Game = v.st.Game
@@ -166,6 +167,9 @@ type verifier struct {
 	// that left the match going on; withdrawer is the seat that resigned.
 	withdrawal []game.Emitted
 	withdrawer int
+
+	forfeiter int  // the seat a Forfeited names, whose Resigned must come next; -1 for none
+	forfeited bool // the last Resigned carried out a forfeit
 }
 
 func (v *verifier) run(evs []eventstore.Event) {
@@ -206,6 +210,15 @@ func (v *verifier) run(evs []eventstore.Event) {
 // the fold (the state no longer means anything).
 func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 	version, st := ev.Version, &v.st
+	if r, ok := d.(match.Resigned); ok {
+		v.forfeited = v.forfeiter == r.Seat
+	}
+	if v.forfeiter >= 0 {
+		if r, ok := d.(match.Resigned); !ok || r.Seat != v.forfeiter {
+			v.r.add(version, CheckLifecycle, "%s where seat %d's resignation should follow its forfeit", ev.Type, v.forfeiter)
+		}
+		v.forfeiter = -1
+	}
 	if st.Status == match.Finished {
 		if _, ok := d.(match.SeedRevealed); !ok || st.SeedRevealed {
 			v.r.add(version, CheckLifecycle, "%s after the match ended", ev.Type)
@@ -272,6 +285,8 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 		}
 	case match.MatchStarted:
 		v.started(ev)
+	case match.SeatLeft, match.SeatReturned, match.Forfeited:
+		v.presence(ev, d)
 	case match.DrawOffered, match.DrawAccepted, match.DrawDeclined, match.Resigned:
 		if st.Status != match.Live {
 			v.r.add(version, CheckLifecycle, "%s while the match is %s", ev.Type, statusName(st.Status))
@@ -426,15 +441,17 @@ func (v *verifier) ended(version int64, e match.MatchEnded) {
 	winners := slices.Clone(e.Winners)
 	slices.Sort(winners)
 	switch e.Reason {
-	case "resignation":
+	case "resignation", "abandonment": // a forfeit for absence is carried out as a resignation
 		left, teams := seatsLeft(*st)
 		switch {
 		case len(st.Resigned) == 0:
-			v.r.add(version, CheckResult, "ended by resignation, but nobody resigned")
+			v.r.add(version, CheckResult, "ended by %s, but nobody resigned", e.Reason)
+		case e.Reason == "abandonment" && !v.forfeited:
+			v.r.add(version, CheckResult, "ended by abandonment, but the last resignation was no forfeit")
 		case teams > 1:
-			v.r.add(version, CheckResult, "ended by resignation with %d teams still playing", teams)
+			v.r.add(version, CheckResult, "ended by %s with %d teams still playing", e.Reason, teams)
 		case !slices.Equal(winners, left) && !(len(winners) == 0 && len(left) == 0):
-			v.r.add(version, CheckResult, "ended by resignation with winners %v; the seats left are %v", e.Winners, left)
+			v.r.add(version, CheckResult, "ended by %s with winners %v; the seats left are %v", e.Reason, e.Winners, left)
 		}
 	case "agreement":
 		switch {
@@ -564,4 +581,36 @@ func sightName(v eventstore.Visibility) string {
 		return "everyone"
 	}
 	return string(v)
+}
+
+// presence checks the events of players leaving and coming back: only in a live match, a
+// seat leaves once before it returns, and a forfeit comes no earlier than the match's rule
+// allows (a claim after ClaimAfter away, the timer's forfeit at ForfeitAfter).
+func (v *verifier) presence(ev eventstore.Event, d game.Event) {
+	st := &v.st
+	if st.Status != match.Live {
+		v.r.add(ev.Version, CheckLifecycle, "%s while the match is %s", ev.Type, statusName(st.Status))
+		return
+	}
+	switch e := d.(type) {
+	case match.SeatLeft:
+		if _, away := st.Away(e.Seat); away || e.Seat < 0 || e.Seat >= len(st.Seats) {
+			v.r.add(ev.Version, CheckLifecycle, "seat %d leaves, but it has left already or does not exist", e.Seat)
+		}
+	case match.SeatReturned:
+		if _, away := st.Away(e.Seat); !away {
+			v.r.add(ev.Version, CheckLifecycle, "seat %d returns, but it had not left", e.Seat)
+		}
+	case match.Forfeited:
+		since, away := st.Away(e.Seat)
+		switch {
+		case !away || st.Abandon == nil:
+			v.r.add(ev.Version, CheckLifecycle, "seat %d forfeits without having left under a rule for it", e.Seat)
+		case e.ClaimedBy >= 0 && ev.Time.Sub(since) < time.Duration(st.Abandon.ClaimAfterMs)*time.Millisecond:
+			v.r.add(ev.Version, CheckLifecycle, "seat %d's win was claimed %s after seat %d left; the rule waits %d ms", e.ClaimedBy, ev.Time.Sub(since), e.Seat, st.Abandon.ClaimAfterMs)
+		case e.ClaimedBy < 0 && ev.Time.Sub(since) < time.Duration(st.Abandon.ForfeitAfterMs)*time.Millisecond:
+			v.r.add(ev.Version, CheckLifecycle, "seat %d forfeited %s after it left; the rule waits %d ms", e.Seat, ev.Time.Sub(since), st.Abandon.ForfeitAfterMs)
+		}
+		v.forfeiter = e.Seat
+	}
 }

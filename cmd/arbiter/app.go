@@ -88,14 +88,20 @@ type app struct {
 	closeBus func() error
 }
 
+// appConfig is what serve's flags choose.
+type appConfig struct {
+	busURL  string         // "" or gochannel: in-process; nats://...: NATS JetStream
+	abandon *match.Abandon // the rule for players who leave; nil for the default
+}
+
 // startApp wires everything on a store: it rebuilds the read side from the store, then
 // keeps it fed by a relay (store -> Watermill) and a follower (Watermill -> projections
 // and subscription hub) that heals any gap from the store.
-func startApp(ctx context.Context, store eventstore.Store, busURL string, log *slog.Logger) (*app, error) {
+func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *slog.Logger) (*app, error) {
 	reg := games()
 	a := &app{
 		store:   store,
-		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log}),
+		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon}),
 		matches: projections.NewMatches(reg),
 		ratings: projections.NewRatings(),
 		cards:   projections.NewCardsPlayed(reg),
@@ -111,10 +117,10 @@ func startApp(ctx context.Context, store eventstore.Store, busURL string, log *s
 	hub := graph.NewHub()
 	timers := a.engine.NewTimers()
 	for _, v := range a.matches.List(projections.Filter{Status: match.Live}) {
-		timers.Track(v.ID, v.State.GameStatus(v.Rules).Deadline)
+		timers.Track(v.ID, v.State.Deadline(v.Rules))
 	}
 	checkpoint := a.matches.Checkpoint()
-	eb, err := openBus(ctx, busURL, log)
+	eb, err := openBus(ctx, cfg.busURL, log)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +143,7 @@ func startApp(ctx context.Context, store eventstore.Store, busURL string, log *s
 			}
 			if id, ok := strings.CutPrefix(ev.Stream, "match-"); ok {
 				if v := a.matches.Get(id); v != nil {
-					timers.Track(id, v.State.GameStatus(v.Rules).Deadline)
+					timers.Track(id, v.State.Deadline(v.Rules))
 				}
 			}
 			return hub.Apply(ctx, ev)
@@ -157,7 +163,7 @@ func startApp(ctx context.Context, store eventstore.Store, busURL string, log *s
 			}
 		}()
 	}
-	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, ReadPos: a.follower, Hub: hub}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, ReadPos: a.follower, Hub: hub, Presence: graph.NewPresence(ctx, log)}
 	return a, nil
 }
 

@@ -22,7 +22,7 @@ func TestProjectionsLiveEqualRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	a, err := startApp(ctx, store, "", slog.New(slog.DiscardHandler))
+	a, err := startApp(ctx, store, appConfig{}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

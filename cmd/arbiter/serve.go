@@ -13,6 +13,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/graph"
 )
 
@@ -26,16 +27,22 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	db := fs.String("db", "", "event store: a file, or a postgres:// URL (default $ARBITER_DB, else "+defaultDB+")")
 	busURL := fs.String("bus", os.Getenv("ARBITER_BUS"), "event bus: gochannel (in-process, the default) or a nats:// URL (default $ARBITER_BUS)")
+	claimAfter := fs.Duration("claim-after", time.Duration(match.DefaultAbandon.ClaimAfterMs)*time.Millisecond, "how long a player who left a live match may be away before an opponent may claim the win (for matches created from now on)")
+	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
+	if *claimAfter <= 0 || *forfeitAfter < *claimAfter {
+		return fmt.Errorf("--claim-after must be above 0 and --forfeit-after at least as long (got %s and %s)", *claimAfter, *forfeitAfter)
+	}
+	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds()}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	store, err := openStore(ctx, dbPath(*db))
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	a, err := startApp(ctx, store, *busURL, log)
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon}, log)
 	if err != nil {
 		return err
 	}

@@ -27,6 +27,9 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if s.Status != Live {
 			return nil, game.Reject(game.Conflict, "the match is not being played")
 		}
+		if seat, due := forfeitDue(s, c.Deadline, c.At); due {
+			return forfeit(rules, s, seat, -1)
+		}
 		st := rules.Status(s.GameState)
 		if st.Deadline.IsZero() || !st.Deadline.Equal(c.Deadline) || c.At.Before(st.Deadline) {
 			return nil, game.Reject(game.Conflict, "no deadline has passed at %s", c.Deadline)
@@ -37,7 +40,25 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if err != nil {
 			return nil, err
 		}
-		return resign(rules, s, seat)
+		return resign(rules, s, seat, "resignation")
+	case Leave:
+		seat, err := liveSeat(s, c.PlayerID)
+		if err != nil {
+			return nil, err
+		}
+		return leave(s, seat, c.At)
+	case Return:
+		seat, err := liveSeat(s, c.PlayerID)
+		if err != nil {
+			return nil, err
+		}
+		return comeBack(s, seat)
+	case ClaimVictory:
+		seat, err := liveSeat(s, c.PlayerID)
+		if err != nil {
+			return nil, err
+		}
+		return claim(rules, s, seat, c.At)
 	case OfferDraw:
 		seat, err := liveSeat(s, c.PlayerID)
 		if err != nil {
@@ -92,7 +113,7 @@ func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
 		{Event: MatchCreated{
 			Game: info.ID, RulesVersion: info.RulesVersion, Options: c.Options, Rated: c.Rated,
 			Seats: plan.Seats, Teams: plan.Teams, CreatedBy: c.By, SeedCommitment: Commitment(c.Seed),
-			RematchOf: c.RematchOf,
+			RematchOf: c.RematchOf, Abandon: c.Abandon,
 		}},
 		{Event: SeedDrawn{Seed: c.Seed}, Visibility: game.ServerOnly},
 	}, nil
@@ -145,6 +166,9 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 		return nil, err
 	}
 	var out []game.Emitted
+	if _, away := s.Away(seat); away {
+		out = append(out, game.Emitted{Event: SeatReturned{Seat: seat}}) // acting is being back
+	}
 	if s.DrawOfferBy >= 0 && seat != s.DrawOfferBy && seat != game.System {
 		out = append(out, game.Emitted{Event: DrawDeclined{Seat: seat, Implicit: true}})
 	}
@@ -162,7 +186,7 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 // resign ends the match when a single team is left standing; with more teams the
 // resigned seat stops playing, and a game that implements game.Withdrawing takes it out
 // of play.
-func resign(rules game.Rules, s State, seat int) ([]game.Emitted, error) {
+func resign(rules game.Rules, s State, seat int, reason string) ([]game.Emitted, error) {
 	out := game.PublicEvents(Resigned{Seat: seat})
 	s.Resigned = append(slices.Clone(s.Resigned), seat)
 	left := active(s)
@@ -171,7 +195,7 @@ func resign(rules game.Rules, s State, seat int) ([]game.Emitted, error) {
 		teams[s.Plan.Teams[st]] = true
 	}
 	if len(teams) <= 1 {
-		return append(out, end(s, left, "resignation")...), nil
+		return append(out, end(s, left, reason)...), nil
 	}
 	w, ok := rules.(game.Withdrawing)
 	if !ok || s.GameState == nil {

@@ -17,6 +17,7 @@ type MatchCreated struct {
 	Teams          []int        `json:"teams"`
 	CreatedBy      string       `json:"createdBy,omitempty"`
 	RematchOf      string       `json:"rematchOf,omitempty"` // the finished match this one replays, seats turned
+	Abandon        *Abandon     `json:"abandon,omitempty"`   // the rule for players who leave
 	SeedCommitment string       `json:"seedCommitment"`      // hex SHA-256 of the seed, revealed at the end
 }
 
@@ -92,6 +93,9 @@ var lifecycle = func() *game.Codec {
 	game.Register[Resigned](c, 1)
 	game.Register[MatchEnded](c, 1)
 	game.Register[SeedRevealed](c, 1)
+	game.Register[SeatLeft](c, 1)
+	game.Register[SeatReturned](c, 1)
+	game.Register[Forfeited](c, 1)
 	return c
 }()
 

@@ -51,6 +51,8 @@ type State struct {
 	DrawOfferBy    int   // the seat whose offer is pending, or -1
 	DrawAccepted   []int // seats that accepted the pending offer
 	Resigned       []int
+	Abandon        *Abandon    // the rule for seats that leave; nil in matches created before it
+	AwaySince      []time.Time // by seat: when its player left, zero while present
 	GameState      game.State
 	Result         *game.Outcome
 }
@@ -84,6 +86,8 @@ type Create struct {
 	At      time.Time
 	// RematchOf is the finished match this one replays (see engine.Rematch), or "".
 	RematchOf string
+	// Abandon is the rule for players who leave (see presence.go); nil for none.
+	Abandon *Abandon
 }
 
 // Join sits a player at a seat, or at the first free one when Seat is nil.
@@ -152,6 +156,8 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Plan = game.Plan{Seats: e.Seats, Teams: e.Teams}
 		s.CreatedBy, s.SeedCommitment, s.RematchOf = e.CreatedBy, e.SeedCommitment, e.RematchOf
 		s.Seats = make([]Seat, e.Seats)
+		s.AwaySince = make([]time.Time, e.Seats)
+		s.Abandon = e.Abandon
 		s.Status = Open
 		s.DrawOfferBy = -1
 	case SeedDrawn:
@@ -169,6 +175,13 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.DrawOfferBy, s.DrawAccepted = -1, nil
 	case Resigned:
 		s.Resigned = append(slices.Clone(s.Resigned), e.Seat)
+		s = s.present(e.Seat) // a resigned seat is no longer waited for
+	case SeatLeft:
+		s.AwaySince = slices.Clone(s.AwaySince)
+		s.AwaySince[e.Seat] = e.At
+	case SeatReturned:
+		s = s.present(e.Seat)
+	case Forfeited: // the Resigned that follows carries it out
 	case MatchEnded:
 		s.Status = Finished
 		s.Result = &game.Outcome{Winners: e.Winners, Reason: e.Reason}
@@ -209,8 +222,26 @@ func Stamped(cmd Command, at time.Time) Command {
 	case Timeout:
 		c.At = at
 		return c
+	case Leave:
+		c.At = at
+		return c
+	case Return:
+		c.At = at
+		return c
+	case ClaimVictory:
+		c.At = at
+		return c
 	}
 	return cmd
+}
+
+// present marks a seat as present.
+func (s State) present(seat int) State {
+	if seat >= 0 && seat < len(s.AwaySince) && !s.AwaySince[seat].IsZero() {
+		s.AwaySince = slices.Clone(s.AwaySince)
+		s.AwaySince[seat] = time.Time{}
+	}
+	return s
 }
 
 // Record is what a game's export needs to know of the match around it.

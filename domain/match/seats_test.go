@@ -92,3 +92,26 @@ func TestDrawNeedsEveryOtherSide(t *testing.T) {
 		t.Fatalf("everyone agreed: %+v", st.Result)
 	}
 }
+
+// With three sides, a claim against the one who left takes it out; play goes on.
+func TestAClaimWithThreeSides(t *testing.T) {
+	rule := match.Abandon{ClaimAfterMs: 1000, ForfeitAfterMs: 5000}
+	var st match.State
+	for _, cmd := range []match.Command{
+		match.Create{Game: "ROUND", Seed: seed, At: t0, Abandon: &rule},
+		match.Join{PlayerID: "ann", Name: "Ann"}, match.Join{PlayerID: "bob", Name: "Bob"}, match.Join{PlayerID: "cid", Name: "Cid"},
+		match.Leave{PlayerID: "cid"}, // at t0+1min, as apply stamps every command
+	} {
+		st = apply(t, st, cmd)
+	}
+	evs, err := match.Decide(roundTable{}, st, match.ClaimVictory{PlayerID: "ann", At: t0.Add(time.Minute + time.Second)})
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("Ann's claim: %v %v", evs, err)
+	}
+	for _, e := range evs {
+		st = match.Evolve(roundTable{}, st, e.Event)
+	}
+	if st.Status != match.Live || len(st.Resigned) != 1 || st.Resigned[0] != 2 || !st.Deadline(roundTable{}).IsZero() {
+		t.Fatalf("after Cid forfeited: %+v", st)
+	}
+}

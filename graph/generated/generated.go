@@ -156,6 +156,7 @@ type ComplexityRoot struct {
 		AcceptDraw     func(childComplexity int, matchID string, commandID *string) int
 		AcceptOpening  func(childComplexity int, matchID string, commandID *string) int
 		ClaimDraw      func(childComplexity int, matchID string, commandID *string) int
+		ClaimVictory   func(childComplexity int, matchID string, commandID *string) int
 		CreateMatch    func(childComplexity int, input model.CreateMatchInput) int
 		DeclineDraw    func(childComplexity int, matchID string, commandID *string) int
 		Defect         func(childComplexity int, matchID string, colour string, kingMove *string, commandID *string) int
@@ -213,9 +214,10 @@ type ComplexityRoot struct {
 	}
 
 	Seat struct {
-		Player func(childComplexity int) int
-		Seat   func(childComplexity int) int
-		Team   func(childComplexity int) int
+		AwaySince func(childComplexity int) int
+		Player    func(childComplexity int) int
+		Seat      func(childComplexity int) int
+		Team      func(childComplexity int) int
 	}
 
 	SeatCards struct {
@@ -266,6 +268,7 @@ type MutationResolver interface {
 	AcceptDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	DeclineDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	Rematch(ctx context.Context, matchID string, commandID *string) (*model.JoinPayload, error)
+	ClaimVictory(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) (*model.ActionPayload, error)
 	Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error)
@@ -819,6 +822,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ClaimDraw(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.claimVictory":
+		if e.ComplexityRoot.Mutation.ClaimVictory == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_claimVictory_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ClaimVictory(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.createMatch":
 		if e.ComplexityRoot.Mutation.CreateMatch == nil {
 			break
@@ -1118,6 +1132,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Result.Winners(childComplexity), true
 
+	case "Seat.awaySince":
+		if e.ComplexityRoot.Seat.AwaySince == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Seat.AwaySince(childComplexity), true
 	case "Seat.player":
 		if e.ComplexityRoot.Seat.Player == nil {
 			break
@@ -1390,6 +1410,11 @@ type Mutation {
   every seat is taken. Asking again changes nothing.
   """
   rematch(matchId: ID!, commandId: ID): JoinPayload!
+  """
+  Claims the win against the opponents who left this live match (their last connection to
+  it closed) long enough ago: 30 s by default. A player away for 2 min forfeits by itself.
+  """
+  claimVictory(matchId: ID!, commandId: ID): ActionPayload!
   "Claims a draw the rules allow on demand (chess: threefold repetition, fifty-move rule)."
   claimDraw(matchId: ID!, commandId: ID): ActionPayload!
   """
@@ -1587,6 +1612,8 @@ type Seat {
   seat: Int!
   team: Int!
   player: Player
+  "Since when the seat's player is away from the live match (it left), or null."
+  awaySince: Time
 }
 
 type Board {
@@ -1969,6 +1996,8 @@ func (ec *executionContext) childFields_Seat(ctx context.Context, field graphql.
 		return ec.fieldContext_Seat_team(ctx, field)
 	case "player":
 		return ec.fieldContext_Seat_player(ctx, field)
+	case "awaySince":
+		return ec.fieldContext_Seat_awaySince(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Seat", field.Name)
 }
@@ -2182,6 +2211,28 @@ func (ec *executionContext) field_Mutation_acceptOpening_args(ctx context.Contex
 }
 
 func (ec *executionContext) field_Mutation_claimDraw_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_claimVictory_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
 	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
@@ -5003,6 +5054,50 @@ func (ec *executionContext) fieldContext_Mutation_rematch(ctx context.Context, f
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_claimVictory(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_claimVictory(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ClaimVictory(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_claimVictory(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_claimVictory_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_claimDraw(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6088,6 +6183,29 @@ func (ec *executionContext) fieldContext_Seat_player(_ context.Context, field gr
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Seat_awaySince(ctx context.Context, field graphql.CollectedField, obj *model.Seat) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Seat_awaySince(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AwaySince, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Seat_awaySince(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Seat", field, false, false, "Time")
 }
 
 func (ec *executionContext) _SeatCards_seat(ctx context.Context, field graphql.CollectedField, obj *model.SeatCards) (ret graphql.Marshaler) {
@@ -8369,6 +8487,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "claimVictory":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_claimVictory(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "claimDraw":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_claimDraw(ctx, field)
@@ -8767,6 +8892,11 @@ func (ec *executionContext) _Seat(ctx context.Context, sel ast.SelectionSet, obj
 			}
 		case "player":
 			out.Values[i] = ec._Seat_player(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "awaySince":
+			out.Values[i] = ec._Seat_awaySince(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
 				out.Invalids++
 			}
@@ -10205,6 +10335,24 @@ func (ec *executionContext) marshalOString2ᚖstring(ctx context.Context, sel as
 	_ = sel
 	_ = ctx
 	res := graphql.MarshalString(*v)
+	return res
+}
+
+func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := graphql.UnmarshalTime(v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTime2ᚖtimeᚐTime(ctx context.Context, sel ast.SelectionSet, v *time.Time) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalTime(*v)
 	return res
 }
 

@@ -177,6 +177,8 @@ type Seat struct {
 	Seat   int     `json:"seat"`
 	Team   int     `json:"team"`
 	Player *Player `json:"player,omitempty"`
+	// Since when the seat's player is away from the live match (it left), or null.
+	AwaySince *time.Time `json:"awaySince,omitempty"`
 }
 
 type SeatCards struct {

@@ -1,0 +1,80 @@
+package replay_test
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/replay"
+)
+
+// clock is a settable server clock.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// A claim against a player who left verifies; the same stream, re-hashed after a forger
+// moved the claim earlier or removed the leaving, does not.
+func TestVerifyChecksTheClaimsOfAbsence(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	clk := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	e := engine.New(engine.Config{Store: store, Games: registry(), Now: clk.Now})
+	ack, err := e.Create(ctx, engine.CreateMatch{Game: "CHESS"}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := ack.MatchID
+	for _, cmd := range []match.Command{
+		match.Join{PlayerID: "ann", Name: "Ann"}, match.Join{PlayerID: "bob", Name: "Bob"}, match.Leave{PlayerID: "bob"},
+	} {
+		if _, err := e.Handle(ctx, id, cmd, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clk.add(31 * time.Second)
+	if _, err := e.Handle(ctx, id, match.ClaimVictory{PlayerID: "ann"}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := store.ReadStream(ctx, engine.MatchStream(id), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := engine.MatchStream(id)
+	if r := replay.VerifyEvents(registry(), stream, evs); !r.OK() || r.Result == nil || r.Result.Reason != "abandonment" {
+		t.Fatalf("the honest stream: %+v %+v", r.Problems, r.Result)
+	}
+	at := func(typ string) int {
+		return slices.IndexFunc(evs, func(ev eventstore.Event) bool { return ev.Type == typ })
+	}
+	early := slices.Clone(evs)
+	early[at("Forfeited")].Time = early[at("SeatLeft")].Time.Add(10 * time.Second)
+	never := slices.Delete(slices.Clone(evs), at("SeatLeft"), at("SeatLeft")+1)
+	for name, forged := range map[string][]eventstore.Event{"claimed after 10 s": early, "never left": never} {
+		for i := range forged {
+			forged[i].Version = int64(i) + 1
+			if i > 0 {
+				forged[i].PrevHash = forged[i-1].Hash
+			}
+			forged[i].Hash = eventstore.Hash(forged[i].PrevHash, forged[i])
+		}
+		r := replay.VerifyEvents(registry(), stream, forged)
+		if r.OK() || r.Problems[0].Check != replay.CheckLifecycle {
+			t.Errorf("%s: %+v", name, r.Problems)
+		}
+	}
+}
