@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -17,7 +18,10 @@ import (
 // targets and FEN); a fact it set off must be, to the byte, the next fact the rules
 // derived from the action (so a draw is the deck's next card, a discard the card in that
 // slot, a status the one the card put on). A shuffled deck must hold the deck's cards; that
-// it is the seed's shuffle is checked by dealing the opening again (replay.Verify).
+// it is the seed's shuffle is checked by dealing the opening again (replay.Verify). With
+// a clock, each action's time must come before its seat's deadline and the time left it
+// records be what the clock gives (none on an action that does not end the turn), and a
+// flag may fall only on the seat to act, at or after its deadline.
 func (Rules) Audit(before game.State, e game.Event) error {
 	s, _ := before.(State)
 	if g, ok := e.(GameStarted); ok {
@@ -27,13 +31,16 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		case g.FEN != chess.StartFEN || g.HandSize != HandSize || g.DeckSize != len(deck):
 			return fmt.Errorf("GameStarted %+v: the game starts from %s with hands of %d and decks of %d", g, chess.StartFEN, HandSize, len(deck))
 		}
+		if err := clock.AuditStart(g.Clock, g.At); err != nil {
+			return fmt.Errorf("GameStarted: %w", err)
+		}
 		return nil
 	}
 	if !s.started {
 		return fmt.Errorf("%s before GameStarted", e.EventType())
 	}
 	switch e := e.(type) {
-	case DeckShuffled, MovePlayed, CardPlayed:
+	case DeckShuffled, MovePlayed, CardPlayed, clock.FlagFell:
 		if len(s.pending) > 0 {
 			return fmt.Errorf("%s recorded where the rules expect %s %s", e.EventType(), s.pending[0].Event.EventType(), encoded(s.pending[0].Event))
 		}
@@ -56,11 +63,14 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		if e.Seat != s.toAct() {
 			return fmt.Errorf("MovePlayed %s: seat %d recorded, but seat %d was to act", e.UCI, e.Seat, s.toAct())
 		}
-		evs, _, err := s.decideMove(e.UCI)
+		evs, after, err := s.decideMove(e.UCI)
 		if err != nil {
 			return fmt.Errorf("MovePlayed %s: %w", e.UCI, err)
 		}
-		return differs(e, evs[0].Event.(MovePlayed))
+		if err := differs(e, evs[0].Event.(MovePlayed)); err != nil {
+			return err
+		}
+		return s.auditStamp("MovePlayed "+e.UCI, e.Stamp, after)
 	case CardPlayed:
 		if _, over := s.outcome(); over {
 			return fmt.Errorf("CardPlayed %s after the game ended", e.Card)
@@ -71,11 +81,28 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		if e.Slot < 0 || e.Slot >= HandSize || s.Sides[e.Seat].Hand[e.Slot] != e.Card {
 			return fmt.Errorf("CardPlayed %s: slot %d of seat %d's hand does not hold it", e.Card, e.Slot, e.Seat)
 		}
-		evs, _, err := s.decideCard(e.Seat, game.PlayCard{Slot: e.Slot, Targets: e.Targets})
+		evs, after, err := s.decideCard(e.Seat, game.PlayCard{Slot: e.Slot, Targets: e.Targets})
 		if err != nil {
 			return fmt.Errorf("CardPlayed %s: %w", e.Card, err)
 		}
-		return differs(e, evs[0].Event.(CardPlayed))
+		if err := differs(e, evs[0].Event.(CardPlayed)); err != nil {
+			return err
+		}
+		return s.auditStamp("CardPlayed "+e.Card, e.Stamp, after)
+	case clock.FlagFell:
+		if _, over := s.outcome(); over {
+			return fmt.Errorf("FlagFell after the game ended")
+		}
+		return s.Clock.AuditFlag(s.toAct(), e)
+	}
+	return nil
+}
+
+// auditStamp checks the clock's stamp on an action of the seat to act, which leaves the
+// state after.
+func (s State) auditStamp(what string, st clock.Stamp, after State) error {
+	if err := s.Clock.Audit(s.toAct(), st, after.toAct() != s.toAct()); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -23,16 +26,7 @@ func TestMatchThroughTheEngine(t *testing.T) {
 	store := memstore.New()
 	games := game.NewRegistry(unfair.Rules{})
 	eng := engine.New(engine.Config{Store: store, Games: games, Random: rand.NewChaCha8([32]byte{7})})
-	ack, err := eng.Create(ctx, engine.CreateMatch{Game: unfair.ID}, engine.Meta{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	players := []string{"white", "black"}
-	for _, p := range players {
-		if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	ack, players := seated(t, eng, nil)
 	rng := rand.New(rand.NewPCG(3, 4))
 	r := unfair.Rules{}
 	cards := 0
@@ -128,6 +122,23 @@ func TestMatchThroughTheEngine(t *testing.T) {
 	}
 }
 
+// seated creates a match with opts and seats white and black at it.
+func seated(t *testing.T, eng *engine.Engine, opts game.Options) (engine.Ack, []string) {
+	t.Helper()
+	ctx := context.Background()
+	ack, err := eng.Create(ctx, engine.CreateMatch{Game: unfair.ID, Options: opts}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []string{"white", "black"}
+	for _, p := range players {
+		if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ack, players
+}
+
 // forge returns a copy of the stream where the nth event of type typ has field set to
 // value, its chain hashed again from there.
 func forge(t *testing.T, evs []eventstore.Event, typ string, nth int, field string, value any) []eventstore.Event {
@@ -188,4 +199,91 @@ func choose(rng *rand.Rand, st game.State, seat int) any {
 		return plays[rng.IntN(len(plays))]
 	}
 	return game.Move{Notation: moves[rng.IntN(len(moves))]}
+}
+
+// A match on the clock through the engine, its time read from a fake clock: the players
+// act, then White stops; the engine's scheduler submits the timeout at the deadline that
+// Status announces, White's flag falls and Black wins on time. replay.Verify accepts the
+// stream, every recorded time checked by the audit.
+func TestMatchOnTheClockThroughTheEngine(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var now atomic.Int64
+	noon := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	now.Store(noon.UnixNano())
+	store := memstore.New()
+	games := game.NewRegistry(unfair.Rules{})
+	eng := engine.New(engine.Config{Store: store, Games: games, Random: rand.NewChaCha8([32]byte{9}),
+		Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	ack, players := seated(t, eng, game.Options{"clock": "1+2"})
+	rng := rand.New(rand.NewPCG(5, 6))
+	status := func() (match.State, game.Status) {
+		snap, err := eng.Match(ctx, ack.MatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return snap.State, snap.State.GameStatus(unfair.Rules{})
+	}
+	// Twelve actions, three seconds apart, cards among them.
+	for range 12 {
+		now.Add(int64(3 * time.Second))
+		ms, st := status()
+		seat := st.ToAct[0]
+		do := choose(rng, ms.GameState, seat)
+		if _, err := eng.Handle(ctx, ack.MatchID, match.Act{PlayerID: players[seat], Do: do}, engine.Meta{}); err != nil {
+			t.Fatalf("%+v: %v", do, err)
+		}
+	}
+	ms, st := status()
+	if ms.Status != match.Live || st.Deadline.IsZero() {
+		t.Fatalf("after twelve actions: %+v", st)
+	}
+	loser := st.ToAct[0]
+	now.Store(st.Deadline.Add(time.Millisecond).UnixNano())
+	timers := eng.NewTimers()
+	timers.Track(ack.MatchID, st.Deadline)
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { _ = timers.Run(runCtx); close(done) }()
+	for ms.Status != match.Finished && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+		ms, _ = status()
+	}
+	stop()
+	<-done
+	if ms.Result == nil || ms.Result.Reason != "timeout" || !slices.Equal(ms.Result.Winners, []int{1 - loser}) {
+		t.Fatalf("result %+v, want seat %d to lose on time", ms.Result, loser)
+	}
+	report, err := replay.Verify(ctx, store, games, ack.MatchID)
+	if err != nil || !report.OK() {
+		t.Fatalf("verify: %v %v", err, report.Err())
+	}
+	evs, err := store.ReadStream(ctx, engine.MatchStream(ack.MatchID), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamped, cards := 0, 0
+	for _, ev := range evs {
+		switch ev.Type {
+		case "MovePlayed", "CardPlayed":
+			if strings.Contains(string(ev.Payload), `"at":`) {
+				stamped++
+			}
+			if ev.Type == "CardPlayed" {
+				cards++
+			}
+		case "FlagFell":
+			if ev.Actor != "system" {
+				t.Errorf("the flag's actor is %q", ev.Actor)
+			}
+		}
+	}
+	if stamped < 12 || cards == 0 {
+		t.Errorf("%d actions carry their time, %d of them cards", stamped, cards)
+	}
+	// A forger who gives a player more time, re-hashing the chain, is caught by the audit.
+	forged := forge(t, evs, "MovePlayed", 2, "leftMs", 99_000)
+	if report := replay.VerifyEvents(games, engine.MatchStream(ack.MatchID), forged); report.OK() || report.Problems[0].Check != replay.CheckRules {
+		t.Errorf("more time left: %+v", report.Problems)
+	}
 }

@@ -1,16 +1,26 @@
 package unfair
 
-import "github.com/arbiter-games/arbiter/domain/game"
+import (
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/clock"
+	"github.com/arbiter-games/arbiter/domain/game"
+)
 
 // The events of UnfairChess. MovePlayed and CardPlayed are actions; the events that follow
 // one of them in the same command are the facts it set off (draws, discards, statuses,
-// suspended restrictions), which the rules derive from it: see Evolve and Audit.
+// suspended restrictions), which the rules derive from it: see Evolve and Audit. With a
+// clock, each action records when it was played and, on the action that ends its seat's
+// turn, what the seat had left (clock.Stamp); a seat whose time ran out is recorded as
+// clock.FlagFell, and loses.
 
 // GameStarted sets up the board and says what everyone may know of the cards.
 type GameStarted struct {
-	FEN      string `json:"fen"`
-	HandSize int    `json:"handSize"`
-	DeckSize int    `json:"deckSize"`
+	FEN      string       `json:"fen"`
+	HandSize int          `json:"handSize"`
+	DeckSize int          `json:"deckSize"`
+	Clock    *clock.Setup `json:"clock,omitempty"` // the time control, if any
+	At       time.Time    `json:"at,omitzero"`     // with a clock: when White's clock starts
 }
 
 // DeckShuffled is a seat's deck in the order it will be drawn, top first, as the match's
@@ -54,6 +64,7 @@ type MovePlayed struct {
 	SAN   string `json:"san"`
 	Piece int    `json:"piece"` // the stable ID of the moving piece
 	FEN   string `json:"fen"`   // the position after the move and all it set off
+	clock.Stamp
 }
 
 // CardPlayed is a card played from a hand slot on its targets.
@@ -63,6 +74,7 @@ type CardPlayed struct {
 	Slot    int      `json:"slot"`
 	Targets []string `json:"targets"`
 	FEN     string   `json:"fen"` // the position after the card and all it set off
+	clock.Stamp
 }
 
 // CardPlayedBy implements game.CardPlay, so read models can count the cards played.
@@ -155,6 +167,7 @@ var codec = func() *game.Codec {
 	game.Register[StatusTriggered](c, 1)
 	game.Register[StatusEnded](c, 1)
 	game.Register[RestrictionsSuspended](c, 1)
+	game.Register[clock.FlagFell](c, 1)
 	return c
 }()
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -30,7 +31,9 @@ type State struct {
 	// Suspended is set when the restrictions binding the seat to act would leave it
 	// without a legal move: it plays this turn without them.
 	Suspended bool
-	Record    []string // the moves in SAN and the cards played, for MoveList
+	Record    []string        // the moves in SAN and the cards played, for MoveList
+	Clock     clock.Clock     // zero without a time control
+	Flag      *clock.FlagFell // the flag that fell, if any: its seat lost
 
 	started bool
 	// pending are the facts that the last action set off, which Decide recorded right after

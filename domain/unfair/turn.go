@@ -176,9 +176,12 @@ func (f *fold) endTurn(seat int) {
 
 // outcome says whether the game is over and how. A king with no legal move is mated
 // (or stalemated) only if no card in its hand is playable either: a card that gets it out
-// of check, or any card at all when it is not in check. UnfairChess knows no repetition,
-// fifty-move or dead-position draw.
+// of check, or any card at all when it is not in check. A seat whose flag fell lost.
+// UnfairChess knows no repetition, fifty-move or dead-position draw, nor a draw on time.
 func (s *State) outcome() (game.Outcome, bool) {
+	if s.Flag != nil {
+		return game.Outcome{Winners: []int{1 - s.Flag.Seat}, Reason: "timeout"}, true
+	}
 	if !s.started || s.Turn.MovesDue > 0 || len(s.moves()) > 0 {
 		return game.Outcome{}, false
 	}

@@ -19,6 +19,16 @@
 // fifty-move rule or by insufficient material in UnfairChess: a card can always change
 // the material.
 //
+// The option clock="minutes+increment" (domain/clock, as in chess) gives each seat its
+// time, which runs while the seat is to act: from the start of its turn to the end of it,
+// whatever the turn holds (a card that adds to the move, then the move it owes, or two for
+// the double move, in one command or several), and the increment is added once, when the
+// turn ends. Each action records when it was played, and the one that ends the turn what
+// the seat had left. A card or a move that arrives at or after the seat's deadline is not
+// played: the flag falls (clock.FlagFell), as it does when the engine's timeout finds the
+// deadline passed. A seat whose flag falls loses, always: a card can always change the
+// material, so there is no draw for want of mating material, as chess has.
+//
 // Statuses (statuses.go), restrictions and their suspension (restrictions.go), turns
 // (turn.go) and the cards (cards.go, cards_*.go) each have a file. The facts an action
 // sets off (draws, discards, statuses, suspensions) are events of their own, recorded right
@@ -30,8 +40,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -59,10 +71,15 @@ func (Rules) Info() game.Info {
 	return game.Info{ID: ID, Name: "UnfairChess", RulesVersion: RulesVersion}
 }
 
-// Plan: two seats, each its own team. UnfairChess takes no option.
+// Plan: two seats, each its own team. UnfairChess takes one option, clock.
 func (Rules) Plan(opts game.Options) (game.Plan, error) {
 	for k := range opts {
-		return game.Plan{}, game.Reject(game.BadInput, "UnfairChess has no option %q (it takes none)", k)
+		if k != clock.Option {
+			return game.Plan{}, game.Reject(game.BadInput, "UnfairChess has no option %q (known: clock)", k)
+		}
+	}
+	if _, err := clock.FromOptions(opts); err != nil {
+		return game.Plan{}, err
 	}
 	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
 }
@@ -74,6 +91,9 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 		return nil, err
 	}
 	start := GameStarted{FEN: chess.StartFEN, HandSize: HandSize, DeckSize: len(deck)}
+	if c, _ := clock.FromOptions(g.Options); c != nil {
+		start.Clock, start.At = c, g.At
+	}
 	out := game.PublicEvents(start)
 	st := r.Evolve(nil, start)
 	for seat := range 2 {
@@ -87,32 +107,75 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	return out, nil
 }
 
-// Decide checks a move (game.Move, UCI or SAN) or a card (game.PlayCard) of the seat to act.
+// Decide checks a move (game.Move, UCI or SAN) or a card (game.PlayCard) of the seat to
+// act, and with a clock the engine's timeout (game.Timeout): an action or a timeout that
+// finds the seat's deadline passed is its flag falling (clock.FlagFell).
 func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	s, ok := st.(State)
 	if !ok || !s.started {
 		return nil, game.Reject(game.Conflict, "the game has not started")
 	}
+	_, timeout := a.Do.(game.Timeout)
 	switch a.Do.(type) {
 	case game.Move, game.PlayCard:
 	default:
-		return nil, game.Unsupported("UnfairChess", a.Do, "a move or a card")
+		if !timeout || !s.Clock.On {
+			return nil, game.Unsupported("UnfairChess", a.Do, "a move or a card")
+		}
 	}
 	if _, over := s.outcome(); over {
 		return nil, game.Reject(game.IllegalMove, "the game is over")
 	}
-	if a.Seat != s.toAct() {
-		return nil, game.Reject(game.NotYourTurn, "it is seat %d's turn", s.toAct())
+	seat := s.toAct()
+	if a.Seat != seat && !timeout {
+		return nil, game.Reject(game.NotYourTurn, "it is seat %d's turn", seat)
+	}
+	if fell, err := s.Clock.Flag(seat, a); err != nil {
+		return nil, err
+	} else if fell {
+		return game.PublicEvents(clock.FlagFell{Seat: seat, At: a.At}), nil
 	}
 	var evs []game.Emitted
+	var after State
 	var err error
 	switch do := a.Do.(type) {
 	case game.Move:
-		evs, _, err = s.decideMove(do.Notation)
+		evs, after, err = s.decideMove(do.Notation)
 	case game.PlayCard:
-		evs, _, err = s.decideCard(a.Seat, do)
+		evs, after, err = s.decideCard(a.Seat, do)
 	}
-	return evs, err
+	if err != nil {
+		return nil, err
+	}
+	return s.stamped(evs, after, a.At), nil
+}
+
+// stamped puts the clock's stamp on the actions among evs, which the seat to act plays at
+// at and which leave the state after: the time on each, and on the last, when it ends the
+// turn, what the seat has left.
+func (s State) stamped(evs []game.Emitted, after State, at time.Time) []game.Emitted {
+	if !s.Clock.On {
+		return evs
+	}
+	seat, last := s.toAct(), -1
+	for i, e := range evs {
+		switch e.Event.(type) {
+		case MovePlayed, CardPlayed:
+			last = i
+		}
+	}
+	for i, e := range evs {
+		st := s.Clock.Stamp(seat, at, i == last && after.toAct() != seat)
+		switch e := e.Event.(type) {
+		case MovePlayed:
+			e.Stamp = st
+			evs[i].Event = e
+		case CardPlayed:
+			e.Stamp = st
+			evs[i].Event = e
+		}
+	}
+	return evs
 }
 
 // decideMove is the seat to act playing notation: the events, and the state they give.
@@ -217,7 +280,7 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		if err != nil {
 			panic(fmt.Sprintf("unfair: a stored GameStarted has a bad FEN: %v", err))
 		}
-		return State{Pos: pos, started: true}
+		return State{Pos: pos, started: true, Clock: clock.Start(e.Clock, 2, e.At)}
 	}
 	s, ok := st.(State)
 	if !ok {
@@ -236,6 +299,7 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		}
 		f := s.fork()
 		f.move(m)
+		f.clockTurn(e.Seat, e.Stamp)
 		return f.settle()
 	case CardPlayed:
 		d := defs[e.Card]
@@ -250,12 +314,23 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 			panic(fmt.Sprintf("unfair: a stored card %s has targets %v the rules do not know", e.Card, e.Targets))
 		}
 		f.playCard(e.Seat, d, p)
+		f.clockTurn(e.Seat, e.Stamp)
 		return f.settle()
+	case clock.FlagFell:
+		s.Flag = &e
+		return s
 	}
 	if len(s.pending) > 0 {
 		s.pending = s.pending[1:]
 	}
 	return s
+}
+
+// clockTurn stops seat's clock as st records, when its turn has ended.
+func (f *fold) clockTurn(seat int, st clock.Stamp) {
+	if f.toAct() != seat {
+		f.Clock = f.Clock.Ended(seat, st)
+	}
 }
 
 // settle is the state after a fold, with its facts pending until their events are folded.
@@ -283,7 +358,7 @@ func (Rules) Status(st game.State) game.Status {
 	case s.Pos.InCheck():
 		phase = "check"
 	}
-	return game.Status{ToAct: []int{s.toAct()}, Phase: phase}
+	return game.Status{ToAct: []int{s.toAct()}, Phase: phase, Deadline: s.Clock.Deadline(s.toAct())}
 }
 
 // Events decodes UnfairChess events.
