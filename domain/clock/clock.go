@@ -61,6 +61,22 @@ func FromOptions(opts game.Options) (*Setup, error) {
 	return &c, nil
 }
 
+// AuditStart checks the time control a start event records (nil: none) with the time
+// its first turn starts: both or neither, and a control that Parse may give.
+func AuditStart(c *Setup, at time.Time) error {
+	switch {
+	case c == nil && !at.IsZero():
+		return errors.New("a start time without a clock")
+	case c == nil:
+		return nil
+	case at.IsZero():
+		return fmt.Errorf("a clock %s without the time it starts", c)
+	case c.InitialMs <= 0 || c.InitialMs > 600*60_000 || c.IncrementMs < 0 || c.IncrementMs > 600_000 || c.IncrementMs%1000 != 0:
+		return fmt.Errorf("a clock of %d ms plus %d ms, which the option clock cannot set", c.InitialMs, c.IncrementMs)
+	}
+	return nil
+}
+
 func (c Setup) String() string {
 	return fmt.Sprintf("%g+%d", float64(c.InitialMs)/60_000, c.IncrementMs/1000)
 }
@@ -199,7 +215,7 @@ func (c Clock) Audit(seat int, st Stamp, endsTurn bool) error {
 		return nil
 	}
 	if deadline := c.Deadline(seat); c.Late(seat, st.At) {
-		return fmt.Errorf("at %s, after the deadline %s", st.At.Format(time.RFC3339Nano), deadline.Format(time.RFC3339Nano))
+		return fmt.Errorf("at %s, at or after the deadline %s", st.At.Format(time.RFC3339Nano), deadline.Format(time.RFC3339Nano))
 	}
 	if want := c.Stamp(seat, st.At, endsTurn).LeftMs; st.LeftMs != want {
 		return fmt.Errorf("%d ms left recorded, the clock gives %d", st.LeftMs, want)

@@ -1,6 +1,7 @@
 package clock
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -43,6 +44,26 @@ func TestFromOptions(t *testing.T) {
 	}
 	if _, err := FromOptions(game.Options{Option: "fast"}); game.CodeOf(err) != game.BadInput {
 		t.Errorf("fast: %v", err)
+	}
+}
+
+func TestAuditStart(t *testing.T) {
+	five := &Setup{InitialMs: 300_000, IncrementMs: 3000}
+	if err := errors.Join(AuditStart(nil, time.Time{}), AuditStart(five, noon)); err != nil {
+		t.Errorf("true starts: %v", err)
+	}
+	for name, tc := range map[string]struct {
+		c  *Setup
+		at time.Time
+	}{
+		"a start time alone":  {nil, noon},
+		"a clock without one": {five, time.Time{}},
+		"no time at all":      {&Setup{IncrementMs: 1000}, noon},
+		"a part of a second":  {&Setup{InitialMs: 1000, IncrementMs: 1500}, noon},
+	} {
+		if err := AuditStart(tc.c, tc.at); err == nil {
+			t.Errorf("%s passed", name)
+		}
 	}
 }
 
