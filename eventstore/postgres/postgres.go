@@ -69,8 +69,9 @@ type Option func(*config)
 // WithSchema puts the store's tables in schema (default "arbiter"), created if needed.
 func WithSchema(schema string) Option { return func(c *config) { c.schema = schema } }
 
-// WithPoll sets how often subscriptions look for appends made by other processes
-// (default 100ms). Appends made through this Store wake them at once.
+// WithPoll sets how often subscriptions look for appends made by other processes, a
+// fallback for when the LISTEN connection is down (default 1s). Appends made through this
+// Store or, through NOTIFY, by other processes wake them at once.
 func WithPoll(d time.Duration) Option { return func(c *config) { c.poll = d } }
 
 // WithMaxBatch bounds the appends committed in one transaction (default 256).
@@ -84,6 +85,9 @@ type Store struct {
 	queue    *groupcommit.Queue
 	notifier *eventstore.Notifier
 	closed   atomic.Bool
+
+	stopListening context.CancelFunc
+	listening     chan struct{} // closed when the listener has stopped
 }
 
 var _ eventstore.Store = (*Store)(nil)
@@ -91,7 +95,7 @@ var _ eventstore.Store = (*Store)(nil)
 // Open connects to the server at url (a PostgreSQL connection URL or keyword/value
 // string) and creates the store's schema and tables if needed.
 func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
-	cfg := config{schema: "arbiter", poll: 100 * time.Millisecond, maxBatch: 256}
+	cfg := config{schema: "arbiter", poll: time.Second, maxBatch: 256}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -113,6 +117,9 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("postgres: open schema %q: %w", cfg.schema, err)
 	}
 	s.queue = groupcommit.New(s.commit, cfg.maxBatch)
+	lctx, cancel := context.WithCancel(context.Background())
+	s.stopListening, s.listening = cancel, make(chan struct{})
+	go s.listen(lctx)
 	return s, nil
 }
 
@@ -209,6 +216,8 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 			return fmt.Errorf("insert events: %w", err)
 		}
 		b.Queue(`UPDATE head SET position = $1`, m.head)
+		// Delivered at COMMIT to every process listening on this schema.
+		b.Queue(`SELECT pg_notify($1, '')`, s.channel())
 	}
 	b.Queue(`COMMIT`)
 	br := conn.SendBatch(ctx, &b)

@@ -32,7 +32,8 @@ func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
 }
 
 // Subscribe implements eventstore.Store. Appends through this Store wake subscriptions at
-// once; appends by other processes are found by polling.
+// once; appends by other processes arrive through NOTIFY (see listen.go), or by polling
+// while the listening connection is down.
 func (s *Store) Subscribe(ctx context.Context, after int64) (*eventstore.Subscription, error) {
 	if s.closed.Load() {
 		return nil, eventstore.ErrClosed
@@ -50,6 +51,8 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.queue.Close()
+	s.stopListening()
+	<-s.listening
 	s.notifier.Close()
 	s.pool.Close()
 	return nil
