@@ -34,29 +34,41 @@ func (r *matchResolver) MySeat(ctx context.Context, obj *model.Match) (*int, err
 
 // Board is the resolver for the board field.
 func (r *matchResolver) Board(ctx context.Context, obj *model.Match) (*model.Board, error) {
-	b, ok := obj.View.Rules.(game.Boarded)
-	if !ok || obj.View.State.GameState == nil {
+	v, err := r.full(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := v.Rules.(game.Boarded)
+	if !ok || v.State.GameState == nil {
 		return nil, nil
 	}
-	return boardModel(b.Board(obj.View.State.GameState)), nil
+	return boardModel(b.Board(v.State.GameState)), nil
 }
 
 // Moves is the resolver for the moves field.
 func (r *matchResolver) Moves(ctx context.Context, obj *model.Match) ([]string, error) {
-	rec, ok := obj.View.Rules.(game.Recorded)
-	if !ok || obj.View.State.GameState == nil {
+	v, err := r.full(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	rec, ok := v.Rules.(game.Recorded)
+	if !ok || v.State.GameState == nil {
 		return []string{}, nil
 	}
-	return append([]string{}, rec.MoveList(obj.View.State.GameState)...), nil
+	return append([]string{}, rec.MoveList(v.State.GameState)...), nil
 }
 
 // Pgn is the resolver for the pgn field.
 func (r *matchResolver) Pgn(ctx context.Context, obj *model.Match) (*string, error) {
-	ex, ok := obj.View.Rules.(game.Exporter)
-	if !ok || obj.View.State.GameState == nil {
+	v, err := r.full(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	ex, ok := v.Rules.(game.Exporter)
+	if !ok || v.State.GameState == nil {
 		return nil, nil
 	}
-	pgn, err := ex.Export(obj.View.State.GameState, obj.View.Record())
+	pgn, err := ex.Export(v.State.GameState, v.Record())
 	if err != nil {
 		return nil, err
 	}
@@ -105,23 +117,31 @@ func (r *matchResolver) Hand(ctx context.Context, obj *model.Match) ([]*model.Ha
 	if obj.ViewerID == "" || seat < 0 {
 		return nil, nil
 	}
-	hand, ok := projections.ViewerOf(obj.View.State, obj.ViewerID).Hand(obj.View.Rules, obj.View.State.GameState, seat)
+	v, err := r.full(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	hand, ok := projections.ViewerOf(v.State, obj.ViewerID).Hand(v.Rules, v.State.GameState, seat)
 	if !ok {
 		return nil, nil
 	}
-	return handModel(catalogOf(obj.View.Rules), hand), nil
+	return handModel(catalogOf(v.Rules), hand), nil
 }
 
 // Cards is the resolver for the cards field.
 func (r *matchResolver) Cards(ctx context.Context, obj *model.Match) ([]*model.SeatCards, error) {
-	carded, ok := obj.View.Rules.(game.Carded)
-	if !ok || obj.View.State.GameState == nil {
+	v, err := r.full(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	carded, ok := v.Rules.(game.Carded)
+	if !ok || v.State.GameState == nil {
 		return []*model.SeatCards{}, nil
 	}
-	c := catalogOf(obj.View.Rules)
-	out := make([]*model.SeatCards, len(obj.View.State.Seats))
+	c := catalogOf(v.Rules)
+	out := make([]*model.SeatCards, len(v.State.Seats))
 	for i := range out {
-		out[i] = seatCardsModel(c, carded, obj.View.State.GameState, i)
+		out[i] = seatCardsModel(c, carded, v.State.GameState, i)
 	}
 	return out, nil
 }

@@ -147,3 +147,19 @@ func actor(p *engine.Player) string {
 	}
 	return "player:" + p.ID
 }
+
+// full returns a match's view with its game state: an archived match (see
+// projections.ArchiveAfter) is folded again from the store, through the engine's cache.
+func (r *Resolver) full(ctx context.Context, obj *model.Match) (*projections.MatchView, error) {
+	v := obj.View
+	if !v.Archived {
+		return v, nil
+	}
+	snap, err := r.Engine.Match(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	cp := *v
+	cp.Rules, cp.State, cp.Archived = snap.Rules, snap.State, false
+	return &cp, nil
+}

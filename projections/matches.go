@@ -23,6 +23,11 @@ type MatchView struct {
 	Position  int64
 	CreatedAt time.Time
 	UpdatedAt time.Time
+	// Archived views are finished matches whose game state was dropped to save memory
+	// (see ArchiveAfter): State keeps the seats, options, result and seed, GameState is
+	// nil. Whoever needs the board folds the match again from the store.
+	Archived bool
+	digest   string // an archived view's line of Digest, kept from before the drop
 }
 
 // Matches is the live state of every match: boards, moves, seats, and the lobby.
@@ -30,11 +35,51 @@ type Matches struct {
 	folder engine.Folder
 	checkpoint
 	byID map[string]*MatchView
+
+	archiveAfter time.Duration // < 0: never
+	finished     []string      // IDs of finished, unarchived matches, in the order they ended
 }
 
+// MatchesOption configures NewMatches.
+type MatchesOption func(*Matches)
+
+// ArchiveAfter drops the game state of a match once it has been over for d, by the time
+// of the events applied since (so a rebuild archives as it goes): its view keeps
+// everything but the board, which the API then folds from the store when asked. A
+// negative d, the default, never archives.
+func ArchiveAfter(d time.Duration) MatchesOption { return func(m *Matches) { m.archiveAfter = d } }
+
 // NewMatches returns an empty model for the games of reg.
-func NewMatches(reg *game.Registry) *Matches {
-	return &Matches{folder: engine.Folder{Games: reg}, byID: map[string]*MatchView{}}
+func NewMatches(reg *game.Registry, opts ...MatchesOption) *Matches {
+	m := &Matches{folder: engine.Folder{Games: reg}, byID: map[string]*MatchView{}, archiveAfter: -1}
+	for _, o := range opts {
+		o(m)
+	}
+	return m
+}
+
+// settle notes a view just folded: a finished match joins the archive queue, and the
+// matches over for long enough by the time now are archived. The caller holds the lock.
+func (m *Matches) settle(v *MatchView, was *MatchView, now time.Time) {
+	if m.archiveAfter < 0 {
+		return
+	}
+	if v.State.Status == match.Finished && v.State.SeedRevealed && (was == nil || !was.State.SeedRevealed) {
+		m.finished = append(m.finished, v.ID)
+	}
+	for len(m.finished) > 0 {
+		old := m.byID[m.finished[0]]
+		if old != nil && now.Sub(old.UpdatedAt) < m.archiveAfter {
+			return
+		}
+		m.finished = m.finished[1:]
+		if old != nil && !old.Archived {
+			a := *old
+			a.digest = digestLine(old)
+			a.State.GameState, a.Archived = nil, true
+			m.byID[a.ID] = &a
+		}
+	}
 }
 
 // Name implements Projection.
@@ -50,16 +95,27 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	if !ok {
 		return nil
 	}
-	v, err := m.fold(id, m.byID[id], []eventstore.Event{ev})
+	was := m.byID[id]
+	v, err := m.fold(id, was, []eventstore.Event{ev})
 	if err != nil {
 		return err
 	}
 	m.byID[id] = v
+	m.settle(v, was, ev.Time)
 	return nil
 }
 
 // Record is what a game's export needs to know of the match around it.
 func (v *MatchView) Record() game.Record { return v.State.Record(v.Rules, v.ID, v.CreatedAt) }
+
+// digestLine is a view's line in Digest: its ID, version, status, result and board.
+func digestLine(v *MatchView) string {
+	line := fmt.Sprintf("%s %d %s %v", v.ID, v.Version, v.State.Status, v.State.Result)
+	if b, ok := v.Rules.(game.Boarded); ok {
+		line += " " + b.Board(v.State.GameState).FEN
+	}
+	return line + "\n"
+}
 
 // Get returns a match's view, or nil.
 func (m *Matches) Get(id string) *MatchView {
@@ -109,11 +165,11 @@ func (m *Matches) Digest() string {
 	h := sha256.New()
 	for _, id := range ids {
 		v := m.byID[id]
-		fmt.Fprintf(h, "%s %d %s %v", id, v.Version, v.State.Status, v.State.Result)
-		if b, ok := v.Rules.(game.Boarded); ok {
-			fmt.Fprintf(h, " %s", b.Board(v.State.GameState).FEN)
+		if v.Archived {
+			fmt.Fprint(h, v.digest)
+		} else {
+			fmt.Fprint(h, digestLine(v))
 		}
-		fmt.Fprintln(h)
 	}
 	return fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.pos, hex.EncodeToString(h.Sum(nil))[:16])
 }

@@ -31,6 +31,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 	type group struct {
 		id   string
 		evs  []eventstore.Event
+		was  *MatchView
 		view *MatchView
 		err  error
 	}
@@ -50,7 +51,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 		}
 		g := byID[id]
 		if g == nil {
-			g = &group{id: id, view: m.byID[id]}
+			g = &group{id: id, was: m.byID[id], view: m.byID[id]}
 			byID[id] = g
 			groups = append(groups, g)
 		}
@@ -84,6 +85,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 	}
 	for _, g := range groups {
 		m.byID[g.id] = g.view
+		m.settle(g.view, g.was, g.evs[len(g.evs)-1].Time)
 	}
 	m.pos = last
 	m.mu.Unlock()
@@ -100,6 +102,8 @@ func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*Matc
 			return nil, err
 		}
 		v = &MatchView{ID: id, Rules: rules, CreatedAt: evs[0].Time}
+	} else if old.Archived {
+		return nil, fmt.Errorf("match %s was archived when it ended, and now has event %d: archive later", id, evs[0].Version)
 	} else {
 		cp := *old // readers may hold the old view: replace it, never change it
 		v = &cp

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
 
@@ -90,8 +91,9 @@ type app struct {
 
 // appConfig is what serve's flags choose.
 type appConfig struct {
-	busURL  string         // "" or gochannel: in-process; nats://...: NATS JetStream
-	abandon *match.Abandon // the rule for players who leave; nil for the default
+	busURL       string         // "" or gochannel: in-process; nats://...: NATS JetStream
+	abandon      *match.Abandon // the rule for players who leave; nil for the default
+	archiveAfter time.Duration  // how long a finished match keeps its board in memory
 }
 
 // startApp wires everything on a store: it rebuilds the read side from the store, then
@@ -102,7 +104,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	a := &app{
 		store:   store,
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon}),
-		matches: projections.NewMatches(reg),
+		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter)),
 		ratings: projections.NewRatings(),
 		cards:   projections.NewCardsPlayed(reg),
 	}

@@ -28,6 +28,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	db := fs.String("db", "", "event store: a file, or a postgres:// URL (default $ARBITER_DB, else "+defaultDB+")")
 	busURL := fs.String("bus", os.Getenv("ARBITER_BUS"), "event bus: gochannel (in-process, the default) or a nats:// URL (default $ARBITER_BUS)")
 	claimAfter := fs.Duration("claim-after", time.Duration(match.DefaultAbandon.ClaimAfterMs)*time.Millisecond, "how long a player who left a live match may be away before an opponent may claim the win (for matches created from now on)")
+	archiveAfter := fs.Duration("archive-after", 10*time.Minute, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
 	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
@@ -42,7 +43,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer store.Close()
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon}, log)
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter}, log)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+// TestArchivedMatchesReadTheSame: the same finished matches read through a server that
+// keeps their boards in memory and one that archives them at once and folds them from
+// the store when asked, field for field, for each player and a spectator.
+func TestArchivedMatchesReadTheSame(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db, "--archive-after", "1h")
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	mate := srv.newMatch(t, ann, bob, false)
+	for i, mv := range []string{"e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"} {
+		if r := srv.play(t, []string{ann, bob}[i%2], mate, mv); len(r.Errors) > 0 {
+			t.Fatal(r.Errors)
+		}
+	}
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, ann, `mutation{createMatch(input:{game:UNFAIR_CHESS}){match{id}}}`, nil, &c)
+	cards := c.CreateMatch.Match.ID
+	for seat, tok := range []string{ann, bob} {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": cards, "s": seat}, nil)
+	}
+	srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": cards}, nil)
+
+	const q = `query($m:ID!){match(id:$m){status version moves pgn seed result{winner reason}
+	  board{fen inCheck legalMoves marks{square kind} checked}
+	  hand{slot playable card{id}} cards{seat handSize deckSize discardPile{id} played{count}}
+	  seats{seat player{name}} events(first:100){version type data}}}`
+	read := func(s *server) map[string]json.RawMessage {
+		out := map[string]json.RawMessage{}
+		for _, id := range []string{mate, cards} {
+			for who, tok := range map[string]string{"ann": ann, "bob": bob, "spectator": ""} {
+				r := s.post(t, tok, q, map[string]any{"m": id})
+				if len(r.Errors) > 0 {
+					t.Fatalf("%s reading %s: %+v", who, id, r.Errors)
+				}
+				out[id+" "+who] = r.Data
+			}
+		}
+		return out
+	}
+	kept := read(srv)
+	srv.stop(t)
+	srv = startServer(t, db, "--archive-after", "0s")
+	archived := read(srv)
+	for k, want := range kept {
+		if !bytes.Equal(archived[k], want) {
+			t.Fatalf("%s differs once archived:\nkept     %s\narchived %s", k, want, archived[k])
+		}
+	}
+	var b struct {
+		Match struct{ Board struct{ FEN string } }
+	}
+	_ = json.Unmarshal(kept[mate+" spectator"], &b)
+	if b.Match.Board.FEN != "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4" {
+		t.Fatalf("the board read: %s", kept[mate+" spectator"])
+	}
+}
