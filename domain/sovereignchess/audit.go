@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -19,7 +20,9 @@ import (
 // (that the match recorded the seat's resignation just before, replay checks). Every
 // other event must be the next of the facts that the last move, choice or claim implies,
 // field for field; a move recorded while such a fact is still due is refused, so that a
-// stream can leave none of them out.
+// stream can leave none of them out. With a clock, a move, choice or claim must come
+// before its seat's deadline and record the time left that the clock gives, and a flag
+// may fall only on the seat to act, at or after its deadline.
 func (Rules) Audit(before game.State, e game.Event) error {
 	if e, ok := e.(GameStarted); ok {
 		return auditStart(before, e)
@@ -36,7 +39,10 @@ func (Rules) Audit(before game.State, e game.Event) error {
 	}
 	var seat int
 	var do any
+	var stamp clock.Stamp
 	switch e := e.(type) {
+	case clock.FlagFell:
+		return s.Clock.AuditFlag(s.toAct()[0], e)
 	case PlayerWithdrew:
 		want, err := s.withdrawal(e.Seat)
 		if err != nil {
@@ -44,18 +50,21 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		}
 		return differ(e, want)
 	case MovePlayed:
-		seat, do = e.Seat, game.Move{Notation: e.Move}
+		seat, do, stamp = e.Seat, game.Move{Notation: e.Move}, e.Stamp
 	case OpeningChosen:
-		seat, do = e.Seat, game.Choose{Option: e.Option}
+		seat, do, stamp = e.Seat, game.Choose{Option: e.Option}, e.Stamp
 	case DrawClaimed:
-		seat, do = e.Seat, game.ClaimDraw{}
+		seat, do, stamp = e.Seat, game.ClaimDraw{}, e.Stamp
 	default:
 		return fmt.Errorf("%s where the rules record nothing: no move, choice or claim implies it", e.EventType())
 	}
 	if toAct := s.toAct(); !slices.Contains(toAct, seat) {
 		return fmt.Errorf("%s: seat %d recorded, but seat %v was to act", e.EventType(), seat, toAct)
 	}
-	want, err := s.decide(seat, do)
+	want, err := s.decide(seat, do, stamp)
+	if err == nil {
+		err = s.Clock.Audit(seat, stamp, true)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", e.EventType(), err)
 	}
@@ -79,6 +88,9 @@ func auditStart(before game.State, e GameStarted) error {
 	wantFirst := "-1"
 	if hasOpening(pos) {
 		wantFirst = "0 or 1"
+	}
+	if err := clock.AuditStart(e.Clock, e.At); err != nil {
+		return fmt.Errorf("GameStarted: %w", err)
 	}
 	if first := e.FirstMover; (hasOpening(pos) && first != 0 && first != 1) || (!hasOpening(pos) && first != -1) {
 		return fmt.Errorf("GameStarted: firstMover %d recorded; in this mode and position it is %s", first, wantFirst)

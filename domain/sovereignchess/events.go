@@ -2,7 +2,9 @@ package sovereignchess
 
 import (
 	"slices"
+	"time"
 
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/sovereign"
 )
@@ -19,6 +21,9 @@ type GameStarted struct {
 	// Order is Royale's draw: Order[p] is the seat of player p (White, Ash, Slate,
 	// Black at the start, in turn order).
 	Order []int `json:"order,omitempty"`
+	// With a clock (the option clock): the time control, and when the first turn starts.
+	Clock *clock.Setup `json:"clock,omitempty"`
+	At    time.Time    `json:"at,omitzero"`
 }
 
 // MovePlayed is one move.
@@ -27,6 +32,8 @@ type MovePlayed struct {
 	Move     string `json:"move"`     // in the move notation
 	Piece    int    `json:"piece"`    // the stable ID of the moving piece (the king's for a defection or an escape; 0 for a pass)
 	Position string `json:"position"` // the position after the move
+
+	clock.Stamp // with a clock: when it was played, and what the mover had left
 }
 
 // OpeningChosen is the answer to White's first move of a two-player game.
@@ -35,6 +42,8 @@ type OpeningChosen struct {
 	Option string `json:"option"` // keep or refuse
 	White  int    `json:"white"`  // the seat that plays White from now on
 	Black  int    `json:"black"`  // the seat that plays Black
+
+	clock.Stamp // with a clock: when it was chosen, and what the chooser had left
 }
 
 // Defected follows a defection: the seat's king changed colour.
@@ -104,6 +113,8 @@ type PlayerWithdrew struct {
 type DrawClaimed struct {
 	Seat   int    `json:"seat"`
 	Reason string `json:"reason"` // threefold repetition or fifty-move rule
+
+	clock.Stamp // with a clock: when it was claimed, and what the claimant had left
 }
 
 // GameEnded ends the game.
@@ -142,6 +153,7 @@ var codec = func() *game.Codec {
 	game.Register[PlayerWithdrew](c, 1)
 	game.Register[DrawClaimed](c, 1)
 	game.Register[GameEnded](c, 1)
+	game.Register[clock.FlagFell](c, 1)
 	return c
 }()
 
@@ -158,6 +170,13 @@ func (s State) aftermath(before *sovereign.Position, m sovereign.Move) []game.Ev
 		return out // the game goes on to the choice, whatever the board
 	}
 	return append(out, s.endOrChecks(before != nil)...)
+}
+
+// timeout is the end of a two-player game whose seat's flag fell: the other seat wins.
+func timeout(seat int) GameEnded {
+	standings := []string{sovereign.Won.String(), sovereign.Won.String()}
+	standings[seat] = sovereign.Lost.String()
+	return GameEnded{Reason: "timeout", Winners: []int{1 - seat}, Standings: standings}
 }
 
 // endOrChecks is GameEnded if the game is over in the current position; else, when

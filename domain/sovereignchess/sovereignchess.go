@@ -42,7 +42,7 @@
 //   - game.ClaimDraw: on a threefold repetition or fifty moves each without a capture, a
 //     pawn move or a regime change, as sovereign.Game allows (Royale included).
 //
-// Sovereign Chess has no clock here: game.Timeout is refused.
+// With a clock, the engine's game.Timeout at the deadline of the seat to act (see Clock).
 //
 // # Events
 //
@@ -53,10 +53,11 @@
 // KingEscaped and InterregnumBegun (Royale); ChecksAnnounced (Royale: every seat whose
 // king is in check after the move, while the game goes on); GameEnded. OpeningChosen may
 // be followed by GameEnded (when White's first move ended the game), DrawClaimed always
-// is. PlayerWithdrew (see Resignation) is followed by GameEnded or ChecksAnnounced. The
-// facts that follow are computed by Evolve from the move itself (State keeps them
-// until they are folded), so that Decide records them and Audit checks that a stream
-// records exactly them, none left out.
+// is. PlayerWithdrew (see Resignation) is followed by GameEnded or ChecksAnnounced.
+// FlagFell (see Clock) is followed by GameEnded with two players, and in Royale by
+// PlayerWithdrew and what follows a withdrawal. The facts that follow are computed by
+// Evolve from the move itself (State keeps them until they are folded), so that Decide
+// records them and Audit checks that a stream records exactly them, none left out.
 //
 // # Outcome
 //
@@ -67,6 +68,24 @@
 // "lost" for the rest. A tie is not a win: Winners lists only the seat that won, so a
 // draw (Winners empty) is a game that nobody won (a claimed draw, or no king left at
 // all).
+//
+// # Clock
+//
+// The option clock="minutes+increment" (domain/clock, as in chess) gives each seat its
+// own time, which runs while the seat is to act, and adds the increment when its turn
+// ends. Clocks are per seat, not per colour: a seat keeps its time whatever armies it
+// comes to own or play. The opening choice is a turn of the chooser: its clock runs from
+// White's first move to its keep or refuse, and gets the increment; whoever then plays
+// Black moves next on its own clock (the chooser again, after a refusal). Each move,
+// choice and claim records when it was made and what its seat had left (clock.Stamp).
+// An action of the seat to act that arrives at or after its deadline is not played: the
+// flag falls (clock.FlagFell, with the time it was found), as it does when the engine's
+// timeout finds the deadline passed; a timeout that comes early or for another deadline
+// is a CONFLICT rejection and changes nothing. Two players: the seat whose flag fell
+// loses (GameEnded "timeout" follows), whatever is left on the board. Royale: the seat is
+// out of the game as if it had withdrawn (PlayerWithdrew follows, see Resignation, then
+// GameEnded or ChecksAnnounced as after a withdrawal): its king leaves, it ranks lost,
+// and the others play on, the next seat's clock started at the flag's time.
 //
 // # Resignation
 //
@@ -79,7 +98,10 @@
 // not), Board lists it neither among the armies' owners nor in Interregnum, and GameEnded
 // stands it "lost", never "tied", a claimed draw included. If a single king is left, the
 // game ends there: the last king standing wins. Otherwise the checks are announced, since
-// the neutral army may give check, or stop giving it.
+// the neutral army may give check, or stop giving it. With a clock, a seat that withdraws
+// during its own turn does so at a moment the game is not told (game.Withdrawing carries
+// no time): the next seat's turn starts at the withdrawn seat's deadline, and an action
+// before that costs it nothing (clock.Clock.Quit).
 package sovereignchess
 
 import (
@@ -91,6 +113,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/sovereign"
 )
@@ -140,8 +163,9 @@ type State struct {
 	// FirstMover is the seat drawn to play White's first move; -1 when there is no
 	// opening choice (Royale, or a position after the first move).
 	FirstMover int
-	Order      []int      // Royale: the seat of each player, in turn order
-	Ended      *GameEnded // once the game is over
+	Order      []int       // Royale: the seat of each player, in turn order
+	Ended      *GameEnded  // once the game is over
+	Clock      clock.Clock // by seat; zero without a time control
 
 	pending []game.Event // the facts the last move, choice or claim implies, not yet folded
 }
@@ -153,7 +177,7 @@ func (Rules) Info() game.Info {
 
 // Plan: two seats, or four for Royale, each its own team.
 func (Rules) Plan(opts game.Options) (game.Plan, error) {
-	mode, _, err := options(opts)
+	mode, _, _, err := options(opts)
 	if err != nil {
 		return game.Plan{}, err
 	}
@@ -163,8 +187,8 @@ func (Rules) Plan(opts game.Options) (game.Plan, error) {
 	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
 }
 
-// options reads a match's options: the mode and the start position.
-func options(opts game.Options) (string, sovereign.Position, error) {
+// options reads a match's options: the mode, the start position and the time control.
+func options(opts game.Options) (string, sovereign.Position, *clock.Setup, error) {
 	keys := make([]string, 0, len(opts))
 	for k := range opts {
 		keys = append(keys, k)
@@ -175,26 +199,31 @@ func options(opts game.Options) (string, sovereign.Position, error) {
 		switch v := opts[k]; k {
 		case "mode":
 			if v != TwoPlayer && v != Royale {
-				return "", sovereign.Position{}, game.Reject(game.BadInput, "option mode: %q is not a mode of Sovereign Chess (known: %s, %s)", v, TwoPlayer, Royale)
+				return "", sovereign.Position{}, nil, game.Reject(game.BadInput, "option mode: %q is not a mode of Sovereign Chess (known: %s, %s)", v, TwoPlayer, Royale)
 			}
 			mode = v
 		case "position":
 			notation = v
+		case clock.Option:
 		default:
-			return "", sovereign.Position{}, game.Reject(game.BadInput, "Sovereign Chess has no option %q (known: mode, position)", k)
+			return "", sovereign.Position{}, nil, game.Reject(game.BadInput, "Sovereign Chess has no option %q (known: mode, position, clock)", k)
 		}
+	}
+	control, err := clock.FromOptions(opts)
+	if err != nil {
+		return "", sovereign.Position{}, nil, err
 	}
 	if notation == "" {
 		if mode == Royale {
-			return mode, sovereign.RoyaleStartPosition(), nil
+			return mode, sovereign.RoyaleStartPosition(), control, nil
 		}
-		return mode, sovereign.StartPosition(), nil
+		return mode, sovereign.StartPosition(), control, nil
 	}
 	pos, err := startPosition(mode, notation)
 	if err != nil {
-		return "", pos, &game.Error{Code: game.BadInput, Reason: "option position: " + err.Error(), Err: err}
+		return "", pos, nil, &game.Error{Code: game.BadInput, Reason: "option position: " + err.Error(), Err: err}
 	}
-	return mode, pos, nil
+	return mode, pos, control, nil
 }
 
 // startPosition reads a position to start a game of the mode from.
@@ -219,11 +248,14 @@ func hasOpening(pos sovereign.Position) bool {
 
 // Setup records the mode, the start position and the random draw of the seats.
 func (Rules) Setup(s game.Setup) ([]game.Emitted, error) {
-	mode, pos, err := options(s.Options)
+	mode, pos, control, err := options(s.Options)
 	if err != nil {
 		return nil, err
 	}
 	started := GameStarted{Mode: mode, Position: pos.Notation(), FirstMover: -1}
+	if control != nil {
+		started.Clock, started.At = control, s.At
+	}
 	switch {
 	case mode == Royale:
 		started.Order = royaleOrder(s.Seed)
@@ -300,22 +332,34 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if s.Ended != nil {
 		return nil, game.Reject(game.Conflict, "the game is over (%s)", s.Ended.Reason)
 	}
-	if _, ok := a.Do.(game.Timeout); ok {
-		return nil, game.Reject(game.Conflict, "Sovereign Chess is played without a clock: no deadline has passed")
+	_, timeout := a.Do.(game.Timeout)
+	if timeout && !s.Clock.On {
+		return nil, game.Reject(game.Conflict, "this game is played without a clock: no deadline has passed")
 	}
-	if toAct := s.toAct(); !slices.Contains(toAct, a.Seat) {
+	toAct := s.toAct()
+	if !timeout && !slices.Contains(toAct, a.Seat) {
 		return nil, game.Reject(game.NotYourTurn, "it is seat %v's turn, not seat %d's", toAct, a.Seat)
 	}
-	e, err := s.decide(a.Seat, a.Do)
+	if fell, err := s.Clock.Flag(toAct[0], a); err != nil {
+		return nil, err
+	} else if fell {
+		return s.record(clock.FlagFell{Seat: toAct[0], At: a.At}), nil
+	}
+	e, err := s.decide(a.Seat, a.Do, s.Clock.Stamp(a.Seat, a.At, true))
 	if err != nil {
 		return nil, err
 	}
 	return s.record(e), nil
 }
 
-// record is e followed by the facts it implies.
+// record is e followed by the facts it implies, and the facts those imply in turn (a
+// flag's withdrawal, then what the withdrawal implies).
 func (s State) record(e game.Event) []game.Emitted {
-	return game.PublicEvents(append([]game.Event{e}, s.apply(e).pending...)...)
+	out := []game.Event{e}
+	for s = s.apply(e); len(s.pending) > 0; s = s.apply(s.pending[0]) {
+		out = append(out, s.pending[0])
+	}
+	return game.PublicEvents(out...)
 }
 
 // Withdraw implements game.Withdrawing: a Royale seat that resigns while the game goes on
@@ -371,19 +415,19 @@ func (s State) playerOf(seat int) (sovereign.Player, bool) {
 	return sovereign.Player(i), i >= 0
 }
 
-// decide is Decide's first event, for a seat that may act.
-func (s State) decide(seat int, do any) (game.Event, error) {
+// decide is Decide's first event, for a seat that may act, with the clock's stamp st.
+func (s State) decide(seat int, do any, st clock.Stamp) (game.Event, error) {
 	switch do := do.(type) {
 	case game.Move:
-		return s.move(seat, do.Notation)
+		return s.move(seat, do.Notation, st)
 	case game.Defect:
 		notation, err := s.defection(do)
 		if err != nil {
 			return nil, err
 		}
-		return s.move(seat, notation)
+		return s.move(seat, notation, st)
 	case game.Choose:
-		return s.choose(seat, do.Option)
+		return s.choose(seat, do.Option, st)
 	case game.ClaimDraw:
 		if !s.Game.ClaimableDraw() {
 			return nil, game.Reject(game.IllegalMove, "no draw can be claimed: the position has not occurred three times, and fifty moves each have not been played without a capture, a pawn move or a regime change")
@@ -392,13 +436,13 @@ func (s State) decide(seat int, do any) (game.Event, error) {
 		if s.Game.Repetitions() < 3 {
 			reason = "fifty-move rule"
 		}
-		return DrawClaimed{Seat: seat, Reason: reason}, nil
+		return DrawClaimed{Seat: seat, Reason: reason, Stamp: st}, nil
 	}
 	return nil, game.Unsupported("Sovereign Chess", do, "a move, a defection, the opening choice or a draw claim")
 }
 
 // move checks a move in the move notation.
-func (s State) move(seat int, notation string) (game.Event, error) {
+func (s State) move(seat int, notation string, st clock.Stamp) (game.Event, error) {
 	if s.Game.ChoicePending() {
 		return nil, game.Reject(game.IllegalMove, "White's first move waits to be kept or refused: Choose %q or %q first", Keep, Refuse)
 	}
@@ -411,7 +455,9 @@ func (s State) move(seat int, notation string) (game.Event, error) {
 		}
 		return nil, &game.Error{Code: code, Reason: err.Error(), Err: err}
 	}
-	return played(seat, pos, m), nil
+	e := played(seat, pos, m)
+	e.Stamp = st
+	return e, nil
 }
 
 // played is the record of the legal move m from pos.
@@ -460,7 +506,7 @@ func (s State) defection(d game.Defect) (string, error) {
 }
 
 // choose checks the opening choice.
-func (s State) choose(seat int, option string) (game.Event, error) {
+func (s State) choose(seat int, option string, st clock.Stamp) (game.Event, error) {
 	if !s.Game.ChoicePending() {
 		if s.FirstMover >= 0 && len(s.Game.Moves()) == 0 {
 			return nil, game.Reject(game.IllegalMove, "there is nothing to keep or refuse yet: White's first move has not been played")
@@ -475,7 +521,7 @@ func (s State) choose(seat int, option string) (game.Event, error) {
 	if opt == Keep {
 		white = s.chooser()
 	}
-	return OpeningChosen{Seat: seat, Option: opt, White: white, Black: 1 - white}, nil
+	return OpeningChosen{Seat: seat, Option: opt, White: white, Black: 1 - white, Stamp: st}, nil
 }
 
 // Evolve applies an event. A stored event that does not replay (a corrupt store) panics,
@@ -497,7 +543,8 @@ func started(e GameStarted) State {
 	if e.FirstMover >= 0 {
 		opening = sovereign.NewOpening(uint64(e.FirstMover))
 	}
-	return State{Mode: e.Mode, Game: sovereign.NewGame(pos, opening), FirstMover: e.FirstMover, Order: slices.Clone(e.Order)}
+	return State{Mode: e.Mode, Game: sovereign.NewGame(pos, opening), FirstMover: e.FirstMover, Order: slices.Clone(e.Order),
+		Clock: clock.Start(e.Clock, pos.Players(), e.At)}
 }
 
 // apply folds one event after GameStarted into a copy of s.
@@ -511,13 +558,30 @@ func (s State) apply(e game.Event) State {
 			panic(fmt.Sprintf("sovereignchess: a stored move %s does not replay: %v", e.Move, err))
 		}
 		s.Game = g
+		s.Clock = s.Clock.Ended(e.Seat, e.Stamp)
 		s.pending = s.aftermath(&before, m)
 	case OpeningChosen:
 		g := s.Game.Clone()
 		g.Opening.Choose(e.Option == Keep)
 		s.Game = g
+		s.Clock = s.Clock.Ended(e.Seat, e.Stamp)
 		s.pending = s.aftermath(nil, sovereign.Move{})
+	case clock.FlagFell:
+		// The seat's time is spent; the next turn starts when the flag was found fallen.
+		s.Clock = s.Clock.Ended(e.Seat, clock.Stamp{At: e.At})
+		if s.Mode != Royale {
+			s.pending = []game.Event{timeout(e.Seat)}
+			break
+		}
+		w, err := s.withdrawal(e.Seat)
+		if err != nil {
+			panic(fmt.Sprintf("sovereignchess: a stored flag of seat %d does not replay: %v", e.Seat, err))
+		}
+		s.pending = []game.Event{w}
 	case PlayerWithdrew:
+		if slices.Contains(s.toAct(), e.Seat) {
+			s.Clock = s.Clock.Quit(e.Seat)
+		}
 		pl, ok := s.playerOf(e.Seat)
 		g := s.Game.Clone()
 		if !ok || !g.Withdraw(pl) {
@@ -526,6 +590,7 @@ func (s State) apply(e game.Event) State {
 		s.Game = g
 		s.pending = s.endOrChecks(true)
 	case DrawClaimed:
+		s.Clock = s.Clock.Ended(e.Seat, e.Stamp)
 		pos := s.Game.Position()
 		standings := make([]string, pos.Players())
 		for pl := range sovereign.Player(pos.Players()) {
@@ -559,7 +624,8 @@ func (Rules) Status(st game.State) game.Status {
 	if s.Game.ChoicePending() {
 		phase = PhaseOpening
 	}
-	return game.Status{ToAct: s.toAct(), Phase: phase}
+	toAct := s.toAct()
+	return game.Status{ToAct: toAct, Phase: phase, Deadline: s.Clock.Deadline(toAct[0])}
 }
 
 // Events decodes Sovereign Chess events.

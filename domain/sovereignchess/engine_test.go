@@ -1,0 +1,143 @@
+package sovereignchess_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/sovereignchess"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/replay"
+)
+
+// Matches on the clock through the engine, their time read from a fake clock: the first
+// seat to act moves, then nobody does. The engine's scheduler, told each new deadline as
+// a read model would be, times the seats out one after the other: in a two-player game
+// the chooser's flag falls during the opening choice and the first mover wins; in Royale
+// three flags fall, each seat leaving the game as if it withdrew, and the first mover is
+// the last king standing. replay.Verify accepts both streams.
+func TestFlagsFallThroughTheEngine(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		opts   game.Options
+		flags  int
+		reason string
+		winner func(sovereignchess.State) int
+	}{
+		{"two players", game.Options{"clock": "1+0"}, 1, "timeout",
+			func(st sovereignchess.State) int { return st.FirstMover }},
+		{"Royale", game.Options{"clock": "1+0", "mode": sovereignchess.Royale}, 3, "last king standing",
+			func(st sovereignchess.State) int { return st.Order[0] }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tb := newClockTable(t, tc.opts)
+			tb.after(10 * time.Second)
+			ms, st := tb.snapshot()
+			move := game.Move{Notation: sovereignchess.Rules{}.Board(ms.GameState).LegalMoves[0]}
+			if _, err := tb.eng.Handle(tb.ctx, tb.id, match.Act{PlayerID: player(st.ToAct[0]), Do: move}, engine.Meta{}); err != nil {
+				t.Fatal(err)
+			}
+			ms = tb.timeOut()
+			want := []int{tc.winner(ms.GameState.(sovereignchess.State))}
+			if ms.Result == nil || ms.Result.Reason != tc.reason || !slices.Equal(ms.Result.Winners, want) {
+				t.Fatalf("result %+v, want %v by %s", ms.Result, want, tc.reason)
+			}
+			report, err := replay.Verify(tb.ctx, tb.store, tb.games, tb.id)
+			if err != nil || !report.OK() {
+				t.Fatalf("verify: %v %v", err, report.Err())
+			}
+			evs, err := tb.store.ReadStream(tb.ctx, engine.MatchStream(tb.id), 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flags := 0
+			for _, ev := range evs {
+				if ev.Type == "FlagFell" {
+					flags++
+				}
+			}
+			if flags != tc.flags {
+				t.Errorf("%d flags fell, want %d", flags, tc.flags)
+			}
+		})
+	}
+}
+
+// clockTable is a match played through an engine whose time moves only when the test
+// says, from noon on.
+type clockTable struct {
+	t     *testing.T
+	ctx   context.Context
+	noon  time.Time
+	now   atomic.Int64 // Unix nanoseconds
+	store *memstore.Store
+	games *game.Registry
+	eng   *engine.Engine
+	id    string
+}
+
+// player is the player sitting at seat.
+func player(seat int) string { return fmt.Sprintf("player-%d", seat) }
+
+// newClockTable creates a match with opts and seats its players, at noon.
+func newClockTable(t *testing.T, opts game.Options) *clockTable {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	tb := &clockTable{t: t, ctx: ctx, noon: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), store: memstore.New(),
+		games: game.NewRegistry(sovereignchess.Rules{})}
+	tb.after(0)
+	tb.eng = engine.New(engine.Config{Store: tb.store, Games: tb.games, Now: func() time.Time { return time.Unix(0, tb.now.Load()) }})
+	ack, err := tb.eng.Create(ctx, engine.CreateMatch{Game: sovereignchess.ID, Options: opts}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.id = ack.MatchID
+	plan, _ := sovereignchess.Rules{}.Plan(opts)
+	for seat := range plan.Seats {
+		if _, err := tb.eng.Handle(ctx, tb.id, match.Join{PlayerID: player(seat), Name: player(seat)}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tb
+}
+
+// after sets the engine's time to d after noon.
+func (tb *clockTable) after(d time.Duration) { tb.now.Store(tb.noon.Add(d).UnixNano()) }
+
+// snapshot is the match now, and its game's status.
+func (tb *clockTable) snapshot() (match.State, game.Status) {
+	tb.t.Helper()
+	snap, err := tb.eng.Match(tb.ctx, tb.id)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return snap.State, snap.State.GameStatus(sovereignchess.Rules{})
+}
+
+// timeOut lets nobody act: it runs the engine's timers, telling them each deadline the
+// game announces and moving the time just past it, until the match is over.
+func (tb *clockTable) timeOut() match.State {
+	tb.t.Helper()
+	timers := tb.eng.NewTimers()
+	ctx, stop := context.WithCancel(tb.ctx)
+	done := make(chan struct{})
+	go func() { _ = timers.Run(ctx); close(done) }()
+	defer func() { stop(); <-done }()
+	ms, st := tb.snapshot()
+	for ms.Status == match.Live && tb.ctx.Err() == nil {
+		deadline := st.Deadline
+		tb.now.Store(deadline.Add(time.Millisecond).UnixNano())
+		timers.Track(tb.id, deadline)
+		for ms.Status == match.Live && st.Deadline.Equal(deadline) && tb.ctx.Err() == nil {
+			time.Sleep(2 * time.Millisecond)
+			ms, st = tb.snapshot()
+		}
+	}
+	return ms
+}
