@@ -102,7 +102,9 @@ func (r *Report) add(version int64, check, format string, args ...any) {
 //     FEN follow from the UCI move);
 //   - a seat's withdrawal (game.Withdrawing, Sovereign Chess Royale): right after a
 //     Resigned that leaves the match going on come exactly the events Withdraw gives
-//     for the seat, and no game event elsewhere is a seat's withdrawal;
+//     for the seat at the Resigned's time (the command's, which the events of a command
+//     share), or at no time (as stored before Withdraw was told the time), and no game
+//     event elsewhere is a seat's withdrawal;
 //   - the result: a game that ends by itself is followed by MatchEnded with the outcome
 //     that the game's Status gives; a resignation leaves the other side as winners, an
 //     agreement has none.
@@ -164,8 +166,10 @@ type verifier struct {
 	overAs game.Outcome   // the outcome the game's Status gave then
 
 	// withdrawal holds the events still expected from game.Withdrawing after a Resigned
-	// that left the match going on; withdrawer is the seat that resigned.
+	// that left the match going on; withdrawer is the seat that resigned. untimed is the
+	// withdrawal at no time, until the first of its events says which one is stored.
 	withdrawal []game.Emitted
+	untimed    []game.Emitted
 	withdrawer int
 
 	forfeiter int  // the seat a Forfeited names, whose Resigned must come next; -1 for none
@@ -236,6 +240,12 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 		v.setup = v.setup[1:]
 		v.expect(ev, d, want, CheckSetup, "the opening dealt from the seed")
 	case len(v.withdrawal) > 0:
+		if len(v.untimed) > 0 {
+			if same, _ := sameEvent(d, v.untimed[0].Event); same {
+				v.withdrawal = v.untimed
+			}
+			v.untimed = nil
+		}
 		want := v.withdrawal[0]
 		v.withdrawal = v.withdrawal[1:]
 		v.expect(ev, d, want, CheckRules, fmt.Sprintf("the withdrawal of seat %d, who resigned,", v.withdrawer))
@@ -292,7 +302,7 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 			v.r.add(version, CheckLifecycle, "%s while the match is %s", ev.Type, statusName(st.Status))
 		}
 		if e, ok := d.(match.Resigned); ok {
-			v.resigned(e.Seat)
+			v.resigned(e.Seat, ev.Time)
 		}
 	case match.MatchEnded:
 		v.ended(version, e)
@@ -389,31 +399,36 @@ func sameEvent(a, b game.Event) (bool, error) {
 	return bytes.Equal(pa, pb), nil
 }
 
-// resigned expects, after seat's resignation, the events by which a game that
+// resigned expects, after seat's resignation at at, the events by which a game that
 // implements game.Withdrawing takes the seat out of play, when the match goes on: the
-// match records them right after Resigned (match.Decide).
-func (v *verifier) resigned(seat int) {
+// match records them right after Resigned (match.Decide), given the command's time, which
+// the store records on every event of the command.
+func (v *verifier) resigned(seat int, at time.Time) {
 	st := v.st
 	st.Resigned = append(slices.Clone(st.Resigned), seat)
 	w, ok := v.rules.(game.Withdrawing)
 	if _, teams := seatsLeft(st); !ok || teams <= 1 || st.GameState == nil {
 		return
 	}
-	v.withdrawal, v.withdrawer = w.Withdraw(st.GameState, seat), seat
+	v.withdrawal, v.withdrawer = w.Withdraw(st.GameState, seat, at), seat
+	v.untimed = w.Withdraw(st.GameState, seat, time.Time{})
 }
 
 // strayWithdrawal reports a game event that is the withdrawal of a seat that did not
-// resign just before: only the match's resignation may take a seat out of play.
+// resign just before, at the event's time or at none: only the match's resignation may
+// take a seat out of play.
 func (v *verifier) strayWithdrawal(ev eventstore.Event, d game.Event) {
 	w, ok := v.rules.(game.Withdrawing)
 	if !ok || v.st.GameState == nil {
 		return
 	}
 	for seat := range v.st.Seats {
-		if evs := w.Withdraw(v.st.GameState, seat); len(evs) > 0 {
-			if same, _ := sameEvent(d, evs[0].Event); same {
-				v.r.add(ev.Version, CheckRules, "%s takes seat %d out of play, but the seat did not resign just before", ev.Type, seat)
-				return
+		for _, at := range []time.Time{ev.Time, {}} {
+			if evs := w.Withdraw(v.st.GameState, seat, at); len(evs) > 0 {
+				if same, _ := sameEvent(d, evs[0].Event); same {
+					v.r.add(ev.Version, CheckRules, "%s takes seat %d out of play, but the seat did not resign just before", ev.Type, seat)
+					return
+				}
 			}
 		}
 	}

@@ -92,7 +92,8 @@ type Clock struct {
 	TurnStart time.Time       // when the current turn started: the clock of the seat to act runs from there
 
 	// held is set when TurnStart is a moment the turn may not have reached yet (see
-	// Quit): an action before it costs nothing, rather than giving time back.
+	// Quit at an untold moment): an action before it costs nothing, rather than giving
+	// time back.
 	held bool
 }
 
@@ -146,17 +147,25 @@ func (c Clock) Ended(seat int, st Stamp) Clock {
 	return c
 }
 
-// Quit is the clock after seat, to act, left the game during its turn at a moment the
-// rules are not told (Royale: a seat that resigns withdraws, and the match does not say
-// when). The next turn starts at seat's deadline, the latest moment its turn could have
-// ended, and an action before that costs nothing: the next seat is never charged for a
-// turn that was not its own, nor credited more than its increment.
-func (c Clock) Quit(seat int) Clock {
-	if !c.On {
+// Quit is the clock after seat, to act, left the game during its turn at at (Royale: a
+// seat that resigns withdraws): its time ran until then, with no increment since it plays
+// no more (never below zero), and the next turn starts at at.
+//
+// A zero at is a departure at a moment the rules were not told (a withdrawal stored
+// before withdrawals recorded their time): the next turn starts at seat's deadline, the
+// latest moment its turn could have ended, and an action before that costs nothing, so
+// that the next seat is never charged for a turn that was not its own, nor credited more
+// than its increment.
+func (c Clock) Quit(seat int, at time.Time) Clock {
+	switch {
+	case !c.On:
+		return c
+	case at.IsZero():
+		c.TurnStart, c.held = c.Deadline(seat), true
 		return c
 	}
-	c.TurnStart, c.held = c.Deadline(seat), true
-	return c
+	left := max(c.LeftAfter(seat, at)-c.Increment, 0)
+	return c.Ended(seat, Stamp{At: at, LeftMs: left.Milliseconds()})
 }
 
 // Flag says whether the flag of seat, to act, has fallen when action a arrives: a game

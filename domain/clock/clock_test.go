@@ -189,11 +189,31 @@ func TestAudit(t *testing.T) {
 	}
 }
 
-// A seat that leaves during its turn at a moment the rules do not know: the next turn
-// starts at its deadline, and the next seat is neither charged nor credited before then.
+// A seat that leaves during its turn at a moment the rules are told: its time runs until
+// then, and the next turn starts exactly there.
 func TestQuit(t *testing.T) {
 	c := Start(&Setup{InitialMs: 60_000, IncrementMs: 2000}, 3, noon)
-	c = c.Quit(0)
+	q := c.Quit(0, sec(10))
+	if !q.Deadline(1).Equal(sec(70)) || q.Left[0] != 50*time.Second || q.Left[1] != time.Minute {
+		t.Fatalf("after seat 0 quit at 10 s: seat 1's deadline %v, seat 0 has %v, seat 1 %v", q.Deadline(1), q.Left[0], q.Left[1])
+	}
+	if left := q.LeftAfter(1, sec(15)); left != 57*time.Second {
+		t.Errorf("seat 1 moving 5 s after seat 0 quit has %v", left)
+	}
+	// Past its deadline, the seat has nothing left, and the next turn starts when it quit.
+	if q = c.Quit(0, sec(75)); !q.Deadline(1).Equal(sec(135)) || q.Left[0] != 0 {
+		t.Errorf("after seat 0 quit at 75 s: seat 1's deadline %v, seat 0 has %v", q.Deadline(1), q.Left[0])
+	}
+	if q = (Clock{}).Quit(0, sec(10)); q.On {
+		t.Errorf("a game without a clock has one after a seat quit: %+v", q)
+	}
+}
+
+// A seat that left during its turn at a moment the rules were not told: the next turn
+// starts at its deadline, and the next seat is neither charged nor credited before then.
+func TestQuitUntold(t *testing.T) {
+	c := Start(&Setup{InitialMs: 60_000, IncrementMs: 2000}, 3, noon)
+	c = c.Quit(0, time.Time{})
 	if !c.Deadline(1).Equal(sec(120)) {
 		t.Fatalf("seat 1's deadline after seat 0 quit: %v", c.Deadline(1))
 	}

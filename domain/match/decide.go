@@ -2,6 +2,7 @@ package match
 
 import (
 	"slices"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -28,7 +29,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 			return nil, game.Reject(game.Conflict, "the match is not being played")
 		}
 		if seat, due := forfeitDue(s, c.Deadline, c.At); due {
-			return forfeit(rules, s, seat, -1)
+			return forfeit(rules, s, seat, -1, c.At)
 		}
 		st := rules.Status(s.GameState)
 		if st.Deadline.IsZero() || !st.Deadline.Equal(c.Deadline) || c.At.Before(st.Deadline) {
@@ -40,7 +41,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if err != nil {
 			return nil, err
 		}
-		return resign(rules, s, seat, "resignation")
+		return resign(rules, s, seat, "resignation", c.At)
 	case Leave:
 		seat, err := liveSeat(s, c.PlayerID)
 		if err != nil {
@@ -185,8 +186,8 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 
 // resign ends the match when a single team is left standing; with more teams the
 // resigned seat stops playing, and a game that implements game.Withdrawing takes it out
-// of play.
-func resign(rules game.Rules, s State, seat int, reason string) ([]game.Emitted, error) {
+// of play at at, the time of the command.
+func resign(rules game.Rules, s State, seat int, reason string, at time.Time) ([]game.Emitted, error) {
 	out := game.PublicEvents(Resigned{Seat: seat})
 	s.Resigned = append(slices.Clone(s.Resigned), seat)
 	left := active(s)
@@ -201,7 +202,7 @@ func resign(rules game.Rules, s State, seat int, reason string) ([]game.Emitted,
 	if !ok || s.GameState == nil {
 		return out, nil
 	}
-	evs := w.Withdraw(s.GameState, seat)
+	evs := w.Withdraw(s.GameState, seat, at)
 	out = append(out, evs...)
 	gs := s.GameState
 	for _, e := range evs {

@@ -128,7 +128,7 @@ func claim(rules game.Rules, s State, seat int, at time.Time) ([]game.Emitted, e
 			waiting = (s.Abandon.claimAfter() - at.Sub(since)).Round(time.Second).String()
 			continue
 		}
-		evs, err := forfeit(rules, s, other, seat)
+		evs, err := forfeit(rules, s, other, seat, at)
 		if err != nil {
 			return nil, err
 		}
@@ -146,11 +146,12 @@ func claim(rules game.Rules, s State, seat int, at time.Time) ([]game.Emitted, e
 	return nil, game.Reject(game.Conflict, "no opponent has left the match")
 }
 
-// forfeit is a seat losing by absence: Forfeited, then its resignation.
-func forfeit(rules game.Rules, s State, seat, claimedBy int) ([]game.Emitted, error) {
+// forfeit is a seat losing by absence at at (the claim's or the timeout's time):
+// Forfeited, then its resignation.
+func forfeit(rules game.Rules, s State, seat, claimedBy int, at time.Time) ([]game.Emitted, error) {
 	out := game.PublicEvents(Forfeited{Seat: seat, ClaimedBy: claimedBy})
 	s = Evolve(rules, s, out[0].Event)
-	evs, err := resign(rules, s, seat, "abandonment")
+	evs, err := resign(rules, s, seat, "abandonment", at)
 	return append(out, evs...), err
 }
 

@@ -158,9 +158,9 @@ func TestRoyaleFlagsOneByOne(t *testing.T) {
 	st := onClock(t, royaleStart(t), time.Minute, 0)
 	turn(t, st, 2, secs(60))
 	st, evs := timeoutAt(t, st, secs(60.2))
-	same(t, "White's flag", evs, []game.Event{clock.FlagFell{Seat: 2, At: secs(60.2)}, PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1"}})
+	same(t, "White's flag", evs, []game.Event{clock.FlagFell{Seat: 2, At: secs(60.2)}, PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1", At: secs(60.2)}})
 	same(t, "the white king", strings.Contains(r.Board(st).FEN, "wk"), false)
-	if r.Withdraw(st, 2) != nil {
+	if r.Withdraw(st, 2, secs(61)) != nil {
 		t.Errorf("a seat out on time withdraws again")
 	}
 	turn(t, st, 0, secs(120.2))
@@ -168,29 +168,55 @@ func TestRoyaleFlagsOneByOne(t *testing.T) {
 	same(t, "Ash's time", evs[0].(MovePlayed).Stamp, clock.Stamp{At: secs(70), LeftMs: 50_200})
 	turn(t, st, 3, secs(130))
 	st, evs = actAt(t, st, 3, secs(131), game.Move{Notation: r.Board(st).LegalMoves[0]})
-	same(t, "Slate's late move", evs, []game.Event{clock.FlagFell{Seat: 3, At: secs(131)}, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8"}})
+	same(t, "Slate's late move", evs, []game.Event{clock.FlagFell{Seat: 3, At: secs(131)}, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8", At: secs(131)}})
 	turn(t, st, 1, secs(191))
 	st, evs = timeoutAt(t, st, secs(191))
 	same(t, "Black's flag", evs, []game.Event{
 		clock.FlagFell{Seat: 1, At: secs(191)},
-		PlayerWithdrew{Seat: 1, Colour: "black", Square: "h16"},
+		PlayerWithdrew{Seat: 1, Colour: "black", Square: "h16", At: secs(191)},
 		GameEnded{Reason: "last king standing", Winners: []int{0}, Standings: []string{"won", "lost", "lost", "lost"}},
 	})
 	same(t, "status", r.Status(st).Outcome, game.Outcome{Winners: []int{0}, Reason: "last king standing"})
 }
 
-// A Royale seat that resigns during its turn withdraws at a moment the game is not
-// told: the next seat's turn starts at the withdrawn seat's deadline, and a move before
-// it costs nothing. A seat that withdraws out of turn stops nobody's clock.
+// A Royale seat that resigns during its turn withdraws when it resigned: its clock stops
+// there, and the next seat's starts. A seat that withdraws out of turn stops nobody's
+// clock.
 func TestRoyaleWithdrawalOnTheClock(t *testing.T) {
 	st := onClock(t, royaleStart(t), time.Minute, 2*time.Second)
-	st, _ = withdraw(t, st, 2)
+	st, evs := withdrawAt(t, st, 2, secs(10))
+	same(t, "White withdraws", evs, []game.Event{PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1", At: secs(10)}})
+	turn(t, st, 0, secs(70))
+	st, evs = actAt(t, st, 0, secs(15), game.Move{Notation: r.Board(st).LegalMoves[0]})
+	same(t, "Ash's time", evs[0].(MovePlayed).Stamp, clock.Stamp{At: secs(15), LeftMs: 57_000})
+	turn(t, st, 3, secs(75))
+	st, evs = withdrawAt(t, st, 1, secs(20))
+	same(t, "Black withdraws", evs, []game.Event{PlayerWithdrew{Seat: 1, Colour: "black", Square: "h16", At: secs(20)}})
+	turn(t, st, 3, secs(75))
+	// Past its deadline, a seat that resigns before the engine's timeout withdraws then,
+	// as if its flag had been found fallen at that time.
+	st = onClock(t, royaleStart(t), time.Minute, 2*time.Second)
+	st, _ = withdrawAt(t, st, 2, secs(65))
+	turn(t, st, 0, secs(125))
+}
+
+// A withdrawal stored before PlayerWithdrew recorded its time replays as it did: the next
+// seat's turn starts at the withdrawn seat's deadline, and a move before it costs nothing.
+func TestRoyaleUntimedWithdrawalOnTheClock(t *testing.T) {
+	st := onClock(t, royaleStart(t), time.Minute, 2*time.Second)
+	st, evs := withdrawAt(t, st, 2, time.Time{})
+	same(t, "White withdraws", evs, []game.Event{PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1"}})
 	turn(t, st, 0, secs(120))
-	st, evs := actAt(t, st, 0, secs(5), game.Move{Notation: r.Board(st).LegalMoves[0]})
+	st, evs = actAt(t, st, 0, secs(5), game.Move{Notation: r.Board(st).LegalMoves[0]})
 	same(t, "Ash's time", evs[0].(MovePlayed).Stamp, clock.Stamp{At: secs(5), LeftMs: 62_000})
 	turn(t, st, 3, secs(65))
-	st, _ = withdraw(t, st, 1)
-	turn(t, st, 3, secs(65))
+	// A flag's withdrawal stored without its time passes the audit too.
+	flagged := r.Evolve(st, clock.FlagFell{Seat: 3, At: secs(66)})
+	if err := r.Audit(flagged, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8"}); err != nil {
+		t.Errorf("a flag's withdrawal stored without its time: %v", err)
+	}
+	wantAuditError(t, flagged, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8", At: secs(67)}, "the rules give")
+	turn(t, r.Evolve(flagged, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8"}).(State), 1, secs(126))
 }
 
 func TestAuditTheClock(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/sovereignchess"
 	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
 	"github.com/arbiter-games/arbiter/replay"
 )
@@ -140,4 +142,52 @@ func (tb *clockTable) timeOut() match.State {
 		}
 	}
 	return ms
+}
+
+// A Royale seat that resigns on its turn through the engine withdraws at the time of its
+// resignation: the next seat's clock starts then, and replay.Verify accepts the stream,
+// as it does the same stream stored before withdrawals recorded their time, but not one
+// whose withdrawal records another time.
+func TestRoyaleResignationOnTheClockThroughTheEngine(t *testing.T) {
+	tb := newClockTable(t, game.Options{"clock": "1+0", "mode": sovereignchess.Royale})
+	tb.after(10 * time.Second)
+	_, st := tb.snapshot()
+	resigner := st.ToAct[0]
+	if _, err := tb.eng.Handle(tb.ctx, tb.id, match.Resign{PlayerID: player(resigner)}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	ms, st := tb.snapshot()
+	if want := tb.noon.Add(70 * time.Second); ms.Status != match.Live || !st.Deadline.Equal(want) || slices.Contains(st.ToAct, resigner) {
+		t.Fatalf("after seat %d resigned at 12:00:10: %s, %+v; want the next seat to act until %s", resigner, ms.Status, st, want)
+	}
+	evs, err := tb.store.ReadStream(tb.ctx, engine.MatchStream(tb.id), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := slices.IndexFunc(evs, func(ev eventstore.Event) bool { return ev.Type == "PlayerWithdrew" })
+	if w < 0 || !strings.Contains(string(evs[w].Payload), `"at":"2026-11-30T12:00:10Z"`) {
+		t.Fatalf("the withdrawal as stored: %+v", evs[w:])
+	}
+	if r := replay.VerifyEvents(tb.games, evs[0].Stream, evs); !r.OK() {
+		t.Fatalf("verify: %v", r.Err())
+	}
+	// The payload changed, the hash chain breaks: the rules' verdict is what is checked.
+	rules := func(payload string) []replay.Problem {
+		forged := slices.Clone(evs)
+		forged[w].Payload = []byte(payload)
+		var out []replay.Problem
+		for _, p := range replay.VerifyEvents(tb.games, evs[0].Stream, forged).Problems {
+			if p.Check != replay.CheckChain {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	old := strings.Replace(string(evs[w].Payload), `,"at":"2026-11-30T12:00:10Z"`, "", 1)
+	if ps := rules(old); len(ps) > 0 || old == string(evs[w].Payload) {
+		t.Errorf("the withdrawal stored without its time %s: %v", old, ps)
+	}
+	if ps := rules(strings.Replace(string(evs[w].Payload), "12:00:10Z", "12:00:05Z", 1)); len(ps) == 0 || ps[0].Check != replay.CheckRules || ps[0].Version != evs[w].Version {
+		t.Errorf("a withdrawal that records another time: %v", ps)
+	}
 }

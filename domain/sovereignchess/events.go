@@ -100,13 +100,17 @@ type ChecksAnnounced struct {
 }
 
 // PlayerWithdrew takes a Royale seat out of the game when it resigns while the game goes
-// on (game.Withdrawing): its king, if it had one, left the board from Square, the army it
-// owned (Colour) turned neutral, and its turns are skipped from now on. The match records
-// Resigned just before.
+// on (game.Withdrawing), or when its flag fell: its king, if it had one, left the board
+// from Square, the army it owned (Colour) turned neutral, and its turns are skipped from
+// now on. The match records Resigned just before a resignation's.
 type PlayerWithdrew struct {
 	Seat   int    `json:"seat"`
 	Colour string `json:"colour"`           // the colour the seat owned, now neutral
 	Square string `json:"square,omitempty"` // where its king stood; none in Interregnum
+	// At is, with a clock, when the seat withdrew (the resignation's time, or the flag's):
+	// a withdrawal during the seat's turn starts the next turn then. Withdrawals stored
+	// before it was recorded have none (see Clock).
+	At time.Time `json:"at,omitzero"`
 }
 
 // DrawClaimed is a draw claimed on a threefold repetition or the fifty-move rule.

@@ -83,25 +83,29 @@
 // timeout finds the deadline passed; a timeout that comes early or for another deadline
 // is a CONFLICT rejection and changes nothing. Two players: the seat whose flag fell
 // loses (GameEnded "timeout" follows), whatever is left on the board. Royale: the seat is
-// out of the game as if it had withdrawn (PlayerWithdrew follows, see Resignation, then
-// GameEnded or ChecksAnnounced as after a withdrawal): its king leaves, it ranks lost,
-// and the others play on, the next seat's clock started at the flag's time.
+// out of the game as if it had withdrawn (PlayerWithdrew follows, at the flag's time, see
+// Resignation, then GameEnded or ChecksAnnounced as after a withdrawal): its king leaves,
+// it ranks lost, and the others play on, the next seat's clock started at the flag's
+// time.
 //
 // # Resignation
 //
 // Resignations are the match's: a two-player match ends on one. A Royale match goes on
 // while several seats are left, and asks the game to take the resigned seat out of play
 // (game.Withdrawing): Withdraw records PlayerWithdrew (seat, the colour it owned, the
-// square its king left), as domain/sovereign's Position.Withdraw decides. The seat's king
-// leaves the board, as an escape would, but the seat can never crown a new one: the army
-// it owned turns neutral, its turns are skipped from then on (whether it was to move or
-// not), Board lists it neither among the armies' owners nor in Interregnum, and GameEnded
-// stands it "lost", never "tied", a claimed draw included. If a single king is left, the
-// game ends there: the last king standing wins. Otherwise the checks are announced, since
-// the neutral army may give check, or stop giving it. With a clock, a seat that withdraws
-// during its own turn does so at a moment the game is not told (game.Withdrawing carries
-// no time): the next seat's turn starts at the withdrawn seat's deadline, and an action
-// before that costs it nothing (clock.Clock.Quit).
+// square its king left and, with a clock, the time of the resignation), as
+// domain/sovereign's Position.Withdraw decides. The seat's king leaves the board, as an
+// escape would, but the seat can never crown a new one: the army it owned turns neutral,
+// its turns are skipped from then on (whether it was to move or not), Board lists it
+// neither among the armies' owners nor in Interregnum, and GameEnded stands it "lost",
+// never "tied", a claimed draw included. If a single king is left, the game ends there:
+// the last king standing wins. Otherwise the checks are announced, since the neutral army
+// may give check, or stop giving it. With a clock, a seat that withdraws during its own
+// turn has its time run until the withdrawal (none left when it resigns past its
+// deadline, before the engine's timeout), and the next seat's turn starts exactly then
+// (clock.Clock.Quit). A withdrawal stored before PlayerWithdrew recorded its time (At
+// empty in a game with a clock) still replays as it did: the next seat's turn starts at
+// the withdrawn seat's deadline, and an action before that costs it nothing.
 package sovereignchess
 
 import (
@@ -112,6 +116,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -369,21 +374,21 @@ func (s State) record(e game.Event) []game.Emitted {
 // move or not, the turn goes on to the next seat that has not withdrawn. Nothing (nil)
 // outside Royale: two players have two teams, and the match ends on a resignation
 // before asking (the opening choice included); nothing either for a seat that withdrew
-// already, or once the game is over.
-func (Rules) Withdraw(st game.State, seat int) []game.Emitted {
+// already, or once the game is over. With a clock, PlayerWithdrew records at.
+func (Rules) Withdraw(st game.State, seat int, at time.Time) []game.Emitted {
 	s, ok := st.(State)
 	if !ok {
 		return nil
 	}
-	e, err := s.withdrawal(seat)
+	e, err := s.withdrawal(seat, at)
 	if err != nil {
 		return nil
 	}
 	return s.record(e)
 }
 
-// withdrawal is the record of seat's withdrawal, or why it cannot withdraw.
-func (s State) withdrawal(seat int) (PlayerWithdrew, error) {
+// withdrawal is the record of seat's withdrawal at at, or why it cannot withdraw.
+func (s State) withdrawal(seat int, at time.Time) (PlayerWithdrew, error) {
 	switch {
 	case s.Game == nil:
 		return PlayerWithdrew{}, errors.New("the game has not started")
@@ -405,6 +410,9 @@ func (s State) withdrawal(seat int) (PlayerWithdrew, error) {
 	e := PlayerWithdrew{Seat: seat, Colour: pos.Owned(pl).String()}
 	if k, ok := pos.King(pl); ok {
 		e.Square = k.String()
+	}
+	if s.Clock.On {
+		e.At = at
 	}
 	return e, nil
 }
@@ -573,14 +581,14 @@ func (s State) apply(e game.Event) State {
 			s.pending = []game.Event{timeout(e.Seat)}
 			break
 		}
-		w, err := s.withdrawal(e.Seat)
+		w, err := s.withdrawal(e.Seat, e.At)
 		if err != nil {
 			panic(fmt.Sprintf("sovereignchess: a stored flag of seat %d does not replay: %v", e.Seat, err))
 		}
 		s.pending = []game.Event{w}
 	case PlayerWithdrew:
 		if slices.Contains(s.toAct(), e.Seat) {
-			s.Clock = s.Clock.Quit(e.Seat)
+			s.Clock = s.Clock.Quit(e.Seat, e.At)
 		}
 		pl, ok := s.playerOf(e.Seat)
 		g := s.Game.Clone()

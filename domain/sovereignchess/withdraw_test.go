@@ -3,6 +3,7 @@ package sovereignchess
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -10,11 +11,17 @@ import (
 // The Royale positions of these tests put White at seat 2, Ash at seat 0, Slate at
 // seat 3 and Black at seat 1 (royaleOrder2031).
 
-// withdraw has seat withdraw, as the match asks when it resigns, and folds what Withdraw
-// records.
+// withdraw has seat withdraw at noon, as the match asks when it resigns, and folds what
+// Withdraw records.
 func withdraw(t *testing.T, st State, seat int) (State, []game.Event) {
 	t.Helper()
-	evs := r.Withdraw(st, seat)
+	return withdrawAt(t, st, seat, noon)
+}
+
+// withdrawAt has seat withdraw at when.
+func withdrawAt(t *testing.T, st State, seat int, when time.Time) (State, []game.Event) {
+	t.Helper()
+	evs := r.Withdraw(st, seat, when)
 	if len(evs) == 0 {
 		t.Fatalf("seat %d cannot withdraw", seat)
 	}
@@ -93,7 +100,7 @@ func TestRoyaleWithdrawalLeavesTheLastKing(t *testing.T) {
 	if b := r.Board(over); len(b.LegalMoves) != 0 || b.Interregnum != nil {
 		t.Errorf("board after the end: %+v", b)
 	}
-	if evs := r.Withdraw(over, 2); evs != nil {
+	if evs := r.Withdraw(over, 2, noon); evs != nil {
 		t.Errorf("a withdrawal after the end: %+v", evs)
 	}
 	wantAuditError(t, over, PlayerWithdrew{Seat: 2, Colour: "white"}, "after the game ended")
@@ -154,7 +161,7 @@ func TestWithdrawNothing(t *testing.T) {
 		"a game not started":    {State{}, 0},
 		"not a Sovereign state": {nil, 0},
 	} {
-		if evs := r.Withdraw(tc.st, tc.seat); evs != nil {
+		if evs := r.Withdraw(tc.st, tc.seat, noon); evs != nil {
 			t.Errorf("%s: %+v", name, evs)
 		}
 	}
