@@ -407,7 +407,7 @@ func (v *verifier) resigned(seat int, at time.Time) {
 	st := v.st
 	st.Resigned = append(slices.Clone(st.Resigned), seat)
 	w, ok := v.rules.(game.Withdrawing)
-	if _, teams := seatsLeft(st); !ok || teams <= 1 || st.GameState == nil {
+	if _, teams := seatsLeft(v.rules, st); !ok || teams <= 1 || st.GameState == nil {
 		return
 	}
 	v.withdrawal, v.withdrawer = w.Withdraw(st.GameState, seat, at), seat
@@ -434,14 +434,13 @@ func (v *verifier) strayWithdrawal(ev eventstore.Event, d game.Event) {
 	}
 }
 
-// seatsLeft lists the seats that have not resigned, and counts their teams.
-func seatsLeft(st match.State) (left []int, teams int) {
+// seatsLeft lists the seats still playing (match.State.Playing: neither resigned nor out
+// by the game's decision), and counts their teams.
+func seatsLeft(rules game.Rules, st match.State) (left []int, teams int) {
 	seen := map[int]bool{}
-	for i := range st.Seats {
-		if !slices.Contains(st.Resigned, i) {
-			left = append(left, i)
-			seen[st.Plan.Teams[i]] = true
-		}
+	left = st.Playing(rules)
+	for _, seat := range left {
+		seen[st.Plan.Teams[seat]] = true
 	}
 	return left, len(seen)
 }
@@ -457,7 +456,7 @@ func (v *verifier) ended(version int64, e match.MatchEnded) {
 	slices.Sort(winners)
 	switch e.Reason {
 	case "resignation", "abandonment": // a forfeit for absence is carried out as a resignation
-		left, teams := seatsLeft(*st)
+		left, teams := seatsLeft(v.rules, *st)
 		switch {
 		case len(st.Resigned) == 0:
 			v.r.add(version, CheckResult, "ended by %s, but nobody resigned", e.Reason)

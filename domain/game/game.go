@@ -95,8 +95,14 @@ type Status struct {
 	ToAct    []int     // the seats that may act now (usually one; several in an auction)
 	Phase    string    // "play", "placement", "bidding"...
 	Deadline time.Time // zero when the turn is untimed; past it the engine submits Timeout
-	Over     bool
-	Outcome  Outcome
+	// Out lists, while the game goes on, the seats out of play, in ascending order: those
+	// the rules took out by their own decision (Sovereign Chess Royale: a seat whose flag
+	// fell), and those they took out when asked (game.Withdrawing), if the game likes.
+	// The match counts them out as it counts the seats that resigned: they no longer
+	// offer, accept or block draws, nor make its lifecycle requests.
+	Out     []int
+	Over    bool
+	Outcome Outcome
 }
 
 // Outcome is how a game ended.

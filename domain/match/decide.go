@@ -19,7 +19,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 	case Join:
 		return join(rules, s, c)
 	case Act:
-		seat, err := liveSeat(s, c.PlayerID)
+		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
 			return nil, err
 		}
@@ -28,7 +28,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if s.Status != Live {
 			return nil, game.Reject(game.Conflict, "the match is not being played")
 		}
-		if seat, due := forfeitDue(s, c.Deadline, c.At); due {
+		if seat, due := forfeitDue(rules, s, c.Deadline, c.At); due {
 			return forfeit(rules, s, seat, -1, c.At)
 		}
 		st := rules.Status(s.GameState)
@@ -37,31 +37,31 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		}
 		return act(rules, s, game.System, game.Action{Seat: game.System, At: c.At, Do: game.Timeout{Deadline: c.Deadline}})
 	case Resign:
-		seat, err := liveSeat(s, c.PlayerID)
+		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
 			return nil, err
 		}
 		return resign(rules, s, seat, "resignation", c.At)
 	case Leave:
-		seat, err := liveSeat(s, c.PlayerID)
+		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
 			return nil, err
 		}
 		return leave(s, seat, c.At)
 	case Return:
-		seat, err := liveSeat(s, c.PlayerID)
+		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
 			return nil, err
 		}
 		return comeBack(s, seat)
 	case ClaimVictory:
-		seat, err := liveSeat(s, c.PlayerID)
+		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
 			return nil, err
 		}
 		return claim(rules, s, seat, c.At)
 	case OfferDraw:
-		seat, err := liveSeat(s, c.PlayerID)
+		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +73,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		}
 		return game.PublicEvents(DrawOffered{Seat: seat}), nil
 	case AcceptDraw:
-		seat, err := liveSeat(s, c.PlayerID)
+		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
 			return nil, err
 		}
@@ -81,12 +81,12 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 			return nil, err
 		}
 		out := game.PublicEvents(DrawAccepted{Seat: seat})
-		if len(s.DrawAccepted)+1 == len(active(s))-1 { // everyone but the offerer agreed
+		if agreed(rules, Evolve(rules, s, out[0].Event)) {
 			out = append(out, end(s, nil, "agreement")...)
 		}
 		return out, nil
 	case DeclineDraw:
-		seat, err := liveSeat(s, c.PlayerID)
+		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
 			return nil, err
 		}
@@ -173,15 +173,7 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 	if s.DrawOfferBy >= 0 && seat != s.DrawOfferBy && seat != game.System {
 		out = append(out, game.Emitted{Event: DrawDeclined{Seat: seat, Implicit: true}})
 	}
-	out = append(out, evs...)
-	gs := s.GameState
-	for _, e := range evs {
-		gs = rules.Evolve(gs, e.Event)
-	}
-	if st := rules.Status(gs); st.Over {
-		out = append(out, end(s, st.Outcome.Winners, st.Outcome.Reason)...)
-	}
-	return out, nil
+	return settle(rules, s, append(out, evs...)), nil
 }
 
 // resign ends the match when a single team is left standing; with more teams the
@@ -189,8 +181,8 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 // of play at at, the time of the command.
 func resign(rules game.Rules, s State, seat int, reason string, at time.Time) ([]game.Emitted, error) {
 	out := game.PublicEvents(Resigned{Seat: seat})
-	s.Resigned = append(slices.Clone(s.Resigned), seat)
-	left := active(s)
+	after := Evolve(rules, s, out[0].Event)
+	left := after.Playing(rules)
 	teams := map[int]bool{}
 	for _, st := range left {
 		teams[s.Plan.Teams[st]] = true
@@ -198,20 +190,42 @@ func resign(rules game.Rules, s State, seat int, reason string, at time.Time) ([
 	if len(teams) <= 1 {
 		return append(out, end(s, left, reason)...), nil
 	}
-	w, ok := rules.(game.Withdrawing)
-	if !ok || s.GameState == nil {
-		return out, nil
+	if w, ok := rules.(game.Withdrawing); ok && s.GameState != nil {
+		out = append(out, w.Withdraw(s.GameState, seat, at)...)
 	}
-	evs := w.Withdraw(s.GameState, seat, at)
-	out = append(out, evs...)
-	gs := s.GameState
-	for _, e := range evs {
-		gs = rules.Evolve(gs, e.Event)
+	return settle(rules, s, out), nil
+}
+
+// settle is out, the events a command records in the live match s, followed by the end
+// they bring, if any: the game's outcome once it is over; else an agreement, when the seats
+// still playing have all accepted the pending draw offer now that a seat is out of play
+// (resigned, or out by the game's decision: its acceptance is no longer awaited).
+func settle(rules game.Rules, s State, out []game.Emitted) []game.Emitted {
+	after := s
+	for _, e := range out {
+		after = Evolve(rules, after, e.Event)
 	}
-	if st := rules.Status(gs); st.Over {
-		out = append(out, end(s, st.Outcome.Winners, st.Outcome.Reason)...)
+	if st := rules.Status(after.GameState); st.Over {
+		return append(out, end(s, st.Outcome.Winners, st.Outcome.Reason)...)
 	}
-	return out, nil
+	if agreed(rules, after) {
+		return append(out, end(s, nil, "agreement")...)
+	}
+	return out
+}
+
+// agreed reports whether a draw offer is pending and every seat still playing but its
+// offerer has accepted it.
+func agreed(rules game.Rules, s State) bool {
+	if s.DrawOfferBy < 0 {
+		return false
+	}
+	for _, seat := range s.Playing(rules) {
+		if seat != s.DrawOfferBy && !slices.Contains(s.DrawAccepted, seat) {
+			return false
+		}
+	}
+	return true
 }
 
 // end closes the match and reveals its seed.
@@ -222,18 +236,9 @@ func end(s State, winners []int, reason string) []game.Emitted {
 	return game.PublicEvents(MatchEnded{Winners: winners, Reason: reason}, SeedRevealed{Seed: s.Seed})
 }
 
-// active lists the seats still playing.
-func active(s State) []int {
-	var out []int
-	for i := range s.Seats {
-		if !slices.Contains(s.Resigned, i) {
-			out = append(out, i)
-		}
-	}
-	return out
-}
-
-func liveSeat(s State, playerID string) (int, error) {
+// liveSeat is the seat of a player who may act in the live match s: seated, and still
+// playing.
+func liveSeat(rules game.Rules, s State, playerID string) (int, error) {
 	seat := s.SeatOf(playerID)
 	switch {
 	case seat < 0:
@@ -244,6 +249,8 @@ func liveSeat(s State, playerID string) (int, error) {
 		return -1, game.Reject(game.Conflict, "the match is over (%s)", s.Result.Reason)
 	case slices.Contains(s.Resigned, seat):
 		return -1, game.Reject(game.Forbidden, "you resigned from this match")
+	case !slices.Contains(s.Playing(rules), seat):
+		return -1, game.Reject(game.Forbidden, "you are out of this match")
 	}
 	return seat, nil
 }

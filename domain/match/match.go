@@ -148,6 +148,21 @@ func (s *State) GameStatus(rules game.Rules) game.Status {
 	return rules.Status(s.GameState)
 }
 
+// Playing lists the seats still playing a live match, in ascending order: neither
+// resigned nor taken out of play by the game (game.Status.Out). Only they offer, accept
+// and decline draws, and only their teams count when a resignation asks whether one team
+// is left standing.
+func (s *State) Playing(rules game.Rules) []int {
+	out := s.GameStatus(rules).Out
+	var in []int
+	for seat := range s.Seats {
+		if !slices.Contains(s.Resigned, seat) && !slices.Contains(out, seat) {
+			in = append(in, seat)
+		}
+	}
+	return in
+}
+
 // Evolve folds one event into the match. It never fails on an event Decide produced.
 func Evolve(rules game.Rules, s State, e game.Event) State {
 	switch e := e.(type) {

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"slices"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -88,7 +89,7 @@ func (s *State) Deadline(rules game.Rules) time.Time {
 	if s.Status != Live || s.Abandon == nil {
 		return d
 	}
-	for seat := range s.Seats {
+	for _, seat := range s.Playing(rules) {
 		if since, away := s.Away(seat); away {
 			if f := since.Add(s.Abandon.forfeitAfter()); d.IsZero() || f.Before(d) {
 				d = f
@@ -112,7 +113,8 @@ func comeBack(s State, seat int) ([]game.Emitted, error) {
 	return game.PublicEvents(SeatReturned{Seat: seat}), nil
 }
 
-// claim forfeits every seat of another team that has been away long enough.
+// claim forfeits every seat of another team, still playing, that has been away long
+// enough, as long as the match goes on.
 func claim(rules game.Rules, s State, seat int, at time.Time) ([]game.Emitted, error) {
 	if s.Abandon == nil {
 		return nil, game.Reject(game.Conflict, "this match has no rule for players who leave")
@@ -121,7 +123,7 @@ func claim(rules game.Rules, s State, seat int, at time.Time) ([]game.Emitted, e
 	waiting := ""
 	for other := range s.Seats {
 		since, away := s.Away(other)
-		if !away || s.Plan.Teams[other] == s.Plan.Teams[seat] {
+		if !away || s.Plan.Teams[other] == s.Plan.Teams[seat] || s.Status != Live || !slices.Contains(s.Playing(rules), other) {
 			continue
 		}
 		if at.Sub(since) < s.Abandon.claimAfter() {
@@ -155,12 +157,13 @@ func forfeit(rules game.Rules, s State, seat, claimedBy int, at time.Time) ([]ga
 	return append(out, evs...), err
 }
 
-// forfeitDue returns the seat whose forfeit deadline is exactly deadline, if it has passed.
-func forfeitDue(s State, deadline, at time.Time) (int, bool) {
+// forfeitDue returns the seat still playing whose forfeit deadline is exactly deadline, if
+// it has passed.
+func forfeitDue(rules game.Rules, s State, deadline, at time.Time) (int, bool) {
 	if s.Abandon == nil || at.Before(deadline) {
 		return -1, false
 	}
-	for seat := range s.Seats {
+	for _, seat := range s.Playing(rules) {
 		if since, away := s.Away(seat); away && since.Add(s.Abandon.forfeitAfter()).Equal(deadline) {
 			return seat, true
 		}

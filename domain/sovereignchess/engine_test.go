@@ -191,3 +191,62 @@ func TestRoyaleResignationOnTheClockThroughTheEngine(t *testing.T) {
 		t.Errorf("a withdrawal that records another time: %v", ps)
 	}
 }
+
+// A Royale seat whose flag fell is out of the match as a resigned one is: it can no
+// longer offer a draw nor hold one up, and the others agree one among themselves,
+// whether they agree after the flag fell or only its acceptance was awaited. Both
+// streams verify.
+func TestRoyaleDrawWithoutTheSeatOutOnTime(t *testing.T) {
+	for _, early := range []bool{false, true} {
+		tb := newClockTable(t, game.Options{"clock": "1+0", "mode": sovereignchess.Royale})
+		_, st := tb.snapshot()
+		flagged := st.ToAct[0]
+		var others []int
+		for seat := range 4 {
+			if seat != flagged {
+				others = append(others, seat)
+			}
+		}
+		do := func(cmd match.Command) error {
+			_, err := tb.eng.Handle(tb.ctx, tb.id, cmd, engine.Meta{})
+			return err
+		}
+		must := func(seat int, cmd match.Command) {
+			t.Helper()
+			if err := do(cmd); err != nil {
+				t.Fatalf("seat %d %T: %v", seat, cmd, err)
+			}
+		}
+		if early { // the offer and two acceptances come first: the flagged seat's is awaited
+			must(others[0], match.OfferDraw{PlayerID: player(others[0])})
+			must(others[1], match.AcceptDraw{PlayerID: player(others[1])})
+			must(others[2], match.AcceptDraw{PlayerID: player(others[2])})
+		}
+		tb.after(61 * time.Second)
+		must(-1, match.Timeout{Deadline: st.Deadline})
+		ms, st := tb.snapshot()
+		if !early {
+			if ms.Status != match.Live || !slices.Equal(st.Out, []int{flagged}) || !slices.Equal(ms.Playing(sovereignchess.Rules{}), others) {
+				t.Fatalf("after seat %d's flag fell: %s, %+v, playing %v", flagged, ms.Status, st, ms.Playing(sovereignchess.Rules{}))
+			}
+			for _, cmd := range []match.Command{match.OfferDraw{PlayerID: player(flagged)}, match.Resign{PlayerID: player(flagged)}} {
+				if err := do(cmd); game.CodeOf(err) != game.Forbidden {
+					t.Fatalf("seat %d, out on time, %T: %v", flagged, cmd, err)
+				}
+			}
+			must(others[0], match.OfferDraw{PlayerID: player(others[0])})
+			must(others[1], match.AcceptDraw{PlayerID: player(others[1])})
+			if ms, _ = tb.snapshot(); ms.Status != match.Live {
+				t.Fatalf("one acceptance of two ended the match: %+v", ms.Result)
+			}
+			must(others[2], match.AcceptDraw{PlayerID: player(others[2])})
+			ms, _ = tb.snapshot()
+		}
+		if ms.Status != match.Finished || ms.Result.Reason != "agreement" || len(ms.Result.Winners) != 0 {
+			t.Fatalf("early offer %v: the match is %s, %+v", early, ms.Status, ms.Result)
+		}
+		if r, err := replay.Verify(tb.ctx, tb.store, tb.games, tb.id); err != nil || !r.OK() {
+			t.Fatalf("verify: %v %v", err, r.Err())
+		}
+	}
+}

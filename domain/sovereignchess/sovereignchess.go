@@ -106,6 +106,10 @@
 // (clock.Clock.Quit). A withdrawal stored before PlayerWithdrew recorded its time (At
 // empty in a game with a clock) still replays as it did: the next seat's turn starts at
 // the withdrawn seat's deadline, and an action before that costs it nothing.
+//
+// Status lists the seats that withdrew, resigned or out on time, in game.Status.Out: the
+// match counts a seat whose flag fell out as it counts one that resigned, so that it no
+// longer offers, accepts or holds up a draw, and the others agree one among themselves.
 package sovereignchess
 
 import (
@@ -633,7 +637,21 @@ func (Rules) Status(st game.State) game.Status {
 		phase = PhaseOpening
 	}
 	toAct := s.toAct()
-	return game.Status{ToAct: toAct, Phase: phase, Deadline: s.Clock.Deadline(toAct[0])}
+	return game.Status{ToAct: toAct, Phase: phase, Deadline: s.Clock.Deadline(toAct[0]), Out: s.withdrawn()}
+}
+
+// withdrawn lists the seats that withdrew, resigned or out on time, in ascending order;
+// nil when none did.
+func (s State) withdrawn() []int {
+	pos := s.Game.Position()
+	var out []int
+	for pl := range sovereign.Player(pos.Players()) {
+		if pos.Withdrawn(pl) {
+			out = append(out, s.seatOf(pl))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Events decodes Sovereign Chess events.

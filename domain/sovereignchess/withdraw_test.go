@@ -54,7 +54,7 @@ func TestRoyaleWithdrawalOfASeatNotToAct(t *testing.T) {
 	st := royale(t, royaleKings+"wki1 wpe2 spo8", "1 w a s b - 0")
 	st, evs := withdraw(t, st, 3)
 	same(t, "Slate withdraws", evs, []game.Event{PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8"}})
-	same(t, "White still to act", r.Status(st), game.Status{ToAct: []int{2}, Phase: "play"})
+	same(t, "White still to act, Slate out", r.Status(st), game.Status{ToAct: []int{2}, Phase: "play", Out: []int{3}})
 	b := r.Board(st)
 	if !strings.HasSuffix(b.FEN, " 1 w a - b - 0") || strings.Contains(b.FEN, "sk") {
 		t.Errorf("board %s: the slate king stays, or Slate still owns its army", b.FEN)
@@ -74,7 +74,7 @@ func TestRoyaleWithdrawalOfTheSeatToAct(t *testing.T) {
 	st := royale(t, royaleKings+"wki1 wpe2", "1 w a s b - 0")
 	st, evs := withdraw(t, st, 2)
 	same(t, "White withdraws", evs, []game.Event{PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1"}})
-	same(t, "Ash acts next", r.Status(st), game.Status{ToAct: []int{0}, Phase: "play"})
+	same(t, "Ash acts next, White out", r.Status(st), game.Status{ToAct: []int{0}, Phase: "play", Out: []int{2}})
 	st, seats := toAct(t, st, 4)
 	same(t, "turns", seats, []int{0, 3, 1, 0})
 	// Then Black, to act, withdraws too: two seats and two kings are left.
@@ -82,6 +82,7 @@ func TestRoyaleWithdrawalOfTheSeatToAct(t *testing.T) {
 	k, _ := pos.King(3)
 	st, evs = withdraw(t, st, 1)
 	same(t, "Black withdraws", evs, []game.Event{PlayerWithdrew{Seat: 1, Colour: "black", Square: k.String()}})
+	same(t, "out", r.Status(st).Out, []int{1, 2})
 	_, seats = toAct(t, st, 3)
 	same(t, "turns", seats, []int{3, 0, 3})
 }
