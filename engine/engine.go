@@ -42,6 +42,15 @@ type Config struct {
 	// Abandon is the rule for players who leave a live match, recorded in each new match
 	// (default match.DefaultAbandon: a claim after 30 s, a forfeit after 2 min).
 	Abandon *match.Abandon
+	// Observer, if set, is told of every match command decided (metrics).
+	Observer Observer
+}
+
+// Observer is told of each match command the engine handled: its kind ("create", "join",
+// "act"...), its outcome ("ok", "duplicate", a rejection code in lower case, or "error")
+// and how long it took, conflicts and retries included.
+type Observer interface {
+	Command(kind, outcome string, took time.Duration)
 }
 
 // Engine is safe for concurrent use.

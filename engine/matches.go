@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -171,8 +172,36 @@ func (e *Engine) Handle(ctx context.Context, matchID string, cmd match.Command, 
 	return e.handle(ctx, matchID, nil, cmd, meta)
 }
 
-// handle decides and appends; rules is given only when creating.
-func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, cmd match.Command, meta Meta) (Ack, error) {
+// handle decides and appends; rules is given only when creating. The observer, if any,
+// hears of it.
+func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, cmd match.Command, meta Meta) (ack Ack, err error) {
+	if o := e.cfg.Observer; o != nil {
+		start := time.Now()
+		defer func() { o.Command(commandKind(cmd), outcome(ack, err), time.Since(start)) }()
+	}
+	return e.decideAndAppend(ctx, matchID, rules, cmd, meta)
+}
+
+// commandKind names a command for the observer: its type, in lower case.
+func commandKind(cmd match.Command) string {
+	name := fmt.Sprintf("%T", cmd)
+	return strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
+}
+
+// outcome names how a command ended for the observer.
+func outcome(ack Ack, err error) string {
+	switch {
+	case err == nil && ack.Duplicate:
+		return "duplicate"
+	case err == nil:
+		return "ok"
+	case game.CodeOf(err) != "":
+		return strings.ToLower(string(game.CodeOf(err)))
+	}
+	return "error"
+}
+
+func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game.Rules, cmd match.Command, meta Meta) (Ack, error) {
 	if err := CheckCommandID(meta.CommandID); err != nil {
 		return Ack{}, err
 	}

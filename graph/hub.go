@@ -55,3 +55,14 @@ func (h *Hub) watch(stream string) (*eventstore.Notifier, func()) {
 		}
 	}
 }
+
+// Watching counts the subscriptions open on this node, every match together.
+func (h *Hub) Watching() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for _, c := range h.watched {
+		n += c
+	}
+	return n
+}

@@ -173,3 +173,18 @@ func (m *Matches) Digest() string {
 	}
 	return fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.pos, hex.EncodeToString(h.Sum(nil))[:16])
 }
+
+// Count returns how many matches the model holds in each status, and how many of the
+// finished ones are archived.
+func (m *Matches) Count() (byStatus map[match.Status]int, archived int) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	byStatus = map[match.Status]int{}
+	for _, v := range m.byID {
+		byStatus[v.State.Status]++
+		if v.Archived {
+			archived++
+		}
+	}
+	return byStatus, archived
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
+	"net/http"
 	neturl "net/url"
 	"os"
 	"strings"
@@ -23,6 +25,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 	"github.com/arbiter-games/arbiter/graph"
+	"github.com/arbiter-games/arbiter/metrics"
 	"github.com/arbiter-games/arbiter/projections"
 )
 
@@ -82,6 +85,7 @@ type app struct {
 	matches  *projections.Matches
 	ratings  *projections.Ratings
 	cards    *projections.CardsPlayed
+	metrics  *metrics.Registry
 	follower *bus.Follower
 	resolver *graph.Resolver
 	wg       sync.WaitGroup
@@ -101,9 +105,11 @@ type appConfig struct {
 // and subscription hub) that heals any gap from the store.
 func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *slog.Logger) (*app, error) {
 	reg := games()
+	figures := metrics.New()
 	a := &app{
 		store:   store,
-		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon}),
+		metrics: figures,
+		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures}),
 		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter)),
 		ratings: projections.NewRatings(),
 		cards:   projections.NewCardsPlayed(reg),
@@ -165,6 +171,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 			}
 		}()
 	}
+	a.gauges(hub)
 	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, ReadPos: a.follower, Hub: hub, Presence: graph.NewPresence(ctx, log)}
 	return a, nil
 }
@@ -209,4 +216,38 @@ type eventBus struct {
 	sub   message.Subscriber
 	topic string
 	close func() error
+}
+
+// gauges registers the figures read at each scrape of /metrics.
+func (a *app) gauges(hub *graph.Hub) {
+	a.metrics.Gauge("arbiter_matches", "Matches the read side holds, by status.", func() []metrics.Sample {
+		by, _ := a.matches.Count()
+		var out []metrics.Sample
+		for _, st := range []match.Status{match.Open, match.Live, match.Finished} {
+			out = append(out, metrics.Sample{Labels: []string{"status", string(st)}, Value: float64(by[st])})
+		}
+		return out
+	})
+	a.metrics.Gauge("arbiter_matches_archived", "Finished matches whose board was dropped from memory (--archive-after).", metrics.One(func() float64 {
+		_, n := a.matches.Count()
+		return float64(n)
+	}))
+	a.metrics.Gauge("arbiter_read_lag_events", "Events committed to the store that the read side has not applied yet.", metrics.One(func() float64 {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		head, err := a.store.HeadPosition(ctx)
+		if err != nil {
+			return math.NaN()
+		}
+		return float64(max(0, head-a.follower.Position()))
+	}))
+	a.metrics.Gauge("arbiter_subscriptions", "Subscriptions open on this node.", metrics.One(func() float64 { return float64(hub.Watching()) }))
+}
+
+// handler serves the API (graph.Handler: GraphiQL, /graphql, /healthz) and /metrics.
+func (a *app) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", a.metrics)
+	mux.Handle("/", graph.Handler(a.resolver, graph.Limits{}))
+	return mux
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/graph"
 )
 
 func init() {
@@ -54,7 +53,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("listening on %s: %w (choose another with --addr)", *addr, err)
 	}
 	srv := &http.Server{
-		Handler:           graph.Handler(a.resolver, graph.Limits{}),
+		Handler:           a.handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
