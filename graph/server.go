@@ -25,6 +25,10 @@ type Limits struct {
 	MaxBodyBytes  int64 // a request body larger than this is refused (default 1 MiB)
 	MaxDepth      int   // the deepest selection allowed (default 12)
 	MaxComplexity int   // gqlgen's complexity budget per operation (default 50,000)
+	// RatePerSecond bounds the requests of each caller (a token, or an address without
+	// one), with bursts of RateBurst (default: the rate, at least 1). 0 is no limit.
+	RatePerSecond float64
+	RateBurst     int
 }
 
 func (l *Limits) defaults() {
@@ -66,15 +70,19 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 		return &gqlerror.Error{Message: "internal server error", Extensions: map[string]any{"code": "INTERNAL"}}
 	})
 
+	var limit *limiter
+	if limits.RatePerSecond > 0 {
+		limit = newLimiter(limits.RatePerSecond, limits.RateBurst)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	mux.Handle("/graphql", limit.limit(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.ContentLength > limits.MaxBodyBytes {
 			http.Error(w, fmt.Sprintf("the request body has %d bytes; at most %d are accepted", req.ContentLength, limits.MaxBodyBytes), http.StatusRequestEntityTooLarge)
 			return
 		}
 		req.Body = http.MaxBytesReader(w, req.Body, limits.MaxBodyBytes)
 		srv.ServeHTTP(w, withToken(req))
-	}))
+	})))
 	mux.Handle("/{$}", playground.Handler("Arbiter", "/graphql"))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	return mux

@@ -86,6 +86,7 @@ type app struct {
 	ratings  *projections.Ratings
 	cards    *projections.CardsPlayed
 	metrics  *metrics.Registry
+	limits   graph.Limits
 	follower *bus.Follower
 	resolver *graph.Resolver
 	wg       sync.WaitGroup
@@ -98,6 +99,7 @@ type appConfig struct {
 	busURL       string         // "" or gochannel: in-process; nats://...: NATS JetStream
 	abandon      *match.Abandon // the rule for players who leave; nil for the default
 	archiveAfter time.Duration  // how long a finished match keeps its board in memory
+	limits       graph.Limits   // what one request, and one caller, may cost
 }
 
 // startApp wires everything on a store: it rebuilds the read side from the store, then
@@ -109,6 +111,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	a := &app{
 		store:   store,
 		metrics: figures,
+		limits:  cfg.limits,
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures}),
 		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter)),
 		ratings: projections.NewRatings(),
@@ -248,6 +251,6 @@ func (a *app) gauges(hub *graph.Hub) {
 func (a *app) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", a.metrics)
-	mux.Handle("/", graph.Handler(a.resolver, graph.Limits{}))
+	mux.Handle("/", graph.Handler(a.resolver, a.limits))
 	return mux
 }

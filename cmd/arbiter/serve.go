@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/graph"
 )
 
 func init() {
@@ -27,10 +28,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	db := fs.String("db", "", "event store: a file, or a postgres:// URL (default $ARBITER_DB, else "+defaultDB+")")
 	busURL := fs.String("bus", os.Getenv("ARBITER_BUS"), "event bus: gochannel (in-process, the default) or a nats:// URL (default $ARBITER_BUS)")
 	claimAfter := fs.Duration("claim-after", time.Duration(match.DefaultAbandon.ClaimAfterMs)*time.Millisecond, "how long a player who left a live match may be away before an opponent may claim the win (for matches created from now on)")
+	rate := fs.Float64("rate", 0, "requests per second allowed to each caller (a token, or an address without one) at /graphql; 0 for no limit")
+	burst := fs.Int("burst", 0, "requests a caller may make at once above --rate (default: the rate)")
 	archiveAfter := fs.Duration("archive-after", 10*time.Minute, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
 	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
+	}
+	if *rate < 0 || *burst < 0 {
+		return fmt.Errorf("--rate and --burst must be 0 or more (got %g and %d)", *rate, *burst)
 	}
 	if *claimAfter <= 0 || *forfeitAfter < *claimAfter {
 		return fmt.Errorf("--claim-after must be above 0 and --forfeit-after at least as long (got %s and %s)", *claimAfter, *forfeitAfter)
@@ -42,7 +48,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer store.Close()
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter}, log)
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: graph.Limits{RatePerSecond: *rate, RateBurst: *burst}}, log)
 	if err != nil {
 		return err
 	}
