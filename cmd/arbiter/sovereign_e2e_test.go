@@ -70,7 +70,7 @@ func TestSovereignChessOverGraphQL(t *testing.T) {
 			var v sovereignView
 			srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
 			b := v.Match.Board
-			if v.Match.Status != "LIVE" || b == nil || len(b.Armies) != 12 || len(b.Colours) == 0 || len(b.LegalMoves) == 0 {
+			if v.Match.Status != "LIVE" || b == nil || len(b.Armies) != 12 || len(b.Colours) != 24 || len(b.LegalMoves) == 0 {
 				t.Fatalf("a new %s match: %+v", tc.mode, v.Match)
 			}
 			owners := 0
