@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/arbiter-games/arbiter/bot"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
@@ -206,6 +207,16 @@ func (r *mutationResolver) JoinMatch(ctx context.Context, matchID string, seat *
 	return &model.JoinPayload{Seat: v.State.SeatOf(p.ID), Match: matchModel(v, p.ID)}, nil
 }
 
+// AddBot is the resolver for the addBot field.
+func (r *mutationResolver) AddBot(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error) {
+	p, err := r.player(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ack, err := bot.Add(ctx, r.Engine, matchID, p.ID, seat, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
+	return r.seated(ctx, ack, err, bot.ID, p.ID)
+}
+
 // PlayMove is the resolver for the playMove field.
 func (r *mutationResolver) PlayMove(ctx context.Context, matchID string, move string, commandID *string) (*model.ActionPayload, error) {
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.Move{Notation: move}} })
@@ -352,6 +363,9 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 
 // Player is the resolver for the player field.
 func (r *queryResolver) Player(ctx context.Context, id string) (*model.Player, error) {
+	if id == bot.ID {
+		return &model.Player{ID: bot.ID, Name: bot.Name}, nil
+	}
 	p, err := r.Engine.Player(ctx, id)
 	if game.CodeOf(err) == game.NotFound {
 		return nil, nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill/message"
 
+	"github.com/arbiter-games/arbiter/bot"
 	"github.com/arbiter-games/arbiter/bus"
 	"github.com/arbiter-games/arbiter/domain/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -127,8 +128,10 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	}
 	hub := graph.NewHub()
 	timers := a.engine.NewTimers()
+	bots := bot.NewRunner(a.engine, log) // plays the house bot's turns
 	for _, v := range a.matches.List(projections.Filter{Status: match.Live}) {
 		timers.Track(v.ID, v.State.Deadline(v.Rules))
+		bots.Track(v.ID, v.Rules, v.State)
 	}
 	checkpoint := a.matches.Checkpoint()
 	eb, err := openBus(ctx, cfg.busURL, log)
@@ -155,6 +158,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 			if id, ok := strings.CutPrefix(ev.Stream, "match-"); ok {
 				if v := a.matches.Get(id); v != nil {
 					timers.Track(id, v.State.Deadline(v.Rules))
+					bots.Track(id, v.Rules, v.State)
 				}
 			}
 			return hub.Apply(ctx, ev)
@@ -165,7 +169,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	a.cancel = cancel
-	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run} {
+	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run, "bot": bots.Run} {
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()

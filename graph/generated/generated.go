@@ -155,6 +155,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AcceptDraw     func(childComplexity int, matchID string, commandID *string) int
 		AcceptOpening  func(childComplexity int, matchID string, commandID *string) int
+		AddBot         func(childComplexity int, matchID string, seat *int, commandID *string) int
 		ClaimDraw      func(childComplexity int, matchID string, commandID *string) int
 		ClaimVictory   func(childComplexity int, matchID string, commandID *string) int
 		CreateMatch    func(childComplexity int, input model.CreateMatchInput) int
@@ -262,6 +263,7 @@ type MutationResolver interface {
 	RegisterPlayer(ctx context.Context, name string) (*model.RegisterPayload, error)
 	CreateMatch(ctx context.Context, input model.CreateMatchInput) (*model.CreateMatchPayload, error)
 	JoinMatch(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
+	AddBot(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
 	PlayMove(ctx context.Context, matchID string, move string, commandID *string) (*model.ActionPayload, error)
 	Resign(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	OfferDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
@@ -811,6 +813,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AcceptOpening(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.addBot":
+		if e.ComplexityRoot.Mutation.AddBot == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addBot_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddBot(childComplexity, args["matchId"].(string), args["seat"].(*int), args["commandId"].(*string)), true
 	case "Mutation.claimDraw":
 		if e.ComplexityRoot.Mutation.ClaimDraw == nil {
 			break
@@ -1397,6 +1410,13 @@ type Mutation {
   createMatch(input: CreateMatchInput!): CreateMatchPayload!
   "Takes a seat (the first free one without seat). Seat 0 moves first."
   joinMatch(matchId: ID!, seat: Int, commandId: ID): JoinPayload!
+  """
+  Seats the house bot (player "bot", "Arbiter bot") at a free seat of an open match that
+  you sit in or created: the first free one without seat. The answer's seat is the bot's.
+  Once the match is live the bot plays its own turns. Bot games never count for ratings:
+  a rated match is refused (BAD_USER_INPUT), and so is a second bot in one match (CONFLICT).
+  """
+  addBot(matchId: ID!, seat: Int, commandId: ID): JoinPayload!
   "Plays a move, in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O, exd8=Q+)."
   playMove(matchId: ID!, move: String!, commandId: ID): ActionPayload!
   resign(matchId: ID!, commandId: ID): ActionPayload!
@@ -2207,6 +2227,36 @@ func (ec *executionContext) field_Mutation_acceptOpening_args(ctx context.Contex
 		return nil, err
 	}
 	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_addBot_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "seat",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["seat"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg2
 	return args, nil
 }
 
@@ -4784,6 +4834,50 @@ func (ec *executionContext) fieldContext_Mutation_joinMatch(ctx context.Context,
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_joinMatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_addBot(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_addBot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().AddBot(ctx, fc.Args["matchId"].(string), fc.Args["seat"].(*int), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinPayload) graphql.Marshaler {
+			return ec.marshalNJoinPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐJoinPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_addBot(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_JoinPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_addBot_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -8441,6 +8535,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "joinMatch":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_joinMatch(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "addBot":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_addBot(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

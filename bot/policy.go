@@ -1,0 +1,135 @@
+package bot
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/sovereignchess"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// View is everything the policy knows: what the bot's seat may see of a match, as a
+// player sees it through the API. It holds no deck, no other seat's hand, and not the
+// match's secret seed.
+type View struct {
+	Seat  int
+	Phase string          // game.Status.Phase
+	Board *game.Board     // nil for a game without a board
+	Hand  []game.HandCard // the bot's own hand, with what may be played now; nil without cards
+	Seed  [2]uint64       // where the policy's choices come from (see SeedOf)
+}
+
+// ViewOf is what the bot, at seat, may see of a match: the board that everyone sees,
+// its own hand as the read side's redaction shows it to the seat's player, and the phase.
+func ViewOf(snap engine.Snapshot, seat int) View {
+	v := View{Seat: seat, Phase: snap.State.GameStatus(snap.Rules).Phase, Seed: SeedOf(snap.ID, snap.Version)}
+	gs := snap.State.GameState
+	if b, ok := snap.Rules.(game.Boarded); ok && gs != nil {
+		board := b.Board(gs)
+		v.Board = &board
+	}
+	if hand, ok := projections.ViewerOf(snap.State, ID).Hand(snap.Rules, gs, seat); ok {
+		v.Hand = hand
+	}
+	return v
+}
+
+// SeedOf is the seed of the bot's choices in a match at a version: the same decision on
+// every node and on every retry, a different one at each turn.
+func SeedOf(matchID string, version int64) [2]uint64 {
+	h := sha256.Sum256([]byte("arbiter/bot\x00" + matchID + "\x00" + strconv.FormatInt(version, 10)))
+	return [2]uint64{binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:16])}
+}
+
+// cardOdds is how often the bot prefers a playable card to a quiet move: one turn in
+// cardOdds.
+const cardOdds = 4
+
+// Decide is the policy: the actions the bot would take, best first (the runner plays the
+// first one the rules accept); none when there is nothing it may do. It is a pure
+// function of the view.
+//
+//   - Sovereign Chess's opening choice: keep or refuse White's first move, at random.
+//   - Else a move that mates on the board (or wins a Royale), then captures, the most
+//     valuable piece first and with the least valuable piece among equals; then, one turn
+//     in cardOdds, a playable card on one of its legal targets (a card that adds to the
+//     move is played alone: its move follows in the next decision, in the phase
+//     "move-after-card"); then every other legal move in a random order; then every
+//     playable card, so that a seat without a legal move still plays one when it can.
+//
+// Every random choice comes from v.Seed, never from a global source.
+func Decide(v View) []any {
+	rng := rand.New(rand.NewPCG(v.Seed[0], v.Seed[1]))
+	if v.Phase == sovereignchess.PhaseOpening {
+		options := []any{game.Choose{Option: sovereignchess.Keep}, game.Choose{Option: sovereignchess.Refuse}}
+		rng.Shuffle(len(options), func(i, j int) { options[i], options[j] = options[j], options[i] })
+		return options
+	}
+	var moves []string
+	if v.Board != nil {
+		moves = slices.Clone(v.Board.LegalMoves)
+	}
+	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
+	cards := plays(v.Hand, rng)
+
+	type judged struct {
+		move             string
+		victim, attacker int
+	}
+	var mates, captures []judged
+	var quiet []any
+	var look lookahead
+	if v.Board != nil {
+		look = readBoard(v.Board.FEN)
+	}
+	for _, mv := range moves {
+		j, mate := judged{move: mv}, false
+		if look != nil {
+			mate, j.victim, j.attacker = look.judge(mv)
+		}
+		switch {
+		case mate:
+			mates = append(mates, j)
+		case j.victim > 0:
+			captures = append(captures, j)
+		default:
+			quiet = append(quiet, game.Move{Notation: mv})
+		}
+	}
+	slices.SortStableFunc(captures, func(a, b judged) int {
+		return cmp.Or(cmp.Compare(b.victim, a.victim), cmp.Compare(a.attacker, b.attacker))
+	})
+	out := make([]any, 0, len(moves)+len(cards))
+	for _, j := range slices.Concat(mates, captures) {
+		out = append(out, game.Move{Notation: j.move})
+	}
+	if len(cards) > 0 && rng.IntN(cardOdds) == 0 {
+		out, cards = append(out, cards[0]), cards[1:]
+	}
+	out = append(out, quiet...)
+	return append(out, cards...)
+}
+
+// plays are the hand's playable cards in a random order, each on one of its legal choices
+// of targets, named by slot and card.
+func plays(hand []game.HandCard, rng *rand.Rand) []any {
+	var out []any
+	for _, hc := range hand {
+		if !hc.Playable {
+			continue
+		}
+		targets := []string{}
+		if len(hc.Targets) > 0 {
+			targets = slices.Clone(hc.Targets[rng.IntN(len(hc.Targets))])
+		}
+		out = append(out, game.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: targets})
+	}
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
