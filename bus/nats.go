@@ -9,6 +9,7 @@ import (
 
 	"github.com/ThreeDotsLabs/watermill"
 	wmnats "github.com/ThreeDotsLabs/watermill-nats/v2/pkg/nats"
+	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/nats-io/nats.go"
 )
 
@@ -40,7 +41,7 @@ type NATSConfig struct {
 // is for a Relay, its Subscriber for Followers.
 type NATS struct {
 	Publisher  *wmnats.Publisher
-	Subscriber *wmnats.Subscriber
+	Subscriber message.Subscriber // one JetStream consumer per subscription, delivering in order
 }
 
 // NewNATS makes sure the stream exists, then connects a publisher and a subscriber.
@@ -87,15 +88,7 @@ func NewNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bus: NATS publisher at %s: %w", cfg.URL, err)
 	}
-	sub, err := wmnats.NewSubscriber(wmnats.SubscriberConfig{
-		URL:         cfg.URL,
-		NatsOptions: cfg.Options,
-		// One subscriber per subscription: more would deliver concurrently, out of order.
-		SubscribersCount: 1,
-		CloseTimeout:     5 * time.Second,
-		AckWaitTimeout:   30 * time.Second,
-		JetStream:        js,
-	}, wlog)
+	sub, err := newNATSSubscriber(cfg.URL, cfg.Options, js.SubscribeOptions, 30*time.Second, cfg.Logger.With("component", "bus.nats"))
 	if err != nil {
 		pub.Close()
 		return nil, fmt.Errorf("bus: NATS subscriber at %s: %w", cfg.URL, err)
