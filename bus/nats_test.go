@@ -3,6 +3,7 @@ package bus_test
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,30 +27,7 @@ func natsURL(t *testing.T) string {
 }
 
 func TestNATSJetStreamBus(t *testing.T) {
-	url := natsURL(t)
-	// A stream and topic of its own, so that runs never see each other's messages.
-	suffix := time.Now().UnixNano()
-	cfg := bus.NATSConfig{
-		URL:    url,
-		Stream: fmt.Sprintf("ARBITER_TEST_%d", suffix),
-		Topic:  fmt.Sprintf("arbiter.test.%d", suffix),
-		MaxAge: time.Hour,
-		Logger: testLogger(t),
-	}
-	nb, err := bus.NewNATS(t.Context(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		nb.Close()
-		if nc, err := nats.Connect(url); err == nil {
-			if js, err := nc.JetStream(); err == nil {
-				js.DeleteStream(cfg.Stream)
-			}
-			nc.Close()
-		}
-	})
-
+	nb, cfg := natsBus(t, "BUS")
 	store := newStore(t)
 	head := appendEvents(t, store, "match-0", 5) // before anything runs: only in the store
 
@@ -103,4 +81,33 @@ func TestNATSJetStreamBus(t *testing.T) {
 		t.Fatal("no message came through JetStream: the followers lived on the store alone")
 	}
 	t.Logf("%d messages came through JetStream for %d events", counting.n.Load(), 2*head)
+}
+
+// natsBus connects a bus on a stream and topic of its own, so that runs never see each
+// other's messages; the stream is deleted when the test ends.
+func natsBus(t *testing.T, name string) (*bus.NATS, bus.NATSConfig) {
+	t.Helper()
+	url := natsURL(t)
+	suffix := time.Now().UnixNano()
+	cfg := bus.NATSConfig{
+		URL:    url,
+		Stream: fmt.Sprintf("ARBITER_TEST_%s_%d", name, suffix),
+		Topic:  fmt.Sprintf("arbiter.test.%s.%d", strings.ToLower(name), suffix),
+		MaxAge: time.Hour,
+		Logger: testLogger(t),
+	}
+	nb, err := bus.NewNATS(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		nb.Close()
+		if nc, err := nats.Connect(url); err == nil {
+			if js, err := nc.JetStream(); err == nil {
+				js.DeleteStream(cfg.Stream)
+			}
+			nc.Close()
+		}
+	})
+	return nb, cfg
 }

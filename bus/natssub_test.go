@@ -7,34 +7,14 @@ import (
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
-	"github.com/nats-io/nats.go"
-
-	"github.com/arbiter-games/arbiter/bus"
 )
 
 // Subscriptions that end while messages keep arriving end in order: their channel
 // closes, nothing is sent on it afterwards, and the process lives on. (watermill-nats's
 // own subscriber could send on the closed channel here and panic the process.)
 func TestNATSSubscriptionsEndWhileMessagesArrive(t *testing.T) {
-	url := natsURL(t)
-	suffix := time.Now().UnixNano()
-	cfg := bus.NATSConfig{
-		URL: url, Stream: fmt.Sprintf("ARBITER_TEST_END_%d", suffix), Topic: fmt.Sprintf("arbiter.test.end.%d", suffix),
-		MaxAge: time.Hour, Logger: testLogger(t),
-	}
-	nb, err := bus.NewNATS(t.Context(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		nb.Close()
-		if nc, err := nats.Connect(url); err == nil {
-			if js, err := nc.JetStream(); err == nil {
-				js.DeleteStream(cfg.Stream)
-			}
-			nc.Close()
-		}
-	})
+	nb, cfg := natsBus(t, "END")
+	suffix := time.Now().UnixNano() // message IDs of this run
 	flood, stop := context.WithCancel(t.Context())
 	defer stop()
 	go func() {
