@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,8 +21,9 @@ type Rating struct {
 	Draws               int
 }
 
-// Ratings is every player's Elo per game, from the results of rated one-against-one
-// matches. Friendly matches never count.
+// Ratings is every player's Elo per game, from the results of rated matches (two seats,
+// or more: each seat against every seat of another team, see rating.UpdateMany).
+// Friendly matches never count.
 type Ratings struct {
 	checkpoint
 	pending  map[string]*ratedMatch        // match ID -> what its result needs
@@ -31,6 +33,7 @@ type Ratings struct {
 type ratedMatch struct {
 	game    string
 	players []string // by seat
+	teams   []int    // by seat
 }
 
 // NewRatings returns an empty model.
@@ -57,8 +60,8 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 	}
 	switch e := d.(type) {
 	case match.MatchCreated:
-		if e.Rated && e.Seats == 2 {
-			r.pending[id] = &ratedMatch{game: e.Game, players: make([]string, 2)}
+		if e.Rated && e.Seats >= 2 && len(e.Teams) == e.Seats {
+			r.pending[id] = &ratedMatch{game: e.Game, players: make([]string, e.Seats), teams: e.Teams}
 		}
 	case match.SeatTaken:
 		if m := r.pending[id]; m != nil {
@@ -70,27 +73,33 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 			return nil
 		}
 		delete(r.pending, id)
-		score := 0.5
-		switch {
-		case len(e.Winners) == 1 && e.Winners[0] == 0:
-			score = 1
-		case len(e.Winners) == 1 && e.Winners[0] == 1:
-			score = 0
+		result := make([]float64, len(m.players)) // 1 won, 0 lost, 0.5 drew
+		for i := range result {
+			switch {
+			case len(e.Winners) == 0:
+				result[i] = 0.5
+			case slices.Contains(e.Winners, i):
+				result[i] = 1
+			}
 		}
-		a, b := r.get(m.players[0], m.game), r.get(m.players[1], m.game)
-		a.Rating, b.Rating = rating.Update(rating.Player{Rating: a.Rating, Games: a.Games}, rating.Player{Rating: b.Rating, Games: b.Games}, score)
-		a.Games++
-		b.Games++
-		switch score {
-		case 1:
-			a.Wins++
-			b.Losses++
-		case 0:
-			a.Losses++
-			b.Wins++
-		default:
-			a.Draws++
-			b.Draws++
+		before := make([]rating.Player, len(m.players))
+		rows := make([]*Rating, len(m.players))
+		for i, p := range m.players {
+			rows[i] = r.get(p, m.game)
+			before[i] = rating.Player{Rating: rows[i].Rating, Games: rows[i].Games}
+		}
+		after := rating.UpdateMany(before, m.teams, result)
+		for i, x := range rows {
+			x.Rating = after[i]
+			x.Games++
+			switch result[i] {
+			case 1:
+				x.Wins++
+			case 0:
+				x.Losses++
+			default:
+				x.Draws++
+			}
 		}
 	}
 	return nil

@@ -38,3 +38,30 @@ func Update(a, b Player, scoreA float64) (float64, float64) {
 	ea := Expected(a.Rating, b.Rating)
 	return a.Rating + a.K()*(scoreA-ea), b.Rating + b.K()*((1-scoreA)-(1-ea))
 }
+
+// UpdateMany returns the new ratings after a game of several sides, seat by seat: each
+// seat plays one Elo game against every seat of another team (teammates are not
+// opponents), scoring 1 against a seat that did worse, 0.5 against one that did as well
+// and 0 against one that did better, and its K is shared among its opponents, so that a
+// game moves a rating as much whatever the number of players. result[i] is how seat i
+// did: 1 won, 0 lost, 0.5 drew. With two seats this is Update.
+func UpdateMany(ps []Player, teams []int, result []float64) []float64 {
+	out := make([]float64, len(ps))
+	for i, p := range ps {
+		var delta float64
+		opponents := 0
+		for j, q := range ps {
+			if teams[j] == teams[i] {
+				continue
+			}
+			opponents++
+			score := 0.5 + (result[i]-result[j])/2
+			delta += score - Expected(p.Rating, q.Rating)
+		}
+		out[i] = p.Rating
+		if opponents > 0 {
+			out[i] += p.K() * delta / float64(opponents)
+		}
+	}
+	return out
+}
