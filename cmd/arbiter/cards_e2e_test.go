@@ -217,8 +217,8 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 		v = readView(t, srv, ann, id)
 	}
 	t.Logf("finished after %d moves and %d cards (%d with their move in the same command): %s", moves, cardsPlayed, cardsWithMove, v.Match.Result.Reason)
-	if cardsPlayed < 5 {
-		t.Fatalf("only %d cards were played: the bots never found playable cards", cardsPlayed)
+	if cardsPlayed == 0 {
+		t.Fatalf("no card was played in %d moves: the bots never found a playable card", moves)
 	}
 
 	// The whole match, as anyone sees it now that it is over: every secret revealed.
