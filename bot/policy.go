@@ -2,11 +2,12 @@ package bot
 
 import (
 	"cmp"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/sovereignchess"
@@ -28,7 +29,7 @@ type View struct {
 // ViewOf is what the bot, at seat, may see of a match: the board that everyone sees,
 // its own hand as the read side's redaction shows it to the seat's player, and the phase.
 func ViewOf(snap engine.Snapshot, seat int) View {
-	v := View{Seat: seat, Phase: snap.State.GameStatus(snap.Rules).Phase, Seed: SeedOf(snap.ID, snap.Version)}
+	v := View{Seat: seat, Phase: snap.State.GameStatus(snap.Rules).Phase, Seed: SeedOf(snap.ID, snap.Version, snap.State.Seed)}
 	gs := snap.State.GameState
 	if b, ok := snap.Rules.(game.Boarded); ok && gs != nil {
 		board := b.Board(gs)
@@ -41,9 +42,14 @@ func ViewOf(snap engine.Snapshot, seat int) View {
 }
 
 // SeedOf is the seed of the bot's choices in a match at a version: the same decision on
-// every node and on every retry, a different one at each turn.
-func SeedOf(matchID string, version int64) [2]uint64 {
-	h := sha256.Sum256([]byte("arbiter/bot\x00" + matchID + "\x00" + strconv.FormatInt(version, 10)))
+// every node and on every retry, a different one at each turn. It is keyed with the
+// match's secret seed (server-only until the match ends), so that a player cannot work
+// out the bot's next choice from the match's public ID and version. The key only feeds
+// the randomness: the policy sees nothing of the deal through it.
+func SeedOf(matchID string, version int64, secret []byte) [2]uint64 {
+	mac := hmac.New(sha256.New, secret)
+	fmt.Fprintf(mac, "arbiter/bot/choice\x00%s\x00%d", matchID, version)
+	h := mac.Sum(nil)
 	return [2]uint64{binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:16])}
 }
 

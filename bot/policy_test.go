@@ -192,3 +192,18 @@ func TestDecideIsAFunctionOfTheView(t *testing.T) {
 		t.Fatalf("nothing legal, nothing playable: %v", got)
 	}
 }
+
+// The bot's randomness is keyed with the match's secret seed: the public match ID and
+// version alone do not tell it, and the same secret gives the same choice on every node.
+func TestSeedOfIsKeyedWithTheSecret(t *testing.T) {
+	a := SeedOf("m1", 7, []byte("secret one"))
+	if a != SeedOf("m1", 7, []byte("secret one")) {
+		t.Fatal("the same match, version and secret gave two seeds")
+	}
+	if a == SeedOf("m1", 7, []byte("secret two")) {
+		t.Fatal("another secret gave the same seed: the public ID and version decide it")
+	}
+	if a == SeedOf("m1", 8, []byte("secret one")) {
+		t.Fatal("the next version gave the same seed")
+	}
+}
