@@ -103,8 +103,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		for {
 			wake := n.Wait() // before reading: a change after this point wakes us
 			v := r.Lobby.Get(matchID)
-			if s, ok := v.Rules.(game.Settling); ok && v.State.GameState != nil && !s.Settled(v.State.GameState) ||
-				v.State.Status == match.Finished && !v.State.SeedRevealed {
+			if !v.State.Settled(v.Rules) {
 				v = nil // in the middle of a command's events: its last one wakes us again
 			}
 			if v != nil {

@@ -64,7 +64,8 @@ func (m *Matches) settle(v *MatchView, was *MatchView, now time.Time) {
 	if m.archiveAfter < 0 {
 		return
 	}
-	if v.State.Status == match.Finished && v.State.SeedRevealed && (was == nil || !was.State.SeedRevealed) {
+	over := func(v *MatchView) bool { return v.State.Status == match.Finished && v.State.Settled(v.Rules) }
+	if over(v) && (was == nil || !over(was)) {
 		m.finished = append(m.finished, v.ID)
 	}
 	for len(m.finished) > 0 {

@@ -163,6 +163,18 @@ func (s *State) Playing(rules game.Rules) []int {
 	return in
 }
 
+// Settled reports whether the match stands between two commands: not in the middle of
+// one command's events, where the game's state may already hold facts still to be
+// recorded (game.Settling) or the match has ended without its seed revealed yet. Views
+// streamed event by event, and whatever acts on a finished match, wait for it.
+func (s *State) Settled(rules game.Rules) bool {
+	if s.Status == Finished && !s.SeedRevealed {
+		return false
+	}
+	g, ok := rules.(game.Settling)
+	return !ok || s.GameState == nil || g.Settled(s.GameState)
+}
+
 // Evolve folds one event into the match. It never fails on an event Decide produced.
 func Evolve(rules game.Rules, s State, e game.Event) State {
 	switch e := e.(type) {

@@ -113,3 +113,24 @@ func TestPresenceOnlyInALiveMatch(t *testing.T) {
 	tb.do(match.Resign{PlayerID: "bob", At: t0})
 	tb.refuse(match.Leave{PlayerID: "alice", At: t0}, game.Conflict) // over
 }
+
+// A finished match is settled once its seed is revealed, not between MatchEnded and
+// SeedRevealed.
+func TestSettledAroundTheEnd(t *testing.T) {
+	tb := present(t)
+	if !tb.state.Settled(rules) {
+		t.Fatal("a live match between moves is not settled")
+	}
+	evs, err := match.Decide(rules, tb.state, match.Resign{PlayerID: "bob", At: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := tb.state
+	for _, e := range evs {
+		st = match.Evolve(rules, st, e.Event)
+		_, ended := e.Event.(match.MatchEnded)
+		if st.Settled(rules) == ended {
+			t.Fatalf("after %s: settled=%v", e.Event.EventType(), st.Settled(rules))
+		}
+	}
+}
