@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +55,15 @@ func TestArchivedMatchesReadTheSame(t *testing.T) {
 	srv.stop(t)
 	srv = startServer(t, db, "--archive-after", "0s")
 	archived := read(srv)
+	resp, err := http.Get(srv.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	figures, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(figures), "arbiter_matches_archived 2\n") {
+		t.Fatalf("both finished matches should be archived:\n%s", figures)
+	}
 	for k, want := range kept {
 		if !bytes.Equal(archived[k], want) {
 			t.Fatalf("%s differs once archived:\nkept     %s\narchived %s", k, want, archived[k])

@@ -24,6 +24,10 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		{[]string{"--addr", busy.Addr().String()}, "choose another with --addr"},
 		{[]string{"--db", "postgres://nobody@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"}, "PostgreSQL"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--rate", "-1"}, "--rate and --burst must be 0 or more"},
+		{[]string{"--burst", "-3"}, "--rate and --burst must be 0 or more"},
+		{[]string{"--claim-after", "0s"}, "--claim-after must be above 0"},
+		{[]string{"--claim-after", "2m", "--forfeit-after", "1m"}, "--forfeit-after at least as long"},
 	} {
 		var stdout, stderr strings.Builder
 		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, c.args...)
