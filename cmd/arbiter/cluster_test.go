@@ -30,30 +30,7 @@ func needServer(t *testing.T, env string) string {
 // a cluster: players on different nodes play one game, a spectator on the other node sees
 // every event, and both nodes racing for one turn let exactly one move through.
 func TestTwoNodes(t *testing.T) {
-	pgURL := needServer(t, "ARBITER_PG_URL")
-	natsURL := needServer(t, "ARBITER_NATS_URL")
-	unique := fmt.Sprintf("%d", time.Now().UnixNano())
-	schema, topic, stream := "arbiter_test_"+unique, "arbiter.test."+unique, "ARBITER_TEST_"+unique
-	t.Cleanup(func() {
-		if conn, err := pgx.Connect(context.Background(), pgURL); err == nil {
-			_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
-			conn.Close(context.Background())
-		}
-		if nc, err := nats.Connect(natsURL); err == nil {
-			if js, err := nc.JetStream(); err == nil {
-				_ = js.DeleteStream(stream)
-			}
-			nc.Close()
-		}
-	})
-	sep := "?"
-	if strings.Contains(pgURL, "?") {
-		sep = "&"
-	}
-	db := pgURL + sep + "schema=" + schema
-	busURL := natsURL + "?topic=" + topic + "&stream=" + stream
-	a := startServer(t, db, "--bus", busURL)
-	b := startServer(t, db, "--bus", busURL)
+	a, b := twoNodes(t)
 
 	_, white := a.register(t, "White")
 	_, black := b.register(t, "Black") // registered on the other node
@@ -112,4 +89,34 @@ func TestTwoNodes(t *testing.T) {
 	if seen != final.Match.Version {
 		t.Fatalf("the spectator saw %d of %d events", seen, final.Match.Version)
 	}
+}
+
+// twoNodes starts two servers on one PostgreSQL schema and one NATS stream of their own,
+// removed when the test ends: two nodes of a cluster.
+func twoNodes(t *testing.T, extra ...string) (*server, *server) {
+	t.Helper()
+	pgURL := needServer(t, "ARBITER_PG_URL")
+	natsURL := needServer(t, "ARBITER_NATS_URL")
+	unique := fmt.Sprintf("%d", time.Now().UnixNano())
+	schema, topic, stream := "arbiter_test_"+unique, "arbiter.test."+unique, "ARBITER_TEST_"+unique
+	t.Cleanup(func() {
+		if conn, err := pgx.Connect(context.Background(), pgURL); err == nil {
+			_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+			conn.Close(context.Background())
+		}
+		if nc, err := nats.Connect(natsURL); err == nil {
+			if js, err := nc.JetStream(); err == nil {
+				_ = js.DeleteStream(stream)
+			}
+			nc.Close()
+		}
+	})
+	sep := "?"
+	if strings.Contains(pgURL, "?") {
+		sep = "&"
+	}
+	db := pgURL + sep + "schema=" + schema
+	busURL := natsURL + "?topic=" + topic + "&stream=" + stream
+	args := append([]string{"--bus", busURL}, extra...)
+	return startServer(t, db, args...), startServer(t, db, args...)
 }

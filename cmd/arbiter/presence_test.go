@@ -139,3 +139,21 @@ func TestAPlayerAwayForfeits(t *testing.T) {
 		t.Fatalf("verify:\n%s", out)
 	}
 }
+
+// A player connected to two nodes closes its page on one: that node records it left, the
+// other, still serving it, records it back; when it closes the second page, it has left.
+func TestPresenceAcrossNodes(t *testing.T) {
+	a, b := twoNodes(t, "--claim-after", "1h", "--forfeit-after", "2h")
+	_, ann := a.register(t, "Ann")
+	_, bob := a.register(t, "Bob")
+	id := a.newMatch(t, ann, bob, false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	events := a.subscribe(t, ctx, "graphql-transport-ws", "", id, 0)
+	closeOnB := connect(t, b, bob, id)
+	connect(t, a, bob, id)() // Bob closes his page on node A only
+	await(t, events, "SeatLeft")
+	await(t, events, "SeatReturned")
+	closeOnB()
+	await(t, events, "SeatLeft")
+}
