@@ -10,7 +10,6 @@ import (
 	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/sovereignchess"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/projections"
 )
@@ -20,16 +19,19 @@ import (
 // match's secret seed.
 type View struct {
 	Seat  int
-	Phase string          // game.Status.Phase
-	Board *game.Board     // nil for a game without a board
-	Hand  []game.HandCard // the bot's own hand, with what may be played now; nil without cards
-	Seed  [2]uint64       // where the policy's choices come from (see SeedOf)
+	Phase string // game.Status.Phase
+	// Choices are the options of a choice the rules put to the bot (game.Status.Choices).
+	Choices []string
+	Board   *game.Board     // nil for a game without a board
+	Hand    []game.HandCard // the bot's own hand, with what may be played now; nil without cards
+	Seed    [2]uint64       // where the policy's choices come from (see SeedOf)
 }
 
 // ViewOf is what the bot, at seat, may see of a match: the board that everyone sees,
 // its own hand as the read side's redaction shows it to the seat's player, and the phase.
 func ViewOf(snap engine.Snapshot, seat int) View {
-	v := View{Seat: seat, Phase: snap.State.GameStatus(snap.Rules).Phase, Seed: SeedOf(snap.ID, snap.Version, snap.State.Seed)}
+	st := snap.State.GameStatus(snap.Rules)
+	v := View{Seat: seat, Phase: st.Phase, Choices: st.Choices, Seed: SeedOf(snap.ID, snap.Version, snap.State.Seed)}
 	gs := snap.State.GameState
 	if b, ok := snap.Rules.(game.Boarded); ok && gs != nil {
 		board := b.Board(gs)
@@ -61,7 +63,8 @@ const cardOdds = 4
 // first one the rules accept); none when there is nothing it may do. It is a pure
 // function of the view.
 //
-//   - Sovereign Chess's opening choice: keep or refuse White's first move, at random.
+//   - A choice the rules put to it (Sovereign Chess's opening: keep or refuse White's
+//     first move): one of the options, at random.
 //   - Else a move that mates on the board (or wins a Royale), then captures, the most
 //     valuable piece first and with the least valuable piece among equals; then, one turn
 //     in cardOdds, a playable card on one of its legal targets (a card that adds to the
@@ -72,8 +75,11 @@ const cardOdds = 4
 // Every random choice comes from v.Seed, never from a global source.
 func Decide(v View) []any {
 	rng := rand.New(rand.NewPCG(v.Seed[0], v.Seed[1]))
-	if v.Phase == sovereignchess.PhaseOpening {
-		options := []any{game.Choose{Option: sovereignchess.Keep}, game.Choose{Option: sovereignchess.Refuse}}
+	if len(v.Choices) > 0 {
+		options := make([]any, len(v.Choices))
+		for i, c := range v.Choices {
+			options[i] = game.Choose{Option: c}
+		}
 		rng.Shuffle(len(options), func(i, j int) { options[i], options[j] = options[j], options[i] })
 		return options
 	}

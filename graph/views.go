@@ -20,7 +20,7 @@ func matchModel(v *projections.MatchView, viewerID string) *model.Match {
 		ID: v.ID, Game: model.Game(st.Game), RulesVersion: st.RulesVersion,
 		Status: model.MatchStatus(st.Status), Rated: st.Rated, Version: int(v.Version),
 		SeedCommitment: st.SeedCommitment, CreatedAt: v.CreatedAt, View: v, ViewerID: viewerID,
-		ToAct: []int{},
+		ToAct: []int{}, Choices: []string{},
 	}
 	if st.RematchOf != "" {
 		of := st.RematchOf
@@ -29,6 +29,7 @@ func matchModel(v *projections.MatchView, viewerID string) *model.Match {
 	if st.Status == match.Live {
 		gs := st.GameStatus(v.Rules)
 		m.ToAct = append(m.ToAct, gs.ToAct...)
+		m.Choices = append(m.Choices, gs.Choices...)
 		if len(gs.ToAct) == 1 {
 			t := gs.ToAct[0]
 			m.Turn = &t

@@ -20,6 +20,7 @@ type sovereignView struct {
 	Match struct {
 		Status  string
 		ToAct   []int
+		Choices []string
 		Phase   *string
 		Version int
 		Moves   []string
@@ -42,7 +43,7 @@ type sovereignView struct {
 	}
 }
 
-const sovereignQuery = `query($m:ID!){match(id:$m){status toAct phase version moves
+const sovereignQuery = `query($m:ID!){match(id:$m){status toAct choices phase version moves
   board{fen legalMoves checked interregnum colours{square colour} armies{colour owner controller} marks{square kind}}
   result{winners reason}}}`
 
@@ -94,6 +95,9 @@ func TestSovereignChessOverGraphQL(t *testing.T) {
 				var r gqlResponse
 				switch {
 				case phase == "opening-choice":
+					if strings.Join(v.Match.Choices, " ") != "keep refuse" {
+						t.Fatalf("the opening offers %v", v.Match.Choices)
+					}
 					op := []string{"acceptOpening", "refuseOpening"}[rng.IntN(2)]
 					r = srv.post(t, tokens[seat], `mutation($m:ID!){`+op+`(matchId:$m){version}}`, map[string]any{"m": id})
 					choices++

@@ -100,7 +100,11 @@ type Status struct {
 	// fell), and those they took out when asked (game.Withdrawing), if the game likes.
 	// The match counts them out as it counts the seats that resigned: they no longer
 	// offer, accept or block draws, nor make its lifecycle requests.
-	Out     []int
+	Out []int
+	// Choices are the options of a choice the rules put to the seats to act (game.Choose),
+	// when the phase is one: Sovereign Chess's opening offers "keep" and "refuse". Empty
+	// otherwise.
+	Choices []string
 	Over    bool
 	Outcome Outcome
 }

@@ -632,12 +632,12 @@ func (Rules) Status(st game.State) game.Status {
 	if s.Ended != nil {
 		return game.Status{Phase: PhaseOver, Over: true, Outcome: game.Outcome{Winners: slices.Clone(s.Ended.Winners), Reason: s.Ended.Reason}}
 	}
-	phase := PhasePlay
-	if s.Game.ChoicePending() {
-		phase = PhaseOpening
-	}
 	toAct := s.toAct()
-	return game.Status{ToAct: toAct, Phase: phase, Deadline: s.Clock.Deadline(toAct[0]), Out: s.withdrawn()}
+	status := game.Status{ToAct: toAct, Phase: PhasePlay, Deadline: s.Clock.Deadline(toAct[0]), Out: s.withdrawn()}
+	if s.Game.ChoicePending() {
+		status.Phase, status.Choices = PhaseOpening, []string{Keep, Refuse}
+	}
+	return status
 }
 
 // withdrawn lists the seats that withdrew, resigned or out on time, in ascending order;

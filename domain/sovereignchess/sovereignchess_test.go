@@ -119,7 +119,7 @@ func TestOpeningKeepOrRefuse(t *testing.T) {
 		if mv := evs[0].(MovePlayed); len(evs) != 1 || mv.Seat != 1 || mv.Piece == 0 {
 			t.Fatalf("White's first move: %+v", evs)
 		}
-		same(t, "waiting for the choice", r.Status(st), game.Status{ToAct: []int{0}, Phase: "opening-choice"})
+		same(t, "waiting for the choice", r.Status(st), game.Status{ToAct: []int{0}, Phase: "opening-choice", Choices: []string{"keep", "refuse"}})
 		// Until the choice, the armies are shown as a refusal would leave them, and no
 		// move is legal.
 		b := r.Board(st)

@@ -113,6 +113,7 @@ type ComplexityRoot struct {
 	Match struct {
 		Board          func(childComplexity int) int
 		Cards          func(childComplexity int) int
+		Choices        func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
 		DrawOfferBy    func(childComplexity int) int
 		Events         func(childComplexity int, after *int, first *int) int
@@ -580,6 +581,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.Cards(childComplexity), true
+	case "Match.choices":
+		if e.ComplexityRoot.Match.Choices == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Choices(childComplexity), true
 	case "Match.createdAt":
 		if e.ComplexityRoot.Match.CreatedAt == nil {
 			break
@@ -1554,6 +1561,8 @@ type Match {
   turn: Int
   "Every seat that may act now."
   toAct: [Int!]!
+  "The options of a choice the rules put to the seats to act (Sovereign Chess's opening: keep, refuse); empty otherwise."
+  choices: [String!]!
   "Your seat, when the caller sits in this match."
   mySeat: Int
   phase: String
@@ -1876,6 +1885,8 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_turn(ctx, field)
 	case "toAct":
 		return ec.fieldContext_Match_toAct(ctx, field)
+	case "choices":
+		return ec.fieldContext_Match_choices(ctx, field)
 	case "mySeat":
 		return ec.fieldContext_Match_mySeat(ctx, field)
 	case "phase":
@@ -4019,6 +4030,29 @@ func (ec *executionContext) _Match_toAct(ctx context.Context, field graphql.Coll
 }
 func (ec *executionContext) fieldContext_Match_toAct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Match", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Match_choices(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_choices(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Choices, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Match_choices(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Match", field, false, false, "String")
 }
 
 func (ec *executionContext) _Match_mySeat(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
@@ -8308,6 +8342,11 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 			}
 		case "toAct":
 			out.Values[i] = ec._Match_toAct(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "choices":
+			out.Values[i] = ec._Match_choices(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}

@@ -22,6 +22,7 @@ type Match struct {
 	Version        int
 	Turn           *int
 	ToAct          []int
+	Choices        []string
 	Phase          *string
 	DrawOfferBy    *int
 	Result         *Result
