@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/unfair"
+)
+
+// TestPagesMatchTheData fails when a committed page in docs/games differs from what the
+// generator writes from the embedded data: CI's guard against a catalog and its page
+// drifting apart (CI checks only graph/ for `go generate` diffs).
+func TestPagesMatchTheData(t *testing.T) {
+	dir := filepath.Join("..", "..", "docs", "games")
+	for _, s := range sections() {
+		doc, err := os.ReadFile(filepath.Join(dir, s.page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := splice(string(doc), s.name, s.body())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(doc) != want {
+			t.Errorf("docs/games/%s: section %q differs from the embedded data: run `go generate ./internal/gamedocs` and commit", s.page, s.name)
+		}
+	}
+}
+
+// TestCatalogListsEveryCard checks the generated table against the data it comes from:
+// every card's ID and names appear once, and the totals are the catalog's.
+func TestCatalogListsEveryCard(t *testing.T) {
+	cards := unfair.Rules{}.Catalog()
+	out := catalog(cards)
+	for _, c := range cards {
+		if n := strings.Count(out, "| `"+c.ID+"` | "+c.NameEn+" ("+c.NameFr+") |"); n != 1 {
+			t.Errorf("card %s appears %d times in the table", c.ID, n)
+		}
+	}
+	deck := 0
+	for _, c := range cards {
+		deck += c.Copies
+	}
+	if head := strings.SplitN(out, "\n", 2)[0]; !strings.HasPrefix(head, "58 distinct cards, decks of 144:") || deck != 144 || len(cards) != 58 {
+		t.Errorf("totals line %q for %d cards, %d per deck", head, len(cards), deck)
+	}
+}
+
+func TestSpliceNeedsItsMarkers(t *testing.T) {
+	if _, err := splice("no markers here", "catalog", "x"); err == nil {
+		t.Fatal("splice accepted a page without markers")
+	}
+	doc := "a\n<!-- BEGIN GENERATED s (go generate ./internal/gamedocs; do not edit) -->\nold\n<!-- END GENERATED s -->\nb\n"
+	got, err := splice(doc, "s", "new\n")
+	if err != nil || got != strings.Replace(doc, "old\n", "new\n", 1) {
+		t.Fatalf("splice = %q, %v", got, err)
+	}
+}
