@@ -133,6 +133,27 @@ func (e *Engine) forget(id string) {
 	e.mu.Unlock()
 }
 
+// forgetEmpty drops en from the cache if it holds no match: a command on a match that does
+// not exist, or a creation that was refused, leaves nothing behind that a caller could pile
+// up with made-up IDs. The caller holds en.mu; an entry that replaced en is left alone.
+func (e *Engine) forgetEmpty(en *entry) {
+	if en.version != 0 {
+		return
+	}
+	e.mu.Lock()
+	if e.matches[en.id] == en {
+		delete(e.matches, en.id)
+	}
+	e.mu.Unlock()
+}
+
+// Cached returns how many matches the engine holds in memory.
+func (e *Engine) Cached() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.matches)
+}
+
 // Snapshot is a consistent view of a match.
 type Snapshot struct {
 	ID       string
@@ -152,7 +173,7 @@ func (e *Engine) Match(ctx context.Context, id string) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	if en.version == 0 {
-		e.forget(id)
+		e.forgetEmpty(en)
 		return Snapshot{}, game.Reject(game.NotFound, "no match %q", id)
 	}
 	return Snapshot{ID: id, Rules: en.rules, State: en.state, Version: en.version, Position: en.position}, nil
@@ -215,6 +236,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	en := e.lookup(matchID)
 	en.mu.Lock()
 	defer en.mu.Unlock()
+	defer e.forgetEmpty(en) // deferred calls run last in, first out: en is still locked
 	// A warm cache is decided upon without reading the store: the append's expected version
 	// checks it. Only a cold cache, a conflict or a refusal (which must not rest on a stale
 	// state) reads what the stream holds beyond it.

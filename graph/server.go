@@ -64,6 +64,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	srv.Use(extension.Introspection{})
 	srv.Use(extension.FixedComplexityLimit(limits.MaxComplexity))
 	srv.Use(depthLimit{max: limits.MaxDepth})
+	srv.Use(&idLimit{max: MaxIDBytes})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		graphql.GetOperationContext(ctx) // keep the context alive for logging

@@ -249,6 +249,7 @@ func (a *app) gauges(hub *graph.Hub) {
 		return float64(max(0, head-a.follower.Position()))
 	}))
 	a.metrics.Gauge("arbiter_subscriptions", "Subscriptions open on this node.", metrics.One(func() float64 { return float64(hub.Watching()) }))
+	a.metrics.Gauge("arbiter_engine_cached_matches", "Match states the engine holds in memory.", metrics.One(func() float64 { return float64(a.engine.Cached()) }))
 }
 
 // handler serves the API (graph.Handler: GraphiQL, /graphql, /healthz) and /metrics.
