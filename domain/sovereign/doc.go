@@ -51,7 +51,10 @@
 //     stop next to its start square, where a plain king move also goes.
 //   - A defection whose king stands on a square of its new colour is one move in the
 //     notation, "=n" followed by the king's move ("=ne5e4"); its king moves are
-//     generated after the defection (the old army is neutral by then).
+//     generated after the defection (the old army is neutral by then). That king move
+//     may not capture the other king: the two-player game has no capture of a king, and
+//     a king that turned colour could otherwise take one standing on a square of its
+//     old colour.
 //   - Pawns never stand in the central 4x4: Parse rejects it, since entering it promotes.
 //     Parse also rejects a two-player position whose player not to move is in check.
 //   - Royale: a player may leave or put its king in check with any move, castling and

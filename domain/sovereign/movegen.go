@@ -48,10 +48,18 @@ func (p *Position) IsLegal(m Move) bool {
 }
 
 // legalInto plays the pseudo-legal two-player move m into child and reports whether it
-// is legal: the mover's king is not attacked afterwards and, for castling, was not in
-// check and does not pass through an attacked square.
+// is legal: it captures no king, the mover's king is not attacked afterwards and, for
+// castling, was not in check and does not pass through an attacked square.
+//
+// Only a defection can bring a capture of a king: the opponent's king is never attacked
+// when the turn starts, but a king that defects turns into a colour that may take a king
+// standing on a square of its old colour. Two-player chess has no capture of a king:
+// such a forced move is not a way off the square, so it is not generated as legal.
 func (p *Position) legalInto(m Move, child *Position) bool {
 	pl := p.turn
+	if m.flags&fStep != 0 && m.flags&fCastle == 0 && p.board[m.to].Role() == King {
+		return false
+	}
 	if m.flags&fCastle != 0 {
 		en := p.enemies(pl)
 		dir := lineDir(m.from, m.to)

@@ -454,6 +454,12 @@ func (r *refPos) legal() []string {
 		if _, _, has := refKing(c, pl); !has && !royale {
 			ok = false
 		}
+		if !royale { // no king is ever captured in the two-player game
+			_, _, had := refKing(r, 1-pl)
+			if _, _, has := refKing(c, 1-pl); had && !has {
+				ok = false
+			}
+		}
 		if ok {
 			safe++
 		}

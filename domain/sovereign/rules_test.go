@@ -214,6 +214,18 @@ func TestRegimeChange(t *testing.T) {
 	}
 }
 
+// Two players capture no king, not even with the move a defection forces: the slate
+// king on k6 (a yellow square, so it controls yellow) defects to yellow and must leave
+// k6; the black king on j7 stood safe from slate on a slate square, but a yellow king
+// could take it. Every other way off k6 stays legal.
+func TestDefectionNeverCapturesTheKing(t *testing.T) {
+	p := pos(t, "bpa10 bkj7 skk6 spa3", "2 b s - 0")
+	expectMoves(t, p, "=yk6j5 =yk6k5 =yk6l5 =yk6l6 =yk6l7", "=yk6j7")
+	if _, err := p.ParseMove("=yk6j7"); !errors.Is(err, ErrIllegalMove) {
+		t.Errorf("=yk6j7: %v, want an illegal move", err)
+	}
+}
+
 func TestRegimeChangeAndCheck(t *testing.T) {
 	// A regime change may escape check: the rook a1 checks i1; crowning a king on g7
 	// removes the checked king.

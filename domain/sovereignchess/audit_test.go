@@ -124,3 +124,39 @@ func TestAuditStart(t *testing.T) {
 	}
 	wantAuditError(t, nil, MovePlayed{Move: "e2e4"}, "before GameStarted")
 }
+
+// A stored two-player match in which a defection's forced king move took the other king
+// (what the rules recorded before rulebook-2017.3) no longer passes the audit: the move is
+// refused as illegal, so verify reports it, and neither the Royale-only facts after it
+// nor the "stalemate" they led to are ever folded.
+func TestAuditRefusesAKingCapturedByADefection(t *testing.T) {
+	st := twoPlayer(t, "bpa10 bkj7 skk6 spa3", "2 b s - 0")
+	stored := []game.Event{
+		MovePlayed{Seat: 1, Move: "=yk6j7", Piece: 2, Position: notation(t, "bpa10 ykj7 spa3", "1 b y - 1")},
+		Defected{Seat: 1, From: "slate", To: "yellow"},
+		KingCaptured{Seat: 0, By: 1, Colour: "black", Square: "j7"},
+		InterregnumBegun{Seat: 0, Cause: "captured"},
+		GameEnded{Reason: "stalemate", Winners: []int{}, Standings: []string{"tied", "tied"}},
+	}
+	// As verify does: audit each event from the state before it, and fold it.
+	var s game.State = st
+	for i, e := range stored {
+		err := r.Audit(s, e)
+		if err != nil {
+			if i != 0 || !strings.Contains(err.Error(), "=yk6j7") || !strings.Contains(err.Error(), "illegal") {
+				t.Fatalf("event %d (%s) refused: %v; want the move refused as illegal", i, e.EventType(), err)
+			}
+			break
+		}
+		if i == len(stored)-1 {
+			t.Fatal("the audit accepts a two-player king capture")
+		}
+		s = r.Evolve(s, e)
+	}
+	// The honest ways off k6 pass.
+	for _, m := range []string{"=yk6k5", "=yk6l7"} {
+		if err := r.Audit(st, decided(t, st, 1, game.Move{Notation: m})[0]); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+}

@@ -131,7 +131,7 @@ import (
 const ID = "SOVEREIGN_CHESS"
 
 // RulesVersion changes whenever a rule of this package or of domain/sovereign changes.
-const RulesVersion = "rulebook-2017.2"
+const RulesVersion = "rulebook-2017.3"
 
 // The modes, values of the option "mode".
 const (
