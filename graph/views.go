@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
@@ -26,8 +27,9 @@ func matchModel(v *projections.MatchView, viewerID string) *model.Match {
 		of := st.RematchOf
 		m.RematchOf = &of
 	}
+	var gs game.Status // the game's status while the match is live: nobody's clock runs after it
 	if st.Status == match.Live {
-		gs := st.GameStatus(v.Rules)
+		gs = st.GameStatus(v.Rules)
 		m.ToAct = append(m.ToAct, gs.ToAct...)
 		m.Choices = append(m.Choices, gs.Choices...)
 		if len(gs.ToAct) == 1 {
@@ -53,7 +55,25 @@ func matchModel(v *projections.MatchView, viewerID string) *model.Match {
 		s := hex.EncodeToString(st.Seed)
 		m.Seed = &s
 	}
+	if timed, ok := v.Rules.(clock.Timed); ok && st.GameState != nil {
+		if r, ok := timed.Clock(st.GameState).Read(gs); ok {
+			m.Clock = clockModel(r)
+		}
+	}
 	return m
+}
+
+// clockModel turns a clock's reading into the API's Clock.
+func clockModel(r clock.Reading) *model.Clock {
+	c := &model.Clock{Control: r.Control.String(), InitialMs: int(r.Control.InitialMs), IncrementMs: int(r.Control.IncrementMs)}
+	for seat, left := range r.Left {
+		c.Seats = append(c.Seats, &model.SeatClock{Seat: seat, RemainingMs: int(left.Milliseconds())})
+	}
+	if r.Running >= 0 {
+		running, since := r.Running, r.Since
+		c.Running, c.Since = &running, &since
+	}
+	return c
 }
 
 // eventModel turns a stored event, as the viewer may see it, into the API's MatchEvent.

@@ -218,6 +218,12 @@ func Seat(c chess.Color) int {
 	return 1
 }
 
+// Clock is the clock of the state (clock.Timed); the zero Clock without a time control.
+func (Rules) Clock(st game.State) clock.Clock {
+	s, _ := st.(State)
+	return s.Clock
+}
+
 // Board shows the position.
 func (Rules) Board(st game.State) game.Board {
 	s, ok := st.(State)

@@ -256,3 +256,36 @@ func (c Clock) AuditFlag(seat int, f FlagFell) error {
 	}
 	return nil
 }
+
+// Timed is implemented by the rules of a game that may be played with a clock, so that
+// the API can show the clock of a state (the zero Clock when the match has none).
+type Timed interface {
+	Clock(st game.State) Clock
+}
+
+// Reading is the clock as a client shows it, as of the last event: each seat's time left
+// then, and the seat whose clock has been running since Since. A client counts the
+// running seat's time down from Left[Running] at Since.
+type Reading struct {
+	Control Setup
+	Left    []time.Duration // by seat
+	Running int             // the seat whose clock runs; -1 when none does (the game is over)
+	Since   time.Time       // when Running's clock started; zero when none runs
+}
+
+// Read is the reading of c when the game's status is gs: the clock of the seat to act
+// runs when the status sets its deadline. It is false without a clock.
+func (c Clock) Read(gs game.Status) (Reading, bool) {
+	if !c.On {
+		return Reading{}, false
+	}
+	r := Reading{
+		Control: Setup{InitialMs: c.Initial.Milliseconds(), IncrementMs: c.Increment.Milliseconds()},
+		Left:    append([]time.Duration(nil), c.Left...),
+		Running: -1,
+	}
+	if !gs.Over && !gs.Deadline.IsZero() && len(gs.ToAct) == 1 {
+		r.Running, r.Since = gs.ToAct[0], c.TurnStart
+	}
+	return r, true
+}

@@ -234,3 +234,27 @@ func TestQuitUntold(t *testing.T) {
 		t.Errorf("seat 2 a second before its turn's start has %v", left)
 	}
 }
+
+// The reading shows the control, each seat's time as of the last event, and the seat
+// whose clock runs since its turn started; none once the game is over.
+func TestRead(t *testing.T) {
+	if _, ok := (Clock{}).Read(game.Status{ToAct: []int{0}}); ok {
+		t.Fatal("a game without a clock has a reading")
+	}
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	c := Start(&Setup{InitialMs: 300_000, IncrementMs: 3000}, 2, at)
+	c = c.Ended(0, c.Stamp(0, at.Add(10*time.Second), true))
+	live := game.Status{ToAct: []int{1}, Deadline: c.Deadline(1)}
+	r, ok := c.Read(live)
+	if !ok || r.Control.String() != "5+3" || r.Running != 1 || !r.Since.Equal(at.Add(10*time.Second)) ||
+		r.Left[0] != 293*time.Second || r.Left[1] != 300*time.Second {
+		t.Fatalf("after White's first move: %+v, %v", r, ok)
+	}
+	r.Left[0] = 0
+	if c.Left[0] != 293*time.Second {
+		t.Fatal("the reading shares the clock's memory")
+	}
+	if r, _ := c.Read(game.Status{Over: true}); r.Running != -1 || !r.Since.IsZero() {
+		t.Fatalf("a game over: %+v", r)
+	}
+}

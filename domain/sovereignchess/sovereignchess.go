@@ -623,6 +623,12 @@ func (s State) apply(e game.Event) State {
 	return s
 }
 
+// Clock is the clock of the state (clock.Timed); the zero Clock without a time control.
+func (Rules) Clock(st game.State) clock.Clock {
+	s, _ := st.(State)
+	return s.Clock
+}
+
 // Status: whose turn, the phase, and the outcome once GameEnded is recorded.
 func (Rules) Status(st game.State) game.Status {
 	s, ok := st.(State)

@@ -340,6 +340,12 @@ func (f *fold) settle() State {
 	return s
 }
 
+// Clock is the clock of the state (clock.Timed); the zero Clock without a time control.
+func (Rules) Clock(st game.State) clock.Clock {
+	s, _ := st.(State)
+	return s.Clock
+}
+
 // Status: whose turn, the phase ("play", "check", "move-after-card"), the outcome.
 func (Rules) Status(st game.State) game.Status {
 	s, ok := st.(State)

@@ -80,6 +80,15 @@ type ComplexityRoot struct {
 		Count func(childComplexity int) int
 	}
 
+	Clock struct {
+		Control     func(childComplexity int) int
+		IncrementMs func(childComplexity int) int
+		InitialMs   func(childComplexity int) int
+		Running     func(childComplexity int) int
+		Seats       func(childComplexity int) int
+		Since       func(childComplexity int) int
+	}
+
 	CreateMatchPayload struct {
 		Match func(childComplexity int) int
 	}
@@ -114,6 +123,7 @@ type ComplexityRoot struct {
 		Board          func(childComplexity int) int
 		Cards          func(childComplexity int) int
 		Choices        func(childComplexity int) int
+		Clock          func(childComplexity int) int
 		CreatedAt      func(childComplexity int) int
 		DrawOfferBy    func(childComplexity int) int
 		Events         func(childComplexity int, after *int, first *int) int
@@ -227,6 +237,11 @@ type ComplexityRoot struct {
 		DiscardPile func(childComplexity int) int
 		HandSize    func(childComplexity int) int
 		Played      func(childComplexity int) int
+		Seat        func(childComplexity int) int
+	}
+
+	SeatClock struct {
+		RemainingMs func(childComplexity int) int
 		Seat        func(childComplexity int) int
 	}
 
@@ -474,6 +489,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CardCount.Count(childComplexity), true
 
+	case "Clock.control":
+		if e.ComplexityRoot.Clock.Control == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Clock.Control(childComplexity), true
+	case "Clock.incrementMs":
+		if e.ComplexityRoot.Clock.IncrementMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Clock.IncrementMs(childComplexity), true
+	case "Clock.initialMs":
+		if e.ComplexityRoot.Clock.InitialMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Clock.InitialMs(childComplexity), true
+	case "Clock.running":
+		if e.ComplexityRoot.Clock.Running == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Clock.Running(childComplexity), true
+	case "Clock.seats":
+		if e.ComplexityRoot.Clock.Seats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Clock.Seats(childComplexity), true
+	case "Clock.since":
+		if e.ComplexityRoot.Clock.Since == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Clock.Since(childComplexity), true
+
 	case "CreateMatchPayload.match":
 		if e.ComplexityRoot.CreateMatchPayload.Match == nil {
 			break
@@ -587,6 +639,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.Choices(childComplexity), true
+	case "Match.clock":
+		if e.ComplexityRoot.Match.Clock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Clock(childComplexity), true
 	case "Match.createdAt":
 		if e.ComplexityRoot.Match.CreatedAt == nil {
 			break
@@ -1208,6 +1266,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SeatCards.Seat(childComplexity), true
 
+	case "SeatClock.remainingMs":
+		if e.ComplexityRoot.SeatClock.RemainingMs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatClock.RemainingMs(childComplexity), true
+	case "SeatClock.seat":
+		if e.ComplexityRoot.SeatClock.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatClock.Seat(childComplexity), true
+
 	case "SquareColour.colour":
 		if e.ComplexityRoot.SquareColour.Colour == nil {
 			break
@@ -1589,6 +1660,31 @@ type Match {
   hand: [HandCard!]
   "Card games: what everyone may know of each seat's cards."
   cards: [SeatCards!]!
+  "The game clock as of the last event, for a match played with one (option clock); null otherwise."
+  clock: Clock
+}
+
+"""
+A match's game clock as of its last event. The running seat's time counts down from its
+remainingMs at since: a client shows remainingMs - (now - since) for it, and remainingMs
+for the others.
+"""
+type Clock {
+  "The time control, minutes+increment, as the option clock sets it (e.g. \"5+3\")."
+  control: String!
+  initialMs: Int!
+  incrementMs: Int!
+  "Each seat's time left as of the last event (the increment of its last turn included)."
+  seats: [SeatClock!]!
+  "The seat whose clock runs, or null when none does (the match is over)."
+  running: Int
+  "When the running seat's clock started running; null when none runs."
+  since: Time
+}
+
+type SeatClock {
+  seat: Int!
+  remainingMs: Int!
 }
 
 type Card {
@@ -1805,6 +1901,24 @@ func (ec *executionContext) childFields_CardCount(ctx context.Context, field gra
 	return nil, fmt.Errorf("no field named %q was found under type CardCount", field.Name)
 }
 
+func (ec *executionContext) childFields_Clock(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "control":
+		return ec.fieldContext_Clock_control(ctx, field)
+	case "initialMs":
+		return ec.fieldContext_Clock_initialMs(ctx, field)
+	case "incrementMs":
+		return ec.fieldContext_Clock_incrementMs(ctx, field)
+	case "seats":
+		return ec.fieldContext_Clock_seats(ctx, field)
+	case "running":
+		return ec.fieldContext_Clock_running(ctx, field)
+	case "since":
+		return ec.fieldContext_Clock_since(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Clock", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateMatchPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "match":
@@ -1917,6 +2031,8 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_hand(ctx, field)
 	case "cards":
 		return ec.fieldContext_Match_cards(ctx, field)
+	case "clock":
+		return ec.fieldContext_Match_clock(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Match", field.Name)
 }
@@ -2047,6 +2163,16 @@ func (ec *executionContext) childFields_SeatCards(ctx context.Context, field gra
 		return ec.fieldContext_SeatCards_played(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SeatCards", field.Name)
+}
+
+func (ec *executionContext) childFields_SeatClock(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seat":
+		return ec.fieldContext_SeatClock_seat(ctx, field)
+	case "remainingMs":
+		return ec.fieldContext_SeatClock_remainingMs(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SeatClock", field.Name)
 }
 
 func (ec *executionContext) childFields_SquareColour(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3444,6 +3570,153 @@ func (ec *executionContext) fieldContext_CardCount_count(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("CardCount", field, false, false, "Int")
 }
 
+func (ec *executionContext) _Clock_control(ctx context.Context, field graphql.CollectedField, obj *model.Clock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Clock_control(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Control, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Clock_control(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Clock", field, false, false, "String")
+}
+
+func (ec *executionContext) _Clock_initialMs(ctx context.Context, field graphql.CollectedField, obj *model.Clock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Clock_initialMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InitialMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Clock_initialMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Clock", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Clock_incrementMs(ctx context.Context, field graphql.CollectedField, obj *model.Clock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Clock_incrementMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IncrementMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Clock_incrementMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Clock", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Clock_seats(ctx context.Context, field graphql.CollectedField, obj *model.Clock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Clock_seats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seats, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SeatClock) graphql.Marshaler {
+			return ec.marshalNSeatClock2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSeatClockᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Clock_seats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Clock",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SeatClock(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Clock_running(ctx context.Context, field graphql.CollectedField, obj *model.Clock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Clock_running(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Running, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Clock_running(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Clock", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Clock_since(ctx context.Context, field graphql.CollectedField, obj *model.Clock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Clock_since(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Since, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Clock_since(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Clock", field, false, false, "Time")
+}
+
 func (ec *executionContext) _CreateMatchPayload_match(ctx context.Context, field graphql.CollectedField, obj *model.CreateMatchPayload) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4461,6 +4734,38 @@ func (ec *executionContext) fieldContext_Match_cards(_ context.Context, field gr
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SeatCards(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Match_clock(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_clock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Clock, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Clock) graphql.Marshaler {
+			return ec.marshalOClock2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐClock(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Match_clock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Match",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Clock(ctx, field)
 		},
 	}
 	return fc, nil
@@ -6469,6 +6774,52 @@ func (ec *executionContext) fieldContext_SeatCards_played(_ context.Context, fie
 	return fc, nil
 }
 
+func (ec *executionContext) _SeatClock_seat(ctx context.Context, field graphql.CollectedField, obj *model.SeatClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeatClock_seat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeatClock_seat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeatClock", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SeatClock_remainingMs(ctx context.Context, field graphql.CollectedField, obj *model.SeatClock) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SeatClock_remainingMs(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RemainingMs, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SeatClock_remainingMs(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SeatClock", field, false, false, "Int")
+}
+
 func (ec *executionContext) _SquareColour_square(ctx context.Context, field graphql.CollectedField, obj *model.SquareColour) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8073,6 +8424,64 @@ func (ec *executionContext) _CardCount(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var clockImplementors = []string{"Clock"}
+
+func (ec *executionContext) _Clock(ctx context.Context, sel ast.SelectionSet, obj *model.Clock) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, clockImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Clock")
+		case "control":
+			out.Values[i] = ec._Clock_control(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "initialMs":
+			out.Values[i] = ec._Clock_initialMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "incrementMs":
+			out.Values[i] = ec._Clock_incrementMs(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seats":
+			out.Values[i] = ec._Clock_seats(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "running":
+			out.Values[i] = ec._Clock_running(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		case "since":
+			out.Values[i] = ec._Clock_since(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var createMatchPayloadImplementors = []string{"CreateMatchPayload"}
 
 func (ec *executionContext) _CreateMatchPayload(ctx context.Context, sel ast.SelectionSet, obj *model.CreateMatchPayload) graphql.Marshaler {
@@ -8433,6 +8842,11 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Match_cards(ctx, field, obj)
 				})
+		case "clock":
+			out.Values[i] = ec._Match_clock(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -9090,6 +9504,44 @@ func (ec *executionContext) _SeatCards(ctx context.Context, sel ast.SelectionSet
 			}
 		case "played":
 			out.Values[i] = ec._SeatCards_played(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var seatClockImplementors = []string{"SeatClock"}
+
+func (ec *executionContext) _SeatClock(ctx context.Context, sel ast.SelectionSet, obj *model.SeatClock) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, seatClockImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SeatClock")
+		case "seat":
+			out.Values[i] = ec._SeatClock_seat(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "remainingMs":
+			out.Values[i] = ec._SeatClock_remainingMs(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -9979,6 +10431,30 @@ func (ec *executionContext) marshalNSeatCards2ᚖgithubᚗcomᚋarbiterᚑgames�
 	return ec._SeatCards(ctx, sel, v)
 }
 
+func (ec *executionContext) marshalNSeatClock2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSeatClockᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SeatClock) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSeatClock2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSeatClock(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSeatClock2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSeatClock(ctx context.Context, sel ast.SelectionSet, v *model.SeatClock) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SeatClock!")
+		return graphql.Null
+	}
+	return ec._SeatClock(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -10266,6 +10742,13 @@ func (ec *executionContext) marshalOBoolean2ᚖbool(ctx context.Context, sel ast
 	_ = ctx
 	res := graphql.MarshalBoolean(*v)
 	return res
+}
+
+func (ec *executionContext) marshalOClock2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐClock(ctx context.Context, sel ast.SelectionSet, v *model.Clock) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Clock(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOGame2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐGame(ctx context.Context, v any) (*model.Game, error) {

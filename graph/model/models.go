@@ -30,6 +30,7 @@ type Match struct {
 	Seed           *string
 	CreatedAt      time.Time
 	RematchOf      *string
+	Clock          *Clock
 
 	View     *projections.MatchView `json:"-"`
 	ViewerID string                 `json:"-"` // the caller's player ID, "" for a spectator

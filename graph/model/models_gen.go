@@ -65,6 +65,22 @@ type CardCount struct {
 	Count int   `json:"count"`
 }
 
+// A match's game clock as of its last event. The running seat's time counts down from its
+// remainingMs at since: a client shows remainingMs - (now - since) for it, and remainingMs
+// for the others.
+type Clock struct {
+	// The time control, minutes+increment, as the option clock sets it (e.g. "5+3").
+	Control     string `json:"control"`
+	InitialMs   int    `json:"initialMs"`
+	IncrementMs int    `json:"incrementMs"`
+	// Each seat's time left as of the last event (the increment of its last turn included).
+	Seats []*SeatClock `json:"seats"`
+	// The seat whose clock runs, or null when none does (the match is over).
+	Running *int `json:"running,omitempty"`
+	// When the running seat's clock started running; null when none runs.
+	Since *time.Time `json:"since,omitempty"`
+}
+
 type CreateMatchInput struct {
 	Game Game `json:"game"`
 	// Rated matches change Elo ratings; friendly ones do not. Default false.
@@ -191,6 +207,11 @@ type SeatCards struct {
 	DiscardPile []*Card `json:"discardPile"`
 	// How many times it has played each card.
 	Played []*CardCount `json:"played"`
+}
+
+type SeatClock struct {
+	Seat        int `json:"seat"`
+	RemainingMs int `json:"remainingMs"`
 }
 
 type SquareColour struct {
