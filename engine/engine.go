@@ -59,6 +59,7 @@ type Engine struct {
 	mu      sync.Mutex
 	matches map[string]*entry
 	players sync.Map // player ID -> player (immutable once registered)
+	aside   sync.Map // match ID -> *Unreplayable: matches whose stored events do not replay
 }
 
 // New returns an engine.

@@ -62,23 +62,64 @@ func Decode(rules game.Rules, ev eventstore.Event) (game.Event, error) {
 	return d, nil
 }
 
+// Unreplayable is the error of a match whose stored events do not fold: a version out of
+// order, rules this server does not have, a payload that does not decode, or an event the
+// rules refuse to apply. Such a match is set aside (commands and queries on it are
+// refused with game.Unavailable) while every other match is served.
+type Unreplayable struct {
+	Match   string
+	Version int64 // the event that does not fold
+	Err     error
+}
+
+func (e *Unreplayable) Error() string {
+	return fmt.Sprintf("match %s does not replay at version %d: %v", e.Match, e.Version, e.Err)
+}
+
+func (e *Unreplayable) Unwrap() error { return e.Err }
+
+// Refusal is what a caller is told of a match set aside: its ID and what an operator can
+// run, not the cause, which is for the server's log.
+func (e *Unreplayable) Refusal() *game.Error {
+	return &game.Error{Code: game.Unavailable, Err: e, Reason: fmt.Sprintf(
+		"match %s is unavailable: its stored events do not replay; the server's operator can see why with `arbiter verify --match %s`", e.Match, e.Match)}
+}
+
+// Apply folds the stored event ev of match id into st, which is at version; rules is
+// nil before the first event, which pins them. Any failure is an *Unreplayable: the rules
+// panic on a stored event they cannot apply (it cannot have been decided), and that
+// panic is recovered here so that one damaged match does not stop the process.
+func (f Folder) Apply(id string, rules game.Rules, st match.State, version int64, ev eventstore.Event) (_ game.Rules, _ match.State, err error) {
+	fail := func(e error) (game.Rules, match.State, error) {
+		return nil, match.State{}, &Unreplayable{Match: id, Version: ev.Version, Err: e}
+	}
+	if ev.Version != version+1 {
+		return fail(fmt.Errorf("stream %s jumps from version %d to %d", ev.Stream, version, ev.Version))
+	}
+	if rules == nil {
+		if rules, err = f.Rules(ev); err != nil {
+			return fail(err)
+		}
+	}
+	d, err := Decode(rules, ev)
+	if err != nil {
+		return fail(err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_, _, err = fail(fmt.Errorf("the rules cannot apply %s: %v", ev.Type, p))
+		}
+	}()
+	return rules, match.Evolve(rules, st, d), nil
+}
+
 func (en *entry) fold(f Folder, evs []eventstore.Event) error {
 	for _, ev := range evs {
-		if ev.Version != en.version+1 {
-			return fmt.Errorf("engine: stream %s jumps from version %d to %d", ev.Stream, en.version, ev.Version)
-		}
-		if en.rules == nil {
-			rules, err := f.Rules(ev)
-			if err != nil {
-				return fmt.Errorf("engine: %w", err)
-			}
-			en.rules = rules
-		}
-		d, err := Decode(en.rules, ev)
+		rules, st, err := f.Apply(en.id, en.rules, en.state, en.version, ev)
 		if err != nil {
-			return fmt.Errorf("engine: %w", err)
+			return err
 		}
-		en.state = match.Evolve(en.rules, en.state, d)
+		en.rules, en.state = rules, st
 		en.version, en.position = ev.Version, ev.Position
 		if ev.CommandID != "" {
 			a, seen := en.commands[ev.CommandID]
@@ -101,12 +142,27 @@ func (e *Engine) catchUp(ctx context.Context, en *entry) error {
 			return storeError("reading "+MatchStream(en.id), err)
 		}
 		if err := en.fold(Folder{e.cfg.Games}, evs); err != nil {
+			var u *Unreplayable
+			if errors.As(err, &u) {
+				e.aside.Store(en.id, u)
+				return u.Refusal()
+			}
 			return err
 		}
 		if len(evs) < 1000 {
 			return nil
 		}
 	}
+}
+
+// setAside returns the refusal of a match found not to replay, or nil. Such a match is
+// remembered (it is a match the store holds, so this is bounded by the store) and not read
+// again: each command on it would fold it again to fail at the same place.
+func (e *Engine) setAside(id string) error {
+	if u, ok := e.aside.Load(id); ok {
+		return u.(*Unreplayable).Refusal()
+	}
+	return nil
 }
 
 // lookup returns the cache entry of a match, creating an empty one.
@@ -165,6 +221,9 @@ type Snapshot struct {
 
 // Match returns the current state of a match, read through to the store.
 func (e *Engine) Match(ctx context.Context, id string) (Snapshot, error) {
+	if err := e.setAside(id); err != nil {
+		return Snapshot{}, err
+	}
 	en := e.lookup(id)
 	en.mu.Lock()
 	defer en.mu.Unlock()
@@ -232,6 +291,9 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			return Ack{}, err
 		}
 		meta.CommandID = "auto-" + id
+	}
+	if err := e.setAside(matchID); err != nil {
+		return Ack{}, err
 	}
 	en := e.lookup(matchID)
 	en.mu.Lock()

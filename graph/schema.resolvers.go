@@ -331,7 +331,7 @@ func (r *queryResolver) Match(ctx context.Context, id string) (*model.Match, err
 	}
 	v := r.Lobby.Get(id)
 	if v == nil {
-		return nil, nil
+		return nil, r.Lobby.Unavailable(id) // nil for a match that does not exist
 	}
 	return matchModel(v, viewerID(p)), nil
 }

@@ -91,7 +91,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		return nil, err
 	}
 	if r.Lobby.Get(matchID) == nil {
-		return nil, game.Reject(game.NotFound, "no match %q", matchID)
+		return nil, r.noMatch(matchID)
 	}
 	n, stop := r.Hub.watch(engine.MatchStream(matchID))
 	out := make(chan *model.Match, 1)

@@ -96,9 +96,18 @@ func (r *Resolver) matchView(ctx context.Context, id string, atLeast int64) (*pr
 	}
 	v := r.Lobby.Get(id)
 	if v == nil {
-		return nil, game.Reject(game.NotFound, "no match %q", id)
+		return nil, r.noMatch(id)
 	}
 	return v, nil
+}
+
+// noMatch is the error for a match the read side does not hold: MATCH_UNAVAILABLE, naming
+// it, when it was set aside because its events do not replay, else NOT_FOUND.
+func (r *Resolver) noMatch(id string) error {
+	if err := r.Lobby.Unavailable(id); err != nil {
+		return err
+	}
+	return game.Reject(game.NotFound, "no match %q", id)
 }
 
 // act runs a player's command on a match and answers with the match as it is after it.

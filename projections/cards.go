@@ -61,7 +61,8 @@ func (c *CardsPlayed) Apply(ev eventstore.Event) error {
 	}
 	d, err := match.Decode(m.rules, ev.Type, ev.SchemaVersion, ev.Payload)
 	if err != nil {
-		return fmt.Errorf("match %s version %d: %w", id, ev.Version, err)
+		delete(c.matches, id) // a match whose events do not replay is set aside (see Matches)
+		return nil
 	}
 	played, ok := d.(game.CardPlay)
 	if !ok {
@@ -87,7 +88,8 @@ func (c *CardsPlayed) Apply(ev eventstore.Event) error {
 func (c *CardsPlayed) lifecycle(id string, ev eventstore.Event) error {
 	d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
 	if err != nil {
-		return err
+		delete(c.matches, id) // a match whose events do not replay is set aside (see Matches)
+		return nil
 	}
 	switch e := d.(type) {
 	case match.MatchCreated:

@@ -3,6 +3,7 @@ package projections
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -38,6 +39,9 @@ type Matches struct {
 
 	archiveAfter time.Duration // < 0: never
 	finished     []string      // IDs of finished, unarchived matches, in the order they ended
+
+	aside   map[string]*engine.Unreplayable // matches whose events do not replay, by ID
+	onAside func(*engine.Unreplayable)
 }
 
 // MatchesOption configures NewMatches.
@@ -49,9 +53,16 @@ type MatchesOption func(*Matches)
 // negative d, the default, never archives.
 func ArchiveAfter(d time.Duration) MatchesOption { return func(m *Matches) { m.archiveAfter = d } }
 
+// OnSetAside calls f, once per match, when a match's events are found not to replay: the
+// model then drops the match and ignores its later events, and serves every other match.
+// f runs under the model's lock and must not call back into it.
+func OnSetAside(f func(*engine.Unreplayable)) MatchesOption {
+	return func(m *Matches) { m.onAside = f }
+}
+
 // NewMatches returns an empty model for the games of reg.
 func NewMatches(reg *game.Registry, opts ...MatchesOption) *Matches {
-	m := &Matches{folder: engine.Folder{Games: reg}, byID: map[string]*MatchView{}, archiveAfter: -1}
+	m := &Matches{folder: engine.Folder{Games: reg}, byID: map[string]*MatchView{}, aside: map[string]*engine.Unreplayable{}, archiveAfter: -1}
 	for _, o := range opts {
 		o(m)
 	}
@@ -96,14 +107,53 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	if !ok {
 		return nil
 	}
+	if m.aside[id] != nil {
+		return nil
+	}
 	was := m.byID[id]
 	v, err := m.fold(id, was, []eventstore.Event{ev})
+	if u := (*engine.Unreplayable)(nil); errors.As(err, &u) {
+		m.putAside(u)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
 	m.byID[id] = v
 	m.settle(v, was, ev.Time)
 	return nil
+}
+
+// putAside drops a match that does not replay. The caller holds the lock.
+func (m *Matches) putAside(u *engine.Unreplayable) {
+	delete(m.byID, u.Match)
+	m.aside[u.Match] = u
+	if m.onAside != nil {
+		m.onAside(u)
+	}
+}
+
+// Unavailable returns the refusal (game.Unavailable, naming the match) of a match set
+// aside because its events do not replay, or nil.
+func (m *Matches) Unavailable(id string) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if u := m.aside[id]; u != nil {
+		return u.Refusal()
+	}
+	return nil
+}
+
+// SetAside returns the matches set aside because their events do not replay, by ID.
+func (m *Matches) SetAside() []*engine.Unreplayable {
+	m.mu.RLock()
+	out := make([]*engine.Unreplayable, 0, len(m.aside))
+	for _, u := range m.aside {
+		out = append(out, u)
+	}
+	m.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Match < out[j].Match })
+	return out
 }
 
 // Record is what a game's export needs to know of the match around it.
@@ -172,7 +222,11 @@ func (m *Matches) Digest() string {
 			fmt.Fprint(h, digestLine(v))
 		}
 	}
-	return fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.pos, hex.EncodeToString(h.Sum(nil))[:16])
+	digest := fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.pos, hex.EncodeToString(h.Sum(nil))[:16])
+	if len(m.aside) > 0 {
+		digest += fmt.Sprintf(", %d set aside", len(m.aside))
+	}
+	return digest
 }
 
 // Count returns how many matches the model holds in each status, and how many of the

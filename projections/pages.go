@@ -7,8 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -46,7 +44,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 		}
 		last = ev.Position
 		id, ok := strings.CutPrefix(ev.Stream, "match-")
-		if !ok {
+		if !ok || m.aside[id] != nil {
 			continue
 		}
 		g := byID[id]
@@ -93,15 +91,12 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 }
 
 // fold applies one match's events, in order, to a copy of its view (nil for a new match):
-// Apply with one event, applyPage with all the events of a match in a page.
+// Apply with one event, applyPage with all the events of a match in a page. An event that
+// does not fold is an *engine.Unreplayable.
 func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*MatchView, error) {
 	var v *MatchView
 	if old == nil {
-		rules, err := m.folder.Rules(evs[0])
-		if err != nil {
-			return nil, err
-		}
-		v = &MatchView{ID: id, Rules: rules, CreatedAt: evs[0].Time}
+		v = &MatchView{ID: id, CreatedAt: evs[0].Time}
 	} else if old.Archived {
 		return nil, fmt.Errorf("match %s was archived when it ended, and now has event %d: archive later", id, evs[0].Version)
 	} else {
@@ -109,14 +104,11 @@ func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*Matc
 		v = &cp
 	}
 	for _, ev := range evs {
-		if ev.Version != v.Version+1 {
-			return nil, fmt.Errorf("match %s jumps from version %d to %d", id, v.Version, ev.Version)
-		}
-		d, err := engine.Decode(v.Rules, ev)
+		rules, st, err := m.folder.Apply(id, v.Rules, v.State, v.Version, ev)
 		if err != nil {
 			return nil, err
 		}
-		v.State = match.Evolve(v.Rules, v.State, d)
+		v.Rules, v.State = rules, st
 		v.Version, v.Position, v.UpdatedAt = ev.Version, ev.Position, ev.Time
 	}
 	return v, nil

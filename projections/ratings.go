@@ -56,7 +56,9 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 	}
 	d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
 	if err != nil {
-		return err
+		// A match whose events do not replay is set aside (see Matches): it is not rated.
+		delete(r.pending, id)
+		return nil
 	}
 	switch e := d.(type) {
 	case match.MatchCreated:
@@ -64,7 +66,7 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 			r.pending[id] = &ratedMatch{game: e.Game, players: make([]string, e.Seats), teams: e.Teams}
 		}
 	case match.SeatTaken:
-		if m := r.pending[id]; m != nil {
+		if m := r.pending[id]; m != nil && e.Seat >= 0 && e.Seat < len(m.players) {
 			m.players[e.Seat] = e.PlayerID
 		}
 	case match.MatchEnded:

@@ -8,6 +8,7 @@ package replay
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -59,6 +60,9 @@ func State(ctx context.Context, store Reader, games *game.Registry, matchID stri
 		return Snapshot{}, game.Reject(game.BadInput, "match %s has versions 1 to %d; there is no version %d", matchID, head, at)
 	}
 	snap, err := Fold(games, evs[:at])
+	if u := (*engine.Unreplayable)(nil); errors.As(err, &u) {
+		return Snapshot{}, fmt.Errorf("%w; `arbiter verify --match %s` lists every problem of the match", err, matchID)
+	}
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("replay: match %s: %w", matchID, err)
 	}
@@ -73,19 +77,14 @@ func Fold(games *game.Registry, evs []eventstore.Event) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("no event to fold")
 	}
 	snap := Snapshot{Events: evs}
-	var err error
-	if snap.Rules, err = (engine.Folder{Games: games}).Rules(evs[0]); err != nil {
-		return Snapshot{}, err
-	}
+	f := engine.Folder{Games: games}
+	id := strings.TrimPrefix(evs[0].Stream, "match-")
 	for _, ev := range evs {
-		if ev.Version != snap.Version+1 {
-			return Snapshot{}, fmt.Errorf("stream %s jumps from version %d to %d", ev.Stream, snap.Version, ev.Version)
-		}
-		d, err := engine.Decode(snap.Rules, ev)
+		rules, st, err := f.Apply(id, snap.Rules, snap.State, snap.Version, ev)
 		if err != nil {
 			return Snapshot{}, err
 		}
-		snap.State = match.Evolve(snap.Rules, snap.State, d)
+		snap.Rules, snap.State = rules, st
 		snap.Version, snap.Position = ev.Version, ev.Position
 	}
 	snap.Head = snap.Version

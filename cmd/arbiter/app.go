@@ -114,7 +114,10 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		metrics: figures,
 		limits:  cfg.limits,
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures}),
-		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter)),
+		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter), projections.OnSetAside(func(u *engine.Unreplayable) {
+			log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
+				"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)
+		})),
 		ratings: projections.NewRatings(),
 		cards:   projections.NewCardsPlayed(reg),
 	}
@@ -238,6 +241,9 @@ func (a *app) gauges(hub *graph.Hub) {
 	a.metrics.Gauge("arbiter_matches_archived", "Finished matches whose board was dropped from memory (--archive-after).", metrics.One(func() float64 {
 		_, n := a.matches.Count()
 		return float64(n)
+	}))
+	a.metrics.Gauge("arbiter_matches_quarantined", "Matches set aside because their stored events do not replay (see the log, and arbiter verify).", metrics.One(func() float64 {
+		return float64(len(a.matches.SetAside()))
 	}))
 	a.metrics.Gauge("arbiter_read_lag_events", "Events committed to the store that the read side has not applied yet.", metrics.One(func() float64 {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

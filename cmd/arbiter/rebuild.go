@@ -53,6 +53,13 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, p := range rebuilt {
 		fmt.Fprintf(stdout, "  %-8s %s\n", p.Name(), p.Digest())
 	}
+	for _, p := range rebuilt {
+		if m, ok := p.(*projections.Matches); ok {
+			for _, u := range m.SetAside() {
+				fmt.Fprintf(stdout, "  set aside: %v (the server refuses it with MATCH_UNAVAILABLE; see `arbiter verify --match %s`)\n", u, u.Match)
+			}
+		}
+	}
 
 	fed := readModels()
 	start = time.Now()

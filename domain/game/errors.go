@@ -17,6 +17,9 @@ const (
 	NotFound        Code = "NOT_FOUND"
 	Conflict        Code = "CONFLICT"
 	Unauthenticated Code = "UNAUTHENTICATED"
+	// Unavailable: the match exists but its stored events do not replay, so the server
+	// set it aside; nothing can be done on it until an operator repairs the store.
+	Unavailable Code = "MATCH_UNAVAILABLE"
 )
 
 // Error is a rejected command: nothing was recorded. Reason is for a person to read.

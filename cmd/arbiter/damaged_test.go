@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+)
+
+// damage rewrites the payload of one stored event of a match with SQL, as someone with
+// the file could, and recomputes the hashes of that event and of the ones after it in
+// its stream: the damage is then in what the events say, not a broken chain only.
+func damage(t *testing.T, db, matchID string, version int64, edit func(payload string) string) {
+	t.Helper()
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := store.ReadStream(ctx, engine.MatchStream(matchID), 0, 1000)
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlDB, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sqlDB.Close()
+	prev := ""
+	for _, ev := range evs {
+		if ev.Version == version {
+			before := string(ev.Payload)
+			ev.Payload = []byte(edit(before))
+			if string(ev.Payload) == before {
+				t.Fatalf("the edit of %s version %d changed nothing: %s", matchID, version, before)
+			}
+		}
+		if ev.Version >= version {
+			ev.PrevHash = prev
+			ev.Hash = eventstore.Hash(prev, ev)
+			if _, err := sqlDB.Exec(`UPDATE events SET payload = ?, prev_hash = ?, hash = ? WHERE position = ?`, ev.Payload, ev.PrevHash, ev.Hash, ev.Position); err != nil {
+				t.Fatal(err)
+			}
+		}
+		prev = ev.Hash
+	}
+}
+
+// scrape returns the body of /metrics.
+func (s *server) scrape(t *testing.T) string {
+	t.Helper()
+	resp, err := http.Get(s.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return string(body)
+}
+
+// TestAMatchThatDoesNotReplayIsSetAside: a store where one match's move was changed into
+// one the rules cannot play, and another's event into bytes that do not decode, still
+// boots; those two matches are refused with MATCH_UNAVAILABLE naming them, logged once
+// and counted in /metrics, and every other match plays on. rebuild completes and names
+// them, replay explains instead of panicking, verify names them and fails.
+func TestAMatchThatDoesNotReplayIsSetAside(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	good := srv.newMatch(t, white, black, false)
+	illegal := srv.newMatch(t, white, black, false)
+	garbled := srv.newMatch(t, white, black, true)
+	for _, id := range []string{good, illegal, garbled} {
+		if r := srv.play(t, white, id, "e4"); len(r.Errors) > 0 {
+			t.Fatalf("e4 on %s: %+v", id, r.Errors)
+		}
+	}
+	srv.stop(t)
+
+	// Version 7 is the first move: MatchCreated, SeedDrawn, two SeatTaken, MatchStarted,
+	// GameStarted, e4.
+	damage(t, db, illegal, 7, func(p string) string { return strings.ReplaceAll(p, "e2e4", "e2e5") })
+	damage(t, db, garbled, 3, func(string) string { return "not json" })
+
+	srv = startServer(t, db)
+	if r := srv.play(t, black, good, "e5"); len(r.Errors) > 0 {
+		t.Fatalf("a sound match after the boot: %+v", r.Errors)
+	}
+	for _, id := range []string{illegal, garbled} {
+		for name, r := range map[string]gqlResponse{
+			"playMove": srv.play(t, black, id, "e5"),
+			"match":    srv.post(t, black, `query($m:ID!){match(id:$m){id status}}`, map[string]any{"m": id}),
+			"resign":   srv.post(t, black, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}),
+		} {
+			if r.code() != "MATCH_UNAVAILABLE" || !strings.Contains(r.Errors[0].Message, id) || !strings.Contains(r.Errors[0].Message, "arbiter verify --match "+id) {
+				t.Errorf("%s on the damaged match %s: %+v", name, id, r.Errors)
+			}
+		}
+	}
+	var list struct{ Matches []struct{ ID string } }
+	srv.must(t, "", `{matches{id}}`, nil, &list)
+	if len(list.Matches) != 1 || list.Matches[0].ID != good {
+		t.Errorf("the lobby lists %+v, want only %s", list.Matches, good)
+	}
+	if m := srv.scrape(t); !strings.Contains(m, "\narbiter_matches_quarantined 2\n") {
+		t.Errorf("/metrics does not count the two matches set aside:\n%s", m)
+	}
+	log := srv.stderr.String()
+	for _, id := range []string{illegal, garbled} {
+		if n := strings.Count(log, "match set aside"); n != 2 || !strings.Contains(log, "match="+id) {
+			t.Errorf("the log should name each match set aside once (%d lines):\n%s", n, log)
+		}
+	}
+	srv.stop(t)
+
+	_, out := lastLine(t, "rebuild", "--db", db)
+	for _, id := range []string{illegal, garbled} {
+		if !strings.Contains(out, "set aside: match "+id+" does not replay") {
+			t.Errorf("rebuild does not name %s:\n%s", id, out)
+		}
+	}
+	_, errOut := fails(t, "replay", "--db", db, "--match", illegal)
+	if !strings.Contains(errOut, "match "+illegal+" does not replay at version 7") || !strings.Contains(errOut, "arbiter verify --match "+illegal) {
+		t.Errorf("replay of the damaged match: %s", errOut)
+	}
+	if _, out := lastLine(t, "replay", "--db", db, "--match", good); !strings.Contains(out, "1. e4 e5") {
+		t.Errorf("replay of a sound match:\n%s", out)
+	}
+	out, errOut = fails(t, "verify", "--db", db)
+	for _, id := range []string{illegal, garbled} {
+		if !strings.Contains(out, "FAIL "+id) {
+			t.Errorf("verify does not name %s:\n%s\n%s", id, out, errOut)
+		}
+	}
+	if strings.Contains(out, "FAIL "+good) {
+		t.Errorf("verify fails the sound match:\n%s", out)
+	}
+}
