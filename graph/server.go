@@ -11,12 +11,12 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/99designs/gqlgen/graphql/playground"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/graph/generated"
+	"github.com/arbiter-games/arbiter/graph/graphiql"
 	"github.com/arbiter-games/arbiter/graph/model"
 )
 
@@ -43,7 +43,7 @@ func (l *Limits) defaults() {
 	}
 }
 
-// Handler serves GraphiQL at / and the API at /graphql: POST and GET, and subscriptions
+// Handler serves GraphiQL at / (its assets from the binary, under /graphiql/) and the API at /graphql: POST and GET, and subscriptions
 // over websockets in both graphql-transport-ws and the legacy graphql-ws protocol.
 func Handler(r *Resolver, limits Limits) http.Handler {
 	limits.defaults()
@@ -84,7 +84,9 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 		req.Body = http.MaxBytesReader(w, req.Body, limits.MaxBodyBytes)
 		srv.ServeHTTP(w, withToken(req))
 	})))
-	mux.Handle("/{$}", playground.Handler("Arbiter", "/graphql"))
+	ui := graphiql.Handler("/graphql")
+	mux.Handle("/{$}", ui)
+	mux.Handle(graphiql.Prefix, ui)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	return mux
 }

@@ -1,0 +1,146 @@
+// Package graphiql serves the GraphiQL page at / with its scripts and styles from the
+// binary, so that the first screen works with no network. The files in assets/ are the
+// built files of the npm packages graphiql, react and react-dom at the versions in
+// assets/MANIFEST, vendored by scripts/vendor-graphiql.sh; the page around them is ours.
+package graphiql
+
+import (
+	"bufio"
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// Prefix is where the assets are served.
+const Prefix = "/graphiql/"
+
+//go:embed assets
+var assets embed.FS
+
+// Asset is one vendored file, as the MANIFEST records it.
+type Asset struct {
+	Name    string // its name under assets/ and Prefix
+	Package string // the npm package and version it comes from, "graphiql@4.1.2"
+	Source  string // its path in that package
+	SHA256  string // hex
+}
+
+// Manifest reads assets/MANIFEST.
+func Manifest() ([]Asset, error) {
+	data, err := assets.ReadFile("assets/MANIFEST")
+	if err != nil {
+		return nil, err
+	}
+	var out []Asset
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) != 4 {
+			return nil, fmt.Errorf("assets/MANIFEST line %d: want name, package@version, path and sha256, got %q; run scripts/vendor-graphiql.sh", n, line)
+		}
+		out = append(out, Asset{Name: f[0], Package: f[1], Source: f[2], SHA256: f[3]})
+	}
+	return out, sc.Err()
+}
+
+// Handler serves the page at "/" (with endpoint as the API's path, for queries over
+// HTTP and subscriptions over a websocket on the same host) and the assets under Prefix.
+// Mount it on both.
+func Handler(endpoint string) http.Handler {
+	manifest, err := Manifest()
+	if err != nil {
+		panic("graphiql: " + err.Error()) // the embedded files are part of the build
+	}
+	etags := map[string]string{}
+	for _, a := range manifest {
+		etags[a.Name] = `"` + a.SHA256 + `"`
+	}
+	var page bytes.Buffer
+	if err := pageTemplate.Execute(&page, map[string]string{"Endpoint": endpoint, "Prefix": Prefix}); err != nil {
+		panic("graphiql: " + err.Error())
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(page.Bytes())
+	})
+	mux.HandleFunc("GET "+Prefix+"{name}", func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("name")
+		etag, ok := etags[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		data, err := assets.ReadFile(path.Join("assets", name))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		// The names carry no version: a browser revalidates, and an unchanged file costs a
+		// 304 (ServeContent answers If-None-Match from the ETag).
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Content-Type", contentType(name))
+		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+	})
+	return mux
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+// pageTemplate loads React, ReactDOM and GraphiQL from this server, then mounts GraphiQL
+// with a fetcher for the endpoint over HTTP and, for subscriptions, a websocket.
+var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Arbiter</title>
+<link rel="stylesheet" href="{{.Prefix}}graphiql.min.css">
+<style>
+  body { margin: 0; }
+  #graphiql { height: 100vh; }
+  #graphiql > .loading { display: flex; height: 100%; align-items: center; justify-content: center; font: 2rem sans-serif; }
+</style>
+<script src="{{.Prefix}}react.production.min.js"></script>
+<script src="{{.Prefix}}react-dom.production.min.js"></script>
+<script src="{{.Prefix}}graphiql.min.js"></script>
+</head>
+<body>
+<div id="graphiql"><div class="loading">Loading…</div></div>
+<script>
+  const endpoint = {{.Endpoint}};
+  const ws = location.protocol === "https:" ? "wss:" : "ws:";
+  const fetcher = GraphiQL.createFetcher({
+    url: location.origin + endpoint,
+    subscriptionUrl: ws + "//" + location.host + endpoint,
+  });
+  ReactDOM.createRoot(document.getElementById("graphiql")).render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      isHeadersEditorEnabled: true, // Authorization: Bearer <token>
+      shouldPersistHeaders: true,
+    }),
+  );
+</script>
+</body>
+</html>
+`))
