@@ -15,7 +15,8 @@ func RematchID(matchID string) string { return derivedID("rematch", matchID, "")
 // rating, with the seats turned by one (colours swapped in a two-player game). The first
 // player to ask opens the rematch and sits at the seat after their old one; each other
 // player's call seats them the same way, and the rematch starts once every seat is taken,
-// as any match does. Asking again returns the rematch unchanged (Duplicate).
+// as any match does. Its seats are kept for the players of the finished match: nobody
+// else may join it. Asking again returns the rematch unchanged (Duplicate).
 func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, meta Meta) (Ack, error) {
 	old, err := e.Match(ctx, matchID)
 	if err != nil {
@@ -33,7 +34,12 @@ func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, me
 	if err != nil {
 		return Ack{}, err
 	}
-	create := match.Create{Game: old.State.Game, Options: old.State.Options, Rated: old.State.Rated, By: playerID, Seed: seed, At: e.now(), RematchOf: matchID, Abandon: e.cfg.Abandon}
+	n := len(old.State.Seats)
+	reserved := make([]string, n) // each player at the seat after their old one
+	for i, s := range old.State.Seats {
+		reserved[(i+1)%n] = s.PlayerID
+	}
+	create := match.Create{Game: old.State.Game, Options: old.State.Options, Rated: old.State.Rated, By: playerID, Seed: seed, At: e.now(), RematchOf: matchID, Reserved: reserved, Abandon: e.cfg.Abandon}
 	if _, err := e.handle(ctx, id, old.Rules, create, Meta{Actor: meta.Actor}); err != nil && game.CodeOf(err) != game.Conflict {
 		return Ack{}, err
 	} // a conflict: another player opened it first
@@ -47,7 +53,7 @@ func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, me
 	if next.State.SeatOf(playerID) >= 0 {
 		return Ack{MatchID: id, FirstVersion: next.Version, LastVersion: next.Version, LastPosition: next.Position, Duplicate: true}, nil
 	}
-	turned := (seat + 1) % len(old.State.Seats)
+	turned := (seat + 1) % n
 	ack, err := e.Handle(ctx, id, match.Join{PlayerID: playerID, Name: name, Seat: &turned}, meta)
 	ack.MatchID = id
 	return ack, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/sovereignchess"
 	"github.com/arbiter-games/arbiter/engine"
 )
 
@@ -91,5 +92,56 @@ func TestRematchAskedByBothAtOnce(t *testing.T) {
 	}
 	if snap.State.Status != match.Live || snap.State.SeatOf("white") != 1 || snap.State.SeatOf("black") != 0 {
 		t.Fatalf("after both asked at once: %+v", snap.State)
+	}
+}
+
+// The rematch of a four-seat Royale is kept for its four players, each at the seat after
+// their old one: a stranger is refused whichever seat it asks for.
+func TestRematchOfRoyaleIsKeptForItsPlayers(t *testing.T) {
+	ctx := context.Background()
+	e := engine.New(engine.Config{Store: openStore(t), Games: game.NewRegistry(sovereignchess.Rules{})})
+	ack, err := e.Create(ctx, engine.CreateMatch{Game: sovereignchess.ID, Options: game.Options{"mode": sovereignchess.Royale}}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []string{"ann", "bob", "cid", "dee"}
+	for _, p := range players {
+		if _, err := e.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range players[1:] {
+		if _, err := e.Handle(ctx, ack.MatchID, match.Resign{PlayerID: p}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	re, err := e.Rematch(ctx, ack.MatchID, "ann", "ann", engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seat := range 4 {
+		if _, err := e.Handle(ctx, re.MatchID, match.Join{PlayerID: "mallory", Name: "mallory", Seat: &seat}, engine.Meta{}); game.CodeOf(err) != game.Forbidden {
+			t.Fatalf("a stranger asks for seat %d of the rematch: %v", seat, err)
+		}
+	}
+	if _, err := e.Handle(ctx, re.MatchID, match.Join{PlayerID: "mallory", Name: "mallory"}, engine.Meta{}); game.CodeOf(err) != game.Forbidden {
+		t.Fatalf("a stranger asks for any seat of the rematch: %v", err)
+	}
+	for _, p := range players[1:] {
+		if _, err := e.Rematch(ctx, ack.MatchID, p, p, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := e.Match(ctx, re.MatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range players {
+		if snap.State.SeatOf(p) != (i+1)%4 {
+			t.Errorf("%s sits at seat %d of the rematch, want %d", p, snap.State.SeatOf(p), (i+1)%4)
+		}
+	}
+	if snap.State.Status != match.Live {
+		t.Fatalf("the rematch has not started: %s", snap.State.Status)
 	}
 }

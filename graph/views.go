@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -21,7 +23,7 @@ func matchModel(v *projections.MatchView, viewerID string) *model.Match {
 		ID: v.ID, Game: model.Game(st.Game), RulesVersion: st.RulesVersion,
 		Status: model.MatchStatus(st.Status), Rated: st.Rated, Version: int(v.Version),
 		SeedCommitment: st.SeedCommitment, CreatedAt: v.CreatedAt, View: v, ViewerID: viewerID,
-		ToAct: []int{}, Choices: []string{},
+		ToAct: []int{}, Choices: []string{}, Options: optionsOf(st.Options),
 	}
 	if st.RematchOf != "" {
 		of := st.RematchOf
@@ -74,6 +76,15 @@ func clockModel(r clock.Reading) *model.Clock {
 		c.Running, c.Since = &running, &since
 	}
 	return c
+}
+
+// optionsOf lists a match's options sorted by key.
+func optionsOf(opts game.Options) []*model.Option {
+	out := make([]*model.Option, 0, len(opts))
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		out = append(out, &model.Option{Key: k, Value: opts[k]})
+	}
+	return out
 }
 
 // eventModel turns a stored event, as the viewer may see it, into the API's MatchEvent.

@@ -129,7 +129,10 @@ func (f fixture) forge(t *testing.T, matchID string, version int64, edit func(ma
 	}
 	evs[version-1].Payload = payload
 	f.update(t, `UPDATE events SET payload = ? WHERE stream = ? AND version = ?`, payload, stream, version)
-	prev := evs[version-2].Hash
+	prev := ""
+	if version > 1 {
+		prev = evs[version-2].Hash
+	}
 	for _, ev := range evs[version-1:] {
 		ev.PrevHash = prev
 		ev.Hash = eventstore.Hash(prev, ev)
@@ -251,6 +254,17 @@ func TestVerifyDetectsWrongSANAndResult(t *testing.T) {
 	v = f.versionOf(t, id, "MatchEnded", 1)
 	f.forge(t, id, v, func(p map[string]any) { p["winners"] = []int{0} })
 	wantProblem(t, verify(t, f, id), v, replay.CheckResult, "the game says winners [1]")
+}
+
+// TestVerifyRejectsAnInstantClock: a match stored with a clock the server now refuses
+// ("0.000001+0", which old servers took: seat 0 lost on time at once) does not verify.
+func TestVerifyRejectsAnInstantClock(t *testing.T) {
+	for _, bad := range []string{"0.000001+0", "NaN+0", "1e-9+0"} {
+		f := newFixture(t)
+		id := f.mate.ID
+		f.forge(t, id, 1, func(p map[string]any) { p["options"] = map[string]string{"clock": bad} })
+		wantProblem(t, verify(t, f, id), 1, replay.CheckLifecycle, "clock")
+	}
 }
 
 func TestState(t *testing.T) {

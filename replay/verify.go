@@ -270,6 +270,15 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 		if version != 1 {
 			v.r.add(version, CheckLifecycle, "a second MatchCreated")
 		}
+		if e.Reserved != nil && len(e.Reserved) != e.Seats {
+			v.r.add(version, CheckLifecycle, "%d seats reserved in a match of %d", len(e.Reserved), e.Seats)
+			return false
+		}
+		if plan, err := v.rules.Plan(e.Options); err != nil {
+			v.r.add(version, CheckLifecycle, "the rules refuse the match's options: %v", err)
+		} else if plan.Seats != e.Seats || !slices.Equal(plan.Teams, e.Teams) {
+			v.r.add(version, CheckLifecycle, "%d seats in teams %v recorded; the options give %d in teams %v", e.Seats, e.Teams, plan.Seats, plan.Teams)
+		}
 		if e.RematchOf != "" && engine.RematchID(e.RematchOf) != v.r.MatchID {
 			v.r.add(version, CheckLifecycle, "the rematch of %s would be match %s, not %s", e.RematchOf, engine.RematchID(e.RematchOf), v.r.MatchID)
 		}
@@ -292,6 +301,8 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 			v.r.add(version, CheckLifecycle, "seat %d is taken twice", e.Seat)
 		case st.SeatOf(e.PlayerID) >= 0:
 			v.r.add(version, CheckLifecycle, "player %s sits at two seats", e.PlayerID)
+		case st.Reserved != nil && st.Reserved[e.Seat] != e.PlayerID:
+			v.r.add(version, CheckLifecycle, "player %s sits at seat %d, kept for %q", e.PlayerID, e.Seat, st.Reserved[e.Seat])
 		}
 	case match.MatchStarted:
 		v.started(ev)

@@ -14,6 +14,7 @@ package clock
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -30,21 +31,48 @@ type Setup struct {
 	IncrementMs int64 `json:"incrementMs"`
 }
 
-// Parse reads "minutes+increment": minutes (a decimal, above 0 and at most 600) and an
-// increment in whole seconds (0 to 600). Anything else is a BAD_USER_INPUT rejection.
+// The bounds of a time control. The shortest base time is one second: below it a seat's
+// flag falls before its first move can reach the server. The longest is ten hours, and
+// an increment is 0 to 600 whole seconds.
+const (
+	MinInitialMs   = 1_000
+	MaxInitialMs   = 600 * 60_000
+	MaxIncrementMs = 600_000
+)
+
+// Parse reads "minutes+increment": minutes written in plain decimal digits (5, 0.5),
+// giving a base time (rounded to the millisecond) from MinInitialMs to MaxInitialMs, and an
+// increment in whole seconds (0 to 600). Anything else (NaN, 1e-9, a base time under a
+// second) is a BAD_USER_INPUT rejection.
 func Parse(v string) (Setup, error) {
 	m, s, ok := strings.Cut(v, "+")
 	minutes, err1 := strconv.ParseFloat(m, 64)
 	inc, err2 := strconv.Atoi(s)
 	switch {
-	case !ok || err1 != nil || err2 != nil:
+	case !ok || err1 != nil || err2 != nil || !plainDecimal(m):
 		return Setup{}, game.Reject(game.BadInput, "option clock %q: write minutes+increment in seconds, such as 5+3 or 0.5+0", v)
-	case minutes <= 0 || minutes > 600:
-		return Setup{}, game.Reject(game.BadInput, "option clock %q: the minutes must be above 0 and at most 600", v)
-	case inc < 0 || inc > 600:
+	case minutes*60_000 < MinInitialMs || minutes*60_000 > MaxInitialMs:
+		return Setup{}, game.Reject(game.BadInput, "option clock %q: the base time must be 1 second (0.0167 minutes) to 600 minutes", v)
+	case inc < 0 || inc > MaxIncrementMs/1000:
 		return Setup{}, game.Reject(game.BadInput, "option clock %q: the increment must be 0 to 600 seconds", v)
 	}
-	return Setup{InitialMs: int64(minutes * 60_000), IncrementMs: int64(inc) * 1000}, nil
+	return Setup{InitialMs: int64(math.Round(minutes * 60_000)), IncrementMs: int64(inc) * 1000}, nil
+}
+
+// plainDecimal reports whether v is digits with at most one decimal point: ParseFloat
+// alone also takes NaN, Inf, exponents and hexadecimal.
+func plainDecimal(v string) bool {
+	dot := false
+	for i, r := range v {
+		switch {
+		case r >= '0' && r <= '9':
+		case r == '.' && !dot && i > 0:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return v != ""
 }
 
 // FromOptions reads the time control of a match's options: nil when the option is not
@@ -71,7 +99,7 @@ func AuditStart(c *Setup, at time.Time) error {
 		return nil
 	case at.IsZero():
 		return fmt.Errorf("a clock %s without the time it starts", c)
-	case c.InitialMs <= 0 || c.InitialMs > 600*60_000 || c.IncrementMs < 0 || c.IncrementMs > 600_000 || c.IncrementMs%1000 != 0:
+	case c.InitialMs < MinInitialMs || c.InitialMs > MaxInitialMs || c.IncrementMs < 0 || c.IncrementMs > MaxIncrementMs || c.IncrementMs%1000 != 0:
 		return fmt.Errorf("a clock of %d ms plus %d ms, which the option clock cannot set", c.InitialMs, c.IncrementMs)
 	}
 	return nil

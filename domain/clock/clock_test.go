@@ -28,7 +28,8 @@ func TestParse(t *testing.T) {
 			t.Errorf("%q written back as %q", v, got.String())
 		}
 	}
-	for _, bad := range []string{"", "5", "5+", "+3", "0+1", "-1+0", "5+-1", "601+0", "5+601", "five+three", "5+1.5"} {
+	for _, bad := range []string{"", "5", "5+", "+3", "0+1", "-1+0", "5+-1", "601+0", "5+601", "five+three", "5+1.5",
+		"NaN+0", "nan+0", "Inf+0", "+Inf+0", "1e-9+0", "0.000001+0", "0.01+0", "0x1p-2+0", ".5+0", "1e1+0", " 5+0"} {
 		if _, err := Parse(bad); game.CodeOf(err) != game.BadInput {
 			t.Errorf("%q: %v, want a BAD_USER_INPUT rejection", bad, err)
 		}
@@ -60,6 +61,7 @@ func TestAuditStart(t *testing.T) {
 		"a clock without one": {five, time.Time{}},
 		"no time at all":      {&Setup{IncrementMs: 1000}, noon},
 		"a part of a second":  {&Setup{InitialMs: 1000, IncrementMs: 1500}, noon},
+		"an instant clock":    {&Setup{InitialMs: 60}, noon}, // "0.000001+0" as an old server stored it
 	} {
 		if err := AuditStart(tc.c, tc.at); err == nil {
 			t.Errorf("%s passed", name)

@@ -109,12 +109,15 @@ func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.Reserved != nil && len(c.Reserved) != plan.Seats {
+		return nil, game.Reject(game.BadInput, "%d reserved seats for a match of %d", len(c.Reserved), plan.Seats)
+	}
 	info := rules.Info()
 	return []game.Emitted{
 		{Event: MatchCreated{
 			Game: info.ID, RulesVersion: info.RulesVersion, Options: c.Options, Rated: c.Rated,
 			Seats: plan.Seats, Teams: plan.Teams, CreatedBy: c.By, SeedCommitment: Commitment(c.Seed),
-			RematchOf: c.RematchOf, Abandon: c.Abandon,
+			RematchOf: c.RematchOf, Reserved: c.Reserved, Abandon: c.Abandon,
 		}},
 		{Event: SeedDrawn{Seed: c.Seed}, Visibility: game.ServerOnly},
 	}, nil
@@ -128,7 +131,15 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 		return nil, game.Reject(game.Conflict, "you already sit at seat %d of this match", s.SeatOf(c.PlayerID))
 	}
 	seat := -1
-	if c.Seat != nil {
+	if kept := reservedSeat(s, c.PlayerID); s.Reserved != nil {
+		switch {
+		case kept < 0:
+			return nil, game.Reject(game.Forbidden, "the seats of this match are kept for the players of match %s", s.RematchOf)
+		case c.Seat != nil && *c.Seat != kept:
+			return nil, game.Reject(game.Forbidden, "seat %d is kept for another player: yours is seat %d", *c.Seat, kept)
+		}
+		seat = kept
+	} else if c.Seat != nil {
 		seat = *c.Seat
 		if seat < 0 || seat >= len(s.Seats) {
 			return nil, game.Reject(game.BadInput, "seat %d does not exist: this match has seats 0 to %d", seat, len(s.Seats)-1)
@@ -265,6 +276,16 @@ func pendingOfferTo(s State, seat int) error {
 		return game.Reject(game.Conflict, "you already accepted this offer")
 	}
 	return nil
+}
+
+// reservedSeat is the seat kept for a player, or -1.
+func reservedSeat(s State, playerID string) int {
+	for seat, p := range s.Reserved {
+		if p == playerID && p != "" {
+			return seat
+		}
+	}
+	return -1
 }
 
 func freeSeats(s State) int {

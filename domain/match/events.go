@@ -17,6 +17,7 @@ type MatchCreated struct {
 	Teams          []int        `json:"teams"`
 	CreatedBy      string       `json:"createdBy,omitempty"`
 	RematchOf      string       `json:"rematchOf,omitempty"` // the finished match this one replays, seats turned
+	Reserved       []string     `json:"reserved,omitempty"`  // by seat: the only player who may sit there
 	Abandon        *Abandon     `json:"abandon,omitempty"`   // the rule for players who leave
 	SeedCommitment string       `json:"seedCommitment"`      // hex SHA-256 of the seed, revealed at the end
 }

@@ -42,7 +42,8 @@ type State struct {
 	Rated          bool
 	Plan           game.Plan
 	CreatedBy      string
-	RematchOf      string // the match this one is the rematch of, if any
+	RematchOf      string   // the match this one is the rematch of, if any
+	Reserved       []string // by seat: the only player who may sit there (a rematch's); nil for open seats
 	SeedCommitment string
 	Seed           []byte // server-only until revealed
 	SeedRevealed   bool
@@ -86,6 +87,9 @@ type Create struct {
 	At      time.Time
 	// RematchOf is the finished match this one replays (see engine.Rematch), or "".
 	RematchOf string
+	// Reserved keeps each seat for one player (by seat: a player ID): a rematch's seats
+	// belong to the players of the finished match. nil leaves every seat open to anyone.
+	Reserved []string
 	// Abandon is the rule for players who leave (see presence.go); nil for none.
 	Abandon *Abandon
 }
@@ -182,6 +186,7 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Game, s.RulesVersion, s.Options, s.Rated = e.Game, e.RulesVersion, e.Options, e.Rated
 		s.Plan = game.Plan{Seats: e.Seats, Teams: e.Teams}
 		s.CreatedBy, s.SeedCommitment, s.RematchOf = e.CreatedBy, e.SeedCommitment, e.RematchOf
+		s.Reserved = e.Reserved
 		s.Seats = make([]Seat, e.Seats)
 		s.AwaySince = make([]time.Time, e.Seats)
 		s.Abandon = e.Abandon

@@ -132,6 +132,7 @@ type ComplexityRoot struct {
 		ID             func(childComplexity int) int
 		Moves          func(childComplexity int) int
 		MySeat         func(childComplexity int) int
+		Options        func(childComplexity int) int
 		Pgn            func(childComplexity int) int
 		Phase          func(childComplexity int) int
 		Rated          func(childComplexity int) int
@@ -180,6 +181,11 @@ type ComplexityRoot struct {
 		RegisterPlayer func(childComplexity int, name string) int
 		Rematch        func(childComplexity int, matchID string, commandID *string) int
 		Resign         func(childComplexity int, matchID string, commandID *string) int
+	}
+
+	Option struct {
+		Key   func(childComplexity int) int
+		Value func(childComplexity int) int
 	}
 
 	PlayedCard struct {
@@ -698,6 +704,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.MySeat(childComplexity), true
+	case "Match.options":
+		if e.ComplexityRoot.Match.Options == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Options(childComplexity), true
 	case "Match.pgn":
 		if e.ComplexityRoot.Match.Pgn == nil {
 			break
@@ -1032,6 +1044,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Resign(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+
+	case "Option.key":
+		if e.ComplexityRoot.Option.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Option.Key(childComplexity), true
+	case "Option.value":
+		if e.ComplexityRoot.Option.Value == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Option.Value(childComplexity), true
 
 	case "PlayedCard.card":
 		if e.ComplexityRoot.PlayedCard.Card == nil {
@@ -1505,7 +1530,8 @@ type Mutation {
   Offers or accepts the rematch of a finished match you played: the same game, options and
   rating, with the seats turned by one (colours swapped in a two-player game). The first
   call opens the rematch and seats you; each other player's call seats them; it starts once
-  every seat is taken. Asking again changes nothing.
+  every seat is taken. Its seats are kept for the players of the finished match: anyone
+  else's joinMatch is FORBIDDEN. Asking again changes nothing.
   """
   rematch(matchId: ID!, commandId: ID): JoinPayload!
   """
@@ -1563,6 +1589,12 @@ input CreateMatchInput {
 }
 
 input OptionInput {
+  key: String!
+  value: String!
+}
+
+"A game option of a match."
+type Option {
   key: String!
   value: String!
 }
@@ -1625,6 +1657,8 @@ type Match {
   rulesVersion: String!
   status: MatchStatus!
   rated: Boolean!
+  "The match's game options as createMatch received them, by key (clock, fen, mode...): what a joiner joins."
+  options: [Option!]!
   "The number of events in the match's stream."
   version: Int!
   seats: [Seat!]!
@@ -1991,6 +2025,8 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_status(ctx, field)
 	case "rated":
 		return ec.fieldContext_Match_rated(ctx, field)
+	case "options":
+		return ec.fieldContext_Match_options(ctx, field)
 	case "version":
 		return ec.fieldContext_Match_version(ctx, field)
 	case "seats":
@@ -2065,6 +2101,16 @@ func (ec *executionContext) childFields_MatchEvent(ctx context.Context, field gr
 		return ec.fieldContext_MatchEvent_prevHash(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MatchEvent", field.Name)
+}
+
+func (ec *executionContext) childFields_Option(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_Option_key(ctx, field)
+	case "value":
+		return ec.fieldContext_Option_value(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Option", field.Name)
 }
 
 func (ec *executionContext) childFields_PlayedCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4204,6 +4250,38 @@ func (ec *executionContext) fieldContext_Match_rated(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Match", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _Match_options(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_options(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Options, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Option) graphql.Marshaler {
+			return ec.marshalNOption2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOptionᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Match_options(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Match",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Option(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Match_version(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5749,6 +5827,52 @@ func (ec *executionContext) fieldContext_Mutation_refuseOpening(ctx context.Cont
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Option_key(ctx context.Context, field graphql.CollectedField, obj *model.Option) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Option_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Option_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Option", field, false, false, "String")
+}
+
+func (ec *executionContext) _Option_value(ctx context.Context, field graphql.CollectedField, obj *model.Option) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Option_value(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Value, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Option_value(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Option", field, false, false, "String")
 }
 
 func (ec *executionContext) _PlayedCard_game(ctx context.Context, field graphql.CollectedField, obj *model.PlayedCard) (ret graphql.Marshaler) {
@@ -8733,6 +8857,11 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "options":
+			out.Values[i] = ec._Match_options(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		case "version":
 			out.Values[i] = ec._Match_version(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -9080,6 +9209,44 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_refuseOpening(ctx, field)
 			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var optionImplementors = []string{"Option"}
+
+func (ec *executionContext) _Option(ctx context.Context, sel ast.SelectionSet, obj *model.Option) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, optionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Option")
+		case "key":
+			out.Values[i] = ec._Option_key(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "value":
+			out.Values[i] = ec._Option_value(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -10302,6 +10469,30 @@ func (ec *executionContext) unmarshalNMatchStatus2githubᚗcomᚋarbiterᚑgames
 
 func (ec *executionContext) marshalNMatchStatus2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMatchStatus(ctx context.Context, sel ast.SelectionSet, v model.MatchStatus) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNOption2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOptionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Option) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNOption2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOption(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNOption2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOption(ctx context.Context, sel ast.SelectionSet, v *model.Option) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Option!")
+		return graphql.Null
+	}
+	return ec._Option(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalNOptionInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOptionInput(ctx context.Context, v any) (*model.OptionInput, error) {

@@ -19,6 +19,7 @@ type Match struct {
 	RulesVersion   string
 	Status         MatchStatus
 	Rated          bool
+	Options        []*Option
 	Version        int
 	Turn           *int
 	ToAct          []int

@@ -152,6 +152,12 @@ type MatchEvent struct {
 type Mutation struct {
 }
 
+// A game option of a match.
+type Option struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
 type OptionInput struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
