@@ -95,11 +95,17 @@ func (s *State) options(seat, slot int) (lifted State, legal []play, reason stri
 	return *f.State, legal, why
 }
 
-// try says why play p of card d breaks the general law, or "".
+// try says why play p of card d breaks the general law, or "". In check, a card is
+// playable only if it takes the king out of check itself ("seules les cartes qui t'en
+// sortent restent jouables"): a card that adds to the move must save the king before
+// its move, not leave the saving to that move.
 func (s *State) try(seat int, d *def, p play) string {
 	f := s.fork()
 	p.do(f)
 	if d.Cost == AddsToMove {
+		if f.kingAttacked(seat) && s.kingAttacked(seat) {
+			return "your king is in check and this does not save it"
+		}
 		f.Turn.MovesDue = d.movesOwed()
 		if len(f.moves()) == 0 {
 			return "no legal move would follow it"

@@ -2,7 +2,8 @@ package unfair
 
 import "github.com/arbiter-games/arbiter/domain/chess"
 
-// The extra group: more moves in a turn.
+// The extra group: more in a turn: moves beyond the move, and the antidote, a card that
+// adds to the move and lifts every status of one of its player's pieces.
 var extraCards = map[string]plays{
 	// The double move owes two moves (Turn.MovesDue); refusal holds its first to its terms.
 	"double-move": untargeted(always, func(*fold, int) {}),
@@ -10,6 +11,7 @@ var extraCards = map[string]plays{
 	"gallop":      carrying(only(chess.Knight), gallop, "no knight of yours can jump onto an empty square"),
 	"sidestep":    carrying(not(), sidestep, "no piece of yours can step left or right"),
 	"cavalcade":   cavalcade,
+	"antidote":    aiming(ours, carriesStatus, cure, "none of your pieces has a status"),
 }
 
 // surge: one square ahead onto an empty square, not the last rank.
@@ -55,4 +57,17 @@ func cavalcade(s *State, seat int) ([]play, string) {
 		return nil, "no knight of yours can make two jumps"
 	}
 	return out, ""
+}
+
+func carriesStatus(s *State, sq chess.Square, _ chess.Piece) bool {
+	id, _ := s.Pos.PieceID(sq)
+	return len(s.statusesOf(id)) > 0
+}
+
+// cure lifts every status of the piece on sq, oldest first.
+func cure(f *fold, _ int, sq chess.Square) {
+	id, _ := f.Pos.PieceID(sq)
+	for _, st := range f.statusesOf(id) {
+		f.endStatus(st, "antidote")
+	}
 }

@@ -29,6 +29,16 @@ var extraPlays = []cardCase{
 		targets: at("b1", "c3", "d5"), board: "4k3/8/8/3N4/8/8/8/4K3", check: sameID("b1", "d5")},
 	{name: "the second jump takes", card: "cavalcade", fen: "4k3/8/8/3p4/8/8/8/1N2K3 w - - 0 1",
 		targets: at("b1", "c3", "d5"), board: "4k3/8/8/3N4/8/8/8/4K3"},
+	{name: "a sleeping knight wakes and moves", card: "antidote", fen: "4k3/8/8/8/8/8/4N3/4K3 w - - 0 1",
+		setup:   func(t *testing.T, s State) State { return marked(t, marked(t, s, "e2", Sleep, 1), "e2", Poison, 0) },
+		targets: at("e2"), then: "Nc3", board: "4k3/8/8/8/8/2N5/8/4K3",
+		check: func(t *testing.T, _, after State, evs []game.Emitted) {
+			hasStatus(t, after, "c3", Sleep, false)
+			hasStatus(t, after, "c3", Poison, false)
+			if ended := eventsOf[StatusEnded](evs); len(ended) != 2 || ended[0].Status != Sleep || ended[0].Reason != "antidote" {
+				t.Errorf("StatusEnded %+v", ended)
+			}
+		}},
 }
 
 var extraRefusals = []refusal{
@@ -40,6 +50,8 @@ var extraRefusals = []refusal{
 	{name: "a lone king", card: "sidestep", fen: bareKings, targets: at("e1", "f1"), unplayable: true, reason: "no piece of yours can step"},
 	{name: "the first jump may not take", card: "cavalcade", fen: "4k3/8/8/8/8/2p5/8/1N2K3 w - - 0 1", targets: at("b1", "c3", "e4"),
 		reason: "not one of the choices"},
+	{name: "no status to lift", card: "antidote", fen: "4k3/8/8/8/8/8/4N3/4K3 w - - 0 1", targets: at("e2"),
+		unplayable: true, reason: "none of your pieces has a status"},
 }
 
 func TestExtraCards(t *testing.T)    { runCards(t, extraPlays) }

@@ -44,16 +44,6 @@ var statusPlays = []cardCase{
 	{name: "an enemy knight carries dynamite", card: "dynamite", fen: "4k3/8/8/3n4/8/8/8/4K3 w - - 0 1",
 		targets: at("d5"), board: "4k3/8/8/3n4/8/8/8/4K3",
 		check: func(t *testing.T, _, after State, _ []game.Emitted) { hasStatus(t, after, "d5", Dynamite, true) }},
-	{name: "a sleeping knight wakes and moves", card: "antidote", fen: "4k3/8/8/8/8/8/4N3/4K3 w - - 0 1",
-		setup:   func(t *testing.T, s State) State { return marked(t, marked(t, s, "e2", Sleep, 1), "e2", Poison, 0) },
-		targets: at("e2"), then: "Nc3", board: "4k3/8/8/8/8/2N5/8/4K3",
-		check: func(t *testing.T, _, after State, evs []game.Emitted) {
-			hasStatus(t, after, "c3", Sleep, false)
-			hasStatus(t, after, "c3", Poison, false)
-			if ended := eventsOf[StatusEnded](evs); len(ended) != 2 || ended[0].Status != Sleep || ended[0].Reason != "antidote" {
-				t.Errorf("StatusEnded %+v", ended)
-			}
-		}},
 }
 
 var statusRefusals = []refusal{
@@ -69,8 +59,6 @@ var statusRefusals = []refusal{
 		reason: "not one of the choices"},
 	{name: "never on a king", card: "dynamite", fen: "4k3/8/8/8/8/8/4N3/4K3 w - - 0 1", targets: at("e8"),
 		reason: "not one of the choices"},
-	{name: "no status to lift", card: "antidote", fen: "4k3/8/8/8/8/8/4N3/4K3 w - - 0 1", targets: at("e2"),
-		unplayable: true, reason: "none of your pieces has a status"},
 }
 
 func TestStatusCards(t *testing.T)    { runCards(t, statusPlays) }

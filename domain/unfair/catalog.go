@@ -35,8 +35,8 @@ var composition = struct {
 	rarities map[string][2]int // rarity -> {cards, copies of each}
 	costs    map[string]int
 }{
-	groups: map[string]int{"statuses": 5, "movement": 12, "teleports": 10, "returns": 8,
-		"board": 11, "hand": 7, "extra": 5},
+	groups: map[string]int{"statuses": 4, "movement": 12, "teleports": 10, "returns": 8,
+		"board": 11, "hand": 7, "extra": 6},
 	rarities: map[string][2]int{Common: {31, 3}, Rare: {24, 2}, Legendary: {3, 1}},
 	costs:    map[string]int{ReplacesMove: 47, AddsToMove: 11},
 }

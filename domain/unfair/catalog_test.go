@@ -20,7 +20,7 @@ func TestCatalogComposition(t *testing.T) {
 		copies += c.Copies
 	}
 	want := map[string]int{Common: 31, Rare: 24, Legendary: 3, ReplacesMove: 47, AddsToMove: 11,
-		"statuses": 5, "movement": 12, "teleports": 10, "returns": 8, "board": 11, "hand": 7, "extra": 5}
+		"statuses": 4, "movement": 12, "teleports": 10, "returns": 8, "board": 11, "hand": 7, "extra": 6}
 	for k, n := range want {
 		if count[k] != n {
 			t.Errorf("%d cards %s, want %d", count[k], k, n)
@@ -28,6 +28,16 @@ func TestCatalogComposition(t *testing.T) {
 	}
 	if len(cards) != 58 || copies != 144 || len(deck) != 144 {
 		t.Errorf("%d cards, %d copies, a deck of %d", len(cards), copies, len(deck))
+	}
+	// The rules describe the statuses group as four cards that each put a status.
+	var statuses []string
+	for _, c := range cards {
+		if c.Group == "statuses" {
+			statuses = append(statuses, c.ID)
+		}
+	}
+	if got := strings.Join(statuses, " "); got != strings.Join([]string{Poison, Sleep, Shield, Dynamite}, " ") {
+		t.Errorf("the statuses group: %s", got)
 	}
 	adds := []string{}
 	for _, c := range cards {

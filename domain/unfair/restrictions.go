@@ -10,9 +10,10 @@ import (
 // last card; it may not capture (nor destroy by a card) a piece the opponent shielded,
 // nor anything under a truce.
 //
-// A restriction never makes a stalemate: when the seat to act would have no legal move
-// under its restrictions but has some without them, they are all suspended for that turn
-// (RestrictionsSuspended is recorded, and Board's marks say "suspended").
+// A restriction never makes a stalemate: when the seat to act would have no legal action
+// (no move and no playable card) under its restrictions but has one without them, they
+// are all suspended for that turn (RestrictionsSuspended is recorded, and Board's marks
+// say "suspended").
 
 // bound is what binds seat during its turn, suspension aside.
 func (s *State) bound(seat int) chess.Restrictions {
@@ -51,11 +52,35 @@ func (s *State) restrictions() chess.Restrictions {
 	return s.bound(s.toAct())
 }
 
-// suspends reports whether seat's restrictions would leave it without a legal move that
-// it has without them; seat must be the seat to act.
+// suspends reports whether seat's restrictions would leave it without a legal action
+// (a move, or a card it may play) that it has without them; seat must be the seat to act.
+// A card counts as much as a move: a seat with no move but a playable teleport is not
+// stalemated, and restrictions that took the teleport away would make it so.
 func (s *State) suspends(seat int) bool {
 	r := s.bound(seat)
-	return r != (chess.Restrictions{}) && len(s.movesUnder(r)) == 0 && len(s.movesUnder(chess.Restrictions{})) > 0
+	if r == (chess.Restrictions{}) || s.canAct(seat) {
+		return false
+	}
+	free := *s
+	free.Suspended = true
+	return free.canAct(seat)
+}
+
+// canAct reports whether seat, the seat to act at the start of its turn, has a legal move
+// or a card it may play under the restrictions it plays under now.
+func (s *State) canAct(seat int) bool {
+	if len(s.moves()) > 0 {
+		return true
+	}
+	for slot, c := range s.Sides[seat].Hand {
+		if c == "" {
+			continue
+		}
+		if _, plays, _ := s.options(seat, slot); len(plays) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // side is every square holding a piece of colour c.

@@ -9,8 +9,8 @@ import (
 //   - poison: when the opponent captures the piece, the capturer dies with it (a king
 //     that captures survives);
 //   - sleep: the piece cannot move, by a move or by its owner's cards; every sleeping
-//     piece wakes at once when a king is put in check (attacked after an action when it
-//     was not before it);
+//     piece wakes at once when a king is put in check: when a turn ends with the
+//     opponent's king attacked (the mover's own never is then);
 //   - shield: during the opponent's next turn the piece cannot be captured nor destroyed
 //     by a card; it expires when that turn ends. An explosion still kills it;
 //   - dynamite: when the piece captures or is captured it explodes, and every piece on its
@@ -125,15 +125,17 @@ func (f *fold) blast(center chess.Square) []Removed {
 	return out
 }
 
-// wake wakes every sleeping piece if an action put a king in check: before is which kings
-// were attacked before it.
-func (f *fold) wake(before [2]bool) {
-	now := f.kingsAttacked()
-	if (now[0] && !before[0]) || (now[1] && !before[1]) {
-		for _, st := range f.Statuses {
-			if st.Kind == Sleep {
-				f.endStatus(st, "woke")
-			}
+// wake wakes every sleeping piece if seat's turn, now over, put the opponent's king in
+// check. A check is one that stands when the turn ends: the opponent's king is never
+// attacked when seat's turn starts, and a seat's own king exposed in the middle of a card
+// that adds to the move (then covered by the move it owes) is no check at all.
+func (f *fold) wake(seat int) {
+	if !f.kingAttacked(1 - seat) {
+		return
+	}
+	for _, st := range f.Statuses {
+		if st.Kind == Sleep {
+			f.endStatus(st, "woke")
 		}
 	}
 }

@@ -128,3 +128,35 @@ func TestShieldExpiresAfterTheOpponentsTurn(t *testing.T) {
 		t.Errorf("the shield outlived Black's turn: %v", legal(after))
 	}
 }
+
+// Sleepers wake on a check that stands, the opponent's king attacked when a turn ends;
+// never on a seat uncovering its own king in the middle of a card that adds to the move.
+// Each of the first three cards below takes the piece that shields White's king off the line of a black
+// rook or bishop, then the move it owes covers the king again. The sleeping a7 pawn
+// must stay asleep (TestSleepersWakeOnCheck shows a check that stands waking sleepers).
+func TestSelfExposureWakesNoSleeper(t *testing.T) {
+	for _, c := range []struct {
+		name, fen, card string
+		targets         []string
+		then            string
+	}{
+		{"gallop", "4r2k/p7/8/8/8/8/4N3/4KB2 w - - 0 1", "gallop", at("e2", "c3"), "Be2"},
+		{"sidestep", "4r2k/p7/8/8/8/8/4N3/4KB2 w - - 0 1", "sidestep", at("e2", "d2"), "Be2"},
+		{"pawn surge", "7k/p7/8/b7/8/8/2PP4/4K3 w - - 0 1", "pawn-surge", at("d2", "d3"), "c3"},
+		// A check given by the card and taken back by the move does not stand either.
+		{"a check taken back", "7k/p7/8/4N3/8/8/8/4K3 w - - 0 1", "gallop", at("e5", "f7"), "Nd6"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := table(t, c.fen, holding(c.card), holding())
+			s = marked(t, s, "a7", Sleep, 0)
+			after, evs := playCard(t, s, c.card, c.targets, c.then)
+			if woke := eventsOf[StatusEnded](evs); len(woke) != 0 {
+				t.Errorf("sleepers woke: %+v", woke)
+			}
+			hasStatus(t, after, "a7", Sleep, true)
+			if after.kingAttacked(0) || after.toAct() != 1 {
+				t.Fatalf("the turn did not end with the king covered: %s", after.Pos.FEN())
+			}
+		})
+	}
+}

@@ -123,9 +123,7 @@ func (f *fold) carry(from, to chess.Square) {
 func (f *fold) move(m chess.Move) string {
 	seat := f.toAct()
 	san := strings.TrimRight(f.Pos.SANWith(m, f.restrictions()), "+#")
-	before := f.kingsAttacked()
 	f.playMove(m)
-	f.wake(before)
 	if f.Turn.MovesDue == 2 {
 		// The double move's first move: the same seat moves again.
 		f.Pos.PassTurn()
@@ -148,9 +146,7 @@ func (f *fold) move(m chess.Move) string {
 // leaving the hand (see options): the effect, the sleepers a check wakes, the refill, and
 // the end of the turn or the move it owes.
 func (f *fold) playCard(seat int, d *def, p play) {
-	before := f.kingsAttacked()
 	p.do(f)
-	f.wake(before)
 	f.refill(seat)
 	f.Record = with(f.Record, d.notation(p.targets))
 	if d.Cost == AddsToMove {
@@ -161,9 +157,11 @@ func (f *fold) playCard(seat int, d *def, p play) {
 	f.endTurn(seat)
 }
 
-// endTurn closes seat's turn: the restrictions and shields that bound it expire, and the
-// opponent's coming turn starts, with its restrictions suspended if they would stalemate it.
+// endTurn closes seat's turn: a check it gives wakes the sleepers, the restrictions and
+// shields that bound it expire, and the opponent's coming turn starts, with its
+// restrictions suspended if they would stalemate it.
 func (f *fold) endTurn(seat int) {
+	f.wake(seat)
 	f.Bars[seat] = Bars{}
 	f.expireShields(seat)
 	f.Turn = Turn{}
@@ -182,17 +180,9 @@ func (s *State) outcome() (game.Outcome, bool) {
 	if s.Flag != nil {
 		return game.Outcome{Winners: []int{1 - s.Flag.Seat}, Reason: "timeout"}, true
 	}
-	if !s.started || s.Turn.MovesDue > 0 || len(s.moves()) > 0 {
-		return game.Outcome{}, false
-	}
 	seat := s.toAct()
-	for slot, c := range s.Sides[seat].Hand {
-		if c == "" {
-			continue
-		}
-		if _, plays, _ := s.options(seat, slot); len(plays) > 0 {
-			return game.Outcome{}, false
-		}
+	if !s.started || s.Turn.MovesDue > 0 || s.canAct(seat) {
+		return game.Outcome{}, false
 	}
 	if s.Pos.InCheck() {
 		return game.Outcome{Winners: []int{1 - seat}, Reason: "checkmate"}, true

@@ -87,14 +87,13 @@ func TestInCheckOnlySavingCardsArePlayable(t *testing.T) {
 	}
 	want := map[string][][]string{
 		"teleport":    {{"b1", "e2"}, {"b1", "e3"}, {"b1", "e4"}, {"b1", "e5"}, {"b1", "e6"}, {"b1", "e7"}},
-		"shield":      {{"b1"}},
 		"king-flight": {{"e1", "c1"}, {"e1", "g1"}, {"e1", "c2"}, {"e1", "g2"}, {"e1", "c3"}, {"e1", "d3"}, {"e1", "f3"}, {"e1", "g3"}},
 	}
 	for _, hc := range (Rules{}).Hand(s, 0) {
 		switch {
-		case hc.Card == "wall":
+		case hc.Card == "wall" || hc.Card == "shield":
 			if hc.Playable || hc.Reason != "your king is in check and this does not save it" {
-				t.Errorf("wall in check: %+v", hc)
+				t.Errorf("%s in check: %+v", hc.Card, hc)
 			}
 		case !hc.Playable || !slices.EqualFunc(hc.Targets, want[hc.Card], slices.Equal):
 			t.Errorf("%s: playable %v on %v, want %v", hc.Card, hc.Playable, hc.Targets, want[hc.Card])
@@ -103,6 +102,27 @@ func TestInCheckOnlySavingCardsArePlayable(t *testing.T) {
 	s, _ = playCard(t, s, "teleport", at("b1", "e4"), "")
 	if board(s) != "4r2k/8/8/8/4N3/8/8/4K3" || s.Pos.InCheck() {
 		t.Errorf("after the block: %s", s.Pos.FEN())
+	}
+}
+
+// In check, a card that adds to the move is playable only if the card itself takes the
+// king out of check (the rules: "seules les cartes qui t'en sortent restent jouables"); a
+// legal move after it that would do so is not enough. The e8 rook checks the white king.
+func TestInCheckACardThatAddsToTheMoveMustItselfSave(t *testing.T) {
+	s := table(t, "4r2k/8/8/8/8/8/8/2N1K3 w - - 0 1", holding("gallop", "shield", "double-move", "sidestep"), holding())
+	if hc := handCard(t, s, 0, "gallop"); !hc.Playable || !slices.EqualFunc(hc.Targets, [][]string{{"c1", "e2"}}, slices.Equal) {
+		t.Errorf("gallop, whose jump to e2 blocks the check: %+v", hc)
+	}
+	for _, card := range []string{"shield", "double-move", "sidestep"} {
+		if hc := handCard(t, s, 0, card); hc.Playable || hc.Reason != "your king is in check and this does not save it" {
+			t.Errorf("%s, which saves nothing, though the king could move after it: %+v", card, hc)
+		}
+	}
+	refused(t, s, game.PlayCard{Card: "shield", Slot: -1, Targets: at("c1"), Move: "Kd2"}, game.IllegalMove)
+	refused(t, s, game.PlayCard{Card: "gallop", Slot: -1, Targets: at("c1", "d3"), Move: "Kd2"}, game.IllegalMove)
+	s, _ = playCard(t, s, "gallop", at("c1", "e2"), "Kd2")
+	if board(s) != "4r2k/8/8/8/8/8/3KN3/8" || s.toAct() != 1 {
+		t.Errorf("after the block and the move: %s", s.Pos.FEN())
 	}
 }
 
@@ -224,5 +244,45 @@ func TestBoardMarks(t *testing.T) {
 	}
 	if b := (Rules{}).Board(s); b.InCheck || len(b.Checked) != 0 || slices.Contains(b.LegalMoves, "a7a1") {
 		t.Errorf("board %+v", b)
+	}
+}
+
+// A card is a legal action too: a restriction that leaves the seat to act no move and no
+// playable card is lifted when, without it, a card could be played, even with no move.
+// Black's king is stalemated by the b6 queen and its h4 pawn is blocked; its only action
+// is the teleport of that pawn, which White's shackles would take away.
+func TestShacklesThatLeaveOnlyACardAreSuspended(t *testing.T) {
+	s := table(t, "k7/8/1Q6/8/7p/7P/8/7K w - - 0 1", holding("shackles"), holding("teleport"))
+	s, evs := playCard(t, s, "shackles", at("h4"), "")
+	if st := (Rules{}).Status(s); st.Over || !slices.Equal(st.ToAct, []int{1}) {
+		t.Fatalf("after the shackles: %+v", st)
+	}
+	if got := eventsOf[RestrictionsSuspended](evs); len(got) != 1 || got[0].Seat != 1 || !s.Suspended {
+		t.Fatalf("suspended %+v", got)
+	}
+	if hc := handCard(t, s, 1, "teleport"); !hc.Playable {
+		t.Fatalf("the teleport: %+v", hc)
+	}
+	s, _ = playCard(t, s, "teleport", at("h4", "d4"), "")
+	if board(s) != "k7/8/1Q6/8/3p4/7P/8/7K" || s.toAct() != 0 {
+		t.Errorf("after the teleport: %s", s.Pos.FEN())
+	}
+}
+
+// Restrictions stay when the seat to act keeps a legal action under them, a card
+// included: Black, its king barred from every square by no-man's land, may still play
+// its truce, so the bars hold and the truce is its turn.
+func TestRestrictionsStayWhileACardIsPlayable(t *testing.T) {
+	s := table(t, bareKings, holding("no-mans-land"), holding("truce"))
+	s, evs := playCard(t, s, "no-mans-land", at("e7"), "")
+	if got := eventsOf[RestrictionsSuspended](evs); len(got) != 0 || s.Suspended {
+		t.Fatalf("suspended %+v", got)
+	}
+	if st := (Rules{}).Status(s); st.Over || len(legal(s)) != 0 || !handCard(t, s, 1, "truce").Playable {
+		t.Fatalf("Black: %+v, moves %v", st, legal(s))
+	}
+	s, _ = playCard(t, s, "truce", at(), "")
+	if s.toAct() != 0 {
+		t.Errorf("after the truce: %s", s.Pos.FEN())
 	}
 }

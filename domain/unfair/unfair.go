@@ -51,7 +51,7 @@ import (
 const ID = "UNFAIR_CHESS"
 
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
-const RulesVersion = "unfair-2026.1"
+const RulesVersion = "unfair-2026.2"
 
 // Rules is UnfairChess.
 type Rules struct{}
