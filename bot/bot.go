@@ -44,7 +44,7 @@ func Add(ctx context.Context, e *engine.Engine, matchID, by string, seat *int, m
 	if _, ok := snap.Rules.(game.Boarded); !ok {
 		return engine.Ack{}, game.Reject(game.BadInput, "the bot does not play %s", snap.Rules.Info().Name)
 	}
-	ack, err := e.Handle(ctx, matchID, match.Join{PlayerID: ID, Name: Name, Seat: seat}, meta)
+	ack, err := e.Handle(ctx, matchID, match.Join{PlayerID: ID, Name: Name, Seat: seat, Bot: true}, meta)
 	if game.CodeOf(err) == game.Conflict { // the rules say "you already sit": say who
 		if now, rerr := e.Match(ctx, matchID); rerr == nil && now.State.Status == match.Open && now.State.SeatOf(ID) >= 0 {
 			rej := game.Reject(game.Conflict, "the bot already sits at seat %d of this match: one bot per match", now.State.SeatOf(ID))

@@ -162,7 +162,7 @@ func TestAddRefusesAndChangesNothing(t *testing.T) {
 		t.Fatalf("the bot seated twice: %v", err)
 	}
 	snap, _ := e.Match(ctx, friendly)
-	if snap.State.Status != match.Live || snap.State.Seats[1] != (match.Seat{PlayerID: ID, Name: Name}) || snap.Version != first.LastVersion {
+	if snap.State.Status != match.Live || snap.State.Seats[1] != (match.Seat{PlayerID: ID, Name: Name, Bot: true}) || snap.Version != first.LastVersion {
 		t.Fatalf("after the bot sat: %+v", snap.State)
 	}
 

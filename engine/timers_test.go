@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/bot"
 	"github.com/arbiter-games/arbiter/domain/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -144,4 +145,58 @@ func (f *failingStore) Append(ctx context.Context, stream string, expected int64
 		return eventstore.AppendResult{}, errors.New("disk unavailable")
 	}
 	return f.Store.Append(ctx, stream, expected, events...)
+}
+
+// A player who leaves a game against the bot forfeits through the timers at the bot's
+// wait (match.DefaultAbandon.BotForfeitAfterMs), not at the human one: a timeout at the
+// human wait is refused, and the timers forfeit the player at the bot's.
+func TestTimersWaitLongerAgainstTheBot(t *testing.T) {
+	store := openStore(t)
+	var now atomic.Int64
+	start := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	now.Store(start.UnixNano())
+	e := engine.New(engine.Config{Store: store, Games: game.NewRegistry(classic.Rules{}), Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	ack, err := e.Create(ctx, engine.CreateMatch{Game: classic.ID, By: "ann"}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Handle(ctx, ack.MatchID, match.Join{PlayerID: "ann", Name: "Ann"}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bot.Add(ctx, e, ack.MatchID, "ann", nil, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Handle(ctx, ack.MatchID, match.Leave{PlayerID: "ann"}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := e.Match(ctx, ack.MatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := time.Duration(match.DefaultAbandon.BotForfeitAfterMs) * time.Millisecond
+	deadline := snap.State.Deadline(snap.Rules)
+	if wait <= time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond || !deadline.Equal(start.Add(wait)) {
+		t.Fatalf("Ann's forfeit is due at %s, want %s after she left at %s", deadline, wait, start)
+	}
+	human := start.Add(time.Duration(match.DefaultAbandon.ForfeitAfterMs) * time.Millisecond)
+	now.Store(human.UnixNano())
+	if _, err := e.Handle(ctx, ack.MatchID, match.Timeout{Deadline: human}, engine.Meta{}); game.CodeOf(err) != game.Conflict {
+		t.Fatalf("a timeout at the human wait: %v", err)
+	}
+
+	now.Store(deadline.UnixNano())
+	timers := e.NewTimers()
+	timers.Track(ack.MatchID, deadline)
+	go func() { _ = timers.Run(ctx) }()
+	for snap.State.Result == nil && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+		if snap, err = e.Match(ctx, ack.MatchID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := snap.State.Result; r == nil || r.Reason != "abandonment" || r.Winners[0] != 1 {
+		t.Fatalf("after the bot's wait: %+v", r)
+	}
 }

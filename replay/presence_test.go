@@ -78,3 +78,55 @@ func TestVerifyChecksTheClaimsOfAbsence(t *testing.T) {
 		}
 	}
 }
+
+// Against the bot the timers' forfeit comes at the bot's wait: the honest stream
+// verifies; the same one with the forfeit moved to the human wait does not.
+func TestVerifyChecksTheBotsWait(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	clk := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	e := engine.New(engine.Config{Store: store, Games: registry(), Now: clk.Now})
+	ack, err := e.Create(ctx, engine.CreateMatch{Game: "CHESS"}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := ack.MatchID
+	for _, cmd := range []match.Command{
+		match.Join{PlayerID: "ann", Name: "Ann"}, match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true}, match.Leave{PlayerID: "ann"},
+	} {
+		if _, err := e.Handle(ctx, id, cmd, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := e.Match(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := snap.State.Deadline(snap.Rules)
+	clk.add(deadline.Sub(clk.Now()))
+	if _, err := e.Handle(ctx, id, match.Timeout{Deadline: deadline}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := store.ReadStream(ctx, engine.MatchStream(id), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stream := engine.MatchStream(id)
+	if r := replay.VerifyEvents(registry(), stream, evs); !r.OK() || r.Result == nil || r.Result.Reason != "abandonment" {
+		t.Fatalf("the honest stream: %+v %+v", r.Problems, r.Result)
+	}
+	at := func(typ string) int {
+		return slices.IndexFunc(evs, func(ev eventstore.Event) bool { return ev.Type == typ })
+	}
+	early := slices.Clone(evs)
+	early[at("Forfeited")].Time = early[at("SeatLeft")].Time.Add(time.Duration(match.DefaultAbandon.ForfeitAfterMs) * time.Millisecond)
+	for i := range early {
+		if i > 0 {
+			early[i].PrevHash = early[i-1].Hash
+		}
+		early[i].Hash = eventstore.Hash(early[i].PrevHash, early[i])
+	}
+	if r := replay.VerifyEvents(registry(), stream, early); r.OK() || r.Problems[0].Check != replay.CheckLifecycle {
+		t.Errorf("a forfeit at the human wait against the bot: %+v", r.Problems)
+	}
+}

@@ -610,7 +610,8 @@ func sightName(v eventstore.Visibility) string {
 
 // presence checks the events of players leaving and coming back: only in a live match, a
 // seat leaves once before it returns, and a forfeit comes no earlier than the match's rule
-// allows (a claim after ClaimAfter away, the timer's forfeit at ForfeitAfter).
+// allows (a claim after ClaimAfter away, the timer's forfeit at ForfeitAfter, or
+// BotForfeitAfter against the bot).
 func (v *verifier) presence(ev eventstore.Event, d game.Event) {
 	st := &v.st
 	if st.Status != match.Live {
@@ -633,8 +634,8 @@ func (v *verifier) presence(ev eventstore.Event, d game.Event) {
 			v.r.add(ev.Version, CheckLifecycle, "seat %d forfeits without having left under a rule for it", e.Seat)
 		case e.ClaimedBy >= 0 && ev.Time.Sub(since) < time.Duration(st.Abandon.ClaimAfterMs)*time.Millisecond:
 			v.r.add(ev.Version, CheckLifecycle, "seat %d's win was claimed %s after seat %d left; the rule waits %d ms", e.ClaimedBy, ev.Time.Sub(since), e.Seat, st.Abandon.ClaimAfterMs)
-		case e.ClaimedBy < 0 && ev.Time.Sub(since) < time.Duration(st.Abandon.ForfeitAfterMs)*time.Millisecond:
-			v.r.add(ev.Version, CheckLifecycle, "seat %d forfeited %s after it left; the rule waits %d ms", e.Seat, ev.Time.Sub(since), st.Abandon.ForfeitAfterMs)
+		case e.ClaimedBy < 0 && ev.Time.Sub(since) < st.ForfeitAfter(v.rules, e.Seat):
+			v.r.add(ev.Version, CheckLifecycle, "seat %d forfeited %s after it left; the rule waits %s", e.Seat, ev.Time.Sub(since), st.ForfeitAfter(v.rules, e.Seat))
 		}
 		v.forfeiter = e.Seat
 	}

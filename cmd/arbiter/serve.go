@@ -32,6 +32,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	burst := fs.Int("burst", 0, "requests a caller may make at once above --rate (default: the rate)")
 	archiveAfter := fs.Duration("archive-after", 10*time.Minute, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
 	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
+	botForfeitAfter := fs.Duration("bot-forfeit-after", time.Duration(match.DefaultAbandon.BotForfeitAfterMs)*time.Millisecond, "how long a player who left a live match against the bot alone may be away before it forfeits (for matches created from now on)")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
@@ -41,7 +42,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *claimAfter <= 0 || *forfeitAfter < *claimAfter {
 		return fmt.Errorf("--claim-after must be above 0 and --forfeit-after at least as long (got %s and %s)", *claimAfter, *forfeitAfter)
 	}
-	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds()}
+	if *botForfeitAfter <= 0 {
+		return fmt.Errorf("--bot-forfeit-after must be above 0 (got %s)", *botForfeitAfter)
+	}
+	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds(), BotForfeitAfterMs: botForfeitAfter.Milliseconds()}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	store, err := openStore(ctx, dbPath(*db))
 	if err != nil {

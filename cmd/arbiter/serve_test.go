@@ -28,6 +28,7 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		{[]string{"--burst", "-3"}, "--rate and --burst must be 0 or more"},
 		{[]string{"--claim-after", "0s"}, "--claim-after must be above 0"},
 		{[]string{"--claim-after", "2m", "--forfeit-after", "1m"}, "--forfeit-after at least as long"},
+		{[]string{"--bot-forfeit-after", "0s"}, "--bot-forfeit-after must be above 0"},
 	} {
 		var stdout, stderr strings.Builder
 		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, c.args...)

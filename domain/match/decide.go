@@ -155,7 +155,7 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 			}
 		}
 	}
-	out := game.PublicEvents(SeatTaken{Seat: seat, PlayerID: c.PlayerID, Name: c.Name})
+	out := game.PublicEvents(SeatTaken{Seat: seat, PlayerID: c.PlayerID, Name: c.Name, Bot: c.Bot})
 	if freeSeats(s) > 1 {
 		return out, nil
 	}

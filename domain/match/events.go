@@ -32,6 +32,7 @@ type SeatTaken struct {
 	Seat     int    `json:"seat"`
 	PlayerID string `json:"playerId"`
 	Name     string `json:"name"`
+	Bot      bool   `json:"bot,omitempty"` // the house bot (package bot) sits there
 }
 
 // MatchStarted opens play; the game's Setup events follow it.

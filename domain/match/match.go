@@ -28,6 +28,7 @@ const (
 type Seat struct {
 	PlayerID string
 	Name     string
+	Bot      bool // the house bot, which plays by itself (package bot)
 }
 
 // Taken reports whether a player sits there.
@@ -94,12 +95,14 @@ type Create struct {
 	Abandon *Abandon
 }
 
-// Join sits a player at a seat, or at the first free one when Seat is nil.
+// Join sits a player at a seat, or at the first free one when Seat is nil. Bot is set by
+// the house bot's package alone: a seat that the bot takes.
 type Join struct {
 	PlayerID string
 	Name     string
 	Seat     *int
 	At       time.Time
+	Bot      bool
 }
 
 // Act is a game action by the player's seat (a move, a card...).
@@ -196,7 +199,7 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Seed = e.Seed
 	case SeatTaken:
 		s.Seats = slices.Clone(s.Seats)
-		s.Seats[e.Seat] = Seat{PlayerID: e.PlayerID, Name: e.Name}
+		s.Seats[e.Seat] = Seat{PlayerID: e.PlayerID, Name: e.Name, Bot: e.Bot}
 	case MatchStarted:
 		s.Status = Live
 	case DrawOffered:

@@ -16,19 +16,46 @@ import (
 // MatchCreated, so a replay decides as the server did.
 
 // Abandon is how long a seat may be away: after ClaimAfter an opponent may claim the win;
-// at ForfeitAfter the seat forfeits.
+// at ForfeitAfter the seat forfeits, or at BotForfeitAfter when every opponent still
+// playing is the house bot ("Contre le bot, ta partie t'attend quelques minutes": nobody
+// waits at the other side of the board).
 type Abandon struct {
 	ClaimAfterMs   int64 `json:"claimAfterMs"`
 	ForfeitAfterMs int64 `json:"forfeitAfterMs"`
+	// BotForfeitAfterMs is zero in matches created before it: ForfeitAfterMs applies.
+	BotForfeitAfterMs int64 `json:"botForfeitAfterMs,omitempty"`
 }
 
 // DefaultAbandon is UnfairChess's rule, which Arbiter applies to every game: a claim after
-// thirty seconds away, a forfeit after two minutes.
-var DefaultAbandon = Abandon{ClaimAfterMs: 30_000, ForfeitAfterMs: 120_000}
+// thirty seconds away, a forfeit after two minutes, and after ten minutes against the bot.
+var DefaultAbandon = Abandon{ClaimAfterMs: 30_000, ForfeitAfterMs: 120_000, BotForfeitAfterMs: 600_000}
 
 func (a Abandon) claimAfter() time.Duration { return time.Duration(a.ClaimAfterMs) * time.Millisecond }
-func (a Abandon) forfeitAfter() time.Duration {
-	return time.Duration(a.ForfeitAfterMs) * time.Millisecond
+
+// ForfeitAfter is how long seat may be away before it forfeits: the bot's wait when every
+// opponent of seat still playing is the bot (and the rule has one).
+func (s *State) ForfeitAfter(rules game.Rules, seat int) time.Duration {
+	wait := s.Abandon.ForfeitAfterMs
+	if s.Abandon.BotForfeitAfterMs > 0 && s.onlyBotsAgainst(rules, seat) {
+		wait = s.Abandon.BotForfeitAfterMs
+	}
+	return time.Duration(wait) * time.Millisecond
+}
+
+// onlyBotsAgainst reports whether seat's opponents still playing (the seats of other
+// teams) are all the bot, and there is one.
+func (s *State) onlyBotsAgainst(rules game.Rules, seat int) bool {
+	bots := 0
+	for _, other := range s.Playing(rules) {
+		if s.Plan.Teams[other] == s.Plan.Teams[seat] {
+			continue
+		}
+		if !s.Seats[other].Bot {
+			return false
+		}
+		bots++
+	}
+	return bots > 0
 }
 
 // Leave, Return and ClaimVictory are the presence commands: the first two come from the
@@ -91,7 +118,7 @@ func (s *State) Deadline(rules game.Rules) time.Time {
 	}
 	for _, seat := range s.Playing(rules) {
 		if since, away := s.Away(seat); away {
-			if f := since.Add(s.Abandon.forfeitAfter()); d.IsZero() || f.Before(d) {
+			if f := since.Add(s.ForfeitAfter(rules, seat)); d.IsZero() || f.Before(d) {
 				d = f
 			}
 		}
@@ -164,7 +191,7 @@ func forfeitDue(rules game.Rules, s State, deadline, at time.Time) (int, bool) {
 		return -1, false
 	}
 	for _, seat := range s.Playing(rules) {
-		if since, away := s.Away(seat); away && since.Add(s.Abandon.forfeitAfter()).Equal(deadline) {
+		if since, away := s.Away(seat); away && since.Add(s.ForfeitAfter(rules, seat)).Equal(deadline) {
 			return seat, true
 		}
 	}

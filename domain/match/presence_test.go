@@ -134,3 +134,47 @@ func TestSettledAroundTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// Against the bot, a player who leaves is waited for longer: its forfeit comes at
+// BotForfeitAfter, not ForfeitAfter. A match whose rule predates the bot's wait, or with
+// a human opponent, keeps ForfeitAfter.
+func TestAGameAgainstTheBotWaitsLonger(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		rule     match.Abandon
+		opponent match.Join
+		wait     time.Duration
+	}{
+		{"the bot", match.DefaultAbandon, match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true}, 10 * time.Minute},
+		{"a player", match.DefaultAbandon, match.Join{PlayerID: "bob", Name: "Bob"}, 2 * time.Minute},
+		{"the bot, under an older rule", match.Abandon{ClaimAfterMs: 30_000, ForfeitAfterMs: 120_000}, match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true}, 2 * time.Minute},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := &table{t: t}
+			tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice", Abandon: &c.rule})
+			tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
+			c.opponent.At = t0
+			tb.do(c.opponent)
+			if tb.state.Seats[1].Bot != c.opponent.Bot {
+				t.Fatalf("seat 1 is %+v", tb.state.Seats[1])
+			}
+			left := t0.Add(5 * time.Second)
+			tb.do(match.Leave{PlayerID: "alice", At: left})
+			deadline := tb.state.Deadline(rules)
+			if want := left.Add(c.wait); !deadline.Equal(want) {
+				t.Fatalf("the deadline is %s, want Alice's forfeit at %s", deadline, want)
+			}
+			if c.wait > 2*time.Minute { // the human wait is no deadline against the bot
+				early := left.Add(2 * time.Minute)
+				tb.refuse(match.Timeout{Deadline: early, At: early}, game.Conflict)
+			}
+			tb.refuse(match.Timeout{Deadline: deadline, At: deadline.Add(-time.Millisecond)}, game.Conflict)
+			if evs := tb.do(match.Timeout{Deadline: deadline, At: deadline}); types(evs) != "Forfeited Resigned MatchEnded SeedRevealed" {
+				t.Fatalf("the timeout recorded %s", types(evs))
+			}
+			if r := tb.state.Result; r.Winners[0] != 1 || r.Reason != "abandonment" {
+				t.Fatalf("result %+v", r)
+			}
+		})
+	}
+}
