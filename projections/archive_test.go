@@ -80,3 +80,43 @@ func TestFinishedMatchesAreArchived(t *testing.T) {
 		t.Fatalf("paged rebuild: archived=%v, %s", paged.Get(mated).Archived, paged.Digest())
 	}
 }
+
+// A finished match is archived when its delay has passed by the clock, even when no
+// event comes after its end: Archive is given the time (RunArchiver gives it the clock's),
+// and says when the next match is due.
+func TestFinishedMatchIsArchivedWithoutAnotherEvent(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	reg := game.NewRegistry(classic.Rules{})
+	eng := engine.New(engine.Config{Store: store, Games: reg, Now: func() time.Time { return now }})
+	ack, err := eng.Create(ctx, engine.CreateMatch{Game: classic.ID}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []match.Command{match.Join{PlayerID: "white", Name: "white"}, match.Join{PlayerID: "black", Name: "black"}, match.Resign{PlayerID: "black"}} {
+		if _, err := eng.Handle(ctx, ack.MatchID, c, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs, err := store.ReadAll(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMatches(reg, ArchiveAfter(time.Minute))
+	for _, ev := range evs {
+		if err := m.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ended := m.Get(ack.MatchID).UpdatedAt
+	if next := m.Archive(ended.Add(time.Minute - time.Nanosecond)); m.Get(ack.MatchID).Archived || !next.Equal(ended.Add(time.Minute)) {
+		t.Fatalf("just before its delay: archived=%v, next due %v (want %v)", m.Get(ack.MatchID).Archived, next, ended.Add(time.Minute))
+	}
+	if next := m.Archive(ended.Add(time.Minute)); !m.Get(ack.MatchID).Archived || !next.IsZero() {
+		t.Fatalf("at its delay: archived=%v, next due %v", m.Get(ack.MatchID).Archived, next)
+	}
+	if never := NewMatches(reg); !never.Archive(ended.Add(time.Hour)).IsZero() {
+		t.Fatal("a model that never archives has a match due")
+	}
+}

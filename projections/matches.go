@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -39,6 +40,7 @@ type Matches struct {
 
 	archiveAfter time.Duration // < 0: never
 	finished     []string      // IDs of finished, unarchived matches, in the order they ended
+	ended        chan struct{} // a match joined finished: RunArchiver's wait may be shorter
 
 	aside   map[string]*engine.Unreplayable // matches whose events do not replay, by ID
 	onAside func(*engine.Unreplayable)
@@ -47,10 +49,11 @@ type Matches struct {
 // MatchesOption configures NewMatches.
 type MatchesOption func(*Matches)
 
-// ArchiveAfter drops the game state of a match once it has been over for d, by the time
-// of the events applied since (so a rebuild archives as it goes): its view keeps
-// everything but the board, which the API then folds from the store when asked. A
-// negative d, the default, never archives.
+// ArchiveAfter drops the game state of a match once it has been over for d: its view
+// keeps everything but the board, which the API then folds from the store when asked.
+// Time is that of the events applied since (so a rebuild archives as it goes), and of
+// the clock RunArchiver reads (so a match is archived on time when no event follows its
+// end). A negative d, the default, never archives.
 func ArchiveAfter(d time.Duration) MatchesOption { return func(m *Matches) { m.archiveAfter = d } }
 
 // OnSetAside calls f, once per match, when a match's events are found not to replay: the
@@ -62,7 +65,8 @@ func OnSetAside(f func(*engine.Unreplayable)) MatchesOption {
 
 // NewMatches returns an empty model for the games of reg.
 func NewMatches(reg *game.Registry, opts ...MatchesOption) *Matches {
-	m := &Matches{folder: engine.Folder{Games: reg}, byID: map[string]*MatchView{}, aside: map[string]*engine.Unreplayable{}, archiveAfter: -1}
+	m := &Matches{folder: engine.Folder{Games: reg}, byID: map[string]*MatchView{}, aside: map[string]*engine.Unreplayable{}, archiveAfter: -1,
+		ended: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(m)
 	}
@@ -78,11 +82,21 @@ func (m *Matches) settle(v *MatchView, was *MatchView, now time.Time) {
 	over := func(v *MatchView) bool { return v.State.Status == match.Finished && v.State.Settled(v.Rules) }
 	if over(v) && (was == nil || !over(was)) {
 		m.finished = append(m.finished, v.ID)
+		select {
+		case m.ended <- struct{}{}:
+		default: // a wake-up is already pending
+		}
 	}
+	m.archiveDue(now)
+}
+
+// archiveDue archives the matches over for archiveAfter by the time now, and returns when
+// the next one is due, or the zero time when none waits. The caller holds the lock.
+func (m *Matches) archiveDue(now time.Time) time.Time {
 	for len(m.finished) > 0 {
 		old := m.byID[m.finished[0]]
 		if old != nil && now.Sub(old.UpdatedAt) < m.archiveAfter {
-			return
+			return old.UpdatedAt.Add(m.archiveAfter)
 		}
 		m.finished = m.finished[1:]
 		if old != nil && !old.Archived {
@@ -90,6 +104,41 @@ func (m *Matches) settle(v *MatchView, was *MatchView, now time.Time) {
 			a.digest = digestLine(old)
 			a.State.GameState, a.Archived = nil, true
 			m.byID[a.ID] = &a
+		}
+	}
+	return time.Time{}
+}
+
+// Archive archives the finished matches that have been over for ArchiveAfter by the time
+// now, and returns when the next one is due (the zero time when none waits).
+func (m *Matches) Archive(now time.Time) time.Time {
+	if m.archiveAfter < 0 {
+		return time.Time{}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.archiveDue(now)
+}
+
+// RunArchiver archives each finished match when its ArchiveAfter has passed by the
+// clock, until ctx ends: without it a match would wait for the next event applied. It
+// sleeps until the next match is due, or until one more match ends.
+func (m *Matches) RunArchiver(ctx context.Context) error {
+	if m.archiveAfter < 0 {
+		return nil
+	}
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		timer.Stop()
+		if next := m.Archive(time.Now()); !next.IsZero() {
+			timer.Reset(time.Until(next))
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-m.ended:
+		case <-timer.C:
 		}
 	}
 }

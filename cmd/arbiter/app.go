@@ -172,7 +172,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	a.cancel = cancel
-	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run, "bot": bots.Run} {
+	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run, "bot": bots.Run, "archiver": a.matches.RunArchiver} {
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()

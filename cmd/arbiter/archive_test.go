@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestArchivedMatchesReadTheSame: the same finished matches read through a server that
@@ -75,5 +76,38 @@ func TestArchivedMatchesReadTheSame(t *testing.T) {
 	_ = json.Unmarshal(kept[mate+" spectator"], &b)
 	if b.Match.Board.FEN != "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4" {
 		t.Fatalf("the board read: %s", kept[mate+" spectator"])
+	}
+}
+
+// TestFinishedMatchIsArchivedOnATimer: with --archive-after, a finished match is archived
+// once the delay has passed even though no event comes after its end, and reads the same.
+func TestFinishedMatchIsArchivedOnATimer(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"), "--archive-after", "200ms")
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	id := srv.newMatch(t, ann, bob, false)
+	srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	const q = `query($m:ID!){match(id:$m){status version result{winner reason} board{fen}}}`
+	before := srv.post(t, "", q, map[string]any{"m": id})
+
+	// The condition ends the wait; the deadline only bounds a server that never archives.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(srv.url + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		figures, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(figures), "arbiter_matches_archived 1\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the finished match was not archived 30 s after its end, with --archive-after 200ms and no later event:\n%s", figures)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if after := srv.post(t, "", q, map[string]any{"m": id}); !bytes.Equal(after.Data, before.Data) || len(after.Errors) > 0 {
+		t.Fatalf("archived, the match reads %s %v; before, %s", after.Data, after.Errors, before.Data)
 	}
 }
