@@ -128,10 +128,12 @@ func (e *Engine) randomBytes(n int) ([]byte, error) {
 	return b, nil
 }
 
-// eventID derives the ID of the i-th event caused by a command in a stream, so that an
-// append retried with the same command yields the same IDs and the store drops the copy.
-func eventID(stream, commandID string, i int) string {
-	h := sha256.Sum256([]byte(stream + "\x00" + commandID + "\x00" + fmt.Sprint(i)))
+// eventID derives the ID of the i-th event caused by a command in a stream from who sent
+// it, under which command ID and the fingerprint of its content, so that an append retried
+// with the same command yields the same IDs and the store drops the copy, while another
+// actor's command, or another command under the same ID, never does.
+func eventID(stream string, meta Meta, fingerprint string, i int) string {
+	h := sha256.Sum256([]byte(stream + "\x00" + meta.Actor + "\x00" + meta.CommandID + "\x00" + fingerprint + "\x00" + fmt.Sprint(i)))
 	x := hex.EncodeToString(h[:16])
 	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
 }

@@ -22,11 +22,23 @@ type entry struct {
 	rules    game.Rules
 	state    match.State
 	version  int64
-	position int64          // global position of the last folded event
-	commands map[string]Ack // command ID -> its first outcome
+	position int64                  // global position of the last folded event
+	commands map[string]seenCommand // commandKey(actor, command ID) -> its first outcome
 }
 
-func newEntry(id string) *entry { return &entry{id: id, commands: map[string]Ack{}} }
+// seenCommand is the first outcome of a command, and the ID of its first event: that ID
+// is derived from the command's content (see eventID), so a command ID sent again with a
+// different command is told apart from a retry.
+type seenCommand struct {
+	ack        Ack
+	firstEvent string
+}
+
+// commandKey scopes a command ID to its sender: the same key from two actors names two
+// commands, so no one can take another's command ID, nor the server's.
+func commandKey(actor, commandID string) string { return actor + "\x00" + commandID }
+
+func newEntry(id string) *entry { return &entry{id: id, commands: map[string]seenCommand{}} }
 
 // Folder turns a match's stored events into its state; replay and projections use it too.
 type Folder struct {
@@ -122,12 +134,13 @@ func (en *entry) fold(f Folder, evs []eventstore.Event) error {
 		en.rules, en.state = rules, st
 		en.version, en.position = ev.Version, ev.Position
 		if ev.CommandID != "" {
-			a, seen := en.commands[ev.CommandID]
+			key := commandKey(ev.Actor, ev.CommandID)
+			c, seen := en.commands[key]
 			if !seen {
-				a = Ack{MatchID: en.id, FirstVersion: ev.Version}
+				c = seenCommand{ack: Ack{MatchID: en.id, FirstVersion: ev.Version}, firstEvent: ev.ID}
 			}
-			a.LastVersion, a.LastPosition, a.Duplicate = ev.Version, ev.Position, true
-			en.commands[ev.CommandID] = a
+			c.ack.LastVersion, c.ack.LastPosition, c.ack.Duplicate = ev.Version, ev.Position, true
+			en.commands[key] = c
 		}
 	}
 	return nil
@@ -238,10 +251,12 @@ func (e *Engine) Match(ctx context.Context, id string) (Snapshot, error) {
 	return Snapshot{ID: id, Rules: en.rules, State: en.state, Version: en.version, Position: en.position}, nil
 }
 
-// Meta is what the engine records of who sent a command and under which ID.
+// Meta is what the engine records of who sent a command and under which ID. A command ID
+// is the sender's own: the same ID from two actors names two commands, and the same ID
+// from one actor with a different command is refused with CONFLICT.
 type Meta struct {
 	CommandID string // the client's idempotency key; a random one when empty
-	Actor     string // "player:<id>", "system"
+	Actor     string // "player:<id>", "anonymous", "system"
 }
 
 // Handle runs a command on an existing match.
@@ -295,6 +310,11 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	if err := e.setAside(matchID); err != nil {
 		return Ack{}, err
 	}
+	stream := MatchStream(matchID)
+	fp, err := fingerprint(cmd)
+	if err != nil {
+		return Ack{}, err
+	}
 	en := e.lookup(matchID)
 	en.mu.Lock()
 	defer en.mu.Unlock()
@@ -311,8 +331,11 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			}
 			fresh = true
 		}
-		if a, seen := en.commands[meta.CommandID]; seen {
-			return a, nil
+		if c, seen := en.commands[commandKey(meta.Actor, meta.CommandID)]; seen {
+			if c.firstEvent != eventID(stream, meta, fp, 0) {
+				return Ack{}, game.Reject(game.Conflict, "the command ID %q was already used for a different command: send this one under a new command ID", meta.CommandID)
+			}
+			return c.ack, nil
 		}
 		r := en.rules
 		if r == nil {
@@ -334,12 +357,12 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		if len(emitted) == 0 {
 			return Ack{}, fmt.Errorf("engine: %T on match %s decided nothing", cmd, matchID)
 		}
-		proposed, err := e.propose(r, MatchStream(matchID), emitted, meta, now)
+		proposed, err := e.propose(r, stream, emitted, meta, fp, now)
 		if err != nil {
 			return Ack{}, err
 		}
 		expected := en.version
-		res, err := e.cfg.Store.Append(ctx, MatchStream(matchID), expected, proposed...)
+		res, err := e.cfg.Store.Append(ctx, stream, expected, proposed...)
 		var conflict *eventstore.VersionConflict
 		switch {
 		case errors.As(err, &conflict):
@@ -350,7 +373,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			continue // another writer won: catch up and decide again
 		case err != nil:
 			e.forget(matchID) // the append may or may not have landed: reload next time
-			return Ack{}, storeError("appending to "+MatchStream(matchID), err)
+			return Ack{}, storeError("appending to "+stream, err)
 		}
 		if err := e.foldAppended(ctx, en, proposed, res); err != nil {
 			e.forget(matchID)
@@ -380,8 +403,9 @@ func (e *Engine) foldAppended(ctx context.Context, en *entry, proposed []eventst
 	return en.fold(Folder{e.cfg.Games}, evs)
 }
 
-// propose encodes decided events for the store, stamped with the time at.
-func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted, meta Meta, at time.Time) ([]eventstore.Proposed, error) {
+// propose encodes decided events for the store, stamped with the time at; fp is the
+// fingerprint of the command that decided them.
+func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted, meta Meta, fp string, at time.Time) ([]eventstore.Proposed, error) {
 	out := make([]eventstore.Proposed, len(emitted))
 	for i, em := range emitted {
 		payload, err := game.Encode(em.Event)
@@ -395,7 +419,7 @@ func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted
 		}
 		typ := em.Event.EventType()
 		out[i] = eventstore.Proposed{
-			ID:            eventID(stream, meta.CommandID, i),
+			ID:            eventID(stream, meta, fp, i),
 			Type:          typ,
 			SchemaVersion: match.SchemaOf(rules, typ),
 			Payload:       payload,

@@ -38,10 +38,10 @@ func (e *Engine) RegisterPlayer(ctx context.Context, name string) (Player, strin
 		return Player{}, "", err
 	}
 	stream := PlayerStream(id)
-	commandID := "register-" + id
+	meta := Meta{CommandID: "register-" + id, Actor: "player:" + id}
 	_, err = e.cfg.Store.Append(ctx, stream, eventstore.NoStream, eventstore.Proposed{
-		ID: eventID(stream, commandID, 0), Type: reg.EventType(), SchemaVersion: 1, Payload: payload,
-		CommandID: commandID, Actor: "player:" + id, Visibility: eventstore.ServerOnly, Time: e.now(),
+		ID: eventID(stream, meta, "", 0), Type: reg.EventType(), SchemaVersion: 1, Payload: payload,
+		CommandID: meta.CommandID, Actor: meta.Actor, Visibility: eventstore.ServerOnly, Time: e.now(),
 	})
 	if err != nil {
 		return Player{}, "", storeError("registering a player", err)

@@ -3,7 +3,6 @@ package engine
 import (
 	"container/heap"
 	"context"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -14,8 +13,8 @@ import (
 
 // Timers submits a Timeout command when a match's deadline passes (a chess clock, a turn
 // timer). The read side tells it the deadline of each match as events arrive; the command
-// ID names the deadline, so the timers of several nodes firing at once time a turn out
-// only once, and a deadline that moved in the meantime is refused by the rules.
+// ID names the deadline (see timeoutID), so the timers of several nodes firing at once time
+// a turn out only once, and a deadline that moved in the meantime is refused by the rules.
 type Timers struct {
 	e    *Engine
 	log  *slog.Logger
@@ -152,8 +151,11 @@ func (t *Timers) Run(ctx context.Context) error {
 // fire submits the timeout of a deadline. Only a failure of the store keeps the alarm:
 // it rings again after retryAfter, so a timeout is never lost to an outage.
 func (t *Timers) fire(ctx context.Context, a alarm) {
-	_, err := t.e.Handle(ctx, a.match, match.Timeout{Deadline: a.deadline},
-		Meta{CommandID: fmt.Sprintf("timeout-%d", a.deadline.UnixNano()), Actor: "system"})
+	snap, err := t.e.Match(ctx, a.match)
+	if err == nil {
+		_, err = t.e.Handle(ctx, a.match, match.Timeout{Deadline: a.deadline},
+			Meta{CommandID: timeoutID(snap, a.deadline), Actor: "system"})
+	}
 	switch {
 	case err == nil:
 		t.log.Info("turn timed out", "match", a.match, "deadline", a.deadline)

@@ -97,19 +97,11 @@ func TestTimersRetryAndFollowTheLatestDeadline(t *testing.T) {
 	e := engine.New(engine.Config{Store: flaky, Games: game.NewRegistry(classic.Rules{}), Now: clock})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	ack, err := e.Create(ctx, engine.CreateMatch{Game: classic.ID, Options: game.Options{"clock": "1+0"}}, engine.Meta{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"white", "black"} {
-		if _, err := e.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	id := timedMatch(ctx, t, e)
 	deadline := start.Add(time.Minute)
 	timers := e.NewTimers()
-	timers.Track(ack.MatchID, deadline.Add(-time.Hour)) // an old deadline, replaced at once
-	timers.Track(ack.MatchID, deadline)
+	timers.Track(id, deadline.Add(-time.Hour)) // an old deadline, replaced at once
+	timers.Track(id, deadline)
 
 	flaky.down.Store(true)
 	now.Store(deadline.UnixNano())
@@ -119,8 +111,30 @@ func TestTimersRetryAndFollowTheLatestDeadline(t *testing.T) {
 	}
 	flaky.down.Store(false)
 	now.Store(deadline.Add(2 * time.Second).UnixNano()) // the retry is due
+	waitForTimeout(ctx, t, e, id)
+}
+
+// timedMatch creates a chess match with one minute each on e, and seats white and black.
+func timedMatch(ctx context.Context, t *testing.T, e *engine.Engine) string {
+	t.Helper()
+	ack, err := e.Create(ctx, engine.CreateMatch{Game: classic.ID, Options: game.Options{"clock": "1+0"}}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"white", "black"} {
+		if _, err := e.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{CommandID: "join", Actor: "player:" + p}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ack.MatchID
+}
+
+// waitForTimeout waits until a match ends on time, and fails if it ends otherwise or not
+// before ctx does.
+func waitForTimeout(ctx context.Context, t *testing.T, e *engine.Engine, id string) {
+	t.Helper()
 	for ctx.Err() == nil {
-		snap, err := e.Match(ctx, ack.MatchID)
+		snap, err := e.Match(ctx, id)
 		if err == nil && snap.State.Result != nil {
 			if snap.State.Result.Reason != "timeout" {
 				t.Fatalf("result %+v", snap.State.Result)
@@ -129,7 +143,7 @@ func TestTimersRetryAndFollowTheLatestDeadline(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("the timeout was lost to the outage")
+	t.Fatalf("match %s never timed out", id)
 }
 
 // failingStore refuses appends while down.

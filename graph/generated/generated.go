@@ -1582,8 +1582,9 @@ input CreateMatchInput {
   "The game's mode (Sovereign Chess: TWO_PLAYER, the default, or ROYALE); the same as option mode."
   mode: Mode
   """
-  An idempotency key: the same key from the same player returns the same match. Without a
-  token every caller shares one space of keys, so choose a unique one (a UUID).
+  An idempotency key: the same key from the same player returns the same match, and with
+  another input is refused with CONFLICT. Without a token every caller shares one space of
+  keys, so choose a unique one (a UUID).
   """
   commandId: ID
 }

@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/match"
+)
+
+// fingerprint is a hash of what a command asks, without what the engine adds to it (the
+// receive time; a creation's seed and abandonment rule). It goes into the IDs of the
+// command's events, so a command ID sent again is known to be a retry of the same command
+// or a different one, on any node and after a restart.
+func fingerprint(cmd match.Command) (string, error) {
+	cmd = match.Stamped(cmd, time.Time{})
+	if c, ok := cmd.(match.Create); ok {
+		c.Seed, c.Abandon = nil, nil
+		cmd = c
+	}
+	body, err := json.Marshal(cmd)
+	if err != nil {
+		return "", fmt.Errorf("engine: fingerprinting %T: %w", cmd, err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%T\x00", cmd)
+	if a, ok := cmd.(match.Act); ok {
+		fmt.Fprintf(h, "%T\x00", a.Do) // a move and a choice may encode alike
+	}
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+}
+
+// timeoutID is the command ID of the timeout of a match's deadline. Every node derives
+// the same one, so a deadline times out once across a cluster; it is keyed with the
+// match's secret seed, so no player can work it out from the public events.
+func timeoutID(snap Snapshot, deadline time.Time) string {
+	mac := hmac.New(sha256.New, snap.State.Seed)
+	fmt.Fprintf(mac, "arbiter/timeout\x00%s\x00%d", snap.ID, deadline.UnixNano())
+	return fmt.Sprintf("timeout-%x", mac.Sum(nil)[:16])
+}
