@@ -2,9 +2,10 @@ package graph
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 
@@ -14,34 +15,70 @@ import (
 
 type callerKey struct{}
 
-// caller is who sent a request: a token (checked on first use) or nobody.
+// caller is who sent a request or opened a websocket: the player its token names (checked
+// before anything else, so that the rate limiter counts the player and not the token),
+// the token's error, or nobody; and the address it came from.
 type caller struct {
-	token  string
-	once   sync.Once
 	player *engine.Player
-	err    error
+	err    error  // the token sent was wrong; nil for a spectator
+	addr   string // the remote host
+	method string // the HTTP method; "" on a websocket
+	ws     bool   // an operation sent over a websocket
+	subs   atomic.Int32
 }
 
-// withToken records the bearer token of an HTTP request; it is checked when a resolver
-// needs the player, so a spectator's bad header does not fail a public query.
-func withToken(r *http.Request) *http.Request {
-	h := r.Header.Get("Authorization")
-	if h == "" {
-		return r
+// rateKey names whose bucket a request takes from: the player's, else the address's (a
+// wrong token is no one, so inventing tokens gives no fresh bucket).
+func (c *caller) rateKey() string {
+	if c.player != nil {
+		return "player:" + c.player.ID
 	}
-	c := &caller{}
-	if tok, ok := strings.CutPrefix(h, "Bearer "); ok {
-		c.token = strings.TrimSpace(tok)
-	} else {
-		c.err = game.Reject(game.Unauthenticated, "the Authorization header must be 'Bearer <token>'")
-		c.once.Do(func() {}) // decided: the header itself is wrong
+	return "addr:" + c.addr
+}
+
+func callerOf(ctx context.Context) *caller {
+	c, _ := ctx.Value(callerKey{}).(*caller)
+	return c
+}
+
+// identify checks the bearer token of an HTTP request and records who sent it. A wrong
+// token fails only the resolvers that need the viewer, so a spectator's bad header does
+// not fail a public query.
+func (r *Resolver) identify(req *http.Request) *http.Request {
+	c := &caller{addr: remoteHost(req), method: req.Method}
+	if h := req.Header.Get("Authorization"); h != "" {
+		if tok, ok := strings.CutPrefix(h, "Bearer "); ok {
+			pl, err := r.Engine.Authenticate(req.Context(), strings.TrimSpace(tok))
+			if err != nil {
+				c.err = err
+			} else {
+				c.player = &pl
+			}
+		} else {
+			c.err = game.Reject(game.Unauthenticated, "the Authorization header must be 'Bearer <token>'")
+		}
 	}
-	return r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
+	return req.WithContext(context.WithValue(req.Context(), callerKey{}, c))
+}
+
+// remoteHost is the address a request came from, without its port.
+func remoteHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // wsInit reads the token of a websocket from the connection_init payload: the
-// Authorization field (with or without "Bearer "), or authToken, or token.
+// Authorization field (with or without "Bearer "), or authToken, or token. The connection
+// gets a caller of its own: its operations count against the player's rate (or the
+// address's), and its subscriptions against the cap per connection.
 func (r *Resolver) wsInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+	c := &caller{ws: true}
+	if up := callerOf(ctx); up != nil {
+		c.addr = up.addr
+	}
 	tok := p.Authorization()
 	if tok == "" {
 		tok = p.GetString("authToken")
@@ -49,35 +86,24 @@ func (r *Resolver) wsInit(ctx context.Context, p transport.InitPayload) (context
 	if tok == "" {
 		tok = p.GetString("token")
 	}
-	if tok == "" {
-		return ctx, nil, nil // a spectator
+	if tok != "" {
+		tok = strings.TrimSpace(strings.TrimPrefix(tok, "Bearer "))
+		pl, err := r.Engine.Authenticate(ctx, tok)
+		if err != nil {
+			return ctx, nil, err
+		}
+		c.player = &pl
 	}
-	tok = strings.TrimSpace(strings.TrimPrefix(tok, "Bearer "))
-	pl, err := r.Engine.Authenticate(ctx, tok)
-	if err != nil {
-		return ctx, nil, err
-	}
-	return context.WithValue(ctx, callerKey{}, &caller{token: tok, player: &pl}), nil, nil
+	return context.WithValue(ctx, callerKey{}, c), nil, nil
 }
 
 // viewer returns the caller's player, nil for a spectator, or UNAUTHENTICATED when a
 // token was sent and is wrong.
 func (r *Resolver) viewer(ctx context.Context) (*engine.Player, error) {
-	c, _ := ctx.Value(callerKey{}).(*caller)
+	c := callerOf(ctx)
 	if c == nil {
 		return nil, nil
 	}
-	c.once.Do(func() {
-		if c.player != nil { // authenticated at connection_init
-			return
-		}
-		pl, err := r.Engine.Authenticate(ctx, c.token)
-		if err != nil {
-			c.err = err
-		} else {
-			c.player = &pl
-		}
-	})
 	return c.player, c.err
 }
 

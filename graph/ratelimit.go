@@ -1,21 +1,20 @@
 package graph
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// limiter is a token bucket per caller: the player a Bearer token names (by a hash of the
-// token, so that no secret is kept), or the remote address without one. Each request to
-// /graphql takes a token; a websocket takes one when it connects. A caller without tokens
-// left is answered 429 with a GraphQL error RATE_LIMITED and a Retry-After.
+// limiter is a token bucket per caller: the player a valid Bearer token names, or the
+// remote address without one (or with a wrong one). Each request to /graphql takes a
+// token, and so does each operation sent over a websocket. A request without tokens left
+// is answered 429 with a GraphQL error RATE_LIMITED and a Retry-After; a websocket
+// operation, with that error.
 type limiter struct {
 	rate  float64 // tokens per second
 	burst float64
@@ -69,34 +68,22 @@ func (l *limiter) sweep(now time.Time) {
 	}
 }
 
-// callerKey names who a request counts against.
-func rateKey(r *http.Request) string {
-	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && tok != "" {
-		sum := sha256.Sum256([]byte(tok))
-		return "token:" + hex.EncodeToString(sum[:8])
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	return "addr:" + host
+// refuse answers a request that came too soon: 429, a Retry-After, and a GraphQL error
+// RATE_LIMITED.
+func (l *limiter) refuse(w http.ResponseWriter, wait time.Duration) {
+	secs := retrySeconds(wait)
+	w.Header().Set("Retry-After", fmt.Sprint(secs))
+	writeError(w, http.StatusTooManyRequests, "RATE_LIMITED", l.message(secs))
 }
 
-// limit wraps next with the limiter; a nil limiter lets everything through.
-func (l *limiter) limit(next http.Handler) http.Handler {
-	if l == nil {
-		return next
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ok, wait := l.take(rateKey(r))
-		if !ok {
-			secs := max(1, int(math.Ceil(wait.Seconds())))
-			w.Header().Set("Retry-After", fmt.Sprint(secs))
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusTooManyRequests)
-			fmt.Fprintf(w, `{"errors":[{"message":"too many requests: at most %g per second (bursts of %g); retry in %d s","extensions":{"code":"RATE_LIMITED"}}]}`+"\n", l.rate, l.burst, secs)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+// refusal is the error of a websocket operation that came too soon.
+func (l *limiter) refusal(wait time.Duration) *gqlerror.Error {
+	secs := retrySeconds(wait)
+	return &gqlerror.Error{Message: l.message(secs), Extensions: map[string]any{"code": "RATE_LIMITED", "retryAfter": secs}}
 }
+
+func (l *limiter) message(secs int) string {
+	return fmt.Sprintf("too many requests: at most %g per second (bursts of %g), each websocket operation counting as one; retry in %d s", l.rate, l.burst, secs)
+}
+
+func retrySeconds(wait time.Duration) int { return max(1, int(math.Ceil(wait.Seconds()))) }

@@ -28,4 +28,6 @@ type Resolver struct {
 	// Presence records players leaving and coming back from their subscriptions; nil
 	// tracks nothing.
 	Presence *Presence
+
+	limits Limits // set by Handler: the caps of subscriptions
 }

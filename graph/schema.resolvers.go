@@ -79,8 +79,8 @@ func (r *matchResolver) Pgn(ctx context.Context, obj *model.Match) (*string, err
 // Events is the resolver for the events field.
 func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int, first *int) ([]*model.MatchEvent, error) {
 	n, err := page(first, 1000, 1000)
-	if err != nil {
-		return nil, err
+	if err != nil || n == 0 {
+		return []*model.MatchEvent{}, err
 	}
 	from := 0
 	if after != nil {
@@ -343,8 +343,8 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 		return nil, err
 	}
 	n, err := page(first, 50, 500)
-	if err != nil {
-		return nil, err
+	if err != nil || n == 0 {
+		return []*model.Match{}, err
 	}
 	f := projections.Filter{Limit: n}
 	if status != nil {

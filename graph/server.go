@@ -1,9 +1,14 @@
 package graph
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"mime"
 	"net/http"
 	"time"
 
@@ -11,7 +16,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -20,75 +24,202 @@ import (
 	"github.com/arbiter-games/arbiter/graph/model"
 )
 
-// Limits protect the server from expensive requests.
+// Limits protect the server from expensive requests and from clients that hold on.
 type Limits struct {
 	MaxBodyBytes  int64 // a request body larger than this is refused (default 1 MiB)
 	MaxDepth      int   // the deepest selection allowed (default 12)
-	MaxComplexity int   // gqlgen's complexity budget per operation (default 50,000)
-	// RatePerSecond bounds the requests of each caller (a token, or an address without
-	// one), with bursts of RateBurst (default: the rate, at least 1). 0 is no limit.
+	MaxComplexity int   // the cost budget of one operation (default 50,000; see Handler)
+	MaxTokens     int   // the lexical tokens of one query document (default 10,000)
+	MaxAliases    int   // aliased fields in one operation, fragments expanded (default 100)
+	MaxDirectives int   // directives in one operation, fragments expanded (default 100)
+	MaxErrors     int   // errors in one answer; the rest are counted in one more (default 20)
+	// RatePerSecond bounds the requests of each caller (a player, or an address without a
+	// valid token), with bursts of RateBurst (default: the rate, at least 1); each
+	// operation over a websocket counts as a request. 0 is no limit.
 	RatePerSecond float64
 	RateBurst     int
+	// SubscriptionsPerConn caps the live subscriptions of one websocket (default 100).
+	SubscriptionsPerConn int
+	// WSInitTimeout closes a websocket that sends no connection_init in time (default 10 s).
+	WSInitTimeout time.Duration
+	// SlowConsumerAfter ends a subscription whose outgoing buffer stayed full this long
+	// (default 10 s): it is told the version to resume after.
+	SlowConsumerAfter time.Duration
+	// WSWriteTimeout closes a websocket on which one message could not be written in this
+	// long (default 30 s): a client that stopped reading.
+	WSWriteTimeout time.Duration
+	// AllowOrigins lists the browser origins (scheme://host[:port]) that may call the API
+	// from another origin, over HTTP (CORS) and websockets; "*" allows every origin.
+	// Empty: only same-origin pages and clients that send no Origin.
+	AllowOrigins []string
+	// Log receives the server's warnings; nil is slog.Default().
+	Log *slog.Logger
 }
 
 func (l *Limits) defaults() {
+	set := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
 	if l.MaxBodyBytes <= 0 {
 		l.MaxBodyBytes = 1 << 20
 	}
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = 12
+	set(&l.MaxDepth, 12)
+	set(&l.MaxComplexity, 50_000)
+	set(&l.MaxTokens, 10_000)
+	set(&l.MaxAliases, 100)
+	set(&l.MaxDirectives, 100)
+	set(&l.MaxErrors, 20)
+	set(&l.SubscriptionsPerConn, 100)
+	setDuration := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
-	if l.MaxComplexity <= 0 {
-		l.MaxComplexity = 50_000
+	setDuration(&l.WSInitTimeout, 10*time.Second)
+	setDuration(&l.SlowConsumerAfter, 10*time.Second)
+	setDuration(&l.WSWriteTimeout, 30*time.Second)
+	if l.Log == nil {
+		l.Log = slog.Default()
 	}
 }
 
-// Handler serves GraphiQL at / (its assets from the binary, under /graphiql/) and the API at /graphql: POST and GET, and subscriptions
+// What fields cost beyond their children: a board and a hand run the game's move
+// generation (a Royale board is about a millisecond); a PGN replays the moves. Lists cost
+// what they may return: a page of first items costs first times an item.
+const (
+	boardCost = 500
+	handCost  = 500
+	pgnCost   = 50
+	movesCost = 10
+	cardsCost = 10
+)
+
+// Handler serves GraphiQL at / (its assets from the binary, under /graphiql/) and the API
+// at /graphql: POST and GET, and subscriptions
 // over websockets in both graphql-transport-ws and the legacy graphql-ws protocol.
 func Handler(r *Resolver, limits Limits) http.Handler {
 	limits.defaults()
+	r.limits = limits
 	cfg := generated.Config{Resolvers: r}
-	// Lists cost what they may return: a page of first items costs first times an item.
 	cfg.Complexity.Query.Matches = func(child int, _ *model.MatchStatus, _ *model.Game, first *int) int {
 		return listCost(child, first, 50)
 	}
 	cfg.Complexity.Match.Events = func(child int, _ *int, first *int) int { return listCost(child, first, 1000) }
+	cfg.Complexity.Match.Board = func(child int) int { return boardCost + child }
+	cfg.Complexity.Match.Hand = func(child int) int { return handCost + 4*child }
+	cfg.Complexity.Match.Pgn = func(child int) int { return pgnCost + child }
+	cfg.Complexity.Match.Moves = func(child int) int { return movesCost + child }
+	cfg.Complexity.Match.Cards = func(child int) int { return cardsCost + 4*child }
+
+	var limit *limiter
+	if limits.RatePerSecond > 0 {
+		limit = newLimiter(limits.RatePerSecond, limits.RateBurst)
+	}
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Websocket{
 		KeepAlivePingInterval: 15 * time.Second,
 		InitFunc:              r.wsInit,
+		InitTimeout:           limits.WSInitTimeout,
+		Implementation:        wsImplementation{writeTimeout: limits.WSWriteTimeout},
+		ErrorFunc: func(_ context.Context, err error) {
+			limits.Log.Debug("websocket", "err", err)
+		},
 	})
-	srv.AddTransport(transport.Options{})
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
+	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.Use(extension.Introspection{})
+	srv.Use(operationGate{limit: limit})
+	srv.Use(shapeLimit{depth: limits.MaxDepth, aliases: limits.MaxAliases, directives: limits.MaxDirectives})
 	srv.Use(extension.FixedComplexityLimit(limits.MaxComplexity))
-	srv.Use(depthLimit{max: limits.MaxDepth})
 	srv.Use(&idLimit{max: MaxIDBytes})
+	srv.Use(errorCap{max: limits.MaxErrors})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		graphql.GetOperationContext(ctx) // keep the context alive for logging
 		return &gqlerror.Error{Message: "internal server error", Extensions: map[string]any{"code": "INTERNAL"}}
 	})
 
-	var limit *limiter
-	if limits.RatePerSecond > 0 {
-		limit = newLimiter(limits.RatePerSecond, limits.RateBurst)
-	}
+	origins := newOrigins(limits.AllowOrigins)
 	mux := http.NewServeMux()
-	mux.Handle("/graphql", limit.limit(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.ContentLength > limits.MaxBodyBytes {
-			http.Error(w, fmt.Sprintf("the request body has %d bytes; at most %d are accepted", req.ContentLength, limits.MaxBodyBytes), http.StatusRequestEntityTooLarge)
+	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if !origins.admit(w, req) {
 			return
 		}
-		req.Body = http.MaxBytesReader(w, req.Body, limits.MaxBodyBytes)
-		srv.ServeHTTP(w, withToken(req))
-	})))
+		upgrade := req.Header.Get("Upgrade") != ""
+		if !upgrade && req.Method != http.MethodGet && req.Method != http.MethodPost {
+			w.Header().Set("Allow", "GET, POST, OPTIONS")
+			writeError(w, http.StatusMethodNotAllowed, "BAD_REQUEST", req.Method+" is not served here: send queries and mutations with POST (queries also with GET), subscriptions over a websocket")
+			return
+		}
+		req = r.identify(req)
+		if limit != nil {
+			if ok, wait := limit.take(callerOf(req.Context()).rateKey()); !ok {
+				limit.refuse(w, wait)
+				return
+			}
+		}
+		if upgrade {
+			// A websocket lives past the server's read and write timeouts, which are for
+			// requests; its own are the init, write and slow-consumer limits.
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
+			srv.ServeHTTP(w, req)
+			return
+		}
+		if req.Method == http.MethodPost {
+			body, ok := readBody(w, req, limits.MaxBodyBytes)
+			if !ok {
+				return
+			}
+			req.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		srv.ServeHTTP(w, req)
+	}))
 	ui := graphiql.Handler("/graphql")
 	mux.Handle("/{$}", ui)
 	mux.Handle(graphiql.Prefix, ui)
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	return mux
+}
+
+// readBody reads a POST's JSON body whole, refusing what is not JSON or is too large with
+// an answer of its own.
+func readBody(w http.ResponseWriter, req *http.Request, maxBytes int64) ([]byte, bool) {
+	if mt, _, _ := mime.ParseMediaType(req.Header.Get("Content-Type")); mt != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, "BAD_REQUEST", "send the request as Content-Type: application/json, with a body {\"query\": ..., \"variables\": ...}")
+		return nil, false
+	}
+	if req.ContentLength > maxBytes {
+		writeError(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", fmt.Sprintf("the request body has %d bytes; at most %d are accepted", req.ContentLength, maxBytes))
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, maxBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		writeError(w, http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", fmt.Sprintf("the request body has more than %d bytes, the most accepted", maxBytes))
+		return nil, false
+	case err != nil:
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "reading the request body: "+err.Error())
+		return nil, false
+	case !json.Valid(body):
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body is not JSON: send {\"query\": ..., \"variables\": ...}")
+		return nil, false
+	}
+	return body, true
+}
+
+// writeError answers an HTTP request with one GraphQL error of this code.
+func writeError(w http.ResponseWriter, status int, code, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"errors": []*gqlerror.Error{{Message: message, Extensions: map[string]any{"code": code}}},
+	})
 }
 
 // presentError gives every error an extensions.code and a readable message.
@@ -116,63 +247,10 @@ func presentError(ctx context.Context, err error) *gqlerror.Error {
 	return gerr
 }
 
-// depthLimit refuses operations nested deeper than max, before they run.
-type depthLimit struct{ max int }
-
-var _ interface {
-	graphql.HandlerExtension
-	graphql.OperationContextMutator
-} = depthLimit{}
-
-func (depthLimit) ExtensionName() string                   { return "DepthLimit" }
-func (depthLimit) Validate(graphql.ExecutableSchema) error { return nil }
-func (d depthLimit) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
-	if oc.Operation == nil {
-		return nil
-	}
-	if depth := selectionDepth(oc.Operation.SelectionSet, oc.Doc.Fragments, 0); depth > d.max {
-		return &gqlerror.Error{
-			Message:    "the operation is nested " + itoa(depth) + " levels deep; at most " + itoa(d.max) + " are allowed",
-			Extensions: map[string]any{"code": "BAD_USER_INPUT"},
-		}
-	}
-	return nil
-}
-
-func selectionDepth(set ast.SelectionSet, frags ast.FragmentDefinitionList, seen int) int {
-	if seen > 64 { // fragment cycles are rejected by validation; this only bounds the walk
-		return seen
-	}
-	max := 0
-	for _, s := range set {
-		var d int
-		switch s := s.(type) {
-		case *ast.Field:
-			if len(s.SelectionSet) == 0 {
-				d = 1
-			} else {
-				d = 1 + selectionDepth(s.SelectionSet, frags, seen+1)
-			}
-		case *ast.InlineFragment:
-			d = selectionDepth(s.SelectionSet, frags, seen+1)
-		case *ast.FragmentSpread:
-			if f := frags.ForName(s.Name); f != nil {
-				d = selectionDepth(f.SelectionSet, frags, seen+1)
-			}
-		}
-		if d > max {
-			max = d
-		}
-	}
-	return max
-}
-
 func listCost(child int, first *int, def int) int {
 	n := def
-	if first != nil && *first > 0 {
+	if first != nil && *first >= 0 {
 		n = *first
 	}
 	return 1 + n*max(child, 1)
 }
-
-func itoa(n int) string { return fmt.Sprint(n) }

@@ -30,11 +30,16 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 	if last < 0 || last > snap.Version {
 		return nil, game.Reject(game.BadInput, "after=%d is outside the match, which has versions 0 to %d", last, snap.Version)
 	}
+	release, err := r.admitSubscription(ctx)
+	if err != nil {
+		return nil, err
+	}
 	stream := engine.MatchStream(matchID)
 	n, stop := r.Hub.watch(stream) // before reading: a commit after this point wakes us
 	out := make(chan *model.MatchEvent, 64)
 	go func() {
 		defer close(out)
+		defer release()
 		defer stop()
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		for {
@@ -61,12 +66,10 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 				r.Presence.here(r.Engine, snap.State, matchID, viewerID(p))
 				viewer := projections.ViewerOf(snap.State, viewerID(p))
 				for _, ev := range evs {
-					select {
-					case out <- eventModel(matchID, snap.Rules, viewer, ev):
-						last = ev.Version
-					case <-ctx.Done():
+					if !deliver(ctx, r, out, eventModel(matchID, snap.Rules, viewer, ev), last) {
 						return
 					}
+					last = ev.Version
 				}
 				if snap.State.Status == match.Finished && last == snap.Version {
 					return // the match is over and fully delivered: complete
@@ -93,10 +96,15 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 	if r.Lobby.Get(matchID) == nil {
 		return nil, r.noMatch(matchID)
 	}
+	release, err := r.admitSubscription(ctx)
+	if err != nil {
+		return nil, err
+	}
 	n, stop := r.Hub.watch(engine.MatchStream(matchID))
 	out := make(chan *model.Match, 1)
 	go func() {
 		defer close(out)
+		defer release()
 		defer stop()
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		sent := int64(-1)
@@ -110,12 +118,10 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 				r.Presence.here(r.Engine, v.State, matchID, viewerID(p))
 			}
 			if v != nil && v.Version > sent {
-				select {
-				case out <- matchModel(v, viewerID(p)):
-					sent = v.Version
-				case <-ctx.Done():
+				if !deliver(ctx, r, out, matchModel(v, viewerID(p)), max(sent, 0)) {
 					return
 				}
+				sent = v.Version
 			}
 			if v != nil && v.State.Status == match.Finished {
 				return

@@ -1494,7 +1494,7 @@ enum MatchStatus {
 type Query {
   "A match, or null when there is none with this ID."
   match(id: ID!): Match
-  "The lobby: matches, newest first."
+  "The lobby: matches, newest first; first is at most 500 (0 returns none)."
   matches(status: MatchStatus, game: Game, first: Int = 50): [Match!]!
   "A player, or null."
   player(id: ID!): Player
@@ -1685,7 +1685,7 @@ type Match {
   "The seed, revealed once the match is over."
   seed: String
   createdAt: Time!
-  "The match's events as the caller may see them."
+  "The match's events as the caller may see them, after version after: at most first (default and most 1000; 0 returns none)."
   events(after: Int, first: Int): [MatchEvent!]!
   "The finished match this one is the rematch of."
   rematchOf: ID

@@ -1,0 +1,163 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// operationGate admits an operation by how it came: over a websocket each one takes a
+// token of its caller's rate; over HTTP a subscription is refused (it needs a socket) and
+// so is a mutation over GET.
+type operationGate struct{ limit *limiter }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = operationGate{}
+
+func (operationGate) ExtensionName() string                   { return "OperationGate" }
+func (operationGate) Validate(graphql.ExecutableSchema) error { return nil }
+func (g operationGate) MutateOperationContext(ctx context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	c := callerOf(ctx)
+	if c == nil || oc.Operation == nil {
+		return nil
+	}
+	if c.ws {
+		if g.limit != nil {
+			if ok, wait := g.limit.take(c.rateKey()); !ok {
+				return g.limit.refusal(wait)
+			}
+		}
+		return nil
+	}
+	switch {
+	case oc.Operation.Operation == ast.Subscription:
+		return &gqlerror.Error{
+			Message:    "a subscription needs a websocket: open ws://<host>/graphql with the subprotocol graphql-transport-ws (or graphql-ws) and send it there",
+			Extensions: map[string]any{"code": "WEBSOCKET_REQUIRED"},
+		}
+	case oc.Operation.Operation == ast.Mutation && c.method != "POST":
+		return &gqlerror.Error{Message: "send mutations with POST", Extensions: map[string]any{"code": "BAD_REQUEST"}}
+	}
+	return nil
+}
+
+// shapeLimit refuses, before they run, operations nested deeper than depth or with more
+// aliases or directives than allowed, fragments counted each time they are spread.
+type shapeLimit struct{ depth, aliases, directives int }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = shapeLimit{}
+
+func (shapeLimit) ExtensionName() string                   { return "ShapeLimit" }
+func (shapeLimit) Validate(graphql.ExecutableSchema) error { return nil }
+func (l shapeLimit) MutateOperationContext(_ context.Context, oc *graphql.OperationContext) *gqlerror.Error {
+	if oc.Operation == nil {
+		return nil
+	}
+	w := shapeWalk{frags: oc.Doc.Fragments, memo: map[string]shape{}}
+	s := w.set(oc.Operation.SelectionSet, 0)
+	s.directives += len(oc.Operation.Directives)
+	refuse := func(what string, n, most int) *gqlerror.Error {
+		return &gqlerror.Error{
+			Message:    fmt.Sprintf("the operation has %d %s; at most %d are allowed", n, what, most),
+			Extensions: map[string]any{"code": "COMPLEXITY_LIMIT_EXCEEDED"},
+		}
+	}
+	switch {
+	case s.depth > l.depth:
+		return &gqlerror.Error{
+			Message:    fmt.Sprintf("the operation is nested %d levels deep; at most %d are allowed", s.depth, l.depth),
+			Extensions: map[string]any{"code": "BAD_USER_INPUT"},
+		}
+	case s.aliases > l.aliases:
+		return refuse("aliased fields", s.aliases, l.aliases)
+	case s.directives > l.directives:
+		return refuse("directives", s.directives, l.directives)
+	}
+	return nil
+}
+
+// shape is what a selection set adds up to. Counts saturate, so that a fragment spread
+// many times over cannot overflow them.
+type shape struct{ depth, aliases, directives int }
+
+const saturated = 1 << 30
+
+func (s *shape) add(o shape) {
+	s.depth = max(s.depth, o.depth)
+	s.aliases = min(saturated, s.aliases+o.aliases)
+	s.directives = min(saturated, s.directives+o.directives)
+}
+
+// shapeWalk measures each fragment once: spreading one twice counts it twice without
+// walking it twice, so nested spreads cannot make the walk itself explode.
+type shapeWalk struct {
+	frags ast.FragmentDefinitionList
+	memo  map[string]shape
+}
+
+func (w shapeWalk) set(set ast.SelectionSet, level int) shape {
+	var out shape
+	if level > 64 { // fragment cycles are refused by validation; this only bounds the walk
+		return shape{depth: level}
+	}
+	for _, sel := range set {
+		var s shape
+		switch sel := sel.(type) {
+		case *ast.Field:
+			s = w.set(sel.SelectionSet, level+1)
+			s.depth++
+			if sel.Alias != "" && sel.Alias != sel.Name {
+				s.aliases++
+			}
+			s.directives += len(sel.Directives)
+		case *ast.InlineFragment:
+			s = w.set(sel.SelectionSet, level+1)
+			s.directives += len(sel.Directives)
+		case *ast.FragmentSpread:
+			f, seen := w.memo[sel.Name]
+			if !seen {
+				if def := w.frags.ForName(sel.Name); def != nil {
+					f = w.set(def.SelectionSet, level+1)
+					f.directives += len(def.Directives)
+				}
+				w.memo[sel.Name] = f
+			}
+			s = f
+			s.directives += len(sel.Directives)
+		}
+		out.add(s)
+	}
+	return out
+}
+
+// errorCap keeps the first max errors of an answer and counts the rest in one more, so
+// that a request made of mistakes cannot make a large answer.
+type errorCap struct{ max int }
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.ResponseInterceptor
+} = errorCap{}
+
+func (errorCap) ExtensionName() string                   { return "ErrorCap" }
+func (errorCap) Validate(graphql.ExecutableSchema) error { return nil }
+func (e errorCap) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+	resp := next(ctx)
+	if resp == nil || len(resp.Errors) <= e.max {
+		return resp
+	}
+	more := len(resp.Errors) - e.max
+	resp.Errors = append(resp.Errors[:e.max:e.max], &gqlerror.Error{
+		Message:    fmt.Sprintf("%d more errors left out: at most %d are shown", more, e.max),
+		Extensions: map[string]any{"code": "TOO_MANY_ERRORS"},
+	})
+	return resp
+}

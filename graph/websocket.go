@@ -1,0 +1,223 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/coder/websocket"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// wsImplementation accepts websockets (their origin already checked by origins) whose
+// writes may not block for longer than writeTimeout: a client that stopped reading is
+// closed, and with it every subscription it held.
+type wsImplementation struct{ writeTimeout time.Duration }
+
+func (i wsImplementation) Accept(w http.ResponseWriter, r *http.Request, opts transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
+	inner := transport.CoderWebsocketImplementation{AcceptOptions: websocket.AcceptOptions{InsecureSkipVerify: true}}
+	c, err := inner.Accept(w, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &timedConn{WebsocketConn: c, timeout: i.writeTimeout}, nil
+}
+
+type timedConn struct {
+	transport.WebsocketConn
+	timeout time.Duration
+}
+
+// WriteJSON writes one message, closing the connection when it takes too long. An error
+// without a code (a protocol mistake of the client) gets BAD_REQUEST.
+func (c *timedConn) WriteJSON(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if bytes.Contains(b, []byte(`error"`)) {
+		b = withCodes(b)
+	}
+	t := time.AfterFunc(c.timeout, func() { _ = c.WebsocketConn.Close() })
+	defer t.Stop()
+	return c.WebsocketConn.WriteJSON(json.RawMessage(b))
+}
+
+// withCodes gives the errors of an error or connection_error message a code when they
+// have none.
+func withCodes(b []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return b
+	}
+	var typ string
+	_ = json.Unmarshal(m["type"], &typ)
+	if typ != "error" && typ != "connection_error" {
+		return b
+	}
+	var errs []map[string]any
+	if json.Unmarshal(m["payload"], &errs) != nil {
+		var one map[string]any
+		if json.Unmarshal(m["payload"], &one) != nil {
+			return b
+		}
+		errs = []map[string]any{one}
+	}
+	for _, e := range errs {
+		ext, _ := e["extensions"].(map[string]any)
+		if ext == nil {
+			ext = map[string]any{}
+			e["extensions"] = ext
+		}
+		if ext["code"] == nil {
+			ext["code"] = "BAD_REQUEST"
+		}
+	}
+	var payload any = errs
+	if typ == "connection_error" {
+		payload = errs[0]
+	}
+	m["payload"], _ = json.Marshal(payload)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return b
+	}
+	return out
+}
+
+func (c *timedConn) SetReadLimit(limit int64) {
+	if l, ok := c.WebsocketConn.(transport.WebsocketReadLimiter); ok {
+		l.SetReadLimit(limit)
+	}
+}
+
+func (c *timedConn) SetReadDeadline(t time.Time) error {
+	if d, ok := c.WebsocketConn.(transport.WebsocketReadDeadliner); ok {
+		return d.SetReadDeadline(t)
+	}
+	return nil
+}
+
+// admitSubscription counts a subscription against its websocket's cap; release gives its
+// place back when it ends.
+func (r *Resolver) admitSubscription(ctx context.Context) (release func(), err error) {
+	c := callerOf(ctx)
+	if c == nil || !c.ws {
+		return func() {}, nil
+	}
+	most := int32(r.limits.SubscriptionsPerConn)
+	if most <= 0 {
+		most = 100
+	}
+	if c.subs.Add(1) > most {
+		c.subs.Add(-1)
+		return nil, game.Reject(game.Code("TOO_MANY_SUBSCRIPTIONS"), "this websocket already holds %d subscriptions, the most allowed: complete one, or open another connection", most)
+	}
+	return func() { c.subs.Add(-1) }, nil
+}
+
+// deliver hands one item to a subscription's outgoing buffer. A buffer that stays full for
+// SlowConsumerAfter (its client stopped reading) ends the subscription: it is told, with
+// SLOW_CONSUMER, the version it has been sent up to (resumeAfter), and may subscribe again
+// from there. deliver reports whether to go on.
+func deliver[T any](ctx context.Context, r *Resolver, out chan<- T, item T, resumeAfter int64) bool {
+	select {
+	case out <- item:
+		return true
+	case <-ctx.Done():
+		return false
+	default:
+	}
+	wait := r.limits.SlowConsumerAfter
+	if wait <= 0 {
+		wait = 10 * time.Second
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case out <- item:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		transport.AddSubscriptionError(ctx, &gqlerror.Error{
+			Message: "this subscription was ended because its client did not read what it was sent: subscribe again after version resumeAfter",
+			Extensions: map[string]any{
+				"code":        "SLOW_CONSUMER",
+				"resumeAfter": resumeAfter,
+			},
+		})
+		return false
+	}
+}
+
+// origins is the allow-list of browser origins besides the server's own.
+type origins struct {
+	any  bool
+	list map[string]bool
+}
+
+func newOrigins(allow []string) origins {
+	o := origins{list: map[string]bool{}}
+	for _, a := range allow {
+		a = strings.TrimRight(strings.TrimSpace(a), "/")
+		switch a {
+		case "":
+		case "*":
+			o.any = true
+		default:
+			o.list[strings.ToLower(a)] = true
+		}
+	}
+	return o
+}
+
+// allowed reports whether a request's origin may use the API: no Origin (not a browser),
+// the server's own host, or one of the list.
+func (o origins) allowed(r *http.Request) (origin string, ok bool) {
+	origin = r.Header.Get("Origin")
+	if origin == "" {
+		return "", true
+	}
+	if u, err := url.Parse(origin); err == nil && strings.EqualFold(u.Host, r.Host) {
+		return origin, true
+	}
+	return origin, o.any || o.list[strings.ToLower(origin)]
+}
+
+// admit sets the CORS headers of an allowed origin and answers preflights; a preflight or
+// a websocket from another origin is refused with 403 FORBIDDEN_ORIGIN. It reports
+// whether the request goes on.
+func (o origins) admit(w http.ResponseWriter, r *http.Request) bool {
+	origin, ok := o.allowed(r)
+	preflight := r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
+	if !ok {
+		if preflight || r.Header.Get("Upgrade") != "" {
+			writeError(w, http.StatusForbidden, "FORBIDDEN_ORIGIN", "the origin "+origin+" may not call this API: its operator can allow it with serve --allow-origin")
+			return false
+		}
+		return true // served without CORS headers: the browser keeps the answer from the page
+	}
+	if origin != "" {
+		h := w.Header()
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Allow-Origin", origin)
+		if preflight {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+			h.Set("Access-Control-Max-Age", "600")
+		}
+	}
+	if r.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusNoContent)
+		return false
+	}
+	return true
+}
