@@ -131,10 +131,10 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	srv.AddTransport(transport.POST{})
 	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.Use(extension.Introspection{})
+	srv.Use(&idLimit{max: MaxIDBytes})
 	srv.Use(operationGate{limit: limit})
 	srv.Use(shapeLimit{depth: limits.MaxDepth, aliases: limits.MaxAliases, directives: limits.MaxDirectives})
 	srv.Use(extension.FixedComplexityLimit(limits.MaxComplexity))
-	srv.Use(&idLimit{max: MaxIDBytes})
 	srv.Use(errorCap{max: limits.MaxErrors})
 	srv.SetErrorPresenter(presentError)
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
