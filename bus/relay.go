@@ -41,9 +41,10 @@ type RelayConfig struct {
 // that had in fact gone through, a relay restarted from an earlier position); followers
 // drop the duplicates.
 type Relay struct {
-	cfg RelayConfig
-	log *slog.Logger
-	pos atomic.Int64
+	cfg     RelayConfig
+	log     *slog.Logger
+	pos     atomic.Int64
+	failing atomic.Pointer[error] // the error of the publish being retried, if any
 }
 
 // NewRelay checks cfg and returns a Relay that publishes the events after cfg.After once
@@ -64,6 +65,15 @@ func NewRelay(cfg RelayConfig) (*Relay, error) {
 	r := &Relay{cfg: cfg, log: cfg.Logger.With("component", "bus.relay", "topic", cfg.Topic)}
 	r.pos.Store(cfg.After)
 	return r, nil
+}
+
+// Err returns why the event the relay is trying to publish has not gone through yet, or
+// nil while publishing works: a server is not ready while its relay cannot publish.
+func (r *Relay) Err() error {
+	if err := r.failing.Load(); err != nil {
+		return *err
+	}
+	return nil
 }
 
 // Position returns the position of the last event published.
@@ -126,8 +136,11 @@ func (r *Relay) publish(ctx context.Context, e eventstore.Event) error {
 			err = r.cfg.Publisher.Publish(r.cfg.Topic, m)
 		}
 		if err == nil {
+			r.failing.Store(nil)
 			return nil
 		}
+		failed := fmt.Errorf("publishing event %d on %s (attempt %d): %w", e.Position, r.cfg.Topic, attempt, err)
+		r.failing.Store(&failed)
 		r.log.Warn("publishing event failed, retrying",
 			"position", e.Position, "stream", e.Stream, "type", e.Type, "attempt", attempt, "err", err)
 		if err := retry.wait(ctx); err != nil {

@@ -89,6 +89,7 @@ type app struct {
 	metrics  *metrics.Registry
 	limits   graph.Limits
 	follower *bus.Follower
+	relay    *bus.Relay
 	resolver *graph.Resolver
 	wg       sync.WaitGroup
 	cancel   context.CancelFunc
@@ -146,6 +147,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if err != nil {
 		return nil, err
 	}
+	a.relay = relay
 	a.follower, err = bus.NewFollower(bus.FollowerConfig{
 		Store: store, Subscriber: eb.sub, Topic: eb.topic, After: checkpoint, Logger: log,
 		Handler: func(ctx context.Context, ev eventstore.Event) error {
@@ -258,10 +260,29 @@ func (a *app) gauges(hub *graph.Hub) {
 	a.metrics.Gauge("arbiter_engine_cached_matches", "Match states the engine holds in memory.", metrics.One(func() float64 { return float64(a.engine.Cached()) }))
 }
 
-// handler serves the API (graph.Handler: GraphiQL, /graphql, /healthz) and /metrics.
+// handler serves the API (graph.Handler: GraphiQL, /graphql, /healthz), /readyz and
+// /metrics.
 func (a *app) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", a.metrics)
+	mux.HandleFunc("/readyz", a.ready)
 	mux.Handle("/", graph.Handler(a.resolver, a.limits))
 	return mux
+}
+
+// ready answers /readyz: 200 while the store can take the next append (eventstore.CheckHead,
+// a few reads) and the relay publishes, else 503 with the reason. /healthz only says that
+// the process serves.
+func (a *app) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := eventstore.CheckHead(ctx, a.store); err != nil {
+		http.Error(w, "not ready: the event store cannot take writes: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	if err := a.relay.Err(); err != nil {
+		http.Error(w, "not ready: the event bus does not publish: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	_, _ = w.Write([]byte("ready\n"))
 }

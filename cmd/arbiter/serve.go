@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/graph"
 )
 
@@ -52,6 +53,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer store.Close()
+	if err := eventstore.CheckHead(ctx, store); err != nil {
+		return fmt.Errorf("the event store %s cannot take writes: %w; restore it from a backup, or run `arbiter verify` with the same --db to see what is damaged", describeStore(dbPath(*db)), err)
+	}
 	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: graph.Limits{RatePerSecond: *rate, RateBurst: *burst}}, log)
 	if err != nil {
 		return err
