@@ -65,13 +65,7 @@ func TestVerifyChecksTheClaimsOfAbsence(t *testing.T) {
 	early[at("Forfeited")].Time = early[at("SeatLeft")].Time.Add(10 * time.Second)
 	never := slices.Delete(slices.Clone(evs), at("SeatLeft"), at("SeatLeft")+1)
 	for name, forged := range map[string][]eventstore.Event{"claimed after 10 s": early, "never left": never} {
-		for i := range forged {
-			forged[i].Version = int64(i) + 1
-			if i > 0 {
-				forged[i].PrevHash = forged[i-1].Hash
-			}
-			forged[i].Hash = eventstore.Hash(forged[i].PrevHash, forged[i])
-		}
+		rehash(forged)
 		r := replay.VerifyEvents(registry(), stream, forged)
 		if r.OK() || r.Problems[0].Check != replay.CheckLifecycle {
 			t.Errorf("%s: %+v", name, r.Problems)
@@ -120,13 +114,19 @@ func TestVerifyChecksTheBotsWait(t *testing.T) {
 	}
 	early := slices.Clone(evs)
 	early[at("Forfeited")].Time = early[at("SeatLeft")].Time.Add(time.Duration(match.DefaultAbandon.ForfeitAfterMs) * time.Millisecond)
-	for i := range early {
-		if i > 0 {
-			early[i].PrevHash = early[i-1].Hash
-		}
-		early[i].Hash = eventstore.Hash(early[i].PrevHash, early[i])
-	}
+	rehash(early)
 	if r := replay.VerifyEvents(registry(), stream, early); r.OK() || r.Problems[0].Check != replay.CheckLifecycle {
 		t.Errorf("a forfeit at the human wait against the bot: %+v", r.Problems)
+	}
+}
+
+// rehash numbers and chains a forged stream again, as a forger with the store would.
+func rehash(evs []eventstore.Event) {
+	for i := range evs {
+		evs[i].Version = int64(i) + 1
+		if i > 0 {
+			evs[i].PrevHash = evs[i-1].Hash
+		}
+		evs[i].Hash = eventstore.Hash(evs[i].PrevHash, evs[i])
 	}
 }
