@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -130,5 +131,34 @@ func TestRebuildCommand(t *testing.T) {
 	last, out := lastLine(t, "rebuild", "--db", db)
 	if last != "  digests equal" || !strings.Contains(out, "matches  4 matches") || !strings.Contains(out, "ratings  6 players") || !strings.Contains(out, "events/s") {
 		t.Errorf("rebuild:\n%s", out)
+	}
+}
+
+// TestPGNOfAClockedMatch: through the API, a match with a clock exports each move's time
+// left as [%clk h:mm:ss], and a resignation as the PGN standard's Termination "normal".
+func TestPGNOfAClockedMatch(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, ann, `mutation{createMatch(input:{game:CHESS, options:[{key:"clock", value:"5+3"}]}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range []string{ann, bob} {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	for i, mv := range []string{"e4", "e5"} {
+		if r := srv.play(t, []string{ann, bob}[i%2], id, mv); len(r.Errors) > 0 {
+			t.Fatal(r.Errors)
+		}
+	}
+	srv.must(t, ann, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	var m struct{ Match struct{ PGN string } }
+	srv.must(t, "", `query($m:ID!){match(id:$m){pgn}}`, map[string]any{"m": id}, &m)
+	clk := regexp.MustCompile(`^1\. e4 \{\[%clk 0:0[45]:\d\d\]\} 1\.\.\. e5 \{\[%clk 0:0[45]:\d\d\]\} 0-1$`)
+	movetext := strings.TrimSpace(m.Match.PGN[strings.LastIndex(m.Match.PGN, "]\n\n")+3:])
+	if !clk.MatchString(strings.Join(strings.Fields(movetext), " ")) || !strings.Contains(m.Match.PGN, `[Termination "normal"]`) || !strings.Contains(m.Match.PGN, `[TimeControl "300+3"]`) {
+		t.Fatalf("the PGN of a clocked, resigned match:\n%s", m.Match.PGN)
 	}
 }

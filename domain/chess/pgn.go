@@ -23,6 +23,12 @@ var sevenTagRoster = [...][2]string{
 // by name, then the moves in SAN. Without a Result tag, the result is taken from the
 // game's outcome ("*" while it goes on). An illegal move is a *PGNError.
 func WritePGN(tags Tags, start Position, moves []Move) (string, error) {
+	return WriteAnnotatedPGN(tags, start, moves, nil)
+}
+
+// WriteAnnotatedPGN is WritePGN with comments: comments[i], when not empty, follows the
+// i-th move in braces (such as "[%clk 0:04:57]"); comments may be shorter than moves.
+func WriteAnnotatedPGN(tags Tags, start Position, moves []Move, comments []string) (string, error) {
 	g := NewGame(start)
 	sans := make([]string, len(moves))
 	for i, m := range moves {
@@ -80,15 +86,24 @@ func WritePGN(tags Tags, start Position, moves []Move) (string, error) {
 		b.WriteString(w)
 		col += len(w)
 	}
+	comment := func(i int) bool {
+		if i >= len(comments) || comments[i] == "" {
+			return false
+		}
+		word("{" + strings.ReplaceAll(comments[i], "}", ")") + "}")
+		return true
+	}
 	turn, number := start.turn, int(start.fullmove)
+	commented := false // the standard numbers Black's move again after a comment
 	for i, san := range sans {
 		if turn == White {
 			word(strconv.Itoa(number) + ". " + san)
-		} else if i == 0 {
+		} else if i == 0 || commented {
 			word(strconv.Itoa(number) + "... " + san)
 		} else {
 			word(san)
 		}
+		commented = comment(i)
 		if turn == Black {
 			number++
 		}

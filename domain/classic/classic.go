@@ -70,6 +70,7 @@ type State struct {
 	Claimed string      // the draw claimed, if any
 	Clock   clock.Clock // zero without a time control
 	Flag    *FlagFell   // the flag that fell, if any
+	Left    *clockEntry // with a clock: the time each move left its mover, latest first
 
 	// extended is set once a later state shares Game's history storage (see playStored).
 	extended *atomic.Bool
@@ -171,6 +172,9 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		s := st.(State)
 		s.Game, s.extended = playStored(s, e.UCI)
 		s.Clock = s.Clock.Ended(e.Seat, clock.Stamp{At: e.At, LeftMs: e.LeftMs})
+		if s.Clock.On {
+			s.Left = &clockEntry{LeftMs: e.LeftMs, Before: s.Left}
+		}
 		return s
 	case FlagFell:
 		s := st.(State)

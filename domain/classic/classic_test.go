@@ -123,7 +123,7 @@ func TestExportIsPGN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`[White "Ann"]`, `[Black "Bob"]`, `[Date "2026.11.30"]`, `[Result "0-1"]`, `[Termination "checkmate"]`, "1. f3 e5 2. g4 Qh4# 0-1"} {
+	for _, want := range []string{`[White "Ann"]`, `[Black "Bob"]`, `[Date "2026.11.30"]`, `[Result "0-1"]`, `[Termination "normal"]`, "1. f3 e5 2. g4 Qh4# 0-1"} {
 		if !strings.Contains(pgn, want) {
 			t.Fatalf("the PGN lacks %q:\n%s", want, pgn)
 		}
@@ -134,7 +134,61 @@ func TestExportIsPGN(t *testing.T) {
 	}
 	// A resignation is the match's result, not the board's.
 	resigned, _ := Rules{}.Export(play(t, "", "e4"), game.Record{Players: []string{"Ann", ""}, Over: true, Outcome: game.Outcome{Winners: []int{0}, Reason: "resignation"}})
-	if !strings.Contains(resigned, `[Result "1-0"]`) || !strings.Contains(resigned, `[Black "?"]`) {
+	if !strings.Contains(resigned, `[Result "1-0"]`) || !strings.Contains(resigned, `[Black "?"]`) || !strings.Contains(resigned, `[Termination "normal"]`) {
 		t.Fatalf("a resigned game:\n%s", resigned)
+	}
+}
+
+// The Termination tag takes the PGN standard's values, whatever the reason's wording.
+func TestExportTerminationIsThePGNStandards(t *testing.T) {
+	for reason, want := range map[string]string{
+		"":                                 "unterminated", // still being played
+		"checkmate":                        "normal",
+		"stalemate":                        "normal",
+		"threefold repetition":             "normal",
+		"agreement":                        "normal",
+		"resignation":                      "normal",
+		"timeout":                          "time forfeit",
+		"timeout vs insufficient material": "time forfeit",
+		"abandonment":                      "abandoned",
+	} {
+		r := game.Record{Players: []string{"Ann", "Bob"}, Over: reason != "", Outcome: game.Outcome{Winners: []int{0}, Reason: reason}}
+		pgn, err := Rules{}.Export(play(t, "", "e4"), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(pgn, `[Termination "`+want+`"]`) {
+			t.Errorf("reason %q: want Termination %q in\n%s", reason, want, pgn)
+		}
+	}
+}
+
+// With a clock, each move is followed by the time its mover had left, as [%clk h:mm:ss],
+// and the PGN still reads back.
+func TestExportClockComments(t *testing.T) {
+	st := clocked(t, "", "60+2") // an hour: the hours show
+	st, _ = at(t, st, 0, noon.Add(10*time.Second), game.Move{Notation: "e4"})
+	st, _ = at(t, st, 1, noon.Add(12500*time.Millisecond), game.Move{Notation: "e5"})
+	st, _ = at(t, st, 0, noon.Add(70*time.Second), game.Move{Notation: "Nf3"})
+	deadline := (Rules{}).Status(st).Deadline
+	st, _ = at(t, st, game.System, deadline, game.Timeout{Deadline: deadline})
+	pgn, err := Rules{}.Export(st, game.Record{Players: []string{"Ann", "Bob"}, Over: true, Outcome: (Rules{}).Status(st).Outcome})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White: 3600 - 10 + 2 = 3592 s; Black: 3600 - 2.5 + 2 = 3599.5 s, shown 0:59:59;
+	// White again: 3592 - 57.5 + 2 = 3536.5 s.
+	for _, want := range []string{`[TimeControl "3600+2"]`, `[Termination "time forfeit"]`,
+		"1. e4 {[%clk 0:59:52]} 1... e5 {[%clk 0:59:59]} 2. Nf3 {[%clk 0:58:56]} 1-0"} {
+		if !strings.Contains(strings.Join(strings.Fields(pgn), " "), want) { // lines wrap before 80 columns
+			t.Errorf("the PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+	if _, _, moves, err := chess.ParsePGN(pgn); err != nil || len(moves) != 3 {
+		t.Fatalf("the PGN does not read back: %v, %d moves", err, len(moves))
+	}
+	// Without a clock, no clock comments.
+	if pgn, _ := (Rules{}).Export(play(t, "", "e4", "e5"), game.Record{}); strings.Contains(pgn, "%clk") {
+		t.Fatalf("clock comments without a clock:\n%s", pgn)
 	}
 }
