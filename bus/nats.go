@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -13,18 +15,14 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// Defaults of NATSConfig.
-const (
-	DefaultNATSStream = "ARBITER_EVENTS"
-	DefaultNATSMaxAge = 24 * time.Hour
-)
+// DefaultNATSMaxAge is how long the stream keeps messages unless NATSConfig says otherwise.
+const DefaultNATSMaxAge = 24 * time.Hour
 
 // NATSConfig configures the bus over NATS JetStream. URL is required.
 type NATSConfig struct {
 	URL string
-	// Stream is the JetStream stream that holds Topic (default DefaultNATSStream). It is
-	// created if missing; JetStream stream names cannot contain dots, so it is not the
-	// topic itself.
+	// Stream is the JetStream stream that holds Topic (default StreamFor(Topic)). It is
+	// created if missing; one that exists must hold Topic, or NewNATS refuses it.
 	Stream string
 	// Topic is the subject that relays publish on (default DefaultTopic).
 	Topic string
@@ -54,11 +52,11 @@ func NewNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
 	if cfg.URL == "" {
 		return nil, errors.New("bus: NATS needs a URL")
 	}
-	if cfg.Stream == "" {
-		cfg.Stream = DefaultNATSStream
-	}
 	if cfg.Topic == "" {
 		cfg.Topic = DefaultTopic
+	}
+	if cfg.Stream == "" {
+		cfg.Stream = StreamFor(cfg.Topic)
 	}
 	if cfg.MaxAge <= 0 {
 		cfg.MaxAge = DefaultNATSMaxAge
@@ -101,6 +99,27 @@ func (n *NATS) Close() error {
 	return errors.Join(n.Subscriber.Close(), n.Publisher.Close())
 }
 
+// StreamFor is the JetStream stream that holds topic when none is named: the topic in
+// capitals, with "_" for each character a stream name may not hold (JetStream names have
+// no ".", "*", ">", space or path separator), so that the default topic arbiter.events is
+// held by ARBITER_EVENTS and each store's topic by a stream of its own. Topics that differ
+// only in those characters ("a.b", "a_b") get the same name: NewNATS then refuses the
+// second, whose operator names another stream.
+func StreamFor(topic string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return r - 'a' + 'A'
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-':
+			return r
+		}
+		return '_'
+	}, topic)
+}
+
+// ensureStream makes sure the stream exists and holds the topic. A stream that holds
+// other subjects belongs to another store's bus: a relay bound to it could publish
+// nothing (no stream would take its topic) and would retry for ever, so it is refused.
 func ensureStream(ctx context.Context, cfg NATSConfig) error {
 	nc, err := nats.Connect(cfg.URL, cfg.Options...)
 	if err != nil {
@@ -111,8 +130,12 @@ func ensureStream(ctx context.Context, cfg NATSConfig) error {
 	if err != nil {
 		return fmt.Errorf("bus: JetStream at %s: %w", cfg.URL, err)
 	}
-	_, err = js.StreamInfo(cfg.Stream, nats.Context(ctx))
+	info, err := js.StreamInfo(cfg.Stream, nats.Context(ctx))
 	if err == nil {
+		if !slices.ContainsFunc(info.Config.Subjects, func(s string) bool { return subjectCovers(s, cfg.Topic) }) {
+			return fmt.Errorf("bus: the JetStream stream %s holds %s, not the topic %s: it belongs to another store's bus; give this one a stream of its own with ?stream=NAME in the bus URL (or use that store's topic if this is the same store)",
+				cfg.Stream, strings.Join(info.Config.Subjects, ", "), cfg.Topic)
+		}
 		return nil
 	}
 	if !errors.Is(err, nats.ErrStreamNotFound) {
@@ -126,7 +149,24 @@ func ensureStream(ctx context.Context, cfg NATSConfig) error {
 		Storage:   nats.FileStorage,
 	}, nats.Context(ctx))
 	if err != nil {
-		return fmt.Errorf("bus: creating JetStream stream %s for %s: %w", cfg.Stream, cfg.Topic, err)
+		return fmt.Errorf("bus: creating JetStream stream %s for %s: %w (if another stream already holds this topic, name it with ?stream=NAME in the bus URL)", cfg.Stream, cfg.Topic, err)
 	}
 	return nil
+}
+
+// subjectCovers reports whether a stream subject (which may hold the wildcards "*", one
+// token, and ">", the rest) takes messages published on topic.
+func subjectCovers(subject, topic string) bool {
+	sub, top := strings.Split(subject, "."), strings.Split(topic, ".")
+	for i, tok := range sub {
+		switch {
+		case tok == ">":
+			return len(top) > i
+		case i >= len(top):
+			return false
+		case tok != "*" && tok != top[i]:
+			return false
+		}
+	}
+	return len(sub) == len(top)
 }

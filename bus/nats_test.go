@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/nats-io/nats.go"
 
 	"github.com/arbiter-games/arbiter/bus"
@@ -110,4 +111,77 @@ func natsBus(t *testing.T, name string) (*bus.NATS, bus.NATSConfig) {
 		}
 	})
 	return nb, cfg
+}
+
+// deleteStreams removes the named JetStream streams when the test ends.
+func deleteStreams(t *testing.T, url string, names ...string) {
+	t.Cleanup(func() {
+		if nc, err := nats.Connect(url); err == nil {
+			if js, err := nc.JetStream(); err == nil {
+				for _, n := range names {
+					_ = js.DeleteStream(n)
+				}
+			}
+			nc.Close()
+		}
+	})
+}
+
+// TestNATSStreamFollowsTheTopic: two stores' buses with topics of their own and no stream
+// named each get a stream of their own, derived from the topic, and both publish. (The
+// second used to bind to the first's stream and publish nothing, retrying for ever.)
+func TestNATSStreamFollowsTheTopic(t *testing.T) {
+	url := natsURL(t)
+	suffix := time.Now().UnixNano()
+	topics := []string{fmt.Sprintf("arbiter.test.one.%d", suffix), fmt.Sprintf("arbiter.test.two-%d", suffix)}
+	deleteStreams(t, url, bus.StreamFor(topics[0]), bus.StreamFor(topics[1]))
+	if got, want := bus.StreamFor(topics[1]), fmt.Sprintf("ARBITER_TEST_TWO-%d", suffix); got != want {
+		t.Errorf("StreamFor(%q) = %q, want %q", topics[1], got, want)
+	}
+	if got := bus.StreamFor(bus.DefaultTopic); got != "ARBITER_EVENTS" {
+		t.Errorf("the default topic's stream is %q: servers that ran before would lose theirs", got)
+	}
+	for _, topic := range topics {
+		nb, err := bus.NewNATS(t.Context(), bus.NATSConfig{URL: url, Topic: topic, MaxAge: time.Hour, Logger: testLogger(t)})
+		if err != nil {
+			t.Fatalf("topic %s: %v", topic, err)
+		}
+		err = nb.Publisher.Publish(topic, message.NewMessage(fmt.Sprint(suffix, topic), []byte("{}")))
+		nb.Close()
+		if err != nil {
+			t.Errorf("publishing on %s: %v", topic, err)
+		}
+	}
+}
+
+// TestNATSRefusesAStreamOfAnotherTopic: a stream that exists but does not hold the topic
+// (named with stream=, or derived from a topic that differs only in a dot) is refused
+// with a reason that says what to do.
+func TestNATSRefusesAStreamOfAnotherTopic(t *testing.T) {
+	url := natsURL(t)
+	suffix := time.Now().UnixNano()
+	taken := fmt.Sprintf("arbiter.test.taken.%d", suffix)
+	first, err := bus.NewNATS(t.Context(), bus.NATSConfig{URL: url, Topic: taken, MaxAge: time.Hour, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	deleteStreams(t, url, bus.StreamFor(taken))
+	for name, cfg := range map[string]bus.NATSConfig{
+		"stream= of another store": {URL: url, Topic: fmt.Sprintf("arbiter.test.mine.%d", suffix), Stream: bus.StreamFor(taken)},
+		"a look-alike topic":       {URL: url, Topic: fmt.Sprintf("arbiter.test_taken.%d", suffix)},
+	} {
+		cfg.Logger = testLogger(t)
+		nb, err := bus.NewNATS(t.Context(), cfg)
+		if err == nil {
+			nb.Close()
+			t.Errorf("%s: the stream %s of %s was accepted for %s", name, bus.StreamFor(taken), taken, cfg.Topic)
+			continue
+		}
+		for _, want := range []string{bus.StreamFor(taken), "holds " + taken, "not the topic " + cfg.Topic, "?stream=NAME"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: the refusal lacks %q: %v", name, want, err)
+			}
+		}
+	}
 }

@@ -142,7 +142,7 @@ func (r *Relay) publish(ctx context.Context, e eventstore.Event) error {
 		failed := fmt.Errorf("publishing event %d on %s (attempt %d): %w", e.Position, r.cfg.Topic, attempt, err)
 		r.failing.Store(&failed)
 		r.log.Warn("publishing event failed, retrying",
-			"position", e.Position, "stream", e.Stream, "type", e.Type, "attempt", attempt, "err", err)
+			"position", e.Position, "stream", e.Stream, "type", e.Type, "attempt", attempt, "err", err.Error()) // Error(): slog would print a wrapped error's stack (%+v)
 		if err := retry.wait(ctx); err != nil {
 			return err
 		}

@@ -19,7 +19,7 @@ import (
 
 // bootRefused runs `arbiter serve` on db and expects it to exit with an error instead of
 // serving; it returns what serve wrote on stderr.
-func bootRefused(t *testing.T, db string) string {
+func bootRefused(t *testing.T, db string, extra ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -27,7 +27,7 @@ func bootRefused(t *testing.T, db string) string {
 	stderr := &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, pw, stderr)
+		code := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...), pw, stderr)
 		pw.Close()
 		done <- code
 	}()
