@@ -99,7 +99,7 @@ func boardModel(b game.Board) *model.Board {
 		Fen: b.FEN, InCheck: b.InCheck, LegalMoves: append([]string{}, b.LegalMoves...),
 		Marks: make([]*model.Mark, len(b.Marks)), Colours: make([]*model.SquareColour, len(b.Colours)),
 		Armies: make([]*model.Army, len(b.Armies)), Checked: append([]int{}, b.Checked...),
-		Interregnum: append([]int{}, b.Interregnum...),
+		Interregnum: append([]int{}, b.Interregnum...), Sides: make([]*model.Side, len(b.Sides)),
 	}
 	for i, k := range b.Marks {
 		m.Marks[i] = &model.Mark{Square: k.Square, Kind: k.Kind, Seat: seatOrNil(k.Seat)}
@@ -113,6 +113,13 @@ func boardModel(b game.Board) *model.Board {
 	}
 	for i, a := range b.Armies {
 		m.Armies[i] = &model.Army{Colour: a.Colour, Owner: seatOrNil(a.Owner), Controller: seatOrNil(a.Controller)}
+	}
+	for i, s := range b.Sides {
+		m.Sides[i] = &model.Side{Side: s.Side, Seat: s.Seat}
+		if s.Colour != "" {
+			colour := s.Colour
+			m.Sides[i].Colour = &colour
+		}
 	}
 	return m
 }

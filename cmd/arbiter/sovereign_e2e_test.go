@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,10 @@ type sovereignView struct {
 				Owner, Controller *int
 			}
 			Marks []struct{ Square, Kind string }
+			Sides []struct {
+				Side, Seat int
+				Colour     *string
+			}
 		}
 		Result *struct {
 			Winners []int
@@ -44,7 +49,7 @@ type sovereignView struct {
 }
 
 const sovereignQuery = `query($m:ID!){match(id:$m){status toAct choices phase version moves
-  board{fen legalMoves checked interregnum colours{square colour} armies{colour owner controller} marks{square kind}}
+  board{fen legalMoves checked interregnum colours{square colour} armies{colour owner controller} marks{square kind} sides{side seat colour}}
   result{winners reason}}}`
 
 func TestSovereignChessOverGraphQL(t *testing.T) {
@@ -126,6 +131,7 @@ func TestSovereignChessOverGraphQL(t *testing.T) {
 					t.Fatalf("seat %d in phase %q: %+v", seat, phase, r.Errors)
 				}
 				srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
+				checkSides(t, v, tc.seats)
 			}
 			if tc.seats == 2 && choices != 1 {
 				t.Fatalf("the opening was chosen %d times, want once", choices)
@@ -245,5 +251,74 @@ func TestSovereignMateOverGraphQL(t *testing.T) {
 	}
 	if u := last.MatchUpdates; u.Status != "FINISHED" || u.Result == nil || u.Result.Reason != "checkmate" || u.Version != v.Match.Version {
 		t.Fatalf("the last of %d updates: %+v, the match is at version %d", n, u, v.Match.Version)
+	}
+}
+
+// checkSides checks the board's sides against the rest of the match: one per seat,
+// numbered as the position string's turn field numbers them (the side to move is the seat
+// to act), each owning the army whose owner is its seat.
+func checkSides(t *testing.T, v sovereignView, seats int) {
+	t.Helper()
+	b := v.Match.Board
+	fields := strings.Fields(b.Fen)
+	seen := map[int]bool{}
+	for i, s := range b.Sides {
+		if s.Side != i+1 || s.Seat < 0 || s.Seat >= seats || seen[s.Seat] {
+			t.Fatalf("sides %+v", b.Sides)
+		}
+		seen[s.Seat] = true
+		if s.Colour == nil {
+			continue
+		}
+		for _, a := range b.Armies {
+			if a.Colour == *s.Colour && (a.Owner == nil || *a.Owner != s.Seat) {
+				t.Fatalf("side %d (seat %d) owns %s, whose army's owner is %v", s.Side, s.Seat, *s.Colour, a.Owner)
+			}
+		}
+	}
+	if len(b.Sides) != seats {
+		t.Fatalf("%d sides for %d seats: %+v", len(b.Sides), seats, b.Sides)
+	}
+	if v.Match.Status == "LIVE" {
+		turn, err := strconv.Atoi(fields[1])
+		if err != nil || turn < 1 || turn > seats || len(v.Match.ToAct) != 1 || b.Sides[turn-1].Seat != v.Match.ToAct[0] {
+			t.Fatalf("the position %q has side %s to move, the sides are %+v and seat %v is to act", b.Fen, fields[1], b.Sides, v.Match.ToAct)
+		}
+	}
+}
+
+// After the opening choice, the position string's side 1 may be seat 1: the chooser
+// keeps White's first move when it sits at seat 1, and refuses it when the first mover
+// does. Board.sides says so, and the armies' owners are seats.
+func TestSovereignSidesAreNotSeats(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	tokens := make([]string, 2)
+	for i := range tokens {
+		_, tokens[i] = srv.register(t, "player"+string(rune('A'+i)))
+	}
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, tokens[0], `mutation{createMatch(input:{game:SOVEREIGN_CHESS, mode:TWO_PLAYER}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range tokens {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	var v sovereignView
+	srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
+	first := v.Match.ToAct[0]
+	if r := srv.play(t, tokens[first], id, v.Match.Board.LegalMoves[0]); len(r.Errors) > 0 {
+		t.Fatal(r.Errors)
+	}
+	choice := "refuseOpening" // the first mover, seat 1, keeps White
+	if first == 0 {
+		choice = "acceptOpening" // the chooser, seat 1, takes White
+	}
+	srv.must(t, tokens[1-first], `mutation($m:ID!){`+choice+`(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	srv.must(t, "", sovereignQuery, map[string]any{"m": id}, &v)
+	checkSides(t, v, 2)
+	s := v.Match.Board.Sides
+	if s[0].Seat != 1 || s[1].Seat != 0 || strings.Fields(v.Match.Board.Fen)[1] != "2" || v.Match.ToAct[0] != 0 {
+		t.Fatalf("after seat %d moved first and seat %d chose %s: sides %+v, position %q, to act %v", first, 1-first, choice, s, v.Match.Board.Fen, v.Match.ToAct)
 	}
 }

@@ -14,6 +14,7 @@ type Board struct {
 	Marks       []Mark         // statuses on pieces, blocked squares...
 	Colours     []SquareColour // squares of colour (Sovereign Chess)
 	Armies      []Army         // each army's owner and controller (Sovereign Chess)
+	Sides       []Side         // the sides the notation numbers, and their seats (Sovereign Chess)
 	Checked     []int          // the seats whose king is in check (several in Royale)
 	Interregnum []int          // the seats that have lost their king and may crown one
 }
@@ -39,6 +40,16 @@ type Army struct {
 	Colour     string
 	Owner      int
 	Controller int
+}
+
+// Side is a side of a game whose notation numbers sides rather than seats (Sovereign
+// Chess: side 1 plays White's first move, and after the opening choice it may be any
+// seat): its number in the notation, the seat that plays it, and the colour it owns (""
+// once it has left play).
+type Side struct {
+	Side   int
+	Seat   int
+	Colour string
 }
 
 // Boarded games show a board.

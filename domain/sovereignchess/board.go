@@ -8,7 +8,8 @@ import (
 )
 
 // Board shows the position: its notation, the legal moves of the seat to move, the
-// squares of colour, who owns and controls each army, the blocked squares, the kings in
+// squares of colour, who owns and controls each army, the seat of each side the notation
+// numbers, the blocked squares, the kings in
 // check and the Royale players without a king (captured or escaped: both may crown one;
 // not a seat that withdrew, which never will: it owns no army, and the notation writes
 // its colour "-").
@@ -48,6 +49,13 @@ func (Rules) Board(st game.State) game.Board {
 			}
 		}
 		b.Armies = append(b.Armies, game.Army{Colour: c.String(), Owner: owner, Controller: s.controller(&pos, c)})
+	}
+	for pl := range sovereign.Player(pos.Players()) {
+		side := game.Side{Side: int(pl) + 1, Seat: s.seatOf(pl)}
+		if !pos.Withdrawn(pl) {
+			side.Colour = pos.Owned(pl).String()
+		}
+		b.Sides = append(b.Sides, side)
 	}
 	if pos.Royale() && s.Ended == nil {
 		var kingless []sovereign.Player

@@ -60,6 +60,7 @@ type ComplexityRoot struct {
 		Interregnum func(childComplexity int) int
 		LegalMoves  func(childComplexity int) int
 		Marks       func(childComplexity int) int
+		Sides       func(childComplexity int) int
 	}
 
 	Card struct {
@@ -251,6 +252,12 @@ type ComplexityRoot struct {
 		Seat        func(childComplexity int) int
 	}
 
+	Side struct {
+		Colour func(childComplexity int) int
+		Seat   func(childComplexity int) int
+		Side   func(childComplexity int) int
+	}
+
 	SquareColour struct {
 		Colour func(childComplexity int) int
 		Square func(childComplexity int) int
@@ -420,6 +427,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Board.Marks(childComplexity), true
+	case "Board.sides":
+		if e.ComplexityRoot.Board.Sides == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Board.Sides(childComplexity), true
 
 	case "Card.copies":
 		if e.ComplexityRoot.Card.Copies == nil {
@@ -1304,6 +1317,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SeatClock.Seat(childComplexity), true
 
+	case "Side.colour":
+		if e.ComplexityRoot.Side.Colour == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Side.Colour(childComplexity), true
+	case "Side.seat":
+		if e.ComplexityRoot.Side.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Side.Seat(childComplexity), true
+	case "Side.side":
+		if e.ComplexityRoot.Side.Side == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Side.Side(childComplexity), true
+
 	case "SquareColour.colour":
 		if e.ComplexityRoot.SquareColour.Colour == nil {
 			break
@@ -1786,8 +1818,14 @@ type Board {
   marks: [Mark!]!
   "Sovereign Chess: the squares of colour."
   colours: [SquareColour!]!
-  "Sovereign Chess: each army's owner and controller."
+  "Sovereign Chess: each army's owner and controller, as seats."
   armies: [Army!]!
+  """
+  Sovereign Chess: the sides that the position string (fen) numbers, from 1 as its turn
+  field does, and the seat that plays each. Side 1 plays White's first move; after the
+  opening choice it may be either seat, so read seats here, never from the side numbers.
+  """
+  sides: [Side!]!
   "The seats whose king is in check."
   checked: [Int!]!
   "Sovereign Chess Royale: the seats in Interregnum (king lost, may crown a new one)."
@@ -1810,10 +1848,19 @@ type SquareColour {
 
 type Army {
   colour: String!
-  "The seat whose king is of this colour, or null."
+  "The seat (not the position string's side number) whose king is of this colour, or null."
   owner: Int
-  "The seat that controls this army now, or null."
+  "The seat (not the position string's side number) that controls this army now, or null."
   controller: Int
+}
+
+"A side of the Sovereign Chess position string and the seat that plays it."
+type Side {
+  "The side's number in the position string: its turn field and the order of its owned colours."
+  side: Int!
+  seat: Int!
+  "The colour of the side's king (the army it owns); null once the side has left play."
+  colour: String
 }
 
 type Result {
@@ -1892,6 +1939,8 @@ func (ec *executionContext) childFields_Board(ctx context.Context, field graphql
 		return ec.fieldContext_Board_colours(ctx, field)
 	case "armies":
 		return ec.fieldContext_Board_armies(ctx, field)
+	case "sides":
+		return ec.fieldContext_Board_sides(ctx, field)
 	case "checked":
 		return ec.fieldContext_Board_checked(ctx, field)
 	case "interregnum":
@@ -2220,6 +2269,18 @@ func (ec *executionContext) childFields_SeatClock(ctx context.Context, field gra
 		return ec.fieldContext_SeatClock_remainingMs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SeatClock", field.Name)
+}
+
+func (ec *executionContext) childFields_Side(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "side":
+		return ec.fieldContext_Side_side(ctx, field)
+	case "seat":
+		return ec.fieldContext_Side_seat(ctx, field)
+	case "colour":
+		return ec.fieldContext_Side_colour(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Side", field.Name)
 }
 
 func (ec *executionContext) childFields_SquareColour(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -3281,6 +3342,38 @@ func (ec *executionContext) fieldContext_Board_armies(_ context.Context, field g
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Army(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Board_sides(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Board_sides(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sides, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Side) graphql.Marshaler {
+			return ec.marshalNSide2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSideᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Board_sides(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Board",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Side(ctx, field)
 		},
 	}
 	return fc, nil
@@ -6945,6 +7038,75 @@ func (ec *executionContext) fieldContext_SeatClock_remainingMs(_ context.Context
 	return graphql.NewScalarFieldContext("SeatClock", field, false, false, "Int")
 }
 
+func (ec *executionContext) _Side_side(ctx context.Context, field graphql.CollectedField, obj *model.Side) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Side_side(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Side, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Side_side(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Side", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Side_seat(ctx context.Context, field graphql.CollectedField, obj *model.Side) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Side_seat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Side_seat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Side", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Side_colour(ctx context.Context, field graphql.CollectedField, obj *model.Side) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Side_colour(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Colour, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Side_colour(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Side", field, false, false, "String")
+}
+
 func (ec *executionContext) _SquareColour_square(ctx context.Context, field graphql.CollectedField, obj *model.SquareColour) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8406,6 +8568,11 @@ func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "sides":
+			out.Values[i] = ec._Board_sides(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "checked":
 			out.Values[i] = ec._Board_checked(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -9730,6 +9897,49 @@ func (ec *executionContext) _SeatClock(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var sideImplementors = []string{"Side"}
+
+func (ec *executionContext) _Side(ctx context.Context, sel ast.SelectionSet, obj *model.Side) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sideImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("Side")
+		case "side":
+			out.Values[i] = ec._Side_side(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "seat":
+			out.Values[i] = ec._Side_seat(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "colour":
+			out.Values[i] = ec._Side_colour(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var squareColourImplementors = []string{"SquareColour"}
 
 func (ec *executionContext) _SquareColour(ctx context.Context, sel ast.SelectionSet, obj *model.SquareColour) graphql.Marshaler {
@@ -10645,6 +10855,30 @@ func (ec *executionContext) marshalNSeatClock2ᚖgithubᚗcomᚋarbiterᚑgames�
 		return graphql.Null
 	}
 	return ec._SeatClock(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSide2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSideᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Side) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSide2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSide(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNSide2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSide(ctx context.Context, sel ast.SelectionSet, v *model.Side) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Side!")
+		return graphql.Null
+	}
+	return ec._Side(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {

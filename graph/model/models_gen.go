@@ -20,9 +20,9 @@ type ActionPayload struct {
 
 type Army struct {
 	Colour string `json:"colour"`
-	// The seat whose king is of this colour, or null.
+	// The seat (not the position string's side number) whose king is of this colour, or null.
 	Owner *int `json:"owner,omitempty"`
-	// The seat that controls this army now, or null.
+	// The seat (not the position string's side number) that controls this army now, or null.
 	Controller *int `json:"controller,omitempty"`
 }
 
@@ -36,8 +36,12 @@ type Board struct {
 	Marks []*Mark `json:"marks"`
 	// Sovereign Chess: the squares of colour.
 	Colours []*SquareColour `json:"colours"`
-	// Sovereign Chess: each army's owner and controller.
+	// Sovereign Chess: each army's owner and controller, as seats.
 	Armies []*Army `json:"armies"`
+	// Sovereign Chess: the sides that the position string (fen) numbers, from 1 as its turn
+	// field does, and the seat that plays each. Side 1 plays White's first move; after the
+	// opening choice it may be either seat, so read seats here, never from the side numbers.
+	Sides []*Side `json:"sides"`
 	// The seats whose king is in check.
 	Checked []int `json:"checked"`
 	// Sovereign Chess Royale: the seats in Interregnum (king lost, may crown a new one).
@@ -219,6 +223,15 @@ type SeatCards struct {
 type SeatClock struct {
 	Seat        int `json:"seat"`
 	RemainingMs int `json:"remainingMs"`
+}
+
+// A side of the Sovereign Chess position string and the seat that plays it.
+type Side struct {
+	// The side's number in the position string: its turn field and the order of its owned colours.
+	Side int `json:"side"`
+	Seat int `json:"seat"`
+	// The colour of the side's king (the army it owns); null once the side has left play.
+	Colour *string `json:"colour,omitempty"`
 }
 
 type SquareColour struct {
