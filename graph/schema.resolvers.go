@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"math"
 
 	"github.com/arbiter-games/arbiter/bot"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -302,7 +303,7 @@ func (r *playerResolver) Ratings(ctx context.Context, obj *model.Player) ([]*mod
 	rs := r.Elo.Of(obj.ID)
 	out := make([]*model.Rating, len(rs))
 	for i, x := range rs {
-		out[i] = &model.Rating{Game: model.Game(x.Game), Rating: x.Rating, Games: x.Games, Wins: x.Wins, Losses: x.Losses, Draws: x.Draws}
+		out[i] = &model.Rating{Game: model.Game(x.Game), Rating: int(math.Round(x.Rating)), RatingExact: x.Rating, Games: x.Games, Wins: x.Wins, Losses: x.Losses, Draws: x.Draws}
 	}
 	return out, nil
 }
@@ -337,7 +338,7 @@ func (r *queryResolver) Match(ctx context.Context, id string) (*model.Match, err
 }
 
 // Matches is the resolver for the matches field.
-func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, game *model.Game, first *int) ([]*model.Match, error) {
+func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, game *model.Game, player *string, first *int) ([]*model.Match, error) {
 	p, err := r.viewer(ctx)
 	if err != nil {
 		return nil, err
@@ -352,6 +353,9 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 	}
 	if game != nil {
 		f.Game = string(*game)
+	}
+	if player != nil {
+		f.Player = *player
 	}
 	views := r.Lobby.List(f)
 	out := make([]*model.Match, len(views))

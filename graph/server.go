@@ -103,7 +103,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	limits.defaults()
 	r.limits = limits
 	cfg := generated.Config{Resolvers: r}
-	cfg.Complexity.Query.Matches = func(child int, _ *model.MatchStatus, _ *model.Game, first *int) int {
+	cfg.Complexity.Query.Matches = func(child int, _ *model.MatchStatus, _ *model.Game, _ *string, first *int) int {
 		return listCost(child, first, 50)
 	}
 	cfg.Complexity.Match.Events = func(child int, _ *int, first *int) int { return listCost(child, first, 1000) }

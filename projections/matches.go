@@ -228,6 +228,7 @@ func (m *Matches) Get(id string) *MatchView {
 type Filter struct {
 	Status match.Status // "" for any
 	Game   string       // "" for any
+	Player string       // "" for any; else the matches where it holds a seat, or that it created
 	Limit  int          // <= 0 for no limit
 }
 
@@ -236,7 +237,8 @@ func (m *Matches) List(f Filter) []*MatchView {
 	m.mu.RLock()
 	out := make([]*MatchView, 0, len(m.byID))
 	for _, v := range m.byID {
-		if (f.Status == "" || v.State.Status == f.Status) && (f.Game == "" || v.State.Game == f.Game) {
+		if (f.Status == "" || v.State.Status == f.Status) && (f.Game == "" || v.State.Game == f.Game) &&
+			(f.Player == "" || v.State.CreatedBy == f.Player || v.State.SeatOf(f.Player) >= 0) {
 			out = append(out, v)
 		}
 	}

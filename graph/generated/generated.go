@@ -206,18 +206,19 @@ type ComplexityRoot struct {
 		Cards   func(childComplexity int, game model.Game) int
 		Games   func(childComplexity int) int
 		Match   func(childComplexity int, id string) int
-		Matches func(childComplexity int, status *model.MatchStatus, game *model.Game, first *int) int
+		Matches func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int) int
 		Me      func(childComplexity int) int
 		Player  func(childComplexity int, id string) int
 	}
 
 	Rating struct {
-		Draws  func(childComplexity int) int
-		Game   func(childComplexity int) int
-		Games  func(childComplexity int) int
-		Losses func(childComplexity int) int
-		Rating func(childComplexity int) int
-		Wins   func(childComplexity int) int
+		Draws       func(childComplexity int) int
+		Game        func(childComplexity int) int
+		Games       func(childComplexity int) int
+		Losses      func(childComplexity int) int
+		Rating      func(childComplexity int) int
+		RatingExact func(childComplexity int) int
+		Wins        func(childComplexity int) int
 	}
 
 	RegisterPayload struct {
@@ -312,7 +313,7 @@ type PlayerResolver interface {
 }
 type QueryResolver interface {
 	Match(ctx context.Context, id string) (*model.Match, error)
-	Matches(ctx context.Context, status *model.MatchStatus, game *model.Game, first *int) ([]*model.Match, error)
+	Matches(ctx context.Context, status *model.MatchStatus, game *model.Game, player *string, first *int) ([]*model.Match, error)
 	Player(ctx context.Context, id string) (*model.Player, error)
 	Me(ctx context.Context) (*model.Player, error)
 	Games(ctx context.Context) ([]*model.GameInfo, error)
@@ -1154,7 +1155,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Matches(childComplexity, args["status"].(*model.MatchStatus), args["game"].(*model.Game), args["first"].(*int)), true
+		return e.ComplexityRoot.Query.Matches(childComplexity, args["status"].(*model.MatchStatus), args["game"].(*model.Game), args["player"].(*string), args["first"].(*int)), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -1203,6 +1204,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Rating.Rating(childComplexity), true
+	case "Rating.ratingExact":
+		if e.ComplexityRoot.Rating.RatingExact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Rating.RatingExact(childComplexity), true
 	case "Rating.wins":
 		if e.ComplexityRoot.Rating.Wins == nil {
 			break
@@ -1526,8 +1533,11 @@ enum MatchStatus {
 type Query {
   "A match, or null when there is none with this ID."
   match(id: ID!): Match
-  "The lobby: matches, newest first; first is at most 500 (0 returns none)."
-  matches(status: MatchStatus, game: Game, first: Int = 50): [Match!]!
+  """
+  The lobby: matches, newest first; first is at most 500 (0 returns none). With player,
+  only that player's matches ("my games"): those where it holds a seat, or that it created.
+  """
+  matches(status: MatchStatus, game: Game, player: ID, first: Int = 50): [Match!]!
   "A player, or null."
   player(id: ID!): Player
   "The player whose token authenticates this request."
@@ -1677,7 +1687,10 @@ type PlayedCard {
 
 type Rating {
   game: Game!
-  rating: Float!
+  "The Elo rating rounded to the nearest point, as it is shown."
+  rating: Int!
+  "The Elo rating as the updates compute it, unrounded."
+  ratingExact: Float!
   games: Int!
   wins: Int!
   losses: Int!
@@ -2195,6 +2208,8 @@ func (ec *executionContext) childFields_Rating(ctx context.Context, field graphq
 		return ec.fieldContext_Rating_game(ctx, field)
 	case "rating":
 		return ec.fieldContext_Rating_rating(ctx, field)
+	case "ratingExact":
+		return ec.fieldContext_Rating_ratingExact(ctx, field)
 	case "games":
 		return ec.fieldContext_Rating_games(ctx, field)
 	case "wins":
@@ -2900,14 +2915,22 @@ func (ec *executionContext) field_Query_matches_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["game"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "player",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["player"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "first",
 		func(ctx context.Context, v any) (*int, error) {
 			return ec.unmarshalOInt2ᚖint(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["first"] = arg2
+	args["first"] = arg3
 	return args, nil
 }
 
@@ -6211,7 +6234,7 @@ func (ec *executionContext) _Query_matches(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Matches(ctx, fc.Args["status"].(*model.MatchStatus), fc.Args["game"].(*model.Game), fc.Args["first"].(*int))
+			return ec.Resolvers.Query().Matches(ctx, fc.Args["status"].(*model.MatchStatus), fc.Args["game"].(*model.Game), fc.Args["player"].(*string), fc.Args["first"].(*int))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Match) graphql.Marshaler {
@@ -6508,6 +6531,29 @@ func (ec *executionContext) _Rating_rating(ctx context.Context, field graphql.Co
 			return obj.Rating, nil
 		},
 		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Rating_rating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Rating", field, false, false, "Int")
+}
+
+func (ec *executionContext) _Rating_ratingExact(ctx context.Context, field graphql.CollectedField, obj *model.Rating) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Rating_ratingExact(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RatingExact, nil
+		},
+		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v float64) graphql.Marshaler {
 			return ec.marshalNFloat2float64(ctx, selections, v)
 		},
@@ -6515,7 +6561,7 @@ func (ec *executionContext) _Rating_rating(ctx context.Context, field graphql.Co
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Rating_rating(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Rating_ratingExact(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Rating", field, false, false, "Float")
 }
 
@@ -9632,6 +9678,11 @@ func (ec *executionContext) _Rating(ctx context.Context, sel ast.SelectionSet, o
 			}
 		case "rating":
 			out.Values[i] = ec._Rating_rating(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ratingExact":
+			out.Values[i] = ec._Rating_ratingExact(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

@@ -178,12 +178,15 @@ type Query struct {
 }
 
 type Rating struct {
-	Game   Game    `json:"game"`
-	Rating float64 `json:"rating"`
-	Games  int     `json:"games"`
-	Wins   int     `json:"wins"`
-	Losses int     `json:"losses"`
-	Draws  int     `json:"draws"`
+	Game Game `json:"game"`
+	// The Elo rating rounded to the nearest point, as it is shown.
+	Rating int `json:"rating"`
+	// The Elo rating as the updates compute it, unrounded.
+	RatingExact float64 `json:"ratingExact"`
+	Games       int     `json:"games"`
+	Wins        int     `json:"wins"`
+	Losses      int     `json:"losses"`
+	Draws       int     `json:"draws"`
 }
 
 type RegisterPayload struct {
