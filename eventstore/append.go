@@ -20,9 +20,10 @@ func CheckExpected(stream string, expected, actual int64) error {
 
 // Seal turns proposed events into the events to store at the end of a stream whose last
 // event has version lastVersion and hash lastHash, with global positions from
-// firstPosition. It stamps a zero Time with now, sets every Time to UTC, and computes the
-// hash chain. Payloads are copied: the caller may reuse its buffers.
-func Seal(stream string, lastVersion int64, lastHash string, firstPosition int64, now time.Time, proposed []Proposed) []Event {
+// firstPosition, after the event whose GlobalHash is prevGlobal. It stamps a zero Time
+// with now, sets every Time to UTC, and computes both hash chains. Payloads are copied:
+// the caller may reuse its buffers.
+func Seal(stream string, lastVersion int64, lastHash string, firstPosition int64, prevGlobal string, now time.Time, proposed []Proposed) []Event {
 	out := make([]Event, len(proposed))
 	prev := lastHash
 	for i, p := range proposed {
@@ -41,7 +42,8 @@ func Seal(stream string, lastVersion int64, lastHash string, firstPosition int64
 			PrevHash: prev,
 		}
 		e.Hash = Hash(prev, e)
-		prev = e.Hash
+		e.GlobalHash = GlobalHash(prevGlobal, e.Position, e.Hash)
+		prev, prevGlobal = e.Hash, e.GlobalHash
 		out[i] = e
 	}
 	return out

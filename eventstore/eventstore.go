@@ -87,6 +87,8 @@ type Event struct {
 	Position int64  // global, from 1, strictly increasing in commit order
 	PrevHash string // hex SHA-256 of the previous event of the stream, "" for version 1
 	Hash     string // hex SHA-256 over PrevHash and this event's content; see Hash
+	// GlobalHash chains the event to the one before it in global order: see GlobalHash.
+	GlobalHash string
 }
 
 // AppendResult tells where an append landed.
@@ -120,6 +122,10 @@ type Store interface {
 	// live ones as they commit, in order, without gap or duplicate, until ctx ends. The
 	// returned Subscription's Err tells why it stopped.
 	Subscribe(ctx context.Context, after int64) (*Subscription, error)
+	// SignedHead returns the head the store signed at its last commit: the position and
+	// GlobalHash of its last event, signed in the same transaction as the event. A store
+	// opened without a Signer keeps its heads unsigned.
+	SignedHead(ctx context.Context) (Head, error)
 	// Close releases the store. Appends acknowledged before Close are durable.
 	Close() error
 }

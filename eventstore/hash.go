@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash"
+	"io"
 )
 
 // hashDomain separates Arbiter's event hashes from any other SHA-256 of the same bytes and
@@ -39,16 +39,16 @@ func Hash(prevHash string, e Event) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func writeBytes(h hash.Hash, b []byte) {
+func writeBytes(h io.Writer, b []byte) {
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(b)))
 	h.Write(n[:])
 	h.Write(b)
 }
 
-func writeString(h hash.Hash, s string) { writeBytes(h, []byte(s)) }
+func writeString(h io.Writer, s string) { writeBytes(h, []byte(s)) }
 
-func writeInt(h hash.Hash, v int64) {
+func writeInt(h io.Writer, v int64) {
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], uint64(v))
 	writeBytes(h, b[:])

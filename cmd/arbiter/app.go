@@ -49,16 +49,27 @@ func dbPath(flagValue string) string {
 	return defaultDB
 }
 
-// openStore opens the event store: a PostgreSQL database for a postgres:// URL, else an
-// SQLite file.
+// openStore opens the event store with the server key of its default place (created if
+// there is none yet), as serve does without --key.
 func openStore(ctx context.Context, path string) (eventstore.Store, error) {
+	key, _, err := signingKey(keyPath("", path))
+	if err != nil {
+		return nil, err
+	}
+	return openSigned(ctx, path, key)
+}
+
+// openSigned opens the event store, which signs its head with signer at every commit (nil
+// for a store that is only read): a PostgreSQL database for a postgres:// URL, else an
+// SQLite file.
+func openSigned(ctx context.Context, path string, signer eventstore.Signer) (eventstore.Store, error) {
 	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
 		// ?schema=NAME keeps several stores in one database; pgx must not see it.
 		u, err := neturl.Parse(path)
 		if err != nil {
 			return nil, fmt.Errorf("the PostgreSQL URL does not parse: %w", err)
 		}
-		var opts []postgres.Option
+		opts := []postgres.Option{postgres.WithSigner(signer)}
 		if schema := u.Query().Get("schema"); schema != "" {
 			q := u.Query()
 			q.Del("schema")
@@ -71,7 +82,7 @@ func openStore(ctx context.Context, path string) (eventstore.Store, error) {
 		}
 		return s, nil
 	}
-	s, err := sqlite.Open(ctx, path)
+	s, err := sqlite.Open(ctx, path, sqlite.WithSigner(signer))
 	if err != nil {
 		return nil, fmt.Errorf("opening the event store %s: %w", path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -117,6 +118,11 @@ func twoNodes(t *testing.T, extra ...string) (*server, *server) {
 	}
 	db := pgURL + sep + "schema=" + schema
 	busURL := natsURL + "?topic=" + topic + "&stream=" + stream
-	args := append([]string{"--bus", busURL}, extra...)
-	return startServer(t, db, args...), startServer(t, db, args...)
+	// The nodes sign with one key; each keeps its own head log.
+	dir := t.TempDir()
+	node := func(name string) *server {
+		args := append([]string{"--bus", busURL, "--key", filepath.Join(dir, "arbiter.key"), "--head-log", filepath.Join(dir, name+".heads")}, extra...)
+		return startServer(t, db, args...)
+	}
+	return node("a"), node("b")
 }

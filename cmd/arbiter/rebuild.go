@@ -9,29 +9,45 @@ import (
 
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/projections"
+	"github.com/arbiter-games/arbiter/replay"
 )
 
 func init() {
 	register("rebuild", "rebuild every projection from position zero, measure it and check it against an incremental feed", runRebuild)
 }
 
-// runRebuild is `arbiter rebuild [--db FILE]`. The read models live in memory (the server
+// runRebuild is `arbiter rebuild [--db FILE] [--key FILE] [--head-log FILE]`. The read models live in memory (the server
 // rebuilds them at boot), so this is a check and a measurement: it rebuilds them with
 // projections.Rebuild, as the server's boot does, then feeds fresh ones the same events
 // one at a time through the store's subscription, as a live server is fed, and fails if
-// any digest differs.
+// any digest differs. Before, it checks the store's head as serve does at boot
+// (replay.CheckSignedHead): read models rebuilt from a store that lost acknowledged events would
+// lack them without a word.
 func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("rebuild", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := dbFlag(fs)
+	keys := addKeyFlags(fs)
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
-	store, err := openExisting(ctx, dbPath(*db))
+	keyFile, logFile, explicitLog := keys.paths(dbPath(*db))
+	pub, err := publicKey(keyFile)
+	if err != nil {
+		return err
+	}
+	logged, _, err := loggedHeads(logFile, explicitLog)
+	if err != nil {
+		return err
+	}
+	store, err := openExisting(ctx, dbPath(*db), keyFile)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if err := replay.CheckSignedHead(ctx, store, pub, logged); err != nil {
+		return err
+	}
 	head, err := store.HeadPosition(ctx)
 	if err != nil {
 		return fmt.Errorf("reading the store's head: %w", err)

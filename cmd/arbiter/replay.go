@@ -13,6 +13,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/replay"
+	"github.com/arbiter-games/arbiter/serverkey"
 )
 
 func init() {
@@ -33,7 +34,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *id == "" {
 		return errors.New("--match is required: give the ID of the match to show")
 	}
-	store, err := openExisting(ctx, dbPath(*db))
+	store, err := openExisting(ctx, dbPath(*db), keyPath("", dbPath(*db)))
 	if err != nil {
 		return err
 	}
@@ -78,10 +79,16 @@ func dbFlag(fs *flag.FlagSet) *string {
 }
 
 // openExisting opens the event store only if its file exists: the tools that read a store
-// must not leave an empty database behind after a typo in --db.
-func openExisting(ctx context.Context, path string) (eventstore.Store, error) {
+// must not leave an empty database behind after a typo in --db. They append nothing, but
+// opening a store of an older schema migrates it, which signs its head: with the private
+// key at keyFile if there is one there.
+func openExisting(ctx context.Context, path, keyFile string) (eventstore.Store, error) {
+	var signer eventstore.Signer
+	if k, err := serverkey.Load(keyFile); err == nil {
+		signer = k
+	}
 	if strings.Contains(path, "://") { // a server's URL: nothing to create by mistake
-		return openStore(ctx, path)
+		return openSigned(ctx, path, signer)
 	}
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -89,7 +96,7 @@ func openExisting(ctx context.Context, path string) (eventstore.Store, error) {
 		}
 		return nil, err
 	}
-	return openStore(ctx, path)
+	return openSigned(ctx, path, signer)
 }
 
 func printSnapshot(w io.Writer, snap replay.Snapshot) error {

@@ -9,17 +9,16 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/engine"
-	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 	"github.com/arbiter-games/arbiter/replay/playout"
 )
 
-// filled returns a closed SQLite file filled by the engine with three played matches and
+// filled returns a closed SQLite file, whose heads are signed with the key beside it, filled by the engine with three played matches and
 // a fool's mate, and those matches.
 func filled(t *testing.T) (string, []playout.Match, playout.Match) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "arbiter.db")
-	store, err := sqlite.Open(ctx, path)
+	store, err := openStore(ctx, path) // signed with arbiter.key beside it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +100,8 @@ func TestNumbered(t *testing.T) {
 func TestVerifyCommand(t *testing.T) {
 	db, ms, mate := filled(t)
 	last, out := lastLine(t, "verify", "--db", db)
-	if !strings.HasPrefix(last, "4 matches and 8 other streams") || !strings.HasSuffix(last, "all ok") || strings.Count(out, "\nok   ") != 3 {
+	if !strings.HasPrefix(last, "4 matches and 8 other streams") || !strings.HasSuffix(last, "all ok") || strings.Count(out, "\nok   ") != 4 ||
+		!strings.HasPrefix(out, "ok   store: 117 events in one global chain, signed head at position 117") {
 		t.Errorf("verify:\n%s", out)
 	}
 	if last, _ := lastLine(t, "verify", "--db", db, "--match", mate.ID); !strings.HasPrefix(last, "1 matches") {

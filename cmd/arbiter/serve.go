@@ -15,7 +15,10 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/headlog"
 	"github.com/arbiter-games/arbiter/graph"
+	"github.com/arbiter-games/arbiter/replay"
+	"github.com/arbiter-games/arbiter/serverkey"
 )
 
 func init() {
@@ -32,6 +35,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rate := fs.Float64("rate", 0, "requests per second allowed to each caller (a token, or an address without one) at /graphql; 0 for no limit")
 	burst := fs.Int("burst", 0, "requests a caller may make at once above --rate (default: the rate)")
 	archiveAfter := fs.Duration("archive-after", 10*time.Minute, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
+	keys := addKeyFlags(fs)
 	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
 	botForfeitAfter := fs.Duration("bot-forfeit-after", time.Duration(match.DefaultAbandon.BotForfeitAfterMs)*time.Millisecond, "how long a player who left a live match against the bot alone may be away before it forfeits (for matches created from now on)")
 	if ok, err := parseFlags(fs, args); !ok {
@@ -48,7 +52,19 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds(), BotForfeitAfterMs: botForfeitAfter.Milliseconds()}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
-	store, err := openStore(ctx, dbPath(*db))
+	keyFile, logFile, _ := keys.paths(dbPath(*db))
+	key, created, err := signingKey(keyFile)
+	if err != nil {
+		return err
+	}
+	if created {
+		log.Info("created the server key: keep it apart from the store and back it up; without it the store's signed heads cannot be checked", "key", keyFile, "fingerprint", serverkey.Fingerprint(key.Public()))
+	}
+	logged, _, err := loggedHeads(logFile, false)
+	if err != nil {
+		return err
+	}
+	store, err := openSigned(ctx, dbPath(*db), key)
 	if err != nil {
 		return err
 	}
@@ -56,6 +72,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := eventstore.CheckHead(ctx, store); err != nil {
 		return fmt.Errorf("the event store %s cannot take writes: %w; restore it from a backup, or run `arbiter verify` with the same --db to see what is damaged", describeStore(dbPath(*db)), err)
 	}
+	if err := replay.CheckSignedHead(ctx, store, key.Public(), logged); err != nil {
+		return fmt.Errorf("refusing to serve the store: %w", err)
+	}
+	// The head log: every second, the head the store signed, outside the store. It stops
+	// after the server (deferred before a.stop, so it runs after) and logs the last head.
+	keepCtx, stopKeeping := context.WithCancel(context.WithoutCancel(ctx))
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		if err := headlog.Keep(keepCtx, store, logFile, time.Second); err != nil {
+			log.Error("the head log stopped: a rollback of the store will not be seen by verify", "log", logFile, "err", err)
+		}
+	}()
+	defer func() { stopKeeping(); <-kept }()
 	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: graph.Limits{RatePerSecond: *rate, RateBurst: *burst}}, log)
 	if err != nil {
 		return err

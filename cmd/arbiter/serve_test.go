@@ -31,7 +31,8 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		{[]string{"--bot-forfeit-after", "0s"}, "--bot-forfeit-after must be above 0"},
 	} {
 		var stdout, stderr strings.Builder
-		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, c.args...)
+		// --key in the test's directory: a postgres:// store's default key is ./arbiter.key.
+		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--key", filepath.Join(filepath.Dir(db), "arbiter.key")}, c.args...)
 		if code := run(context.Background(), args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("serve %v: exit %d, stderr %q, want it to say %q", c.args, code, stderr.String(), c.want)
 		}

@@ -84,7 +84,7 @@ func sovereignMatches(t *testing.T) []*sovereignMatch {
 func sovereignEngine(t *testing.T) (string, eventstore.Store, *engine.Engine) {
 	t.Helper()
 	db := filepath.Join(t.TempDir(), "arbiter.db")
-	store, err := sqlite.Open(context.Background(), db)
+	store, err := openStore(context.Background(), db) // signed with arbiter.key beside it
 	if err != nil {
 		t.Fatal(err)
 	}

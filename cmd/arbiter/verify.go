@@ -3,34 +3,62 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/ed25519"
 	"flag"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/replay"
 )
 
 func init() {
-	register("verify", "check every hash chain and re-derive every match; non-zero exit on any mismatch", runVerify)
+	register("verify", "check every hash chain, the store's signed heads, and re-derive every match; non-zero exit on any mismatch", runVerify)
 }
 
-// runVerify is `arbiter verify [--db FILE] [--match ID]`: one line per match on stdout,
-// then a summary; progress on stderr. Any problem makes it fail with the first one.
+// runVerify is `arbiter verify [--db FILE] [--key FILE] [--head-log FILE] [--match ID]`:
+// the store as a whole (its global chain and signed heads), then one line per match on
+// stdout, then a summary; progress on stderr. Any problem makes it fail with the first one.
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	id := fs.String("match", "", "verify only this match")
+	id := fs.String("match", "", "verify only this match (its chain and its rules, not the store as a whole)")
 	db := dbFlag(fs)
+	keys := addKeyFlags(fs)
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
-	store, err := openExisting(ctx, dbPath(*db))
+	keyFile, logFile, explicitLog := keys.paths(dbPath(*db))
+	var (
+		pub    ed25519.PublicKey
+		logged []eventstore.Head
+		hasLog bool
+		err    error
+	)
+	if *id == "" {
+		if pub, err = publicKey(keyFile); err != nil {
+			return err
+		}
+		if logged, hasLog, err = loggedHeads(logFile, explicitLog); err != nil {
+			return err
+		}
+	}
+	store, err := openExisting(ctx, dbPath(*db), keyFile)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
 	start := time.Now()
+	var storeErr error
+	if *id == "" {
+		whole, err := replay.VerifyStore(ctx, store, pub, logged)
+		if err != nil {
+			return err
+		}
+		printStore(stdout, whole, logFile, hasLog)
+		storeErr = whole.Err()
+	}
 	var reports []replay.Report
 	if *id != "" {
 		r, err := replay.Verify(ctx, store, games(), *id)
@@ -83,12 +111,36 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		first = cmp.Or(first, r.Err())
 	}
 	fmt.Fprintf(stdout, "%d matches and %d other streams, %d events, verified in %s: ", matches, others, events, time.Since(start).Round(time.Millisecond))
-	if failed == 0 {
+	switch {
+	case failed == 0 && storeErr == nil:
 		fmt.Fprintln(stdout, "all ok")
 		return nil
+	case failed == 0:
+		fmt.Fprintln(stdout, "the STORE FAILED")
+		return storeErr
+	case storeErr != nil:
+		fmt.Fprintf(stdout, "the STORE and %d stream(s) FAILED\n", failed)
+		return fmt.Errorf("%w; and %d stream(s) do not verify; first: %w", storeErr, failed, first)
 	}
 	fmt.Fprintf(stdout, "%d FAILED\n", failed)
 	return fmt.Errorf("%d stream(s) do not verify; first: %w", failed, first)
+}
+
+// printStore writes the verification of the store as a whole.
+func printStore(w io.Writer, r replay.StoreReport, logFile string, hasLog bool) {
+	log := fmt.Sprintf("%d head(s) of the head log %s", r.Logged, logFile)
+	if !hasLog {
+		log = fmt.Sprintf("no head log at %s, so a rollback of the whole store to an older signed head cannot be seen", logFile)
+	}
+	if r.OK() {
+		fmt.Fprintf(w, "ok   store: %d events in one global chain, signed head at position %d (%s) with key %s, %s\n",
+			r.Events, r.Signed.Position, r.Signed.Time.Format(time.RFC3339), r.Key, log)
+		return
+	}
+	fmt.Fprintf(w, "FAIL store: %d events, last at position %d, signed head at position %d, key %s, %s\n", r.Events, r.Last, r.Signed.Position, r.Key, log)
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "     %s\n", p)
+	}
 }
 
 // ticker says when a second (or its period) has passed since it last said so: progress

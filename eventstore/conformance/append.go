@@ -213,6 +213,7 @@ func testManyStreamsConcurrently(t *testing.T, h Harness) {
 		t.Fatal(err)
 	}
 	all := mustReadAll(t, s)
+	checkGlobal(t, s, all)
 	perWriter := 0
 	for i := range appends {
 		perWriter += 1 + min(i%3, 1)

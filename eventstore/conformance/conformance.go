@@ -7,6 +7,8 @@
 //	func TestConformance(t *testing.T) {
 //		conformance.Run(t, conformance.Harness{Open: ..., Durable: true})
 //	}
+//
+// The stores it opens must sign their heads with Signer.
 package conformance
 
 import (
@@ -53,6 +55,9 @@ func Run(t *testing.T, h Harness) {
 		{"Idempotency", testIdempotency},
 		{"Ordering", testOrdering},
 		{"HashChain", testHashChain},
+		{"GlobalChain", testGlobalChain},
+		{"GlobalTamper", testGlobalTamper},
+		{"SignedHeadDurable", testSignedHeadDurable},
 		{"SubscribeCatchUpThenLive", testSubscribeCatchUpThenLive},
 		{"SubscribeBeyondHead", testSubscribeBeyondHead},
 		{"SlowSubscriberDoesNotBlockWriters", testSlowSubscriber},

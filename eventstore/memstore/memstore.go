@@ -22,19 +22,31 @@ type Store struct {
 	all     []eventstore.Event // all[i].Position == i+1
 	streams map[string][]int64 // stream -> positions, in version order
 	byID    map[string]int64   // event ID -> position
+	head    eventstore.Head    // signed at the last append
+	signer  eventstore.Signer
 	now     func() time.Time
 }
 
 var _ eventstore.Store = (*Store)(nil)
 
+// Option configures New.
+type Option func(*Store)
+
+// WithSigner signs the store's head at every append, as the durable adapters do.
+func WithSigner(s eventstore.Signer) Option { return func(st *Store) { st.signer = s } }
+
 // New returns an empty store.
-func New() *Store {
-	return &Store{
+func New(opts ...Option) *Store {
+	s := &Store{
 		notifier: eventstore.NewNotifier(),
 		streams:  make(map[string][]int64),
 		byID:     make(map[string]int64),
 		now:      time.Now,
 	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Append implements eventstore.Store.
@@ -67,12 +79,15 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, event
 	if err := eventstore.CheckExpected(stream, expected, version); err != nil {
 		return eventstore.AppendResult{}, err
 	}
-	sealed := eventstore.Seal(stream, version, lastHash, int64(len(s.all))+1, s.now(), events)
+	now := s.now()
+	sealed := eventstore.Seal(stream, version, lastHash, int64(len(s.all))+1, s.head.Hash, now, events)
 	for _, e := range sealed {
 		s.all = append(s.all, e)
 		s.streams[stream] = append(s.streams[stream], e.Position)
 		s.byID[e.ID] = e.Position
 	}
+	last := sealed[len(sealed)-1]
+	s.head = eventstore.SignHead(s.signer, last.Position, last.GlobalHash, now)
 	s.notifier.Notify()
 	return eventstore.Result(sealed, false), nil
 }
@@ -140,6 +155,18 @@ func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
 		return 0, eventstore.ErrClosed
 	}
 	return int64(len(s.all)), nil
+}
+
+// SignedHead implements eventstore.Store.
+func (s *Store) SignedHead(ctx context.Context) (eventstore.Head, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return eventstore.Head{}, eventstore.ErrClosed
+	}
+	h := s.head
+	h.Signature = bytes.Clone(h.Signature)
+	return h, nil
 }
 
 // Subscribe implements eventstore.Store.

@@ -11,7 +11,7 @@ import (
 func TestConformance(t *testing.T) {
 	conformance.Run(t, conformance.Harness{
 		Open: func(t *testing.T) (eventstore.Store, func(*testing.T) eventstore.Store) {
-			return memstore.New(), nil
+			return memstore.New(memstore.WithSigner(conformance.Signer)), nil
 		},
 		Durable: false,
 	})

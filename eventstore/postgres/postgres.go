@@ -34,12 +34,21 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
 )
 
-const schemaVersion = 1
+// schemaVersion is the version of the tables below; Open refuses a newer store and
+// migrates an older one (see migrate.go).
+const schemaVersion = 2
 
-// tables is run with search_path set to the store's schema.
+// tables is run with search_path set to the store's schema. head holds one row: the
+// position counter, which is also the head the store signed at its last commit
+// (eventstore.Head).
 const tables = `
 CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL);
-CREATE TABLE IF NOT EXISTS head (position bigint NOT NULL);
+CREATE TABLE IF NOT EXISTS head (
+	position  bigint NOT NULL,
+	hash      text   NOT NULL DEFAULT '',
+	signed_ns bigint NOT NULL DEFAULT 0,
+	signature bytea
+);
 CREATE TABLE IF NOT EXISTS events (
 	position       bigint  PRIMARY KEY,
 	stream         text    NOT NULL,
@@ -54,10 +63,12 @@ CREATE TABLE IF NOT EXISTS events (
 	time_ns        bigint  NOT NULL,
 	prev_hash      text    NOT NULL,
 	hash           text    NOT NULL,
+	global_hash    text    NOT NULL,
 	UNIQUE (stream, version)
 );`
 
 type config struct {
+	signer   eventstore.Signer
 	schema   string
 	poll     time.Duration
 	maxBatch int
@@ -68,6 +79,11 @@ type Option func(*config)
 
 // WithSchema puts the store's tables in schema (default "arbiter"), created if needed.
 func WithSchema(schema string) Option { return func(c *config) { c.schema = schema } }
+
+// WithSigner signs the store's head at every commit (see eventstore.Head). Every process
+// appending to one store must sign with the same key. Without it the heads are stored
+// unsigned, and `arbiter verify` rejects them.
+func WithSigner(s eventstore.Signer) Option { return func(c *config) { c.signer = s } }
 
 // WithPoll sets how often subscriptions look for appends made by other processes, a
 // fallback for when the LISTEN connection is down (default 1s). Appends made through this
@@ -81,6 +97,7 @@ func WithMaxBatch(n int) Option { return func(c *config) { c.maxBatch = max(n, 1
 type Store struct {
 	pool     *pgxpool.Pool
 	lockKey  int64 // the advisory lock that serializes appends to this schema
+	signer   eventstore.Signer
 	poll     time.Duration
 	queue    *groupcommit.Queue
 	notifier *eventstore.Notifier
@@ -111,7 +128,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	}
 	h := fnv.New64a()
 	h.Write([]byte("arbiter.eventstore." + cfg.schema))
-	s := &Store{pool: pool, lockKey: int64(h.Sum64()), poll: cfg.poll, notifier: eventstore.NewNotifier()}
+	s := &Store{pool: pool, lockKey: int64(h.Sum64()), signer: cfg.signer, poll: cfg.poll, notifier: eventstore.NewNotifier()}
 	if err := s.init(ctx, cfg.schema); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open schema %q: %w", cfg.schema, err)
@@ -149,6 +166,10 @@ func (s *Store) init(ctx context.Context, schema string) error {
 			return err
 		case v > schemaVersion:
 			return fmt.Errorf("schema version %d, this build knows up to %d", v, schemaVersion)
+		case v < schemaVersion:
+			if err := migrate(ctx, tx, v, s.signer); err != nil {
+				return fmt.Errorf("migrate from schema version %d: %w", v, err)
+			}
 		}
 		return nil
 	})
@@ -215,7 +236,10 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 		})); err != nil {
 			return fmt.Errorf("insert events: %w", err)
 		}
-		b.Queue(`UPDATE head SET position = $1`, m.head)
+		// Signed in the transaction that stores it: a signed head never names an event
+		// that did not commit, and every acknowledged event is covered by one.
+		h := eventstore.SignHead(s.signer, m.head, m.headHash, time.Now())
+		b.Queue(`UPDATE head SET position = $1, hash = $2, signed_ns = $3, signature = $4`, h.Position, h.Hash, h.Time.UnixNano(), h.Signature)
 		// Delivered at COMMIT to every process listening on this schema.
 		b.Queue(`SELECT pg_notify($1, '')`, s.channel())
 	}
@@ -265,7 +289,7 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 	// table was small scans it whole for ever after: 6 ms per batch at 20 000 events.
 	// Planning each time costs far less and keeps the index probes.
 	b.Queue(`SET LOCAL plan_cache_mode = force_custom_plan`)
-	b.Queue(`SELECT position FROM head`)
+	b.Queue(`SELECT position, hash FROM head`)
 	b.Queue(`SELECT `+sqlstore.Columns+` FROM events WHERE id = ANY($1)`, ids)
 	// One index probe per stream, however long the stream.
 	b.Queue(`SELECT s.stream, e.version, e.hash FROM unnest($1::text[]) AS s(stream)
@@ -282,7 +306,7 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 	if _, err := br.Exec(); err != nil {
 		return nil, fmt.Errorf("set the plan cache mode: %w", err)
 	}
-	if err := br.QueryRow().Scan(&m.head); err != nil {
+	if err := br.QueryRow().Scan(&m.head, &m.headHash); err != nil {
 		return nil, fmt.Errorf("read head position: %w", err)
 	}
 	rows, err := br.Query()
@@ -322,10 +346,11 @@ type tail struct {
 // memTx is sqlstore.Tx over what load read, plus the appends of the batch so far, which
 // it gathers for one COPY.
 type memTx struct {
-	head  int64
-	byID  map[string]eventstore.Event
-	tails map[string]tail
-	rows  []eventstore.Event // to insert
+	head     int64
+	headHash string // the global hash of the event at head
+	byID     map[string]eventstore.Event
+	tails    map[string]tail
+	rows     []eventstore.Event // to insert
 }
 
 func (m *memTx) EventsByID(ids []string) ([]eventstore.Event, error) {
@@ -345,7 +370,7 @@ func (m *memTx) Last(stream string) (int64, string, error) {
 
 // Reserve hands out the positions after the head; Insert advances it. The head row is
 // written once for the batch, under the lock, so positions follow commit order.
-func (m *memTx) Reserve(n int) (int64, error) { return m.head + 1, nil }
+func (m *memTx) Reserve(n int) (int64, string, error) { return m.head + 1, m.headHash, nil }
 
 func (m *memTx) Insert(events []eventstore.Event) error {
 	m.rows = append(m.rows, events...)
@@ -353,7 +378,7 @@ func (m *memTx) Insert(events []eventstore.Event) error {
 		m.byID[e.ID] = e
 	}
 	last := events[len(events)-1]
-	m.head = last.Position
+	m.head, m.headHash = last.Position, last.GlobalHash
 	m.tails[last.Stream] = tail{last.Version, last.Hash}
 	return nil
 }

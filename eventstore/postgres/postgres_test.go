@@ -52,7 +52,7 @@ func freshSchema(t testing.TB, url string) string {
 
 func open(t testing.TB, url, schema string) *postgres.Store {
 	t.Helper()
-	s, err := postgres.Open(context.Background(), url, postgres.WithSchema(schema))
+	s, err := postgres.Open(context.Background(), url, postgres.WithSchema(schema), postgres.WithSigner(conformance.Signer))
 	if err != nil {
 		t.Fatal(err)
 	}

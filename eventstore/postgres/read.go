@@ -31,6 +31,18 @@ func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
 	return s.queryInt(ctx, `SELECT position FROM head`)
 }
 
+// SignedHead implements eventstore.Store.
+func (s *Store) SignedHead(ctx context.Context) (eventstore.Head, error) {
+	if s.closed.Load() {
+		return eventstore.Head{}, eventstore.ErrClosed
+	}
+	h, err := sqlstore.ScanHead(s.pool.QueryRow(ctx, `SELECT position, hash, signed_ns, signature FROM head`))
+	if err != nil {
+		return eventstore.Head{}, fmt.Errorf("postgres: read the signed head: %w", err)
+	}
+	return h, nil
+}
+
 // Subscribe implements eventstore.Store. Appends through this Store wake subscriptions at
 // once; appends by other processes arrive through NOTIFY (see listen.go), or by polling
 // while the listening connection is down.

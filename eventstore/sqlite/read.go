@@ -60,6 +60,18 @@ func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
 	return s.queryInt(ctx, s.reads.head)
 }
 
+// SignedHead implements eventstore.Store.
+func (s *Store) SignedHead(ctx context.Context) (eventstore.Head, error) {
+	if s.closed.Load() {
+		return eventstore.Head{}, eventstore.ErrClosed
+	}
+	h, err := sqlstore.ScanHead(s.read.QueryRowContext(ctx, `SELECT position, hash, signed_ns, signature FROM head`))
+	if err != nil {
+		return eventstore.Head{}, fmt.Errorf("sqlite: read the signed head: %w", err)
+	}
+	return h, nil
+}
+
 // Subscribe implements eventstore.Store. Only this process appends to the file, so the
 // writer's wake-ups are enough: no polling.
 func (s *Store) Subscribe(ctx context.Context, after int64) (*eventstore.Subscription, error) {

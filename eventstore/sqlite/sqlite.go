@@ -29,8 +29,9 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
 )
 
-// schemaVersion is the version of the tables below; Open refuses a newer file.
-const schemaVersion = 1
+// schemaVersion is the version of the tables below; Open refuses a newer file and
+// migrates an older one (see migrate.go).
+const schemaVersion = 2
 
 const schema = `
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -48,10 +49,19 @@ CREATE TABLE IF NOT EXISTS events (
 	time_ns        INTEGER NOT NULL,
 	prev_hash      TEXT    NOT NULL,
 	hash           TEXT    NOT NULL,
+	global_hash    TEXT    NOT NULL,
 	UNIQUE (stream, version)
+);
+-- One row: the head the writer signed at its last commit (eventstore.Head).
+CREATE TABLE IF NOT EXISTS head (
+	position  INTEGER NOT NULL,
+	hash      TEXT    NOT NULL,
+	signed_ns INTEGER NOT NULL,
+	signature BLOB
 );`
 
 type config struct {
+	signer      eventstore.Signer
 	readConns   int
 	maxBatch    int
 	busyTimeout time.Duration
@@ -59,6 +69,10 @@ type config struct {
 
 // Option configures Open.
 type Option func(*config)
+
+// WithSigner signs the store's head at every commit (see eventstore.Head). Without it the
+// heads are stored unsigned, and `arbiter verify` rejects them.
+func WithSigner(s eventstore.Signer) Option { return func(c *config) { c.signer = s } }
 
 // WithReadConns sets the size of the read connection pool (default 4).
 func WithReadConns(n int) Option { return func(c *config) { c.readConns = max(n, 1) } }
@@ -110,7 +124,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{write: write, notifier: eventstore.NewNotifier()}
-	if err := s.init(ctx); err != nil {
+	if err := s.init(ctx, cfg.signer); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -148,7 +162,7 @@ func openDB(path string, pragmas []string, txlock string, conns int) (*sql.DB, e
 
 // init creates the tables, checks the schema version and sets up the writer, which loads
 // the head position with its first batch.
-func (s *Store) init(ctx context.Context) error {
+func (s *Store) init(ctx context.Context, signer eventstore.Signer) error {
 	if _, err := s.write.ExecContext(ctx, schema); err != nil {
 		return fmt.Errorf("create tables: %w", err)
 	}
@@ -158,12 +172,19 @@ func (s *Store) init(ctx context.Context) error {
 		if _, err := s.write.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, schemaVersion); err != nil {
 			return fmt.Errorf("record schema version: %w", err)
 		}
+		if _, err := s.write.ExecContext(ctx, `INSERT INTO head (position, hash, signed_ns) VALUES (0, '', 0)`); err != nil {
+			return fmt.Errorf("record the head: %w", err)
+		}
 	case err != nil:
 		return fmt.Errorf("read schema version: %w", err)
 	case v > schemaVersion:
 		return fmt.Errorf("the file has schema version %d, this build knows up to %d", v, schemaVersion)
+	case v < schemaVersion:
+		if err := migrate(ctx, s.write, v, signer); err != nil {
+			return fmt.Errorf("migrate from schema version %d: %w", v, err)
+		}
 	}
-	w, err := newWriter(ctx, s.write)
+	w, err := newWriter(ctx, s.write, signer)
 	if err != nil {
 		return err
 	}

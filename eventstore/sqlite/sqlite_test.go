@@ -14,7 +14,7 @@ import (
 
 func open(t testing.TB, path string) *sqlite.Store {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), path)
+	s, err := sqlite.Open(context.Background(), path, sqlite.WithSigner(conformance.Signer))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ const (
 	// maxTails bounds the cache of stream tails. An entry is about 200 bytes; a server
 	// with more live matches than this only pays one more query per append for some.
 	maxTails = 16384
-	// maxRows bounds the rows of one INSERT statement: 13 columns each, well below
+	// maxRows bounds the rows of one INSERT statement: 14 columns each, well below
 	// SQLite's limit of 32766 bound parameters. A longer append takes several statements
 	// inside a savepoint.
 	maxRows = 64
@@ -49,22 +49,24 @@ type writer struct {
 	conn                           *sql.Conn
 	begin, commit, rollback        *sql.Stmt
 	savepoint, rollbackTo, release *sql.Stmt
-	byID, last, maxPosition        *sql.Stmt
+	byID, last, lastEvent, setHead *sql.Stmt
 	inserts                        [maxRows + 1]*sql.Stmt // by number of rows, prepared on first use
 	args                           []any
+	signer                         eventstore.Signer
 	head                           int64           // position of the last event, committed or in the transaction
+	headHash                       string          // its global hash
 	tails                          map[string]tail // by stream, of committed or in-transaction events
 	stale                          bool            // a transaction failed: reload before the next
 	broken                         error           // the current transaction cannot go on
 	ctx                            context.Context // the transaction outlives any caller's context
 }
 
-func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
+func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writer, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("pin the writer's connection: %w", err)
 	}
-	w := &writer{conn: conn, tails: make(map[string]tail), stale: true, ctx: context.Background()}
+	w := &writer{conn: conn, tails: make(map[string]tail), stale: true, ctx: context.Background(), signer: signer}
 	for _, p := range []struct {
 		stmt **sql.Stmt
 		sql  string
@@ -79,7 +81,8 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 		{&w.release, `RELEASE append`},
 		{&w.byID, `SELECT ` + sqlstore.Columns + ` FROM events WHERE id = ?`},
 		{&w.last, `SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1`},
-		{&w.maxPosition, `SELECT COALESCE(MAX(position), 0) FROM events`},
+		{&w.lastEvent, `SELECT position, global_hash FROM events ORDER BY position DESC LIMIT 1`},
+		{&w.setHead, `UPDATE head SET position = ?, hash = ?, signed_ns = ?, signature = ?`},
 	} {
 		stmt, err := conn.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -94,7 +97,7 @@ func newWriter(ctx context.Context, db *sql.DB) (*writer, error) {
 // close releases the statements and gives the connection back to its pool.
 func (w *writer) close() error {
 	for _, st := range append([]*sql.Stmt{w.begin, w.commit, w.rollback, w.savepoint, w.rollbackTo,
-		w.release, w.byID, w.last, w.maxPosition}, w.inserts[:]...) {
+		w.release, w.byID, w.last, w.lastEvent, w.setHead}, w.inserts[:]...) {
 		if st != nil {
 			st.Close()
 		}
@@ -124,7 +127,14 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 		w.stale = true
 		return err
 	}
+	head := w.head
 	err := w.appendAll(batch)
+	if err == nil && w.head != head {
+		// The head is signed in the transaction that stores it: a signed head never names
+		// an event that did not commit, and every acknowledged event is covered by one.
+		h := eventstore.SignHead(w.signer, w.head, w.headHash, time.Now())
+		_, err = w.setHead.ExecContext(w.ctx, h.Position, h.Hash, h.Time.UnixNano(), h.Signature)
+	}
 	if err == nil {
 		_, err = w.commit.ExecContext(w.ctx)
 	}
@@ -140,7 +150,11 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 
 func (w *writer) appendAll(batch []*groupcommit.Request) error {
 	if w.stale {
-		if err := w.maxPosition.QueryRowContext(w.ctx).Scan(&w.head); err != nil {
+		err := w.lastEvent.QueryRowContext(w.ctx).Scan(&w.head, &w.headHash)
+		if errors.Is(err, sql.ErrNoRows) {
+			w.head, w.headHash, err = 0, "", nil
+		}
+		if err != nil {
 			return fmt.Errorf("read head position: %w", err)
 		}
 		clear(w.tails)
@@ -165,7 +179,7 @@ func (w *writer) append(stream string, expected int64, events []eventstore.Propo
 		return eventstore.AppendResult{}, err
 	}
 	if eventstore.CheckExpected(stream, expected, t.version) == nil {
-		sealed := eventstore.Seal(stream, t.version, t.hash, w.head+1, now, events)
+		sealed := eventstore.Seal(stream, t.version, t.hash, w.head+1, w.headHash, now, events)
 		err := w.insert(sealed)
 		if err == nil {
 			return eventstore.Result(sealed, false), nil
@@ -216,7 +230,7 @@ func (w *writer) insert(events []eventstore.Event) error {
 		return err
 	}
 	last := events[len(events)-1]
-	w.head = last.Position
+	w.head, w.headHash = last.Position, last.GlobalHash
 	w.setTail(last.Stream, tail{last.Version, last.Hash})
 	return nil
 }
@@ -249,7 +263,7 @@ func (w *writer) insertRows(events []eventstore.Event) error {
 	n := len(events)
 	stmt := w.inserts[n]
 	if stmt == nil {
-		row := "(?" + strings.Repeat(", ?", 12) + ")"
+		row := "(?" + strings.Repeat(", ?", 13) + ")"
 		q := `INSERT INTO events (` + sqlstore.Columns + `) VALUES ` + row + strings.Repeat(", "+row, n-1)
 		var err error
 		if stmt, err = w.conn.PrepareContext(w.ctx, q); err != nil {
@@ -322,6 +336,6 @@ func (t slowTx) Last(stream string) (int64, string, error) {
 
 // Reserve hands out the positions after the head: a single writer commits in the order
 // it assigns, so positions follow commit order and have no gap. insert advances the head.
-func (t slowTx) Reserve(n int) (int64, error) { return t.w.head + 1, nil }
+func (t slowTx) Reserve(n int) (int64, string, error) { return t.w.head + 1, t.w.headHash, nil }
 
 func (t slowTx) Insert(events []eventstore.Event) error { return t.w.insert(events) }

@@ -12,7 +12,7 @@ import (
 // Columns lists an event row's columns in the order Scan reads and Args writes them.
 // Times are stored as Unix nanoseconds in UTC (a 64-bit integer) in every adapter, so
 // that an event reads back exactly as it was hashed.
-const Columns = "position, stream, version, id, type, schema_version, payload, command_id, actor, visibility, time_ns, prev_hash, hash"
+const Columns = "position, stream, version, id, type, schema_version, payload, command_id, actor, visibility, time_ns, prev_hash, hash, global_hash"
 
 // Scanner is a row of database/sql or pgx.
 type Scanner interface {
@@ -27,10 +27,21 @@ func Scan(row Scanner) (eventstore.Event, error) {
 		timeNS int64
 	)
 	err := row.Scan(&e.Position, &e.Stream, &e.Version, &e.ID, &e.Type, &e.SchemaVersion, &e.Payload,
-		&e.CommandID, &e.Actor, &vis, &timeNS, &e.PrevHash, &e.Hash)
+		&e.CommandID, &e.Actor, &vis, &timeNS, &e.PrevHash, &e.Hash, &e.GlobalHash)
 	e.Visibility = eventstore.Visibility(vis)
 	e.Time = time.Unix(0, timeNS).UTC()
 	return e, err
+}
+
+// ScanHead reads a row of position, hash, signed_ns and signature: the signed head.
+func ScanHead(row Scanner) (eventstore.Head, error) {
+	var (
+		h  eventstore.Head
+		ns int64
+	)
+	err := row.Scan(&h.Position, &h.Hash, &ns, &h.Signature)
+	h.Time = time.Unix(0, ns).UTC()
+	return h, err
 }
 
 // Args returns e's values in the order of Columns.
@@ -39,7 +50,7 @@ func Args(e eventstore.Event) []any { return AppendArgs(nil, e) }
 // AppendArgs appends e's values in the order of Columns to args, for multi-row INSERTs.
 func AppendArgs(args []any, e eventstore.Event) []any {
 	return append(args, e.Position, e.Stream, e.Version, e.ID, e.Type, e.SchemaVersion, e.Payload,
-		e.CommandID, e.Actor, string(e.Visibility), e.Time.UnixNano(), e.PrevHash, e.Hash)
+		e.CommandID, e.Actor, string(e.Visibility), e.Time.UnixNano(), e.PrevHash, e.Hash, e.GlobalHash)
 }
 
 // Tx is what one append needs from a transaction that holds the adapter's write lock.
@@ -51,8 +62,9 @@ type Tx interface {
 	EventsByID(ids []string) ([]eventstore.Event, error)
 	// Last returns the version and hash of stream's last event, 0 and "" if it has none.
 	Last(stream string) (version int64, hash string, err error)
-	// Reserve assigns n global positions and returns the first.
-	Reserve(n int) (first int64, err error)
+	// Reserve assigns n global positions and returns the first, and the GlobalHash of the
+	// event before it ("" at position 1).
+	Reserve(n int) (first int64, prevGlobal string, err error)
 	// Insert stores events.
 	Insert(events []eventstore.Event) error
 }
@@ -75,11 +87,11 @@ func Append(tx Tx, stream string, expected int64, proposed []eventstore.Proposed
 	if err := eventstore.CheckExpected(stream, expected, version); err != nil {
 		return eventstore.AppendResult{}, err
 	}
-	first, err := tx.Reserve(len(proposed))
+	first, prevGlobal, err := tx.Reserve(len(proposed))
 	if err != nil {
 		return eventstore.AppendResult{}, err
 	}
-	sealed := eventstore.Seal(stream, version, hash, first, now, proposed)
+	sealed := eventstore.Seal(stream, version, hash, first, prevGlobal, now, proposed)
 	if err := tx.Insert(sealed); err != nil {
 		return eventstore.AppendResult{}, err
 	}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/headlog"
+	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+)
+
+// The tests below change a closed store the way someone with the file but not the server
+// key could, and expect `arbiter verify` to fail naming what is wrong. The per-stream hash
+// chains and the rules see nothing wrong in any of them.
+
+// tamper runs statements on the store's file.
+func tamper(t *testing.T, db string, stmts ...string) {
+	t.Helper()
+	d, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, q := range stmts {
+		if _, err := d.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+// firstPosition returns the first position of the events that match where.
+func firstPosition(t *testing.T, db, where string) int64 {
+	t.Helper()
+	d, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var p int64
+	if err := d.QueryRow(`SELECT MIN(position) FROM events WHERE ` + where).Scan(&p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// verifyFails runs `arbiter verify` on db, expects exit 1 and every one of wants in its
+// output, and returns the output.
+func verifyFails(t *testing.T, db string, wants ...string) string {
+	t.Helper()
+	out, errOut := fails(t, "verify", "--db", db)
+	for _, want := range wants {
+		if !strings.Contains(out+errOut, want) {
+			t.Errorf("verify's output lacks %q:\n%s\nstderr: %s", want, out, errOut)
+		}
+	}
+	if !strings.Contains(out, "FAIL store:") {
+		t.Errorf("verify does not say the store failed:\n%s", out)
+	}
+	return out
+}
+
+func TestVerifyCatchesADeletedTailOfALiveStream(t *testing.T) {
+	db, ms, _ := filled(t)
+	// ms[0] is live; its last events lie among the other matches' in global order.
+	where := fmt.Sprintf(`stream = '%s' AND version > 25`, engine.MatchStream(ms[0].ID))
+	first := firstPosition(t, db, where)
+	tamper(t, db, `DELETE FROM events WHERE `+where)
+	verifyFails(t, db, fmt.Sprintf("position %d: global chain: missing: the store goes from position %d ", first, first-1))
+}
+
+func TestVerifyCatchesADeletedTailOfTheStore(t *testing.T) {
+	db, _, mate := filled(t)
+	// The fool's mate is the last match: cutting its end cuts the end of the store, which
+	// leaves the global chain whole. The signed head remembers the end.
+	tamper(t, db, fmt.Sprintf(`DELETE FROM events WHERE stream = '%s' AND version > 8`, engine.MatchStream(mate.ID)))
+	verifyFails(t, db, "the store ends at position 113, but its last commit signed position 117 ", "events 114 to 117, acknowledged, are missing")
+}
+
+func TestVerifyCatchesADeletedStream(t *testing.T) {
+	db, ms, _ := filled(t)
+	where := fmt.Sprintf(`stream = '%s'`, engine.MatchStream(ms[1].ID))
+	first := firstPosition(t, db, where)
+	tamper(t, db, `DELETE FROM events WHERE `+where)
+	verifyFails(t, db, fmt.Sprintf("position %d: global chain: missing: the store goes from position %d ", first, first-1))
+}
+
+// TestVerifyCatchesAConsistentRewrite: a player renamed, with its stream's hash and every
+// global hash after it recomputed, is a store whose every chain holds; only the signed
+// head, which the key alone could make, tells.
+func TestVerifyCatchesAConsistentRewrite(t *testing.T) {
+	db, _, _ := filled(t)
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, db) // no key: it only reads
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := store.ReadAll(ctx, 0, 0)
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stmts []string
+	prevGlobal := ""
+	renamed := false
+	for i, e := range all {
+		if i > 0 {
+			prevGlobal = all[i-1].GlobalHash
+		}
+		if !renamed && e.Type == "PlayerRegistered" && strings.Contains(string(e.Payload), `"player 50.0"`) {
+			renamed = true
+			e.Payload = []byte(strings.Replace(string(e.Payload), `"player 50.0"`, `"Mallory"`, 1))
+			e.Hash = eventstore.Hash(e.PrevHash, e) // the stream's first and only event
+			stmts = append(stmts, fmt.Sprintf(`UPDATE events SET payload = CAST('%s' AS BLOB), hash = '%s' WHERE position = %d`, e.Payload, e.Hash, e.Position))
+		}
+		if renamed {
+			e.GlobalHash = eventstore.GlobalHash(prevGlobal, e.Position, e.Hash)
+			stmts = append(stmts, fmt.Sprintf(`UPDATE events SET global_hash = '%s' WHERE position = %d`, e.GlobalHash, e.Position))
+		}
+		all[i] = e
+	}
+	if !renamed {
+		t.Fatal("no player 50.0 in the store")
+	}
+	tamper(t, db, stmts...)
+	out := verifyFails(t, db, "position 117: the global hash here is", "events up to here were rewritten")
+	if strings.Contains(out, "FAIL player-") || strings.Contains(out, "global chain:") {
+		t.Errorf("the rewrite was meant to leave every chain whole:\n%s", out)
+	}
+}
+
+// TestVerifyCatchesALostWAL: a server process acknowledges moves, then is killed and its
+// SQLite -wal file deleted, which rolls the store back to its last checkpoint, signed head
+// included: a consistent, older store. The head log, kept outside the store, remembers the
+// newer head; verify fails and serve refuses the store.
+func TestVerifyCatchesALostWAL(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	heads := strings.TrimSuffix(db, ".db") + ".heads"
+
+	// A first run whose moves reach the main file: a clean stop checkpoints the WAL.
+	first := startServer(t, db)
+	_, white := first.register(t, "White")
+	_, black := first.register(t, "Black")
+	id := first.newMatch(t, white, black, false)
+	first.play(t, white, id, "e4")
+	first.stop(t)
+
+	// A second run, in a process of its own, acknowledges more moves, which stay in the
+	// WAL when it is killed.
+	srv, proc := startProcess(t, db)
+	for i, mv := range []string{"e5", "Nf3", "Nc6", "Bb5"} {
+		srv.play(t, []string{black, white}[i%2], id, mv)
+	}
+	var d struct {
+		Match struct {
+			Events []struct{ Position int64 }
+		}
+	}
+	srv.must(t, "", `query($m:ID!){match(id:$m){events(first:100){position}}}`, map[string]any{"m": id}, &d)
+	last := d.Match.Events[len(d.Match.Events)-1].Position
+	// The server logs its signed head every second: wait until the log holds the last move.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		logged, err := headlog.Read(heads)
+		if err == nil && len(logged) > 0 && logged[len(logged)-1].Position >= last {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the head log never reached position %d: %v %v", last, logged, err)
+		}
+	}
+	if err := proc.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = proc.Wait()
+	if _, err := os.Stat(db + "-wal"); err != nil {
+		t.Fatalf("the killed server left no -wal: %v", err)
+	}
+	for _, f := range []string{db + "-wal", db + "-shm"} {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+
+	verifyFails(t, db, "the head log has a head signed", fmt.Sprintf("at position %d, but the store ends at position", last), "acknowledged, are missing")
+	_, errOut := fails(t, "serve", "--addr", "127.0.0.1:0", "--db", db)
+	if !strings.Contains(errOut, "refusing to serve the store") || !strings.Contains(errOut, "acknowledged, are missing") {
+		t.Errorf("serve on the rolled-back store: %s", errOut)
+	}
+}

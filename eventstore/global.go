@@ -1,0 +1,122 @@
+package eventstore
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+)
+
+// The per-stream chain (Hash) shows that a stream was not changed inside, but not that a
+// stream, or the tail of one, is missing, nor that every event of the store was rewritten
+// with every hash recomputed. Two more links close those holes:
+//
+//   - the global chain: every event's GlobalHash also covers the GlobalHash of the event
+//     before it in global order, so that the store as a whole is one chain, and a missing
+//     event anywhere but at the very end breaks it;
+//   - the signed head: at every commit the store signs the position and GlobalHash of its
+//     last event with a key kept outside the store (see package serverkey), so that a store
+//     cut short, or rewritten with its hashes recomputed, no longer matches a signature that
+//     only the key's holder could have made.
+
+// globalDomain separates global hashes from event hashes (hashDomain) and names the
+// encoding.
+const globalDomain = "arbiter.global.v1"
+
+// headDomain names what a head signature signs.
+const headDomain = "arbiter.head.v1"
+
+// GlobalHash returns the hex SHA-256 that chains the event at position, whose own hash is
+// hash, to the event before it in global order, whose GlobalHash is prev ("" at position
+// 1). The event's hash covers its content and its stream's chain, so the global hash covers
+// the whole store up to position.
+func GlobalHash(prev string, position int64, hash string) string {
+	h := sha256.New()
+	writeString(h, globalDomain)
+	writeString(h, prev)
+	writeInt(h, position)
+	writeString(h, hash)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Head is the end of a store's global chain as the store signed it at a commit.
+type Head struct {
+	Position  int64     // of the last event, 0 for an empty store
+	Hash      string    // the GlobalHash of the event at Position, "" at 0
+	Time      time.Time // when it was signed, UTC
+	Signature []byte    // over Message, by the store's Signer; nil if the store has none
+}
+
+// Message returns the bytes a head's signature signs: the position, the global hash and the
+// time, each length-prefixed as in Hash.
+func (h Head) Message() []byte {
+	var b bytes.Buffer
+	writeString(&b, headDomain)
+	writeInt(&b, h.Position)
+	writeString(&b, h.Hash)
+	writeInt(&b, h.Time.UnixNano())
+	return b.Bytes()
+}
+
+// Signer signs the heads of a store. It must be safe for concurrent use.
+type Signer interface {
+	Sign(message []byte) []byte
+}
+
+// SignHead returns the head at position with global hash hash, signed at now by signer, or
+// unsigned if signer is nil.
+func SignHead(signer Signer, position int64, hash string, now time.Time) Head {
+	h := Head{Position: position, Hash: hash, Time: time.Unix(0, now.UnixNano()).UTC()}
+	if signer != nil {
+		h.Signature = signer.Sign(h.Message())
+	}
+	return h
+}
+
+// GlobalError reports the first place where the global chain breaks.
+type GlobalError struct {
+	Position int64  // the first position that does not follow from the one before
+	Stream   string // the stream of the event found there ("" if none was)
+	Reason   string
+}
+
+func (e *GlobalError) Error() string {
+	where := fmt.Sprintf("position %d", e.Position)
+	if e.Stream != "" {
+		where += fmt.Sprintf(" (stream %q)", e.Stream)
+	}
+	return fmt.Sprintf("eventstore: the global chain breaks at %s: %s", where, e.Reason)
+}
+
+// GlobalChain checks a store's events in global order, page by page: positions run from 1
+// without a gap and each GlobalHash follows from the one before. The zero value expects
+// position 1.
+type GlobalChain struct {
+	Position int64  // of the last event checked
+	Hash     string // its stored GlobalHash
+	Stream   string // its stream
+}
+
+// Next checks e, the event after the last one checked, and returns a *GlobalError if it
+// does not follow. Either way the chain then goes on from e as stored, so that a later,
+// separate break is reported on its own.
+func (c *GlobalChain) Next(e Event) error {
+	var err error
+	switch want := c.Position + 1; {
+	case e.Position != want:
+		after := "the start of the store"
+		if c.Position > 0 {
+			after = fmt.Sprintf("position %d (stream %q)", c.Position, c.Stream)
+		}
+		err = &GlobalError{Position: want, Reason: fmt.Sprintf(
+			"missing: the store goes from %s to position %d (stream %q); %d event(s) were removed",
+			after, e.Position, e.Stream, e.Position-want)}
+	case e.GlobalHash != GlobalHash(c.Hash, e.Position, e.Hash):
+		err = &GlobalError{Position: e.Position, Stream: e.Stream, Reason: fmt.Sprintf(
+			"stored global hash %q does not follow from the event and the global hash before it: the event or one before it was changed",
+			e.GlobalHash)}
+	}
+	c.Position, c.Hash, c.Stream = e.Position, e.GlobalHash, e.Stream
+	return err
+}

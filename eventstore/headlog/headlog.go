@@ -1,0 +1,119 @@
+// Package headlog keeps a store's signed heads in an append-only file outside the store:
+// one line of JSON per head, each written and flushed at most once per period.
+//
+// A signed head kept in the store's own file goes wherever the file goes: a file restored
+// from an older copy, or an SQLite file whose -wal was deleted, carries older heads that
+// still verify. The log remembers the newer ones, so that `arbiter verify` sees the store
+// is behind what it once acknowledged. It helps only as far as it is kept apart: on
+// another disk or machine (--head-log), it also survives someone who edits the store.
+package headlog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// line is a head as written in the file.
+type line struct {
+	Position  int64     `json:"position"`
+	Hash      string    `json:"hash"`
+	Time      time.Time `json:"time"`
+	Signature []byte    `json:"signature"`
+}
+
+// Append writes h at the end of the log at path, creating it with mode 0600 if needed,
+// and flushes it to disk.
+func Append(path string, h eventstore.Head) error {
+	b, err := json.Marshal(line{h.Position, h.Hash, h.Time.UTC(), h.Signature})
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("head log: %w", err)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("head log %s: %w", path, err)
+	}
+	return nil
+}
+
+// Read returns the heads logged at path, in the order written. A last line cut short (by a
+// crash while it was written) is left out; any other line that does not read is an error.
+func Read(path string) ([]eventstore.Head, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := bytes.Split(data, []byte("\n"))
+	// What follows the last newline is "" or a line cut short: every Append ends in one.
+	lines = lines[:len(lines)-1]
+	heads := make([]eventstore.Head, 0, len(lines))
+	for i, b := range lines {
+		var l line
+		if err := json.Unmarshal(b, &l); err != nil {
+			return nil, fmt.Errorf("head log %s, line %d: %w", path, i+1, err)
+		}
+		heads = append(heads, eventstore.Head{Position: l.Position, Hash: l.Hash, Time: l.Time.UTC(), Signature: l.Signature})
+	}
+	return heads, nil
+}
+
+// Source is the part of a store the keeper reads.
+type Source interface {
+	SignedHead(ctx context.Context) (eventstore.Head, error)
+}
+
+// Keep appends the store's signed head to the log at path every period while it changes,
+// until ctx ends, and then once more, so that a clean stop logs the last head. It returns
+// the first error; the caller decides whether the server can go on without its log.
+func Keep(ctx context.Context, store Source, path string, period time.Duration) error {
+	var last eventstore.Head
+	if heads, err := Read(path); err == nil && len(heads) > 0 {
+		last = heads[len(heads)-1]
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	write := func(ctx context.Context) error {
+		h, err := store.SignedHead(ctx)
+		if err != nil {
+			return err
+		}
+		if h.Position == last.Position && h.Hash == last.Hash {
+			return nil
+		}
+		if err := Append(path, h); err != nil {
+			return err
+		}
+		last = h
+		return nil
+	}
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			final, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			return write(final)
+		case <-tick.C:
+			if err := write(ctx); err != nil {
+				return err
+			}
+		}
+	}
+}
