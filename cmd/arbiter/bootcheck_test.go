@@ -51,6 +51,10 @@ func bootRefused(t *testing.T, db string, extra ...string) string {
 func pgStore(t *testing.T) (string, *pgx.Conn) {
 	t.Helper()
 	pgURL := needServer(t, "ARBITER_PG_URL")
+	// A postgres:// store's key and head log default to the working directory.
+	dir := t.TempDir()
+	t.Setenv("ARBITER_KEY", filepath.Join(dir, "arbiter.key"))
+	t.Setenv("ARBITER_HEAD_LOG", filepath.Join(dir, "arbiter.heads"))
 	schema := fmt.Sprintf("arbiter_boot_%d", time.Now().UnixNano())
 	conn, err := pgx.Connect(context.Background(), pgURL)
 	if err != nil {
