@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -53,8 +54,8 @@ func damage(t *testing.T, db, matchID string, version int64, edit func(payload s
 }
 
 // TestAMatchThatDoesNotReplayIsSetAside: a store where one match's move was changed into
-// one the rules cannot play, and another's event into bytes that do not decode, still
-// boots; those two matches are refused with MATCH_UNAVAILABLE naming them, logged once
+// one the rules cannot play, another's event into bytes that do not decode, and a third's
+// rules version into one this build does not have, still boots; those matches are refused with MATCH_UNAVAILABLE naming them, logged once
 // and counted in /metrics, and every other match plays on. rebuild completes and names
 // them, replay explains instead of panicking, verify names them and fails.
 func TestAMatchThatDoesNotReplayIsSetAside(t *testing.T) {
@@ -65,7 +66,8 @@ func TestAMatchThatDoesNotReplayIsSetAside(t *testing.T) {
 	good := srv.newMatch(t, white, black, false)
 	illegal := srv.newMatch(t, white, black, false)
 	garbled := srv.newMatch(t, white, black, true)
-	for _, id := range []string{good, illegal, garbled} {
+	future := srv.newMatch(t, white, black, false)
+	for _, id := range []string{good, illegal, garbled, future} {
 		if r := srv.play(t, white, id, "e4"); len(r.Errors) > 0 {
 			t.Fatalf("e4 on %s: %+v", id, r.Errors)
 		}
@@ -76,12 +78,16 @@ func TestAMatchThatDoesNotReplayIsSetAside(t *testing.T) {
 	// GameStarted, e4.
 	damage(t, db, illegal, 7, func(p string) string { return strings.ReplaceAll(p, "e2e4", "e2e5") })
 	damage(t, db, garbled, 3, func(string) string { return "not json" })
+	damage(t, db, future, 1, func(p string) string {
+		return regexp.MustCompile(`"rulesVersion":"[^"]*"`).ReplaceAllString(p, `"rulesVersion":"from-a-later-build"`)
+	})
 
 	srv = startServer(t, db)
 	if r := srv.play(t, black, good, "e5"); len(r.Errors) > 0 {
 		t.Fatalf("a sound match after the boot: %+v", r.Errors)
 	}
-	for _, id := range []string{illegal, garbled} {
+	damaged := []string{illegal, garbled, future}
+	for _, id := range damaged {
 		for name, r := range map[string]gqlResponse{
 			"playMove": srv.play(t, black, id, "e5"),
 			"match":    srv.post(t, black, `query($m:ID!){match(id:$m){id status}}`, map[string]any{"m": id}),
@@ -97,19 +103,19 @@ func TestAMatchThatDoesNotReplayIsSetAside(t *testing.T) {
 	if len(list.Matches) != 1 || list.Matches[0].ID != good {
 		t.Errorf("the lobby lists %+v, want only %s", list.Matches, good)
 	}
-	if n := srv.scrape(t, "arbiter_matches_quarantined"); n != "2" {
-		t.Errorf("/metrics counts %s matches set aside, want 2", n)
+	if n := srv.scrape(t, "arbiter_matches_quarantined"); n != "3" {
+		t.Errorf("/metrics counts %s matches set aside, want 3", n)
 	}
 	log := srv.stderr.String()
-	for _, id := range []string{illegal, garbled} {
-		if n := strings.Count(log, "match set aside"); n != 2 || !strings.Contains(log, "match="+id) {
+	for _, id := range damaged {
+		if n := strings.Count(log, "match set aside"); n != 3 || !strings.Contains(log, "match="+id) {
 			t.Errorf("the log should name each match set aside once (%d lines):\n%s", n, log)
 		}
 	}
 	srv.stop(t)
 
 	_, out := lastLine(t, "rebuild", "--db", db)
-	for _, id := range []string{illegal, garbled} {
+	for _, id := range damaged {
 		if !strings.Contains(out, "set aside: match "+id+" does not replay") {
 			t.Errorf("rebuild does not name %s:\n%s", id, out)
 		}
@@ -122,7 +128,7 @@ func TestAMatchThatDoesNotReplayIsSetAside(t *testing.T) {
 		t.Errorf("replay of a sound match:\n%s", out)
 	}
 	out, errOut = fails(t, "verify", "--db", db)
-	for _, id := range []string{illegal, garbled} {
+	for _, id := range damaged {
 		if !strings.Contains(out, "FAIL "+id) {
 			t.Errorf("verify does not name %s:\n%s\n%s", id, out, errOut)
 		}
