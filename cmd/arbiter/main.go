@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"syscall"
 )
@@ -41,6 +43,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = []string{"version"}
+	}
 	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "arbiter: unknown command %q\n\n", args[0])
@@ -65,4 +70,37 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'arbiter <command> -h' for the flags of one command.")
+}
+
+func init() {
+	register("version", "print the version of this binary (also: arbiter --version)", func(_ context.Context, _ []string, stdout, _ io.Writer) error {
+		fmt.Fprintln(stdout, version())
+		return nil
+	})
+}
+
+// version names this build: the module's version, the VCS revision it was built from
+// (with "+dirty" for uncommitted changes) when the build recorded one, and Go's version.
+func version() string {
+	v, rev := "(unknown)", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = bi.Main.Version
+		dirty := false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if rev != "" && dirty {
+			rev += "+dirty"
+		}
+	}
+	out := "arbiter " + v
+	if rev != "" {
+		out += " " + rev
+	}
+	return out + " " + runtime.Version()
 }

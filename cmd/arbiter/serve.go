@@ -32,13 +32,25 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	db := fs.String("db", "", "event store: a file, or a postgres:// URL (default $ARBITER_DB, else "+defaultDB+")")
 	busURL := fs.String("bus", os.Getenv("ARBITER_BUS"), "event bus: gochannel (in-process, the default) or a nats:// URL (default $ARBITER_BUS)")
 	claimAfter := fs.Duration("claim-after", time.Duration(match.DefaultAbandon.ClaimAfterMs)*time.Millisecond, "how long a player who left a live match may be away before an opponent may claim the win (for matches created from now on)")
-	rate := fs.Float64("rate", 0, "requests per second allowed to each caller (a token, or an address without one) at /graphql; 0 for no limit")
+	rate := fs.Float64("rate", 0, "requests per second allowed to each caller (a player, or an address without a valid token) at /graphql, each websocket operation counting as one; 0 for no limit")
 	burst := fs.Int("burst", 0, "requests a caller may make at once above --rate (default: the rate)")
 	archiveAfter := fs.Duration("archive-after", 10*time.Minute, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
 	keys := addKeyFlags(fs)
 	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
 	botForfeitAfter := fs.Duration("bot-forfeit-after", time.Duration(match.DefaultAbandon.BotForfeitAfterMs)*time.Millisecond, "how long a player who left a live match against the bot alone may be away before it forfeits (for matches created from now on)")
+	allowOrigin := fs.String("allow-origin", "", "browser origins allowed to call the API from other sites, comma-separated (https://app.example.com,https://other.example); * for any; default none but the server's own")
+	readTimeout := fs.Duration("read-timeout", 30*time.Second, "how long a client may take to send a whole request")
+	writeTimeout := fs.Duration("write-timeout", 60*time.Second, "how long a request may take from its headers to the end of its answer (websockets have their own limits)")
+	idleTimeout := fs.Duration("idle-timeout", 2*time.Minute, "how long an idle keep-alive connection stays open")
+	logFormat := fs.String("log-format", "text", "the log's format on stderr: text or json")
 	if ok, err := parseFlags(fs, args); !ok {
+		return err
+	}
+	if *readTimeout <= 0 || *writeTimeout <= 0 || *idleTimeout <= 0 {
+		return fmt.Errorf("--read-timeout, --write-timeout and --idle-timeout must be above 0 (got %s, %s and %s)", *readTimeout, *writeTimeout, *idleTimeout)
+	}
+	log, err := newLogger(*logFormat, stderr)
+	if err != nil {
 		return err
 	}
 	if *rate < 0 || *burst < 0 {
@@ -51,7 +63,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--bot-forfeit-after must be above 0 (got %s)", *botForfeitAfter)
 	}
 	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds(), BotForfeitAfterMs: botForfeitAfter.Milliseconds()}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	// The log package's lines (gqlgen's, a library's) go through the same log.
+	slog.SetDefault(log)
+
+	// Listen first: a taken port is reported before the store (or its key) is opened or created.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w (choose another with --addr)", *addr, err)
+	}
+	defer ln.Close()
 	keyFile, logFile, _ := keys.paths(dbPath(*db))
 	key, created, err := signingKey(keyFile)
 	if err != nil {
@@ -86,19 +106,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	defer func() { stopKeeping(); <-kept }()
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: graph.Limits{RatePerSecond: *rate, RateBurst: *burst}}, log)
+	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, AllowOrigins: splitList(*allowOrigin), Log: log}
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits}, log)
 	if err != nil {
 		return err
 	}
 	defer a.stop()
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("listening on %s: %w (choose another with --addr)", *addr, err)
-	}
 	srv := &http.Server{
-		Handler:           a.handler(),
+		Handler:           accessLog(log, a.handler()),
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       *readTimeout,
+		WriteTimeout:      *writeTimeout,
+		IdleTimeout:       *idleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	fmt.Fprintf(stdout, "Arbiter is serving %s on http://%s/ (GraphQL at http://%s/graphql)\n", describeStore(dbPath(*db)), ln.Addr(), ln.Addr())
