@@ -11,7 +11,7 @@ import (
 
 // TestPagesMatchTheData fails when a committed page in docs/games differs from what the
 // generator writes from the embedded data: CI's guard against a catalog and its page
-// drifting apart (CI checks only graph/ for `go generate` diffs).
+// drifting apart.
 func TestPagesMatchTheData(t *testing.T) {
 	dir := filepath.Join("..", "..", "docs", "games")
 	for _, s := range sections() {
@@ -24,7 +24,7 @@ func TestPagesMatchTheData(t *testing.T) {
 			t.Fatal(err)
 		}
 		if string(doc) != want {
-			t.Errorf("docs/games/%s: section %q differs from the embedded data: run `go generate ./internal/gamedocs` and commit", s.page, s.name)
+			t.Errorf("docs/games/%s: section %q differs from the embedded data: run `go run ./internal/gamedocs` and commit", s.page, s.name)
 		}
 	}
 }
@@ -52,7 +52,7 @@ func TestSpliceNeedsItsMarkers(t *testing.T) {
 	if _, err := splice("no markers here", "catalog", "x"); err == nil {
 		t.Fatal("splice accepted a page without markers")
 	}
-	doc := "a\n<!-- BEGIN GENERATED s (go generate ./internal/gamedocs; do not edit) -->\nold\n<!-- END GENERATED s -->\nb\n"
+	doc := "a\n<!-- BEGIN GENERATED s (go run ./internal/gamedocs; do not edit) -->\nold\n<!-- END GENERATED s -->\nb\n"
 	got, err := splice(doc, "s", "new\n")
 	if err != nil || got != strings.Replace(doc, "old\n", "new\n", 1) {
 		t.Fatalf("splice = %q, %v", got, err)

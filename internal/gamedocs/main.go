@@ -4,10 +4,10 @@
 // differs from what it would write.
 //
 //	go run ./internal/gamedocs            # from the repository root
-//	go generate ./internal/gamedocs
+//
+// It is not a go:generate step on purpose: CI runs `go generate ./...` before the tests,
+// which would rewrite a stale page just before the test that must catch it.
 package main
-
-//go:generate go run . -docs ../../docs/games
 
 import (
 	"flag"

@@ -23,7 +23,7 @@ func sections() []section {
 
 // splice replaces the body of section name in doc.
 func splice(doc, name, body string) (string, error) {
-	begin := "<!-- BEGIN GENERATED " + name + " (go generate ./internal/gamedocs; do not edit) -->\n"
+	begin := "<!-- BEGIN GENERATED " + name + " (go run ./internal/gamedocs; do not edit) -->\n"
 	end := "<!-- END GENERATED " + name + " -->"
 	i := strings.Index(doc, begin)
 	j := strings.Index(doc, end)
