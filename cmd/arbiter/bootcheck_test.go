@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,7 +114,7 @@ func TestServeRefusesAStoreWhoseHeadIsBehind(t *testing.T) {
 	srv.stop(t)
 
 	out := bootRefused(t, db)
-	for _, want := range []string{"cannot take writes", "after the head position", "the next append would take a position already used", "restore it from a backup", "arbiter verify"} {
+	for _, want := range []string{"cannot take writes", "after the head position", "the next append would take a position already used", "restore the store from a backup", "arbiter verify"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("serve's refusal lacks %q: %s", want, out)
 		}
@@ -143,7 +144,29 @@ func TestServeRefusesAFileWhoseLastEventIsUnchained(t *testing.T) {
 	}
 	sqlDB.Close()
 	out := bootRefused(t, db)
-	if !strings.Contains(out, "version 6 of stream "+engine.MatchStream(id)+", before the last event, is missing") || !strings.Contains(out, "restore it from a backup") {
+	if !strings.Contains(out, "version 6 of stream "+engine.MatchStream(id)+", before the last event, is missing") || !strings.Contains(out, "restore the store from a backup") {
+		t.Errorf("serve's refusal: %s", out)
+	}
+}
+
+// TestServeRefusesAFileCutAtItsEnd: an SQLite file that lost its last page is refused at
+// boot with what to do, not only SQLite's "malformed".
+func TestServeRefusesAFileCutAtItsEnd(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	srv.newMatch(t, white, black, false)
+	srv.stop(t)
+	info, err := os.Stat(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(db, info.Size()-4096); err != nil {
+		t.Fatal(err)
+	}
+	out := bootRefused(t, db)
+	if !strings.Contains(out, "the store is damaged") || !strings.Contains(out, "restore the store from a backup") {
 		t.Errorf("serve's refusal: %s", out)
 	}
 }

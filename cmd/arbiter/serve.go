@@ -86,11 +86,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	store, err := openSigned(ctx, dbPath(*db), key)
 	if err != nil {
-		return err
+		return whatToDo(err)
 	}
 	defer store.Close()
 	if err := eventstore.CheckHead(ctx, store); err != nil {
-		return fmt.Errorf("the event store %s cannot take writes: %w; restore it from a backup, or run `arbiter verify` with the same --db to see what is damaged", describeStore(dbPath(*db)), err)
+		return whatToDo(fmt.Errorf("the event store %s cannot take writes: %w", describeStore(dbPath(*db)), err))
 	}
 	if err := replay.CheckSignedHead(ctx, store, key.Public(), logged); err != nil {
 		return fmt.Errorf("refusing to serve the store: %w", err)
@@ -109,7 +109,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, AllowOrigins: splitList(*allowOrigin), Log: log}
 	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits}, log)
 	if err != nil {
-		return err
+		return whatToDo(err)
 	}
 	defer a.stop()
 
@@ -136,6 +136,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// whatToDo adds to the error of a damaged store what an operator can do about it.
+func whatToDo(err error) error {
+	if errors.Is(err, eventstore.ErrDamaged) {
+		return fmt.Errorf("%w; restore the store from a backup, or run `arbiter verify` with the same --db to see what is damaged", err)
+	}
+	return err
 }
 
 // describeStore names a store for a log line without its credentials.

@@ -152,5 +152,5 @@ func (s *Store) readErr(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return fmt.Errorf("sqlite: read: %w", err)
+	return fmt.Errorf("sqlite: read: %w", damaged(err))
 }

@@ -126,7 +126,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	s := &Store{write: write, notifier: eventstore.NewNotifier()}
 	if err := s.init(ctx, cfg.signer); err != nil {
 		write.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, damaged(err))
 	}
 	s.read, err = openDB(path, append(pragmas, "query_only(1)"), "", cfg.readConns)
 	if err == nil {

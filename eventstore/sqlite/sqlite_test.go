@@ -66,3 +66,39 @@ func TestLongAppendReusingAnID(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCheckHeadWhileAppending: appends committing between the check's reads are not
+// mistaken for damage at the end of the store (/readyz runs it on a serving store).
+func TestCheckHeadWhileAppending(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "events.db"))
+	defer s.Close()
+	ctx := context.Background()
+	done := make(chan error, 1)
+	go func() {
+		for i := range 300 {
+			stream := fmt.Sprintf("s-%d", i%7)
+			if _, err := s.Append(ctx, stream, eventstore.Any, eventstore.Proposed{ID: fmt.Sprintf("e-%d", i), Type: "T", SchemaVersion: 1, Payload: []byte("{}"), CommandID: fmt.Sprint(i), Actor: "system"}); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for checks := 0; ; checks++ {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := eventstore.CheckHead(ctx, s); err != nil {
+				t.Fatalf("after the appends: %v", err)
+			}
+			t.Logf("%d checks during the appends", checks)
+			return
+		default:
+		}
+		if err := eventstore.CheckHead(ctx, s); err != nil {
+			t.Fatalf("check %d, while appending: %v", checks, err)
+		}
+	}
+}

@@ -301,6 +301,16 @@ func isConstraint(err error) bool {
 	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
 }
 
+// damaged marks an error of a damaged file (SQLite found it corrupt, or not a database at
+// all) with eventstore.ErrDamaged, so that whoever opened the file can say what to do.
+func damaged(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_CORRUPT || se.Code()&0xff == sqlite3.SQLITE_NOTADB) {
+		return fmt.Errorf("%w: %w", eventstore.ErrDamaged, err)
+	}
+	return err
+}
+
 // slowTx is sqlstore.Tx over the writer's transaction, for the full check of an append.
 type slowTx struct{ w *writer }
 
