@@ -27,7 +27,8 @@ import (
 //   - "Échec : ton roi est menacé, tu dois régler ça immédiatement": no turn ends with the
 //     mover's own king attacked;
 //   - "Quand tu es en échec, seules les cartes qui t'en sortent restent jouables": a card
-//     played in check leaves the king unattacked by itself;
+//     played in check, and every card the hand lists as playable in check, leaves the
+//     king unattacked by itself;
 //   - sleep: "la pièce dort et ne peut plus bouger. Elle se réveille dès qu'un des deux rois
 //     est mis en échec, et toutes les pièces endormies se réveillent en même temps": a
 //     sleeping piece is never moved by a move (unless the restrictions are lifted, "elle
@@ -143,6 +144,33 @@ func (b *mBoard) kingAttacked(t *testing.T, white bool) bool {
 		i = 1
 	}
 	return b.attacked(kx[i], ky[i], !white)
+}
+
+// offered checks, when seat is in check at the start of its turn, every card its hand
+// lists as playable: each one, played on each of its targets, leaves the king
+// unattacked by itself ("seules les cartes qui t'en sortent restent jouables").
+func (m *model) offered(t *testing.T, ctx string, s State, seat int) {
+	t.Helper()
+	b, _ := mFEN(t, m.fen)
+	if m.turnCard || !b.kingAttacked(t, seat == 0) {
+		return
+	}
+	for _, hc := range (Rules{}).Hand(s, seat) {
+		for _, tg := range hc.Targets {
+			evs, err := Rules{}.Decide(s, game.Action{Seat: seat, Do: game.PlayCard{Slot: hc.Slot, Targets: tg}})
+			if err != nil {
+				t.Fatalf("%s: %s on %v is listed, but Decide refuses it: %v", ctx, hc.Card, tg, err)
+			}
+			for _, e := range evs {
+				if c, ok := e.Event.(CardPlayed); ok {
+					if after, _ := mFEN(t, c.FEN); after.kingAttacked(t, seat == 0) {
+						t.Fatalf("%s: in check, %s on %v is listed as playable but does not save the king", ctx, hc.Card, tg)
+					}
+				}
+			}
+			m.seen["card offered in check"]++
+		}
+	}
 }
 
 // command checks the events of one command of seat, from the model's state before it,
@@ -331,6 +359,7 @@ func TestModelPlayouts(t *testing.T) {
 		s := st.(State)
 		for ply := 0; ply < plies && !r.Status(s).Over; ply++ {
 			seat := s.toAct()
+			m.offered(t, fmt.Sprintf("game %d action %d", g, ply), s, seat)
 			a := randomAction(rng, s)
 			after, evs := act(t, s, a)
 			m.command(t, fmt.Sprintf("game %d action %d (%+v)", g, ply, a), seat, evs, after)
