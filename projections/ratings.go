@@ -75,6 +75,9 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 			return nil
 		}
 		delete(r.pending, id)
+		if match.Void(e.Reason) {
+			return nil // aborted or cancelled: counts for nobody
+		}
 		result := make([]float64, len(m.players)) // 1 won, 0 lost, 0.5 drew
 		for i := range result {
 			switch {

@@ -16,7 +16,8 @@ import (
 
 // A rated Royale match of four newcomers, won by the last seat standing after three
 // resignations: the winner gains what a win against one equal gains (K 40 times 0.5),
-// the three others share the loss, and a friendly match changes nothing.
+// the three others share the loss, and a friendly match changes nothing. Each seat moves
+// first: a rated match that ends before every seat has moved is aborted and rates nobody.
 func TestRatingsOfAFourPlayerMatch(t *testing.T) {
 	ctx := context.Background()
 	store := memstore.New()
@@ -30,6 +31,17 @@ func TestRatingsOfAFourPlayerMatch(t *testing.T) {
 		}
 		for seat, p := range players {
 			if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p, Seat: &seat}, engine.Meta{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range players { // each seat makes its first move: else the match is aborted
+			snap, err := eng.Match(ctx, ack.MatchID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seat := snap.State.GameStatus(snap.Rules).ToAct[0]
+			first := snap.Rules.(game.Boarded).Board(snap.State.GameState).LegalMoves[0]
+			if _, err := eng.Handle(ctx, ack.MatchID, match.Act{PlayerID: players[seat], Do: game.Move{Notation: first}}, engine.Meta{}); err != nil {
 				t.Fatal(err)
 			}
 		}

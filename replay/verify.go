@@ -315,8 +315,19 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 		if e, ok := d.(match.Resigned); ok {
 			v.resigned(e.Seat, ev.Time)
 		}
+		if e, ok := d.(match.DrawOffered); ok && e.Seat >= 0 && e.Seat < len(st.Offered) && st.Offered[e.Seat] {
+			v.r.add(version, CheckLifecycle, "seat %d offers a draw again before an opponent has moved", e.Seat)
+		}
 	case match.MatchEnded:
-		v.ended(version, e)
+		v.ended(version, e, ev.Time)
+	case match.SeatVacated:
+		switch {
+		case st.Status != match.Open:
+			v.r.add(version, CheckLifecycle, "SeatVacated while the match is %s", statusName(st.Status))
+		case e.Seat < 0 || e.Seat >= len(st.Seats) || !st.Seats[e.Seat].Taken():
+			v.r.add(version, CheckLifecycle, "seat %d is vacated, but nobody sits there", e.Seat)
+			return false
+		}
 	case match.SeedRevealed:
 		switch {
 		case st.Status != match.Finished:
@@ -456,15 +467,37 @@ func seatsLeft(rules game.Rules, st match.State) (left []int, teams int) {
 	return left, len(seen)
 }
 
-// ended checks a MatchEnded against the state before it.
-func (v *verifier) ended(version int64, e match.MatchEnded) {
+// ended checks a MatchEnded, recorded at at, against the state before it.
+func (v *verifier) ended(version int64, e match.MatchEnded, at time.Time) {
 	st := &v.st
+	if e.Reason == match.Cancelled {
+		if st.Status != match.Open || len(e.Winners) != 0 {
+			v.r.add(version, CheckResult, "cancelled with winners %v while the match is %s: only an open match is cancelled, for nobody", e.Winners, statusName(st.Status))
+		}
+		return
+	}
 	if st.Status != match.Live {
 		v.r.add(version, CheckLifecycle, "MatchEnded while the match is %s", statusName(st.Status))
 		return
 	}
 	winners := slices.Clone(e.Winners)
 	slices.Sort(winners)
+	abortAt, abortable := st.AbortAt()
+	switch {
+	case e.Reason == match.Aborted:
+		switch {
+		case st.Opened:
+			v.r.add(version, CheckResult, "aborted after every seat had moved")
+		case len(e.Winners) != 0:
+			v.r.add(version, CheckResult, "aborted with winners %v", e.Winners)
+		case !st.Rated && (!abortable || at.Before(abortAt)):
+			v.r.add(version, CheckResult, "a friendly match aborted before its first moves were due")
+		}
+		v.overAt = 0
+		return
+	case st.Rated && !st.Opened:
+		v.r.add(version, CheckResult, "a rated match ended by %s before every seat had moved: it should have been aborted", e.Reason)
+	}
 	switch e.Reason {
 	case "resignation", "abandonment": // a forfeit for absence is carried out as a resignation
 		left, teams := seatsLeft(v.rules, *st)
@@ -622,6 +655,9 @@ func (v *verifier) presence(ev eventstore.Event, d game.Event) {
 	case match.SeatLeft:
 		if _, away := st.Away(e.Seat); away || e.Seat < 0 || e.Seat >= len(st.Seats) {
 			v.r.add(ev.Version, CheckLifecycle, "seat %d leaves, but it has left already or does not exist", e.Seat)
+		}
+		if e.At.After(ev.Time) {
+			v.r.add(ev.Version, CheckLifecycle, "seat %d left at %s, after the event recording it", e.Seat, e.At)
 		}
 	case match.SeatReturned:
 		if _, away := st.Away(e.Seat); !away {

@@ -28,6 +28,9 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if s.Status != Live {
 			return nil, game.Reject(game.Conflict, "the match is not being played")
 		}
+		if a, ok := s.abortAt(); ok && a.Equal(c.Deadline) && !c.At.Before(a) {
+			return end(s, nil, Aborted), nil
+		}
 		if seat, due := forfeitDue(rules, s, c.Deadline, c.At); due {
 			return forfeit(rules, s, seat, -1, c.At)
 		}
@@ -47,7 +50,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if err != nil {
 			return nil, err
 		}
-		return leave(s, seat, c.At)
+		return leave(s, seat, c)
 	case Return:
 		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
@@ -70,8 +73,14 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 			return nil, game.Reject(game.Conflict, "your draw offer is already pending")
 		case s.DrawOfferBy >= 0:
 			return nil, game.Reject(game.Conflict, "seat %d already offers a draw: accept or decline it", s.DrawOfferBy)
+		case s.offered(seat):
+			return nil, game.Reject(game.Conflict, "you offered a draw already: you may offer again once an opponent has moved")
 		}
 		return game.PublicEvents(DrawOffered{Seat: seat}), nil
+	case Cancel:
+		return cancel(s, c)
+	case Unseat:
+		return unseat(s, c)
 	case AcceptDraw:
 		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
@@ -160,7 +169,7 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 		return out, nil
 	}
 	// The last seat is taken: play starts, and the game deals its opening.
-	out = append(out, game.Emitted{Event: MatchStarted{}})
+	out = append(out, game.Emitted{Event: MatchStarted{At: c.At}})
 	opening, err := rules.Setup(game.Setup{Plan: s.Plan, Options: s.Options, Seed: s.Seed, At: c.At})
 	if err != nil {
 		return nil, err
@@ -199,7 +208,7 @@ func resign(rules game.Rules, s State, seat int, reason string, at time.Time) ([
 		teams[s.Plan.Teams[st]] = true
 	}
 	if len(teams) <= 1 {
-		return append(out, end(s, left, reason)...), nil
+		return append(out, end(after, left, reason)...), nil
 	}
 	if w, ok := rules.(game.Withdrawing); ok && s.GameState != nil {
 		out = append(out, w.Withdraw(s.GameState, seat, at)...)
@@ -217,10 +226,10 @@ func settle(rules game.Rules, s State, out []game.Emitted) []game.Emitted {
 		after = Evolve(rules, after, e.Event)
 	}
 	if st := rules.Status(after.GameState); st.Over {
-		return append(out, end(s, st.Outcome.Winners, st.Outcome.Reason)...)
+		return append(out, end(after, st.Outcome.Winners, st.Outcome.Reason)...)
 	}
 	if agreed(rules, after) {
-		return append(out, end(s, nil, "agreement")...)
+		return append(out, end(after, nil, "agreement")...)
 	}
 	return out
 }
@@ -239,8 +248,12 @@ func agreed(rules game.Rules, s State) bool {
 	return true
 }
 
-// end closes the match and reveals its seed.
+// end closes the match s (as of its end) and reveals its seed. A rated match that ends
+// before every seat has moved is aborted (see abort.go).
 func end(s State, winners []int, reason string) []game.Emitted {
+	if s.Rated && s.Status == Live && !s.Opened {
+		winners, reason = nil, Aborted
+	}
 	if winners == nil {
 		winners = []int{}
 	}

@@ -1,6 +1,8 @@
 package match
 
 import (
+	"time"
+
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -35,8 +37,10 @@ type SeatTaken struct {
 	Bot      bool   `json:"bot,omitempty"` // the house bot (package bot) sits there
 }
 
-// MatchStarted opens play; the game's Setup events follow it.
-type MatchStarted struct{}
+// MatchStarted opens play at At (the last join's time); the game's Setup events follow it.
+type MatchStarted struct {
+	At time.Time `json:"at,omitzero"`
+}
 
 // DrawOffered says a seat offers a draw to the others.
 type DrawOffered struct {
@@ -98,6 +102,7 @@ var lifecycle = func() *game.Codec {
 	game.Register[SeatLeft](c, 1)
 	game.Register[SeatReturned](c, 1)
 	game.Register[Forfeited](c, 1)
+	game.Register[SeatVacated](c, 1)
 	return c
 }()
 

@@ -2,6 +2,7 @@ package match_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -29,5 +30,121 @@ func TestReservedSeatsMustMatchThePlan(t *testing.T) {
 	_, err := match.Decide(rules, match.State{}, match.Create{Game: classic.ID, Seed: seed, At: t0, Reserved: []string{"bob"}})
 	if game.CodeOf(err) != game.BadInput {
 		t.Fatalf("one reserved seat for a two-seat match: %v", err)
+	}
+}
+
+// rated creates a rated chess match with alice (White) and bob (Black) seated at t0 and
+// the default rules for players who leave or never move.
+func rated(t *testing.T, isRated bool) *table {
+	tb := &table{t: t}
+	rule := match.DefaultAbandon
+	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice", Rated: isRated, Abandon: &rule})
+	tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
+	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	return tb
+}
+
+func wantResult(t *testing.T, tb *table, reason string, winners ...int) {
+	t.Helper()
+	r := tb.state.Result
+	if tb.state.Status != match.Finished || r == nil || r.Reason != reason || len(r.Winners) != len(winners) {
+		t.Fatalf("result %+v (status %s), want %s won by %v", r, tb.state.Status, reason, winners)
+	}
+	for i, w := range winners {
+		if r.Winners[i] != w {
+			t.Fatalf("winners %v, want %v", r.Winners, winners)
+		}
+	}
+}
+
+// Rating farming: an account that resigns a rated game before each side has moved gives
+// nobody anything. The game is aborted, whoever resigns, until both have moved.
+func TestARatedGameResignedBeforeEachSideMovedIsAborted(t *testing.T) {
+	tb := rated(t, true)
+	tb.do(match.Resign{PlayerID: "bob", At: t0})
+	wantResult(t, tb, match.Aborted)
+
+	tb = rated(t, true)
+	tb.move("alice", "e4")
+	tb.do(match.Resign{PlayerID: "bob", At: t0})
+	wantResult(t, tb, match.Aborted)
+
+	tb = rated(t, true)
+	tb.move("alice", "e4")
+	tb.do(match.OfferDraw{PlayerID: "alice", At: t0})
+	tb.do(match.AcceptDraw{PlayerID: "bob", At: t0})
+	wantResult(t, tb, match.Aborted)
+
+	tb = rated(t, true)
+	tb.move("alice", "e4")
+	tb.move("bob", "e5")
+	tb.do(match.Resign{PlayerID: "bob", At: t0})
+	wantResult(t, tb, "resignation", 0)
+
+	// A friendly game counts for nobody anyway: its resignation stands as one.
+	tb = rated(t, false)
+	tb.do(match.Resign{PlayerID: "bob", At: t0})
+	wantResult(t, tb, "resignation", 0)
+}
+
+// A live match whose first moves do not come is aborted two minutes after its start,
+// rated or not: a player who only uses HTTP is never "away", yet never moves.
+func TestAMatchWithoutItsFirstMovesIsAborted(t *testing.T) {
+	tb := rated(t, false)
+	tb.move("alice", "e4")
+	deadline := tb.state.Deadline(rules)
+	if want := t0.Add(2 * time.Minute); !deadline.Equal(want) {
+		t.Fatalf("the deadline is %s, want the abort at %s", deadline, want)
+	}
+	tb.refuse(match.Timeout{Deadline: deadline, At: deadline.Add(-time.Millisecond)}, game.Conflict)
+	tb.do(match.Timeout{Deadline: deadline, At: deadline})
+	wantResult(t, tb, match.Aborted)
+
+	// Once each side has moved, nothing is due.
+	tb = rated(t, false)
+	tb.move("alice", "e4")
+	tb.move("bob", "e5")
+	if d := tb.state.Deadline(rules); !d.IsZero() {
+		t.Fatalf("a deadline at %s after both first moves", d)
+	}
+}
+
+// An open match can be cancelled by its creator, or by its only seated player, and its
+// seat left by whoever sits there; a live match can be neither.
+func TestCancelAndLeaveAnOpenMatch(t *testing.T) {
+	tb := &table{t: t}
+	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice"})
+	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.refuse(match.Cancel{PlayerID: "mallory"}, game.Forbidden)
+	tb.refuse(match.Unseat{PlayerID: "alice"}, game.Forbidden) // not seated
+	tb.do(match.Unseat{PlayerID: "bob"})
+	if tb.state.SeatOf("bob") >= 0 || tb.state.Status != match.Open {
+		t.Fatalf("Bob left: %+v", tb.state.Seats)
+	}
+	tb.do(match.Cancel{PlayerID: "alice"})
+	wantResult(t, tb, match.Cancelled)
+	tb.refuse(match.Join{PlayerID: "bob", Name: "Bob", At: t0}, game.Conflict)
+
+	// An anonymous creator: its only seated player may cancel it.
+	tb = &table{t: t}
+	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0})
+	tb.refuse(match.Cancel{PlayerID: ""}, game.Forbidden)
+	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.do(match.Cancel{PlayerID: "bob"})
+	wantResult(t, tb, match.Cancelled)
+
+	tb = rated(t, false)
+	tb.refuse(match.Cancel{PlayerID: "alice"}, game.Conflict)
+	tb.refuse(match.Unseat{PlayerID: "bob"}, game.Conflict)
+}
+
+// A player whose connection closed is away from the moment it closed, even when the
+// server tells the match a little later.
+func TestAwayFromWhenTheConnectionClosed(t *testing.T) {
+	tb := rated(t, false)
+	closed := t0.Add(10 * time.Second)
+	evs := tb.do(match.Leave{PlayerID: "bob", Since: closed, At: closed.Add(3 * time.Second)})
+	if l := evs[0].Event.(match.SeatLeft); !l.At.Equal(closed) {
+		t.Fatalf("Bob is away from %s, want %s", l.At, closed)
 	}
 }

@@ -55,6 +55,9 @@ type State struct {
 	Resigned       []int
 	Abandon        *Abandon    // the rule for seats that leave; nil in matches created before it
 	AwaySince      []time.Time // by seat: when its player left, zero while present
+	StartedAt      time.Time   // when play started; zero in matches recorded before it
+	Opened         bool        // every seat has made its first move (see abort.go)
+	Offered        []bool      // by seat: it offered a draw and no opponent has moved since
 	GameState      game.State
 	Result         *game.Outcome
 }
@@ -202,8 +205,19 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Seats[e.Seat] = Seat{PlayerID: e.PlayerID, Name: e.Name, Bot: e.Bot}
 	case MatchStarted:
 		s.Status = Live
+		s.StartedAt = e.At
+		s.Offered = make([]bool, len(s.Seats))
+		_, recorded := rules.(game.Recorded)
+		s.Opened = !recorded
+	case SeatVacated:
+		s.Seats = slices.Clone(s.Seats)
+		s.Seats[e.Seat] = Seat{}
 	case DrawOffered:
 		s.DrawOfferBy, s.DrawAccepted = e.Seat, nil
+		if e.Seat >= 0 && e.Seat < len(s.Offered) {
+			s.Offered = slices.Clone(s.Offered)
+			s.Offered[e.Seat] = true
+		}
 	case DrawAccepted:
 		s.DrawAccepted = append(slices.Clone(s.DrawAccepted), e.Seat)
 	case DrawDeclined:
@@ -224,7 +238,11 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 	case SeedRevealed:
 		s.SeedRevealed = true
 	default:
+		s = s.moved(rules)
 		s.GameState = rules.Evolve(s.GameState, e)
+		if s.Status == Live && !s.Opened {
+			s.Opened = opened(rules, s)
+		}
 	}
 	return s
 }
@@ -264,6 +282,12 @@ func Stamped(cmd Command, at time.Time) Command {
 		c.At = at
 		return c
 	case ClaimVictory:
+		c.At = at
+		return c
+	case Cancel:
+		c.At = at
+		return c
+	case Unseat:
 		c.At = at
 		return c
 	}

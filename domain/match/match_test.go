@@ -153,10 +153,17 @@ func TestDrawOffers(t *testing.T) {
 		t.Fatalf("declined offer still pending")
 	}
 
+	// Not again before an opponent has moved, as chess servers rule: offers cannot fill
+	// the match's history.
+	tb.refuse(match.OfferDraw{PlayerID: "alice"}, game.Conflict)
+	tb.move("alice", "e4")
+	tb.refuse(match.OfferDraw{PlayerID: "alice"}, game.Conflict)
+	tb.move("bob", "e5")
+
 	// An offer lapses when the other side moves instead of answering (FIDE 9.1.2.3).
 	tb.do(match.OfferDraw{PlayerID: "alice"})
-	tb.move("alice", "e4")
-	evs := tb.move("bob", "e5")
+	tb.move("alice", "Nf3")
+	evs := tb.move("bob", "Nc6")
 	if d, ok := evs[0].Event.(match.DrawDeclined); !ok || !d.Implicit || tb.state.DrawOfferBy != -1 {
 		t.Fatalf("moving declines the pending offer: %+v", evs)
 	}

@@ -19,16 +19,22 @@ import (
 // at ForfeitAfter the seat forfeits, or at BotForfeitAfter when every opponent still
 // playing is the house bot ("Contre le bot, ta partie t'attend quelques minutes": nobody
 // waits at the other side of the board).
+//
+// FirstMovesMs is the rule for players who never show up: a live match in which some
+// seat has not made its first move FirstMovesMs after the start is aborted (see
+// abort.go); 0 for no such rule (matches created before it).
 type Abandon struct {
 	ClaimAfterMs   int64 `json:"claimAfterMs"`
 	ForfeitAfterMs int64 `json:"forfeitAfterMs"`
 	// BotForfeitAfterMs is zero in matches created before it: ForfeitAfterMs applies.
 	BotForfeitAfterMs int64 `json:"botForfeitAfterMs,omitempty"`
+	FirstMovesMs      int64 `json:"firstMovesMs,omitempty"`
 }
 
 // DefaultAbandon is UnfairChess's rule, which Arbiter applies to every game: a claim after
-// thirty seconds away, a forfeit after two minutes, and after ten minutes against the bot.
-var DefaultAbandon = Abandon{ClaimAfterMs: 30_000, ForfeitAfterMs: 120_000, BotForfeitAfterMs: 600_000}
+// thirty seconds away, a forfeit after two minutes, and after ten minutes against the bot;
+// and a match whose seats have not all moved two minutes after its start is aborted.
+var DefaultAbandon = Abandon{ClaimAfterMs: 30_000, ForfeitAfterMs: 120_000, BotForfeitAfterMs: 600_000, FirstMovesMs: 120_000}
 
 func (a Abandon) claimAfter() time.Duration { return time.Duration(a.ClaimAfterMs) * time.Millisecond }
 
@@ -63,7 +69,11 @@ func (s *State) onlyBotsAgainst(rules game.Rules, seat int) bool {
 type (
 	Leave struct {
 		PlayerID string
-		At       time.Time
+		// Since is when the player's last connection closed, if the server waited a little
+		// before telling (a reload is no leaving): the seat is away from then. Zero, or a
+		// time after At, means At.
+		Since time.Time
+		At    time.Time
 	}
 	Return struct {
 		PlayerID string
@@ -116,6 +126,9 @@ func (s *State) Deadline(rules game.Rules) time.Time {
 	if s.Status != Live || s.Abandon == nil {
 		return d
 	}
+	if a, ok := s.abortAt(); ok && (d.IsZero() || a.Before(d)) {
+		d = a
+	}
 	for _, seat := range s.Playing(rules) {
 		if since, away := s.Away(seat); away {
 			if f := since.Add(s.ForfeitAfter(rules, seat)); d.IsZero() || f.Before(d) {
@@ -126,9 +139,13 @@ func (s *State) Deadline(rules game.Rules) time.Time {
 	return d
 }
 
-func leave(s State, seat int, at time.Time) ([]game.Emitted, error) {
+func leave(s State, seat int, c Leave) ([]game.Emitted, error) {
 	if _, away := s.Away(seat); away {
 		return nil, game.Reject(game.Conflict, "seat %d has already left", seat)
+	}
+	at := c.At
+	if !c.Since.IsZero() && c.Since.Before(at) {
+		at = c.Since
 	}
 	return game.PublicEvents(SeatLeft{Seat: seat, At: at}), nil
 }

@@ -10,10 +10,12 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 )
 
-// present creates a chess match with the default rule for players who leave.
+// present creates a chess match with the default rule for players who leave, without
+// the abort of a match whose first moves do not come (fairplay_test.go tests it).
 func present(t *testing.T) *table {
 	tb := &table{t: t}
 	rule := match.DefaultAbandon
+	rule.FirstMovesMs = 0
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice", Abandon: &rule})
 	tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
 	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})

@@ -1,0 +1,112 @@
+package match
+
+import (
+	"slices"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// Matches that are not played: an open match its creator cancels or a player leaves, a
+// live match aborted because a seat never made its first move. Neither counts for
+// anybody: no winner, no rating.
+//
+// A match is opened once every seat has made its first move (the game's move list is as
+// long as the match has seats; a game that keeps no move list is opened from its start).
+// Until then:
+//   - a rated match that ends (a resignation, an agreement, a flag, a forfeit) is
+//     aborted instead: an account cannot feed another rating points by losing at move 0;
+//   - once Abandon.FirstMovesMs has passed since the start, the engine's timers abort it,
+//     rated or not: a player who never plays, even one who never opened a connection,
+//     does not keep the others waiting forever.
+
+// The reasons of results that count for nobody.
+const (
+	Aborted   = "aborted"   // a live match ended before every seat had moved
+	Cancelled = "cancelled" // an open match its creator (or its only player) cancelled
+)
+
+// Void reports whether a match ended for this reason counts for nobody (no rating).
+func Void(reason string) bool { return reason == Aborted || reason == Cancelled }
+
+// Cancel ends an open match: asked by its creator, or by its only seated player.
+type Cancel struct {
+	PlayerID string
+	At       time.Time
+}
+
+// Unseat frees the player's seat of an open match (leaveMatch).
+type Unseat struct {
+	PlayerID string
+	At       time.Time
+}
+
+func (Cancel) command() {}
+func (Unseat) command() {}
+
+// SeatVacated says a seat of an open match is free again: its player left before the start.
+type SeatVacated struct {
+	Seat int `json:"seat"`
+}
+
+func (SeatVacated) EventType() string { return "SeatVacated" }
+
+// abortAt is when the match is aborted if some seat has still not moved.
+func (s *State) abortAt() (time.Time, bool) {
+	if s.Status != Live || s.Opened || s.Abandon == nil || s.Abandon.FirstMovesMs <= 0 || s.StartedAt.IsZero() {
+		return time.Time{}, false
+	}
+	return s.StartedAt.Add(time.Duration(s.Abandon.FirstMovesMs) * time.Millisecond), true
+}
+
+// AbortAt is when a live match in which some seat has not moved yet is aborted, if it has
+// such a rule.
+func (s *State) AbortAt() (time.Time, bool) { return s.abortAt() }
+
+// opened reports whether every seat of the live match s has made its first move.
+func opened(rules game.Rules, s State) bool {
+	rec, ok := rules.(game.Recorded)
+	return !ok || len(rec.MoveList(s.GameState)) >= len(s.Seats)
+}
+
+func cancel(s State, c Cancel) ([]game.Emitted, error) {
+	if s.Status != Open {
+		return nil, game.Reject(game.Conflict, "only an open match can be cancelled: this one is %s (resign, or offer a draw, instead)", s.Status)
+	}
+	seat := s.SeatOf(c.PlayerID)
+	alone := seat >= 0 && len(s.Seats)-freeSeats(s) == 1
+	if c.PlayerID == "" || (c.PlayerID != s.CreatedBy && !alone) {
+		return nil, game.Reject(game.Forbidden, "only the creator of this match, or its only seated player, may cancel it: leave your seat with leaveMatch instead")
+	}
+	return end(s, nil, Cancelled), nil
+}
+
+func unseat(s State, c Unseat) ([]game.Emitted, error) {
+	seat := s.SeatOf(c.PlayerID)
+	switch {
+	case seat < 0:
+		return nil, game.Reject(game.Forbidden, "you have no seat in this match")
+	case s.Status != Open:
+		return nil, game.Reject(game.Conflict, "the match has started: resign instead of leaving")
+	}
+	return game.PublicEvents(SeatVacated{Seat: seat}), nil
+}
+
+// offered reports whether seat offered a draw that its opponents have not moved since.
+func (s *State) offered(seat int) bool { return seat >= 0 && seat < len(s.Offered) && s.Offered[seat] }
+
+// moved clears the draw offers of the seats other than those to act before a game event:
+// one of them is acting (or the system, on their clock), so the offerers may offer again.
+func (s State) moved(rules game.Rules) State {
+	if !slices.Contains(s.Offered, true) || s.GameState == nil {
+		return s
+	}
+	toAct := rules.Status(s.GameState).ToAct
+	s.Offered = slices.Clone(s.Offered)
+	for seat := range s.Offered {
+		if slices.ContainsFunc(toAct, func(o int) bool { return o != seat }) {
+			s.Offered[seat] = false
+		}
+	}
+	return s
+}
