@@ -169,7 +169,9 @@ func TestTimersWaitLongerAgainstTheBot(t *testing.T) {
 	var now atomic.Int64
 	start := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	now.Store(start.UnixNano())
-	e := engine.New(engine.Config{Store: store, Games: game.NewRegistry(classic.Rules{}), Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	rule := match.DefaultAbandon
+	rule.FirstMovesMs = 0 // nobody moves here: no abort for want of first moves
+	e := engine.New(engine.Config{Store: store, Games: game.NewRegistry(classic.Rules{}), Abandon: &rule, Now: func() time.Time { return time.Unix(0, now.Load()) }})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	ack, err := e.Create(ctx, engine.CreateMatch{Game: classic.ID, By: "ann"}, engine.Meta{})

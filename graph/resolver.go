@@ -30,4 +30,5 @@ type Resolver struct {
 	Presence *Presence
 
 	limits Limits // set by Handler: the caps of subscriptions
+	signups *signups // the bound on registrations per address, set by Handler
 }

@@ -150,6 +150,9 @@ func (r *matchResolver) Cards(ctx context.Context, obj *model.Match) ([]*model.S
 
 // RegisterPlayer is the resolver for the registerPlayer field.
 func (r *mutationResolver) RegisterPlayer(ctx context.Context, name string) (*model.RegisterPayload, error) {
+	if err := r.signups.admit(addressOf(ctx)); err != nil {
+		return nil, err
+	}
 	p, token, err := r.Engine.RegisterPlayer(ctx, name)
 	if err != nil {
 		return nil, err
@@ -216,6 +219,16 @@ func (r *mutationResolver) AddBot(ctx context.Context, matchID string, seat *int
 	}
 	ack, err := bot.Add(ctx, r.Engine, matchID, p.ID, seat, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
 	return r.seated(ctx, ack, err, bot.ID, p.ID)
+}
+
+// CancelMatch is the resolver for the cancelMatch field.
+func (r *mutationResolver) CancelMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Cancel{PlayerID: id} })
+}
+
+// LeaveMatch is the resolver for the leaveMatch field.
+func (r *mutationResolver) LeaveMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Unseat{PlayerID: id} })
 }
 
 // PlayMove is the resolver for the playMove field.

@@ -54,6 +54,9 @@ type Limits struct {
 	AllowOrigins []string
 	// Log receives the server's warnings; nil is slog.Default().
 	Log *slog.Logger
+	// RegistrationsPerHour bounds the players registered from one address in any hour
+	// (registerPlayer; 0 is no limit).
+	RegistrationsPerHour int
 }
 
 func (l *Limits) defaults() {
@@ -143,6 +146,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	})
 
 	origins := newOrigins(limits.AllowOrigins)
+	r.signups = newSignups(limits.RegistrationsPerHour, time.Hour)
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if !origins.admit(w, req) {

@@ -79,7 +79,9 @@ func TestVerifyChecksTheBotsWait(t *testing.T) {
 	ctx := context.Background()
 	store := memstore.New()
 	clk := &clock{now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
-	e := engine.New(engine.Config{Store: store, Games: registry(), Now: clk.Now})
+	rule := match.DefaultAbandon
+	rule.FirstMovesMs = 0 // nobody moves here: no abort for want of first moves
+	e := engine.New(engine.Config{Store: store, Games: registry(), Now: clk.Now, Abandon: &rule})
 	ack, err := e.Create(ctx, engine.CreateMatch{Game: "CHESS"}, engine.Meta{})
 	if err != nil {
 		t.Fatal(err)

@@ -195,7 +195,11 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		}()
 	}
 	a.gauges(hub)
-	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, ReadPos: a.follower, Hub: hub, Presence: graph.NewPresence(ctx, log)}
+	presence := graph.NewPresence(ctx, log)
+	if cfg.abandon != nil { // a short claim wait (tests) gets a shorter grace
+		presence.Grace = min(graph.DefaultGrace, time.Duration(cfg.abandon.ClaimAfterMs)*time.Millisecond/4)
+	}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, ReadPos: a.follower, Hub: hub, Presence: presence}
 	return a, nil
 }
 

@@ -35,8 +35,14 @@ func TestProjectionsLiveEqualRebuilt(t *testing.T) {
 				act(t, a.engine, id, []string{"w", "b"}[j%2], move(mv))
 			}
 		},
-		func(id string) { act(t, a.engine, id, "w", resign) },
+		func(id string) { // after each side's first move: else the game is aborted
+			act(t, a.engine, id, "w", move("e4"))
+			act(t, a.engine, id, "b", move("e5"))
+			act(t, a.engine, id, "w", resign)
+		},
 		func(id string) {
+			act(t, a.engine, id, "w", move("d4"))
+			act(t, a.engine, id, "b", move("d5"))
 			act(t, a.engine, id, "b", offerDraw)
 			act(t, a.engine, id, "w", acceptDraw)
 		},

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestClockOptionsOutOfBoundsAreRefused: the clocks that made seat 0 lose on time at once
@@ -64,5 +68,174 @@ func TestAStrangerCannotTakeARematchSeat(t *testing.T) {
 	srv.must(t, ann, `mutation($m:ID!){joinMatch(matchId:$m){seat}}`, map[string]any{"m": re}, &joined)
 	if joined.JoinMatch.Seat != 1 {
 		t.Fatalf("Ann joined the rematch at seat %d, want 1 (Black)", joined.JoinMatch.Seat)
+	}
+}
+
+// TestRatingFarmingChangesNoRating: ten throwaway accounts each lose a rated game to one
+// account by resigning at move 0, as the farming attack did: every game is aborted, no
+// rating moves, and the file verifies.
+func TestRatingFarmingChangesNoRating(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	targetID, target := srv.register(t, "Target")
+	for i := range 10 {
+		_, throwaway := srv.register(t, fmt.Sprintf("Throwaway%d", i))
+		id := srv.newMatch(t, throwaway, target, true)
+		var d struct {
+			Resign struct {
+				Match struct {
+					Status string
+					Result struct {
+						Winners []int
+						Reason  string
+					}
+				}
+			}
+		}
+		srv.must(t, throwaway, `mutation($m:ID!){resign(matchId:$m){match{status result{winners reason}}}}`, map[string]any{"m": id}, &d)
+		if m := d.Resign.Match; m.Status != "FINISHED" || m.Result.Reason != "aborted" || len(m.Result.Winners) != 0 {
+			t.Fatalf("a rated game resigned at move 0 ended %+v", m)
+		}
+	}
+	var p struct {
+		Player struct{ Ratings []struct{ Rating float64 } }
+	}
+	srv.must(t, "", `query($p:ID!){player(id:$p){ratings{rating}}}`, map[string]any{"p": targetID}, &p)
+	if len(p.Player.Ratings) != 0 {
+		t.Fatalf("ten aborted games rated the target: %+v", p.Player.Ratings)
+	}
+	srv.stop(t)
+	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") {
+		t.Fatalf("verify:\n%s", out)
+	}
+}
+
+// TestRegistrationsAreBoundedPerAddress: past --registrations-per-hour from one address,
+// registerPlayer is refused with RATE_LIMITED and the seconds to wait.
+func TestRegistrationsAreBoundedPerAddress(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"), "--registrations-per-hour", "3")
+	for i := range 3 {
+		srv.register(t, fmt.Sprintf("P%d", i))
+	}
+	r := srv.post(t, "", `mutation{registerPlayer(name:"P3"){token}}`, nil)
+	if r.code() != "RATE_LIMITED" || !strings.Contains(r.Errors[0].Message, "3 per 1h") {
+		t.Fatalf("a fourth registration: %+v", r.Errors)
+	}
+	if wait, _ := r.Errors[0].Extensions["retryAfter"].(float64); wait < 1 || wait > 3600 {
+		t.Fatalf("retryAfter %v", r.Errors[0].Extensions["retryAfter"])
+	}
+}
+
+// TestDrawOfferSpamIsRefused: offer, decline, offer again before the opponent moved: the
+// second offer is refused and records nothing; after the opponent's move it is allowed.
+func TestDrawOfferSpamIsRefused(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	id := srv.newMatch(t, ann, bob, false)
+	const offer = `mutation($m:ID!){offerDraw(matchId:$m){version}}`
+	srv.must(t, ann, offer, map[string]any{"m": id}, nil)
+	var d struct{ DeclineDraw struct{ Version int } }
+	srv.must(t, bob, `mutation($m:ID!){declineDraw(matchId:$m){version}}`, map[string]any{"m": id}, &d)
+	for range 3 {
+		if r := srv.post(t, ann, offer, map[string]any{"m": id}); r.code() != "CONFLICT" || !strings.Contains(r.Errors[0].Message, "once an opponent has moved") {
+			t.Fatalf("Ann offers again at once: %+v", r.Errors)
+		}
+	}
+	srv.play(t, ann, id, "e4")
+	if r := srv.post(t, ann, offer, map[string]any{"m": id}); r.code() != "CONFLICT" {
+		t.Fatalf("Ann offers again after her own move: %+v", r.Errors)
+	}
+	srv.play(t, bob, id, "e5")
+	var v struct{ OfferDraw struct{ Version int } }
+	srv.must(t, ann, offer, map[string]any{"m": id}, &v)
+	if want := d.DeclineDraw.Version + 3; v.OfferDraw.Version != want {
+		t.Fatalf("the offer after Bob's move is version %d, want %d: the refusals recorded something", v.OfferDraw.Version, want)
+	}
+}
+
+// TestCancelAndLeaveAnOpenMatch: a player leaves an open match's seat, a stranger cannot
+// cancel it, its creator does; a live match cannot be cancelled.
+func TestCancelAndLeaveAnOpenMatch(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, ann, `mutation{createMatch(input:{game:CHESS}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	vars := map[string]any{"m": id}
+	srv.must(t, bob, `mutation($m:ID!){joinMatch(matchId:$m){seat}}`, vars, nil)
+	var left struct {
+		LeaveMatch struct {
+			Match struct {
+				Status string
+				Seats  []struct{ Player *struct{ Name string } }
+			}
+		}
+	}
+	srv.must(t, bob, `mutation($m:ID!){leaveMatch(matchId:$m){match{status seats{player{name}}}}}`, vars, &left)
+	if m := left.LeaveMatch.Match; m.Status != "OPEN" || m.Seats[0].Player != nil || m.Seats[1].Player != nil {
+		t.Fatalf("after Bob left: %+v", m)
+	}
+	if r := srv.post(t, bob, `mutation($m:ID!){cancelMatch(matchId:$m){version}}`, vars); r.code() != "FORBIDDEN" {
+		t.Fatalf("Bob cancels Ann's match: %+v", r.Errors)
+	}
+	var done struct {
+		CancelMatch struct {
+			Match struct {
+				Status string
+				Result struct{ Reason string }
+			}
+		}
+	}
+	srv.must(t, ann, `mutation($m:ID!){cancelMatch(matchId:$m){match{status result{reason}}}}`, vars, &done)
+	if m := done.CancelMatch.Match; m.Status != "FINISHED" || m.Result.Reason != "cancelled" {
+		t.Fatalf("after Ann cancelled: %+v", m)
+	}
+	live := srv.newMatch(t, ann, bob, false)
+	if r := srv.post(t, ann, `mutation($m:ID!){cancelMatch(matchId:$m){version}}`, map[string]any{"m": live}); r.code() != "CONFLICT" {
+		t.Fatalf("Ann cancels a live match: %+v", r.Errors)
+	}
+	srv.stop(t)
+	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") {
+		t.Fatalf("verify:\n%s", out)
+	}
+}
+
+// TestAMatchWithoutFirstMovesIsAborted: two players who only use HTTP join and never
+// move: the server's timers abort the match at --abort-after, rated or not.
+func TestAMatchWithoutFirstMovesIsAborted(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db, "--abort-after", "1s")
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	id := srv.newMatch(t, ann, bob, true)
+	srv.play(t, ann, id, "e4")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	updates := srv.subscribeRaw(t, ctx, "graphql-transport-ws", "", `subscription($m:ID!){matchUpdates(matchId:$m){status result{reason winners}}}`, map[string]any{"m": id})
+	var last struct {
+		MatchUpdates struct {
+			Status string
+			Result *struct {
+				Reason  string
+				Winners []int
+			}
+		}
+	}
+	for data := range updates { // the subscription completes once the match is over
+		if err := json.Unmarshal(data, &last); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m := last.MatchUpdates; m.Status != "FINISHED" || m.Result == nil || m.Result.Reason != "aborted" || len(m.Result.Winners) != 0 {
+		t.Fatalf("the match without Bob's first move ended %+v (within a minute?)", m)
+	}
+	srv.stop(t)
+	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") {
+		t.Fatalf("verify:\n%s", out)
 	}
 }

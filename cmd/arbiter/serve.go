@@ -37,6 +37,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	archiveAfter := fs.Duration("archive-after", 10*time.Minute, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
 	keys := addKeyFlags(fs)
 	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
+	abortAfter := fs.Duration("abort-after", time.Duration(match.DefaultAbandon.FirstMovesMs)*time.Millisecond, "how long after its start a live match waits for every seat's first move before it is aborted, with no result and no rating change (0: never; for matches created from now on)")
+	registrations := fs.Int("registrations-per-hour", 20, "players registerPlayer may create from one address in any hour; beyond, RATE_LIMITED with a retry-after (0: no limit)")
 	botForfeitAfter := fs.Duration("bot-forfeit-after", time.Duration(match.DefaultAbandon.BotForfeitAfterMs)*time.Millisecond, "how long a player who left a live match against the bot alone may be away before it forfeits (for matches created from now on)")
 	allowOrigin := fs.String("allow-origin", "", "browser origins allowed to call the API from other sites, comma-separated (https://app.example.com,https://other.example); * for any; default none but the server's own")
 	readTimeout := fs.Duration("read-timeout", 30*time.Second, "how long a client may take to send a whole request")
@@ -62,7 +64,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *botForfeitAfter <= 0 {
 		return fmt.Errorf("--bot-forfeit-after must be above 0 (got %s)", *botForfeitAfter)
 	}
-	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds(), BotForfeitAfterMs: botForfeitAfter.Milliseconds()}
+	if *abortAfter < 0 || *registrations < 0 {
+		return fmt.Errorf("--abort-after and --registrations-per-hour must be 0 or more (got %s and %d)", *abortAfter, *registrations)
+	}
+	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds(), BotForfeitAfterMs: botForfeitAfter.Milliseconds(), FirstMovesMs: abortAfter.Milliseconds()}
 	// The log package's lines (gqlgen's, a library's) go through the same log.
 	slog.SetDefault(log)
 
@@ -106,7 +111,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	defer func() { stopKeeping(); <-kept }()
-	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, AllowOrigins: splitList(*allowOrigin), Log: log}
+	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
 	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits}, log)
 	if err != nil {
 		return whatToDo(err)

@@ -160,6 +160,8 @@ func TestAGameAgainstTheBotWaitsLonger(t *testing.T) {
 			if tb.state.Seats[1].Bot != c.opponent.Bot {
 				t.Fatalf("seat 1 is %+v", tb.state.Seats[1])
 			}
+			tb.move("alice", "e4") // both move first: else the match is aborted at two minutes
+			tb.move(c.opponent.PlayerID, "e5")
 			left := t0.Add(5 * time.Second)
 			tb.do(match.Leave{PlayerID: "alice", At: left})
 			deadline := tb.state.Deadline(rules)

@@ -169,12 +169,14 @@ type ComplexityRoot struct {
 		AcceptDraw     func(childComplexity int, matchID string, commandID *string) int
 		AcceptOpening  func(childComplexity int, matchID string, commandID *string) int
 		AddBot         func(childComplexity int, matchID string, seat *int, commandID *string) int
+		CancelMatch    func(childComplexity int, matchID string, commandID *string) int
 		ClaimDraw      func(childComplexity int, matchID string, commandID *string) int
 		ClaimVictory   func(childComplexity int, matchID string, commandID *string) int
 		CreateMatch    func(childComplexity int, input model.CreateMatchInput) int
 		DeclineDraw    func(childComplexity int, matchID string, commandID *string) int
 		Defect         func(childComplexity int, matchID string, colour string, kingMove *string, commandID *string) int
 		JoinMatch      func(childComplexity int, matchID string, seat *int, commandID *string) int
+		LeaveMatch     func(childComplexity int, matchID string, commandID *string) int
 		OfferDraw      func(childComplexity int, matchID string, commandID *string) int
 		PlayCard       func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) int
 		PlayMove       func(childComplexity int, matchID string, move string, commandID *string) int
@@ -294,6 +296,8 @@ type MutationResolver interface {
 	CreateMatch(ctx context.Context, input model.CreateMatchInput) (*model.CreateMatchPayload, error)
 	JoinMatch(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
 	AddBot(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
+	CancelMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	LeaveMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	PlayMove(ctx context.Context, matchID string, move string, commandID *string) (*model.ActionPayload, error)
 	Resign(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	OfferDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
@@ -915,6 +919,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddBot(childComplexity, args["matchId"].(string), args["seat"].(*int), args["commandId"].(*string)), true
+	case "Mutation.cancelMatch":
+		if e.ComplexityRoot.Mutation.CancelMatch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_cancelMatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CancelMatch(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.claimDraw":
 		if e.ComplexityRoot.Mutation.ClaimDraw == nil {
 			break
@@ -981,6 +996,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.JoinMatch(childComplexity, args["matchId"].(string), args["seat"].(*int), args["commandId"].(*string)), true
+	case "Mutation.leaveMatch":
+		if e.ComplexityRoot.Mutation.LeaveMatch == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_leaveMatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.LeaveMatch(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.offerDraw":
 		if e.ComplexityRoot.Mutation.OfferDraw == nil {
 			break
@@ -1562,9 +1588,17 @@ type Mutation {
   a rated match is refused (BAD_USER_INPUT), and so is a second bot in one match (CONFLICT).
   """
   addBot(matchId: ID!, seat: Int, commandId: ID): JoinPayload!
+  """
+  Cancels an open match: its creator, or its only seated player, may. The match is then
+  FINISHED with result reason "cancelled", no winner, and counts for nobody.
+  """
+  cancelMatch(matchId: ID!, commandId: ID): ActionPayload!
+  "Frees your seat of an open match (before it starts; once live, resign instead)."
+  leaveMatch(matchId: ID!, commandId: ID): ActionPayload!
   "Plays a move, in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O, exd8=Q+)."
   playMove(matchId: ID!, move: String!, commandId: ID): ActionPayload!
   resign(matchId: ID!, commandId: ID): ActionPayload!
+  "Offers a draw; not again before an opponent has moved (CONFLICT)."
   offerDraw(matchId: ID!, commandId: ID): ActionPayload!
   acceptDraw(matchId: ID!, commandId: ID): ActionPayload!
   declineDraw(matchId: ID!, commandId: ID): ActionPayload!
@@ -1876,6 +1910,11 @@ type Side {
   colour: String
 }
 
+"""
+How a match ended. A rated match that ends before every seat has moved, and any match
+whose seats have not all moved in time after its start, ends with reason "aborted"; an
+open match cancelled ends with "cancelled": neither has a winner, neither changes a rating.
+"""
 type Result {
   "The winning seat in a two-sided game, null for a draw."
   winner: Int
@@ -2520,6 +2559,28 @@ func (ec *executionContext) field_Mutation_addBot_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_cancelMatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_claimDraw_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -2665,6 +2726,28 @@ func (ec *executionContext) field_Mutation_joinMatch_args(ctx context.Context, r
 		return nil, err
 	}
 	args["commandId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_leaveMatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
 	return args, nil
 }
 
@@ -5412,6 +5495,94 @@ func (ec *executionContext) fieldContext_Mutation_addBot(ctx context.Context, fi
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_addBot_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_cancelMatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_cancelMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CancelMatch(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_cancelMatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_cancelMatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_leaveMatch(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_leaveMatch(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().LeaveMatch(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_leaveMatch(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_leaveMatch_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -9338,6 +9509,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "addBot":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_addBot(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cancelMatch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_cancelMatch(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "leaveMatch":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_leaveMatch(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

@@ -194,6 +194,9 @@ type RegisterPayload struct {
 	Token  string  `json:"token"`
 }
 
+// How a match ended. A rated match that ends before every seat has moved, and any match
+// whose seats have not all moved in time after its start, ends with reason "aborted"; an
+// open match cancelled ends with "cancelled": neither has a winner, neither changes a rating.
 type Result struct {
 	// The winning seat in a two-sided game, null for a draw.
 	Winner *int `json:"winner,omitempty"`
