@@ -29,6 +29,6 @@ type Resolver struct {
 	// tracks nothing.
 	Presence *Presence
 
-	limits Limits // set by Handler: the caps of subscriptions
+	limits  Limits   // set by Handler: the caps of subscriptions
 	signups *signups // the bound on registrations per address, set by Handler
 }
