@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
 )
 
 // Diagrammer is a game that draws its own board as text, for `arbiter replay`: a board
@@ -68,4 +69,86 @@ func chessDiagram(fen string) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// Record writes the moves of a match's game as the game counts its turns: a number
+// covers one turn of each side ("1. e4 e5 2. Nf3"; "12... Nf6" when Black's turn comes
+// first), and a turn of several plays (an UnfairChess card and its move) is written as
+// one, its plays joined by " & ". A game that is not game.Turned is numbered by play.
+func Record(rules game.Rules, st match.State) string {
+	if st.GameState == nil {
+		return ""
+	}
+	var first int
+	var turns []game.Turn
+	if t, ok := rules.(game.Turned); ok {
+		first, turns = t.Turns(st.GameState)
+	} else if r, ok := rules.(game.Recorded); ok {
+		first = 1
+		for _, m := range r.MoveList(st.GameState) {
+			turns = append(turns, game.Turn{Plays: []string{m}})
+		}
+	}
+	var b strings.Builder
+	n := first
+	for i, t := range turns {
+		switch {
+		case i > 0 && t.Side <= turns[i-1].Side:
+			n++
+			fmt.Fprintf(&b, " %d. ", n)
+		case i > 0:
+			b.WriteString(" ")
+		case t.Side > 0:
+			fmt.Fprintf(&b, "%d... ", n)
+		default:
+			fmt.Fprintf(&b, "%d. ", n)
+		}
+		b.WriteString(strings.Join(t.Plays, " & "))
+	}
+	return b.String()
+}
+
+// Result writes a match's result for a person. In a game of two named sides
+// (game.Turned) it is the score by side, as PGN writes it, with the winner's side, seat
+// and name: "0-1 (Black, seat 0, Ada, wins by checkmate)", "1/2-1/2 (draw: stalemate)".
+// Otherwise it names the winning seats: "seat 2 (Ada) wins (last king standing)". ""
+// before the end.
+func Result(rules game.Rules, st match.State) string {
+	r := st.Result
+	if r == nil {
+		return ""
+	}
+	sides, names := make([]int, len(st.Seats)), make([]string, len(st.Seats))
+	turned, sided := rules.(game.Turned)
+	sided = sided && len(st.Seats) == 2
+	for seat := range st.Seats {
+		if sided {
+			var ok bool
+			sides[seat], names[seat], ok = turned.SideOf(st.GameState, seat)
+			sided = ok
+		}
+	}
+	if len(r.Winners) == 0 {
+		if sided {
+			return fmt.Sprintf("1/2-1/2 (draw: %s)", r.Reason)
+		}
+		return fmt.Sprintf("draw (%s)", r.Reason)
+	}
+	if sided && len(r.Winners) == 1 {
+		w := r.Winners[0]
+		score := "1-0"
+		if sides[w] != 0 {
+			score = "0-1"
+		}
+		return fmt.Sprintf("%s (%s, seat %d, %s, wins by %s)", score, names[w], w, st.Seats[w].Name, r.Reason)
+	}
+	var who []string
+	for _, w := range r.Winners {
+		who = append(who, fmt.Sprintf("seat %d (%s)", w, st.Seats[w].Name))
+	}
+	verb := "wins"
+	if len(who) > 1 {
+		verb = "win"
+	}
+	return fmt.Sprintf("%s %s (%s)", strings.Join(who, " and "), verb, r.Reason)
 }

@@ -57,6 +57,7 @@ type Report struct {
 	Status   match.Status
 	Seats    int // how many seats the match has
 	Result   *game.Outcome
+	Ending   string // the result for a person to read (see Result); "" before the end
 	Problems []Problem
 }
 
@@ -149,7 +150,7 @@ func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) R
 	v := verifier{games: games, r: &r, forfeiter: -1}
 	v.run(evs)
 	r.Status, r.Result, r.Seats = v.st.Status, v.st.Result, len(v.st.Seats)
-	r.Game = v.st.Game
+	r.Game, r.Ending = v.st.Game, Result(v.rules, v.st)
 	return r
 }
 

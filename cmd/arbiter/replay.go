@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -116,11 +115,9 @@ func printSnapshot(w io.Writer, snap replay.Snapshot) error {
 		fmt.Fprint(w, snap.Diagram())
 		fmt.Fprintf(w, "FEN: %s\n", fen)
 	}
-	if r, ok := snap.Rules.(game.Recorded); ok && st.GameState != nil {
-		if moves := r.MoveList(st.GameState); len(moves) > 0 {
-			fmt.Fprintln(w)
-			fmt.Fprintln(w, numbered(moves, fen))
-		}
+	if rec := replay.Record(snap.Rules, st); rec != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, rec)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "status: %s\n", st.Status)
@@ -128,66 +125,8 @@ func printSnapshot(w io.Writer, snap replay.Snapshot) error {
 		fmt.Fprintf(w, "to act: seat %v\n", gs.ToAct)
 	}
 	if st.Result != nil {
-		_, err := fmt.Fprintf(w, "result: %s (%s)\n", score(st.Result.Winners, len(st.Seats)), st.Result.Reason)
+		_, err := fmt.Fprintf(w, "result: %s\n", replay.Result(snap.Rules, st))
 		return err
 	}
 	return nil
-}
-
-// numbered writes moves as in PGN ("1. e4 e5 2. Nf3") when fen is a chess FEN: the first
-// move's number and side come from the FEN's side to move and move number, counted back
-// by the number of moves, so a game from a set-up position is numbered as PGN would. Any
-// other game's moves are numbered by ply, from 1 ("1. e2e3 2. escape 3. p8p7"): a ply
-// is one seat's move, whatever the number of seats.
-func numbered(moves []string, fen string) string {
-	f := strings.Fields(fen)
-	full := 0
-	if len(f) == 6 && (f[1] == "w" || f[1] == "b") {
-		full, _ = strconv.Atoi(f[5])
-	}
-	var b strings.Builder
-	if full < 1 {
-		for i, m := range moves {
-			fmt.Fprintf(&b, "%d. %s", i+1, m)
-			if i < len(moves)-1 {
-				b.WriteString(" ")
-			}
-		}
-		return b.String()
-	}
-	end := 2 * (full - 1) // plies before the current position, counted from move 1 with White
-	if f[1] == "b" {
-		end++
-	}
-	ply := max(end-len(moves), 0) // plies before the first move
-	for i, m := range moves {
-		p := ply + i
-		switch {
-		case p%2 == 0:
-			fmt.Fprintf(&b, "%d. ", p/2+1)
-		case i == 0:
-			fmt.Fprintf(&b, "%d... ", p/2+1)
-		}
-		b.WriteString(m)
-		if i < len(moves)-1 {
-			b.WriteString(" ")
-		}
-	}
-	return b.String()
-}
-
-// score writes a result as PGN does for two seats, and as the winning seats otherwise.
-func score(winners []int, seats int) string {
-	switch {
-	case len(winners) == 0:
-		if seats == 2 {
-			return "1/2-1/2"
-		}
-		return "draw"
-	case seats == 2 && len(winners) == 1 && winners[0] == 0:
-		return "1-0"
-	case seats == 2 && len(winners) == 1 && winners[0] == 1:
-		return "0-1"
-	}
-	return fmt.Sprintf("won by seat(s) %v", winners)
 }

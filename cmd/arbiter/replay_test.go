@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/sovereignchess"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/replay/playout"
 )
@@ -59,7 +62,7 @@ func TestReplayCommand(t *testing.T) {
 		" 4  . . . . . . P q\n",
 		" 1  R N B Q K B N R\n\n    a b c d e f g h\n",
 		"1. f3 e5 2. g4 Qh4#\n",
-		"status: FINISHED\n", "result: 0-1 (checkmate)\n",
+		"status: FINISHED\n", "result: 0-1 (Black, seat 1, player 50.1, wins by checkmate)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay output lacks %q:\n%s", want, out)
@@ -88,12 +91,6 @@ func TestReplayCommand(t *testing.T) {
 		if code := run(context.Background(), []string{cmd, "-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "-db") {
 			t.Errorf("arbiter %s -h: exit %d, %s", cmd, code, stderr.String())
 		}
-	}
-}
-
-func TestNumbered(t *testing.T) {
-	if got := numbered([]string{"e5", "Nf3"}, "8/8/8/8/4P3/8/8/K6k b - - 0 12"); got != "11... e5 12. Nf3" {
-		t.Errorf("from a set-up position with Black to move: %q", got)
 	}
 }
 
@@ -160,5 +157,64 @@ func TestPGNOfAClockedMatch(t *testing.T) {
 	movetext := strings.TrimSpace(m.Match.PGN[strings.LastIndex(m.Match.PGN, "]\n\n")+3:])
 	if !clk.MatchString(strings.Join(strings.Fields(movetext), " ")) || !strings.Contains(m.Match.PGN, `[Termination "normal"]`) || !strings.Contains(m.Match.PGN, `[TimeControl "300+3"]`) {
 		t.Fatalf("the PGN of a clocked, resigned match:\n%s", m.Match.PGN)
+	}
+}
+
+// replay and verify read a result by colour: a Sovereign Chess match in which the opening
+// choice gave White to seat 1 and seat 0 (Black) won prints 0-1 with Black, seat 0 and
+// its player's name; the moves are numbered a pair of turns to a number.
+func TestReplayReadsResultsByColour(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	store, err := sqlite.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := engine.New(engine.Config{Store: store, Games: games()})
+	ack, err := eng.Create(ctx, engine.CreateMatch{Game: sovereignchess.ID}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"Ada", "Bo"}
+	for seat, name := range names {
+		if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: name, Name: name, Seat: &seat}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var moves []string
+	for len(moves) < 3 {
+		snap, err := eng.Match(ctx, ack.MatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs := snap.State.GameStatus(snap.Rules)
+		seat := gs.ToAct[0]
+		var do any
+		switch {
+		case gs.Phase == "opening-choice" && seat == 1: // seat 1 keeps White
+			do = game.Choose{Option: "keep"}
+		case gs.Phase == "opening-choice": // seat 0 gives White back to seat 1
+			do = game.Choose{Option: "refuse"}
+		default:
+			m := snap.Rules.(game.Boarded).Board(snap.State.GameState).LegalMoves[0]
+			moves, do = append(moves, m), game.Move{Notation: m}
+		}
+		if _, err := eng.Handle(ctx, ack.MatchID, match.Act{PlayerID: names[seat], Do: do}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := eng.Handle(ctx, ack.MatchID, match.Resign{PlayerID: "Bo"}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	const result = "0-1 (Black, seat 0, Ada, wins by resignation)"
+	_, out := lastLine(t, "replay", "--db", db, "--match", ack.MatchID)
+	if !strings.Contains(out, "\n1. "+moves[0]+" "+moves[1]+" 2. "+moves[2]+"\n") || !strings.Contains(out, "result: "+result+"\n") {
+		t.Errorf("replay, after %v:\n%s", moves, out)
+	}
+	if _, out := lastLine(t, "verify", "--db", db); !strings.Contains(out, "ok   "+ack.MatchID+" SOVEREIGN_CHESS 13 events FINISHED "+result+"\n") {
+		t.Errorf("verify:\n%s", out)
 	}
 }

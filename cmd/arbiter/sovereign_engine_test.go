@@ -139,7 +139,7 @@ func TestSovereignMatchesReplayAndVerify(t *testing.T) {
 	if !strings.HasPrefix(last, "3 matches") || !strings.HasSuffix(last, "all ok") || strings.Count(out, "SOVEREIGN_CHESS") != 3 {
 		t.Errorf("verify:\n%s", out)
 	}
-	if !strings.Contains(out, "won by seat(s)") {
+	if !regexp.MustCompile(`FINISHED seat \d \(player-\d\) wins \(last king standing\)`).MatchString(out) {
 		t.Errorf("verify shows a Royale result as a two-player score:\n%s", out)
 	}
 
@@ -395,7 +395,7 @@ func TestSovereignRoyaleResignations(t *testing.T) {
 		"\n16  ", "\n 1  ", "\n    a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p\n",
 		fmt.Sprintf("seat %d: withdrew\n", white), fmt.Sprintf("seat %d: withdrew\n", slate),
 		fmt.Sprintf("seat %d: ash, king ", ash), fmt.Sprintf("seat %d: black, no king (Interregnum)", black),
-		"\n1. ", " 7. ", "FEN: ", "status: FINISHED\n", fmt.Sprintf("result: won by seat(s) [%d] (last king standing)\n", ash),
+		"\n1. ", " 7. ", "FEN: ", "status: FINISHED\n", fmt.Sprintf("result: seat %d (royal-%d) wins (last king standing)\n", ash, ash),
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay lacks %q:\n%s", want, out)

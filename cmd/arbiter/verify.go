@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -96,11 +97,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		matches++
 		if r.OK() {
-			result := ""
-			if r.Result != nil {
-				result = fmt.Sprintf(" %s (%s)", score(r.Result.Winners, r.Seats), r.Result.Reason)
-			}
-			fmt.Fprintf(stdout, "ok   %s %s %d events %s%s\n", r.MatchID, r.Game, r.Events, r.Status, result)
+			fmt.Fprintln(stdout, strings.TrimSpace(fmt.Sprintf("ok   %s %s %d events %s %s", r.MatchID, r.Game, r.Events, r.Status, r.Ending)))
 			continue
 		}
 		failed++

@@ -244,6 +244,21 @@ func (Rules) Board(st game.State) game.Board {
 	return b
 }
 
+// Turns gives the moves in SAN, one a turn, numbered from the start position's move number.
+func (r Rules) Turns(st game.State) (int, []game.Turn) {
+	s, ok := st.(State)
+	if !ok || s.Game == nil {
+		return 1, nil
+	}
+	start := s.Game.Start()
+	return start.FullmoveNumber(), game.Alternate(Seat(start.Turn()), r.MoveList(st))
+}
+
+// SideOf: seat 0 plays White, seat 1 Black.
+func (Rules) SideOf(_ game.State, seat int) (int, string, bool) {
+	return seat, [2]string{"White", "Black"}[seat&1], seat == 0 || seat == 1
+}
+
 // MoveList gives the moves in SAN.
 func (Rules) MoveList(st game.State) []string {
 	s, ok := st.(State)

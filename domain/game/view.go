@@ -62,6 +62,33 @@ type Recorded interface {
 	MoveList(st State) []string
 }
 
+// Turn is one turn of a game's record: the side that played it and what it played, in
+// the notation of MoveList (an UnfairChess turn may be a card and its move).
+type Turn struct {
+	Side  int // in the order a move number covers the sides: 0 plays first (White)
+	Plays []string
+}
+
+// Turned is implemented by a game whose record reads by turns and sides, as a chess move
+// number covers White's turn and Black's. Turns is the record grouped by turns, with the
+// number of the first (a chess game set up from a position may start at move 12);
+// SideOf is the side a seat plays, by index in that order and by name ("White"), ok
+// false when the game has no two sides a score could name (Sovereign Chess Royale).
+type Turned interface {
+	Turns(st State) (first int, turns []Turn)
+	SideOf(st State, seat int) (side int, name string, ok bool)
+}
+
+// Alternate makes a turn of each play of a two-sided game, the sides taking turns from
+// side first.
+func Alternate(first int, plays []string) []Turn {
+	turns := make([]Turn, len(plays))
+	for i, p := range plays {
+		turns[i] = Turn{Side: (first + i) % 2, Plays: []string{p}}
+	}
+	return turns
+}
+
 // Shadowed is implemented by a private event that others may still learn something of:
 // Shadow returns what a viewer who may not see the event sees instead (for example a
 // CardDrawn without its card). An event without it is shown to such a viewer as its type

@@ -77,6 +77,41 @@ func (s State) controller(pos *sovereign.Position, c sovereign.Colour) int {
 	return -1
 }
 
+// Turns gives the moves, one a turn. With two players a number covers side 1's turn and
+// side 2's, as in chess; Royale's moves are numbered one by one (a seat that withdraws
+// changes the order of play, which the moves alone do not tell).
+func (r Rules) Turns(st game.State) (int, []game.Turn) {
+	s, ok := st.(State)
+	if !ok || s.Game == nil {
+		return 1, nil
+	}
+	start := s.Game.Start()
+	if !start.Royale() {
+		return 1, game.Alternate(int(start.Turn()), r.MoveList(st))
+	}
+	var turns []game.Turn
+	for _, m := range r.MoveList(st) {
+		turns = append(turns, game.Turn{Plays: []string{m}})
+	}
+	return 1, turns
+}
+
+// SideOf names the sides of the two-player game by the colour they start with: side 1
+// (White's first move, whichever seat the opening choice gave it) and side 2 (Black).
+func (Rules) SideOf(st game.State, seat int) (int, string, bool) {
+	s, ok := st.(State)
+	if !ok || s.Game == nil || s.Mode == Royale {
+		return 0, "", false
+	}
+	pos := s.Game.Position()
+	for pl := range sovereign.Player(pos.Players()) {
+		if s.seatOf(pl) == seat {
+			return int(pl), [2]string{"White", "Black"}[pl&1], true
+		}
+	}
+	return 0, "", false
+}
+
 // MoveList gives the moves played, in the move notation.
 func (Rules) MoveList(st game.State) []string {
 	s, ok := st.(State)

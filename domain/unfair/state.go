@@ -32,6 +32,7 @@ type State struct {
 	// without a legal move: it plays this turn without them.
 	Suspended bool
 	Record    []string        // the moves in SAN and the cards played, for MoveList
+	Players   []int           // by Record entry: the seat that played it, for Turns
 	Clock     clock.Clock     // zero without a time control
 	Flag      *clock.FlagFell // the flag that fell, if any: its seat lost
 

@@ -138,7 +138,7 @@ func (f *fold) move(m chess.Move) string {
 	} else if f.kingAttacked(1 - seat) {
 		san += "+"
 	}
-	f.Record = with(f.Record, san)
+	f.Record, f.Players = with(f.Record, san), with(f.Players, seat)
 	return san
 }
 
@@ -148,7 +148,7 @@ func (f *fold) move(m chess.Move) string {
 func (f *fold) playCard(seat int, d *def, p play) {
 	p.do(f)
 	f.refill(seat)
-	f.Record = with(f.Record, d.notation(p.targets))
+	f.Record, f.Players = with(f.Record, d.notation(p.targets)), with(f.Players, seat)
 	if d.Cost == AddsToMove {
 		f.Turn.MovesDue = d.movesOwed()
 		return

@@ -1,10 +1,12 @@
 package unfair
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -284,5 +286,26 @@ func TestRestrictionsStayWhileACardIsPlayable(t *testing.T) {
 	s, _ = playCard(t, s, "truce", at(), "")
 	if s.toAct() != 0 {
 		t.Errorf("after the truce: %s", s.Pos.FEN())
+	}
+}
+
+// The record reads by turns: a turn is its card and its move (or moves) together, and
+// White's turn and Black's share a number.
+func TestTurnsGroupCardsWithTheirMoves(t *testing.T) {
+	s := table(t, chess.StartFEN, holding("shield", "double-move"), holding("shield"))
+	s, _ = playCard(t, s, "shield", at("e2"), "")
+	s = move(t, s, "e4")
+	s = move(t, s, "e5")
+	s, _ = playCard(t, s, "double-move", nil, "")
+	s = move(t, s, "Nf3")
+	s = move(t, s, "Nc3")
+	s, _ = playCard(t, s, "shield", at("e5"), "Nc6")
+	first, turns := Rules{}.Turns(s)
+	want := []game.Turn{
+		{Side: 0, Plays: []string{"[shield e2]", "e4"}}, {Side: 1, Plays: []string{"e5"}},
+		{Side: 0, Plays: []string{"[double-move]", "Nf3", "Nc3"}}, {Side: 1, Plays: []string{"[shield e5]", "Nc6"}},
+	}
+	if first != 1 || !reflect.DeepEqual(turns, want) {
+		t.Fatalf("turns from %d: %+v\nwant %+v (record %v)", first, turns, want, Rules{}.MoveList(s))
 	}
 }

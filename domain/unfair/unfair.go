@@ -61,6 +61,7 @@ var (
 	_ game.Carded   = Rules{}
 	_ game.Boarded  = Rules{}
 	_ game.Recorded = Rules{}
+	_ game.Turned   = Rules{}
 	_ game.Auditor  = Rules{}
 	_ game.Sighted  = Rules{}
 	_ game.Settling = Rules{}

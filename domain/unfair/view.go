@@ -138,6 +138,26 @@ func (Rules) MoveList(st game.State) []string {
 	return nil
 }
 
+// Turns groups the record by turns: a turn is its cards and its moves together (turns
+// alternate, so a turn is the run of entries one seat played). Seat 0 plays White.
+func (Rules) Turns(st game.State) (int, []game.Turn) {
+	s, _ := st.(State)
+	var turns []game.Turn
+	for i, play := range s.Record {
+		if n := len(turns); n > 0 && turns[n-1].Side == s.Players[i] {
+			turns[n-1].Plays = append(turns[n-1].Plays, play)
+			continue
+		}
+		turns = append(turns, game.Turn{Side: s.Players[i], Plays: []string{play}})
+	}
+	return 1, turns
+}
+
+// SideOf: seat 0 plays White, seat 1 Black.
+func (Rules) SideOf(_ game.State, seat int) (int, string, bool) {
+	return seat, [2]string{"White", "Black"}[seat&1], seat == 0 || seat == 1
+}
+
 // Settled reports whether every fact the last action set off has been recorded: until
 // then the state is ahead of the stream (see Evolve).
 func (Rules) Settled(st game.State) bool {
