@@ -166,7 +166,7 @@ func TestPGNOfAClockedMatch(t *testing.T) {
 func TestReplayReadsResultsByColour(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "arbiter.db")
-	store, err := sqlite.Open(ctx, db)
+	store, err := openStore(ctx, db) // signed with arbiter.key beside it
 	if err != nil {
 		t.Fatal(err)
 	}
