@@ -9,8 +9,10 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"os"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -115,6 +117,7 @@ func (r *Registry) Write(w io.Writer) {
 			runtime.ReadMemStats(&m)
 			return float64(m.HeapAlloc)
 		})},
+		gauge{"arbiter_process_resident_bytes", "Resident memory of the process (VmRSS of /proc/self/status; absent where there is none).", residentBytes},
 	)
 	for _, g := range gauges {
 		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s gauge\n", g.name, g.help, g.name)
@@ -144,4 +147,27 @@ func value(v float64) string {
 		return "NaN"
 	}
 	return fmt.Sprintf("%g", v)
+}
+
+// residentBytes reads the process's resident set from /proc/self/status: the memory the
+// system gives the process, which is what a load test divides by its connections (the Go
+// heap leaves out stacks, buffers and what the runtime keeps). Where the file does not
+// exist (not Linux) the gauge has no sample rather than a false 0.
+func residentBytes() []Sample {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return nil
+	}
+	for line := range strings.Lines(string(b)) {
+		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		if !ok {
+			continue
+		}
+		kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+		if err != nil {
+			return nil
+		}
+		return []Sample{{Value: kb * 1024}}
+	}
+	return nil
 }

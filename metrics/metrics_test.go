@@ -3,6 +3,7 @@ package metrics
 import (
 	"math"
 	"net/http/httptest"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,6 +45,18 @@ func TestTheTextFormat(t *testing.T) {
 	}
 	if math.Abs(sum-0.0307) > 1e-9 {
 		t.Errorf("the sum of the two acts is %g, want 0.0307", sum)
+	}
+	if runtime.GOOS == "linux" {
+		var rss float64
+		for line := range strings.Lines(out) {
+			if v, ok := strings.CutPrefix(line, "arbiter_process_resident_bytes "); ok {
+				rss, _ = strconv.ParseFloat(strings.TrimSpace(v), 64)
+			}
+		}
+		// A running Go test holds megabytes; below one, the unit (kB) was not converted.
+		if rss < 1<<20 {
+			t.Errorf("arbiter_process_resident_bytes is %g, want the process's RSS in bytes, in:\n%s", rss, out)
+		}
 	}
 	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
 		t.Errorf("content type %q", ct)
