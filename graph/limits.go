@@ -113,7 +113,12 @@ func (w shapeWalk) set(set ast.SelectionSet, level int) shape {
 		switch sel := sel.(type) {
 		case *ast.Field:
 			s = w.set(sel.SelectionSet, level+1)
-			s.depth++
+			// Introspection's ofType unwraps a list or non-null type: a chain of single
+			// objects as long as the schema's wrappers, which GraphiQL asks eight deep. It
+			// multiplies nothing, so it does not count as depth.
+			if sel.Name != "ofType" {
+				s.depth++
+			}
 			if sel.Alias != "" && sel.Alias != sel.Name {
 				s.aliases++
 			}

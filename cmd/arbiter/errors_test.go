@@ -88,8 +88,8 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 		}
 	})
 	t.Run("deep through fragments", func(t *testing.T) {
-		q := `query { __schema { ...A } } fragment A on __Schema { types { ...B } } fragment B on __Type { fields { type { ...C } } } ` +
-			`fragment C on __Type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } }`
+		q := `query { match(id: "x") { ...A } } fragment A on Match { rematch { ...B } } fragment B on Match { rematch { rematch { ...C } } } ` +
+			`fragment C on Match { rematch { rematch { rematch { rematch { rematch { rematch { rematch { rematch { id } } } } } } } } }`
 		if r := srv.post(t, "", q, nil); r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "levels deep") {
 			t.Fatalf("a deep query hidden in fragments: %+v", r.Errors)
 		}
@@ -107,9 +107,19 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 		}
 	})
 	t.Run("nested too deep", func(t *testing.T) {
-		q := "{ __schema { types { fields { type { ofType { ofType { ofType { ofType { ofType { ofType { ofType { ofType { name } } } } } } } } } } } } }"
-		if r := srv.post(t, "", q, nil); r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "levels deep") {
-			t.Fatalf("a 14-level query: %+v", r.Errors)
+		q := "{ match(id: \"x\") { rematch { rematch { rematch { rematch { rematch { rematch { rematch { rematch { rematch { rematch { rematch { id } } } } } } } } } } } } }"
+		if r := srv.post(t, "", q, nil); r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "13 levels deep") {
+			t.Fatalf("a 13-level query: %+v", r.Errors)
+		}
+	})
+	t.Run("introspection as GraphiQL asks it", func(t *testing.T) {
+		// ofType eight deep (list and non-null wrappers) under types, fields and args:
+		// GraphiQL's schema query, which must pass for its documentation and completion.
+		q := `query { __schema { queryType { name } types { kind name fields(includeDeprecated: true) { name args { name type { ...T } } type { ...T } } } } }
+		fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name
+		  ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } } } } }`
+		if r := srv.post(t, "", q, nil); len(r.Errors) > 0 || !strings.Contains(string(r.Data), `"queryType":{"name":"Query"}`) {
+			t.Fatalf("the introspection query: %+v", r.Errors)
 		}
 	})
 	t.Run("too complex", func(t *testing.T) {

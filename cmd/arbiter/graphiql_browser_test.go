@@ -144,6 +144,19 @@ func TestGraphiQLWorksOffline(t *testing.T) {
 	if err != nil {
 		t.Fatalf("GraphiQL's editor did not render at %s/: %v", srv.url, err)
 	}
+	// The schema loads by introspection: the documentation explorer (the sidebar's first
+	// button) lists the root types once it has, or shows why it could not.
+	if err := chromedp.Do(wait, chromedp.Click(chromedp.CSS(".graphiql-sidebar button"))); err != nil {
+		t.Fatalf("opening the documentation explorer: %v", err)
+	}
+	docs, err := chromedp.Run(wait, chromedp.Poll[string](`(() => {
+		const d = document.querySelector(".graphiql-doc-explorer");
+		const text = d ? d.innerText : "";
+		return text.includes("Root Types") || /error/i.test(text) ? text : false;
+	})()`, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0)))
+	if err != nil || !strings.Contains(docs, "Root Types") || !strings.Contains(docs, "Query") {
+		t.Fatalf("the documentation explorer shows no schema (%v):\n%s", err, docs)
+	}
 	if _, err := chromedp.Run(wait, chromedp.Evaluate[bool](`(`+editor+`.CodeMirror.setValue(`+jsString(query)+`), true)`)); err != nil {
 		t.Fatalf("typing the query: %v", err)
 	}
