@@ -106,7 +106,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	kept := make(chan struct{})
 	go func() {
 		defer close(kept)
-		if err := headlog.Keep(keepCtx, store, logFile, time.Second); err != nil {
+		said := "" // a failure that lasts (a full disk) is logged once, not every second
+		err := headlog.Keep(keepCtx, store, logFile, time.Second, func(err error) {
+			if err.Error() != said {
+				said = err.Error()
+				log.Error("the head log missed a head: until it is written again, a rollback of the store will not be seen by verify", "log", logFile, "err", err)
+			}
+		})
+		if err != nil {
 			log.Error("the head log stopped: a rollback of the store will not be seen by verify", "log", logFile, "err", err)
 		}
 	}()

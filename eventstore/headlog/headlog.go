@@ -79,28 +79,27 @@ type Source interface {
 }
 
 // Keep appends the store's signed head to the log at path every period while it changes,
-// until ctx ends, and then once more, so that a clean stop logs the last head. It returns
-// the first error; the caller decides whether the server can go on without its log.
-func Keep(ctx context.Context, store Source, path string, period time.Duration) error {
+// until ctx ends, and then once more, so that a clean stop logs the last head. A failure
+// to read the head or to write the log is given to report and tried again at the next
+// period: a full disk must not end the log for good. It returns an error only for a log
+// that exists and cannot be read.
+func Keep(ctx context.Context, store Source, path string, period time.Duration, report func(error)) error {
 	var last eventstore.Head
 	if heads, err := Read(path); err == nil && len(heads) > 0 {
 		last = heads[len(heads)-1]
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	write := func(ctx context.Context) error {
+	write := func(ctx context.Context) {
 		h, err := store.SignedHead(ctx)
+		if err == nil && (h.Position != last.Position || h.Hash != last.Hash) {
+			if err = Append(path, h); err == nil {
+				last = h
+			}
+		}
 		if err != nil {
-			return err
+			report(err)
 		}
-		if h.Position == last.Position && h.Hash == last.Hash {
-			return nil
-		}
-		if err := Append(path, h); err != nil {
-			return err
-		}
-		last = h
-		return nil
 	}
 	tick := time.NewTicker(period)
 	defer tick.Stop()
@@ -109,11 +108,10 @@ func Keep(ctx context.Context, store Source, path string, period time.Duration) 
 		case <-ctx.Done():
 			final, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			return write(final)
+			write(final)
+			return nil
 		case <-tick.C:
-			if err := write(ctx); err != nil {
-				return err
-			}
+			write(ctx)
 		}
 	}
 }
