@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -12,6 +14,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/conformance"
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
+	"github.com/arbiter-games/arbiter/serverkey"
 )
 
 // serverURL returns ARBITER_PG_URL, skipping the test when it is unset, unless CI=true:
@@ -68,4 +71,53 @@ func TestConformance(t *testing.T) {
 		},
 		Durable: true,
 	})
+}
+
+// TestGlobalChainAcrossProcesses: two stores on one schema, as two server processes,
+// append at once; the global chain runs through both, and the head either signed is the
+// store's last event.
+func TestGlobalChainAcrossProcesses(t *testing.T) {
+	url := serverURL(t)
+	schema := freshSchema(t, url)
+	a, b := open(t, url, schema), open(t, url, schema)
+	defer a.Close()
+	defer b.Close()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w, s := range []*postgres.Store{a, b, a, b, a, b, a, b} {
+		wg.Go(func() {
+			for i := range 50 {
+				p := eventstore.Proposed{ID: fmt.Sprintf("w%d-%d", w, i), Type: "T", SchemaVersion: 1, Payload: []byte(`{}`)}
+				if _, err := s.Append(ctx, fmt.Sprintf("s%d", w), eventstore.Any, p); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	all, err := a.ReadAll(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chain eventstore.GlobalChain
+	for _, e := range all {
+		if err := chain.Next(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range []*postgres.Store{a, b} {
+		h, err := s.SignedHead(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Position != 400 || h.Hash != chain.Hash || !serverkey.Verify(conformance.Signer.Public(), h.Message(), h.Signature) {
+			t.Fatalf("signed head %+v, want position 400 hash %s, signed", h, chain.Hash)
+		}
+	}
 }
