@@ -172,9 +172,6 @@ func (s *Store) init(ctx context.Context, signer eventstore.Signer) error {
 		if _, err := s.write.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, schemaVersion); err != nil {
 			return fmt.Errorf("record schema version: %w", err)
 		}
-		if _, err := s.write.ExecContext(ctx, `INSERT INTO head (position, hash, signed_ns) VALUES (0, '', 0)`); err != nil {
-			return fmt.Errorf("record the head: %w", err)
-		}
 	case err != nil:
 		return fmt.Errorf("read schema version: %w", err)
 	case v > schemaVersion:
@@ -183,6 +180,10 @@ func (s *Store) init(ctx context.Context, signer eventstore.Signer) error {
 		if err := migrate(ctx, s.write, v, signer); err != nil {
 			return fmt.Errorf("migrate from schema version %d: %w", v, err)
 		}
+	}
+	// The writer updates the one head row; a crash of the first open may have left none.
+	if _, err := s.write.ExecContext(ctx, `INSERT INTO head (position, hash, signed_ns) SELECT 0, '', 0 WHERE NOT EXISTS (SELECT 1 FROM head)`); err != nil {
+		return fmt.Errorf("record the head: %w", err)
 	}
 	w, err := newWriter(ctx, s.write, signer)
 	if err != nil {

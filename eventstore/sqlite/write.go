@@ -127,8 +127,11 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 		w.stale = true
 		return err
 	}
+	err := w.reload()
 	head := w.head
-	err := w.appendAll(batch)
+	if err == nil {
+		err = w.appendAll(batch)
+	}
 	if err == nil && w.head != head {
 		// The head is signed in the transaction that stores it: a signed head never names
 		// an event that did not commit, and every acknowledged event is covered by one.
@@ -148,18 +151,25 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 	return nil
 }
 
-func (w *writer) appendAll(batch []*groupcommit.Request) error {
-	if w.stale {
-		err := w.lastEvent.QueryRowContext(w.ctx).Scan(&w.head, &w.headHash)
-		if errors.Is(err, sql.ErrNoRows) {
-			w.head, w.headHash, err = 0, "", nil
-		}
-		if err != nil {
-			return fmt.Errorf("read head position: %w", err)
-		}
-		clear(w.tails)
-		w.stale = false
+// reload reads the head from the file after a failed transaction (or at the start),
+// before the batch's head is noted: a batch that appends nothing signs nothing.
+func (w *writer) reload() error {
+	if !w.stale {
+		return nil
 	}
+	err := w.lastEvent.QueryRowContext(w.ctx).Scan(&w.head, &w.headHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		w.head, w.headHash, err = 0, "", nil
+	}
+	if err != nil {
+		return fmt.Errorf("read head position: %w", err)
+	}
+	clear(w.tails)
+	w.stale = false
+	return nil
+}
+
+func (w *writer) appendAll(batch []*groupcommit.Request) error {
 	w.broken = nil
 	now := time.Now()
 	for _, r := range batch {
