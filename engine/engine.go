@@ -151,6 +151,40 @@ func CheckCommandID(id string) error {
 	return nil
 }
 
+// Failures of the server (not refusals, which are game.Errors) say whether the command
+// was applied, so that a caller knows whether and how to send it again.
+var (
+	// ErrUnavailable marks a failure before anything was written: nothing was applied,
+	// and the command may be sent again.
+	ErrUnavailable = errors.New("nothing was applied")
+	// ErrOutcomeUnknown marks a failure while or after a command's events were written:
+	// they may be stored. The same command sent again under the same command ID answers
+	// the first outcome, or applies the command once if it was not.
+	ErrOutcomeUnknown = errors.New("the command may have been applied")
+)
+
+// notApplied marks a failure that happened before anything was written; refusals and
+// failures already marked are returned as they are.
+func notApplied(err error) error {
+	if err == nil || game.CodeOf(err) != "" || errors.Is(err, ErrOutcomeUnknown) || errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrUnavailable, err)
+}
+
+// maybeApplied marks a failure of an append, or after one: the events may be stored.
+func maybeApplied(err error) error { return fmt.Errorf("%w: %w", ErrOutcomeUnknown, err) }
+
+// appendError marks a failed append: not applied when the store says it wrote nothing
+// (the append was malformed, the store is closed), maybe applied otherwise.
+func appendError(op string, err error) error {
+	err = storeError(op, err)
+	if errors.Is(err, eventstore.ErrInvalid) || errors.Is(err, eventstore.ErrClosed) {
+		return notApplied(err)
+	}
+	return maybeApplied(err)
+}
+
 // storeError turns a store failure into what a caller may be told.
 func storeError(op string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

@@ -146,7 +146,7 @@ func TestSecretsInTheStore(t *testing.T) {
 	store := openStore(t)
 	e := newEngine(store)
 	ctx := context.Background()
-	p, token, err := e.RegisterPlayer(ctx, "Ada")
+	p, token, err := e.RegisterPlayer(ctx, "Ada", "")
 	if err != nil {
 		t.Fatal(err)
 	}

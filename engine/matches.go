@@ -242,7 +242,7 @@ func (e *Engine) Match(ctx context.Context, id string) (Snapshot, error) {
 	defer en.mu.Unlock()
 	if err := e.catchUp(ctx, en); err != nil {
 		e.forget(id)
-		return Snapshot{}, err
+		return Snapshot{}, notApplied(err)
 	}
 	if en.version == 0 {
 		e.forgetEmpty(en)
@@ -274,7 +274,8 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 		start := time.Now()
 		defer func() { o.Command(commandKind(cmd), outcome(ack, err), time.Since(start)) }()
 	}
-	return e.decideAndAppend(ctx, matchID, rules, cmd, meta)
+	ack, err = e.decideAndAppend(ctx, matchID, rules, cmd, meta)
+	return ack, notApplied(err) // the failures of an append are marked maybeApplied
 }
 
 // commandKind names a command for the observer: its type, in lower case.
@@ -373,11 +374,11 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			continue // another writer won: catch up and decide again
 		case err != nil:
 			e.forget(matchID) // the append may or may not have landed: reload next time
-			return Ack{}, storeError("appending to "+stream, err)
+			return Ack{}, appendError("appending to "+stream, err)
 		}
 		if err := e.foldAppended(ctx, en, proposed, res); err != nil {
 			e.forget(matchID)
-			return Ack{}, err
+			return Ack{}, maybeApplied(err)
 		}
 		a := Ack{MatchID: matchID, FirstVersion: res.FirstVersion, LastVersion: res.LastVersion, LastPosition: res.LastPosition, Duplicate: res.Duplicate}
 		return a, nil

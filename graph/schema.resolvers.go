@@ -149,11 +149,11 @@ func (r *matchResolver) Cards(ctx context.Context, obj *model.Match) ([]*model.S
 }
 
 // RegisterPlayer is the resolver for the registerPlayer field.
-func (r *mutationResolver) RegisterPlayer(ctx context.Context, name string) (*model.RegisterPayload, error) {
+func (r *mutationResolver) RegisterPlayer(ctx context.Context, name string, commandID *string) (*model.RegisterPayload, error) {
 	if err := r.signups.admit(addressOf(ctx)); err != nil {
 		return nil, err
 	}
-	p, token, err := r.Engine.RegisterPlayer(ctx, name)
+	p, token, err := r.Engine.RegisterPlayer(ctx, name, deref(commandID))
 	if err != nil {
 		return nil, err
 	}

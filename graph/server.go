@@ -12,13 +12,11 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/graphiql"
 	"github.com/arbiter-games/arbiter/graph/model"
@@ -139,11 +137,8 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	srv.Use(shapeLimit{depth: limits.MaxDepth, aliases: limits.MaxAliases, directives: limits.MaxDirectives})
 	srv.Use(extension.FixedComplexityLimit(limits.MaxComplexity))
 	srv.Use(errorCap{max: limits.MaxErrors})
-	srv.SetErrorPresenter(presentError)
-	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
-		graphql.GetOperationContext(ctx) // keep the context alive for logging
-		return &gqlerror.Error{Message: "internal server error", Extensions: map[string]any{"code": "INTERNAL"}}
-	})
+	srv.SetErrorPresenter(presentError(limits.Log))
+	srv.SetRecoverFunc(recoverPanic)
 
 	origins := newOrigins(limits.AllowOrigins)
 	r.signups = newSignups(limits.RegistrationsPerHour, time.Hour)
@@ -224,31 +219,6 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"errors": []*gqlerror.Error{{Message: message, Extensions: map[string]any{"code": code}}},
 	})
-}
-
-// presentError gives every error an extensions.code and a readable message.
-func presentError(ctx context.Context, err error) *gqlerror.Error {
-	gerr := graphql.DefaultErrorPresenter(ctx, err)
-	var rej *game.Error
-	if errors.As(err, &rej) {
-		gerr.Message = rej.Reason
-		if gerr.Extensions == nil {
-			gerr.Extensions = map[string]any{}
-		}
-		gerr.Extensions["code"] = string(rej.Code)
-		return gerr
-	}
-	if gerr.Extensions == nil || gerr.Extensions["code"] == nil {
-		if gerr.Extensions == nil {
-			gerr.Extensions = map[string]any{}
-		}
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			gerr.Extensions["code"] = "TIMEOUT"
-		} else {
-			gerr.Extensions["code"] = "INTERNAL"
-		}
-	}
-	return gerr
 }
 
 func listCost(child int, first *int, def int) int {

@@ -181,7 +181,7 @@ type ComplexityRoot struct {
 		PlayCard       func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) int
 		PlayMove       func(childComplexity int, matchID string, move string, commandID *string) int
 		RefuseOpening  func(childComplexity int, matchID string, commandID *string) int
-		RegisterPlayer func(childComplexity int, name string) int
+		RegisterPlayer func(childComplexity int, name string, commandID *string) int
 		Rematch        func(childComplexity int, matchID string, commandID *string) int
 		Resign         func(childComplexity int, matchID string, commandID *string) int
 	}
@@ -292,7 +292,7 @@ type MatchResolver interface {
 	Cards(ctx context.Context, obj *model.Match) ([]*model.SeatCards, error)
 }
 type MutationResolver interface {
-	RegisterPlayer(ctx context.Context, name string) (*model.RegisterPayload, error)
+	RegisterPlayer(ctx context.Context, name string, commandID *string) (*model.RegisterPayload, error)
 	CreateMatch(ctx context.Context, input model.CreateMatchInput) (*model.CreateMatchPayload, error)
 	JoinMatch(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
 	AddBot(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
@@ -1061,7 +1061,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.RegisterPlayer(childComplexity, args["name"].(string)), true
+		return e.ComplexityRoot.Mutation.RegisterPlayer(childComplexity, args["name"].(string), args["commandId"].(*string)), true
 	case "Mutation.rematch":
 		if e.ComplexityRoot.Mutation.Rematch == nil {
 			break
@@ -1575,8 +1575,14 @@ type Query {
 }
 
 type Mutation {
-  "Creates a player. The token is shown once: keep it, send it as 'Authorization: Bearer <token>'."
-  registerPlayer(name: String!): RegisterPayload!
+  """
+  Creates a player. The token is shown once: keep it, send it as 'Authorization: Bearer <token>'.
+  With a commandId (at least 32 characters, random: a UUID) the registration may be sent
+  again: it returns the same player and the same token, which is derived from the commandId,
+  so keep the commandId as secret as the token. The same commandId with another name is
+  refused with CONFLICT.
+  """
+  registerPlayer(name: String!, commandId: ID): RegisterPayload!
   "Opens a match. Anyone may create one; a token makes you its creator."
   createMatch(input: CreateMatchInput!): CreateMatchPayload!
   "Takes a seat (the first free one without seat). Seat 0 moves first."
@@ -2890,6 +2896,14 @@ func (ec *executionContext) field_Mutation_registerPlayer_args(ctx context.Conte
 		return nil, err
 	}
 	args["name"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
 	return args, nil
 }
 
@@ -5335,7 +5349,7 @@ func (ec *executionContext) _Mutation_registerPlayer(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().RegisterPlayer(ctx, fc.Args["name"].(string))
+			return ec.Resolvers.Mutation().RegisterPlayer(ctx, fc.Args["name"].(string), fc.Args["commandId"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.RegisterPayload) graphql.Marshaler {

@@ -88,7 +88,7 @@ type Match struct {
 func Create(ctx context.Context, eng *engine.Engine, index int, seed uint64, plies int) (Match, error) {
 	m := Match{Index: index, Moves: Moves(seed, plies)}
 	for seat := range m.Players {
-		p, _, err := eng.RegisterPlayer(ctx, fmt.Sprintf("player %d.%d", index, seat))
+		p, _, err := eng.RegisterPlayer(ctx, fmt.Sprintf("player %d.%d", index, seat), "")
 		if err != nil {
 			return m, fmt.Errorf("playout: registering a player of match %d: %w", index, err)
 		}

@@ -1,0 +1,90 @@
+package graph
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/engine"
+)
+
+// Codes of the server's own failures. Each tells a client what to do with its request;
+// none shows what failed inside (a database message, a file name): that goes to the log,
+// at error level, under the error ID the client also gets (extensions.errorId).
+const (
+	// CodeUnavailable: nothing was applied; the request may be sent again as it is.
+	CodeUnavailable = "UNAVAILABLE"
+	// CodeUnknownOutcome: a mutation failed while or after it was written, so it may have
+	// been applied. Send it again with the same commandId: the answer is its outcome, and
+	// it is applied at most once.
+	CodeUnknownOutcome = "UNKNOWN_OUTCOME"
+	// CodeTimeout: a query or subscription ran out of time; nothing was changed.
+	CodeTimeout = "TIMEOUT"
+	// CodeInternal: a query or subscription failed; nothing was changed.
+	CodeInternal = "INTERNAL"
+)
+
+// presentError gives every error an extensions.code and a readable message: a refusal
+// its reason; a failure of the server a code that says whether the request was applied,
+// a generic message and an error ID, and one log line with the cause under that ID.
+func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
+	return func(ctx context.Context, err error) *gqlerror.Error {
+		gerr := graphql.DefaultErrorPresenter(ctx, err)
+		if gerr.Extensions == nil {
+			gerr.Extensions = map[string]any{}
+		}
+		var rej *game.Error
+		if errors.As(err, &rej) {
+			gerr.Message = rej.Reason
+			gerr.Extensions["code"] = string(rej.Code)
+			return gerr
+		}
+		if gerr.Extensions["code"] != nil {
+			return gerr // gqlgen's own: the document did not parse or validate
+		}
+		code, message := classify(ctx, err)
+		id := errorID()
+		log.ErrorContext(ctx, "a request failed", "errorId", id, "code", code, "path", gerr.Path.String(), "err", err)
+		gerr.Message = fmt.Sprintf("%s (error ID %s)", message, id)
+		gerr.Extensions["code"] = code
+		gerr.Extensions["errorId"] = id
+		return gerr
+	}
+}
+
+// classify tells what a failure of the server means for the request.
+func classify(ctx context.Context, err error) (code, message string) {
+	mutation := graphql.HasOperationContext(ctx) && graphql.GetOperationContext(ctx).Operation != nil &&
+		graphql.GetOperationContext(ctx).Operation.Operation == ast.Mutation
+	switch {
+	case errors.Is(err, engine.ErrOutcomeUnknown) || mutation && !errors.Is(err, engine.ErrUnavailable):
+		return CodeUnknownOutcome, "the server failed while handling this command, which may have been applied: send it again with the same commandId to learn its outcome (without one, read the match first)"
+	case errors.Is(err, engine.ErrUnavailable):
+		return CodeUnavailable, "the server could not handle this request and applied nothing: send it again"
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		return CodeTimeout, "the request ran out of time; nothing was changed"
+	}
+	return CodeInternal, "the server failed to answer; nothing was changed"
+}
+
+// recoverPanic turns a panic in a resolver into an error with its stack, which
+// presentError logs under an ID and answers like any failure.
+func recoverPanic(_ context.Context, v any) error {
+	return fmt.Errorf("panic: %v\n%s", v, debug.Stack())
+}
+
+// errorID names one failure in the log and in the answer.
+func errorID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return hex.EncodeToString(b)
+}
