@@ -32,7 +32,7 @@ func TestVerifyRefusesAKingCapturedByADefection(t *testing.T) {
 	eng := engine.New(engine.Config{Store: store, Games: games})
 	var players [2]string
 	for seat := range players {
-		p, _, err := eng.RegisterPlayer(ctx, fmt.Sprintf("player %d", seat))
+		p, _, err := eng.RegisterPlayer(ctx, fmt.Sprintf("player %d", seat), "")
 		if err != nil {
 			t.Fatal(err)
 		}
