@@ -2,12 +2,17 @@ package replay_test
 
 import (
 	"context"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/unfair"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
 	"github.com/arbiter-games/arbiter/replay"
@@ -20,7 +25,7 @@ func played(t *testing.T, games *game.Registry, gameID string, opts game.Options
 	t.Helper()
 	ctx := context.Background()
 	store := memstore.New()
-	e := engine.New(engine.Config{Store: store, Games: games})
+	e := engine.New(engine.Config{Store: store, Games: games, Random: rand.NewChaCha8([32]byte{11})}) // the same seed, decks and hands every run
 	ack, err := e.Create(ctx, engine.CreateMatch{Game: gameID, Options: opts}, engine.Meta{})
 	if err != nil {
 		t.Fatal(err)
@@ -117,5 +122,56 @@ func TestRecordFromASetUpPosition(t *testing.T) {
 	st.Result = &game.Outcome{Winners: []int{}, Reason: "agreement"}
 	if got := replay.Result(snap.Rules, st); got != "1/2-1/2 (draw: agreement)" {
 		t.Errorf("a draw reads %q", got)
+	}
+}
+
+// UnfairChess: a card that adds to the move and its move are one turn, written as one
+// after its number (a double move: the card and both moves). The engine's random source is fixed, so the hands are the same every
+// run: White plays the first such card it holds, then moves; everyone else moves.
+func TestRecordKeepsACardWithItsMove(t *testing.T) {
+	games := game.NewRegistry(unfair.Rules{})
+	adds := map[string]bool{}
+	for _, c := range (unfair.Rules{}).Catalog() {
+		adds[c.ID] = c.Cost == "ADDS_TO_MOVE"
+	}
+	var card, moveAfter string
+	turn := 0
+	_, store, id := played(t, games, unfair.ID, nil, [2]string{"Ada", "Bo"}, func(snap engine.Snapshot) (int, any, bool) {
+		if snap.State.Status != match.Live {
+			return 0, nil, false
+		}
+		gs, st := snap.State.GameStatus(snap.Rules), snap.State.GameState
+		seat := gs.ToAct[0]
+		legal := snap.Rules.(game.Boarded).Board(st).LegalMoves
+		switch {
+		case gs.Phase == "move-after-card":
+			moveAfter = legal[0]
+			return seat, game.Move{Notation: moveAfter}, true
+		case moveAfter != "":
+			return seat, "resign", true
+		case seat == 0:
+			turn++
+			for _, h := range snap.Rules.(game.Carded).Hand(st, seat) {
+				if h.Playable && adds[h.Card] {
+					card = h.Card
+					return seat, game.PlayCard{Card: h.Card, Slot: h.Slot, Targets: h.Targets[0]}, true
+				}
+			}
+		}
+		if turn > 40 {
+			t.Fatalf("White held no card that adds to the move in %d turns", turn)
+		}
+		return seat, game.Move{Notation: legal[len(legal)/2]}, true
+	})
+	snap, err := replay.State(context.Background(), store, games, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := replay.Record(snap.Rules, snap.State)
+	_, turns := snap.Rules.(game.Turned).Turns(snap.State.GameState)
+	last := turns[len(turns)-1]
+	if len(turns) != 2*turn-1 || len(last.Plays) < 2 || !strings.HasPrefix(last.Plays[0], "["+card) || last.Plays[1] == "" ||
+		!strings.HasSuffix(" "+rec, " "+strconv.Itoa(turn)+". "+strings.Join(last.Plays, " & ")) || slices.Contains(strings.Fields(rec), strconv.Itoa(2*turn)+".") {
+		t.Fatalf("after %s and %s on White's turn %d: %q (turns %+v)", card, moveAfter, turn, rec, turns)
 	}
 }
