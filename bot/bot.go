@@ -4,11 +4,12 @@
 // policy's choice through the engine whenever the bot is to act.
 //
 // Bot games never count for ratings: the bot sits only in friendly matches (Add refuses
-// a rated one), one seat per match.
+// a rated one), at one seat of a match or several.
 package bot
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -24,11 +25,12 @@ const ID = "bot"
 const Name = "Arbiter bot"
 
 // Add seats the bot at seat of an open match (the first free one when seat is nil), at
-// the request of by, a player who sits in the match or created it. A rated match is
-// refused (BAD_USER_INPUT: bot games never count for ratings), and so is a match of a game
-// without a board for the bot to read; the match's own rules refuse the rest (a started
-// or full match, a taken seat, the bot seated already), and a refusal records nothing.
-// The same command ID returns the first outcome.
+// the request of by, a player who sits in the match or created it. The bot may take
+// several seats of one match (a player trying Royale against three bots): each plays its
+// own turns. A rated match is refused (BAD_USER_INPUT: bot games never count for
+// ratings), and so is a match of a game without a board for the bot to read; the match's
+// own rules refuse the rest (a started or full match, a taken seat), and a refusal
+// records nothing. The same command ID returns the first outcome.
 func Add(ctx context.Context, e *engine.Engine, matchID, by string, seat *int, meta engine.Meta) (engine.Ack, error) {
 	snap, err := e.Match(ctx, matchID)
 	if err != nil {
@@ -44,13 +46,19 @@ func Add(ctx context.Context, e *engine.Engine, matchID, by string, seat *int, m
 	if _, ok := snap.Rules.(game.Boarded); !ok {
 		return engine.Ack{}, game.Reject(game.BadInput, "the bot does not play %s", snap.Rules.Info().Name)
 	}
-	ack, err := e.Handle(ctx, matchID, match.Join{PlayerID: ID, Name: Name, Seat: seat, Bot: true}, meta)
-	if game.CodeOf(err) == game.Conflict { // the rules say "you already sit": say who
-		if now, rerr := e.Match(ctx, matchID); rerr == nil && now.State.Status == match.Open && now.State.SeatOf(ID) >= 0 {
-			rej := game.Reject(game.Conflict, "the bot already sits at seat %d of this match: one bot per match", now.State.SeatOf(ID))
-			rej.Err = err
-			return engine.Ack{}, rej
+	return e.Handle(ctx, matchID, match.Join{PlayerID: ID, Name: Name, Seat: seat, Bot: true}, meta)
+}
+
+// SeatTaken is the seat that the join acknowledged by ack took: its SeatTaken event.
+func SeatTaken(ctx context.Context, e *engine.Engine, ack engine.Ack) (int, error) {
+	evs, err := e.Store().ReadStream(ctx, engine.MatchStream(ack.MatchID), ack.FirstVersion-1, 1)
+	if err != nil {
+		return -1, err
+	}
+	if len(evs) == 1 && evs[0].Type == "SeatTaken" {
+		if d, err := match.Decode(nil, evs[0].Type, evs[0].SchemaVersion, evs[0].Payload); err == nil {
+			return d.(match.SeatTaken).Seat, nil
 		}
 	}
-	return ack, err
+	return -1, fmt.Errorf("bot: the join of match %s at version %d is no SeatTaken", ack.MatchID, ack.FirstVersion)
 }

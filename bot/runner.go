@@ -53,13 +53,18 @@ func (r *Runner) Track(matchID string, rules game.Rules, st match.State) {
 	}
 }
 
-// toAct is the bot's seat in a live match, and whether the bot may act now.
+// toAct is a seat of the bot's that may act now in a live match (the bot may sit at
+// several), and whether there is one.
 func toAct(rules game.Rules, st match.State) (int, bool) {
-	seat := st.SeatOf(ID)
-	if seat < 0 || st.Status != match.Live || rules == nil {
+	if st.SeatOf(ID) < 0 || st.Status != match.Live || rules == nil {
 		return -1, false
 	}
-	return seat, slices.Contains(st.GameStatus(rules).ToAct, seat)
+	for _, seat := range st.GameStatus(rules).ToAct {
+		if seat >= 0 && seat < len(st.Seats) && st.Seats[seat].PlayerID == ID {
+			return seat, true
+		}
+	}
+	return -1, false
 }
 
 func (r *Runner) enqueue(matchID string) {
@@ -120,7 +125,7 @@ func (r *Runner) play(ctx context.Context, matchID string) {
 		return
 	}
 	for _, do := range choices[:min(len(choices), maxTries)] {
-		ack, err := r.e.Handle(ctx, matchID, match.Act{PlayerID: ID, Do: do}, meta)
+		ack, err := r.e.Handle(ctx, matchID, match.Act{PlayerID: ID, Seat: &seat, Do: do}, meta)
 		if err == nil {
 			r.log.Debug("the bot played", "match", matchID, "version", snap.Version, "action", describe(do), "duplicate", ack.Duplicate)
 			return

@@ -159,7 +159,7 @@ func TestAddRefusesAndChangesNothing(t *testing.T) {
 		t.Fatalf("a retry: %+v, %v (first %+v)", again, err, first)
 	}
 	if _, err := Add(ctx, e, friendly, "ann", one, engine.Meta{CommandID: "b2"}); game.CodeOf(err) != game.Conflict {
-		t.Fatalf("the bot seated twice: %v", err)
+		t.Fatalf("the bot seated twice at one seat: %v", err)
 	}
 	snap, _ := e.Match(ctx, friendly)
 	if snap.State.Status != match.Live || snap.State.Seats[1] != (match.Seat{PlayerID: ID, Name: Name, Bot: true}) || snap.Version != first.LastVersion {
@@ -171,8 +171,8 @@ func TestAddRefusesAndChangesNothing(t *testing.T) {
 		t.Fatalf("a bot in a started match: %v", err)
 	}
 
-	// Royale: the creator seats the bot without sitting; a second bot is refused while
-	// seats are still free.
+	// Royale: the creator seats the bot without sitting, then a second bot at the first
+	// free seat; the same seat twice is refused.
 	ack, err := e.Create(ctx, engine.CreateMatch{Game: sovereignchess.ID, Options: game.Options{"mode": sovereignchess.Royale}, By: "cat"}, engine.Meta{})
 	if err != nil {
 		t.Fatal(err)
@@ -180,8 +180,14 @@ func TestAddRefusesAndChangesNothing(t *testing.T) {
 	if _, err := Add(ctx, e, ack.MatchID, "cat", at(2), engine.Meta{}); err != nil {
 		t.Fatalf("the creator seats the bot: %v", err)
 	}
-	_, err = Add(ctx, e, ack.MatchID, "cat", nil, engine.Meta{})
-	if game.CodeOf(err) != game.Conflict || !strings.Contains(err.Error(), "the bot already sits at seat 2") {
+	if _, err := Add(ctx, e, ack.MatchID, "cat", at(2), engine.Meta{}); game.CodeOf(err) != game.Conflict || !strings.Contains(err.Error(), "seat 2 is taken") {
+		t.Fatalf("the bot twice at seat 2: %v", err)
+	}
+	second, err := Add(ctx, e, ack.MatchID, "cat", nil, engine.Meta{})
+	if err != nil {
 		t.Fatalf("a second bot: %v", err)
+	}
+	if seat, err := SeatTaken(ctx, e, second); seat != 0 || err != nil {
+		t.Fatalf("the second bot sits at seat %d (%v), want 0", seat, err)
 	}
 }

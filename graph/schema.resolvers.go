@@ -218,7 +218,18 @@ func (r *mutationResolver) AddBot(ctx context.Context, matchID string, seat *int
 		return nil, err
 	}
 	ack, err := bot.Add(ctx, r.Engine, matchID, p.ID, seat, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
-	return r.seated(ctx, ack, err, bot.ID, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	taken, err := bot.SeatTaken(ctx, r.Engine, ack) // the bot may sit at several seats
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.seated(ctx, ack, nil, bot.ID, p.ID)
+	if out != nil {
+		out.Seat = taken
+	}
+	return out, err
 }
 
 // CancelMatch is the resolver for the cancelMatch field.

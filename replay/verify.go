@@ -300,7 +300,7 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 			return false
 		case st.Seats[e.Seat].Taken():
 			v.r.add(version, CheckLifecycle, "seat %d is taken twice", e.Seat)
-		case st.SeatOf(e.PlayerID) >= 0:
+		case st.SeatOf(e.PlayerID) >= 0 && !e.Bot:
 			v.r.add(version, CheckLifecycle, "player %s sits at two seats", e.PlayerID)
 		case st.Reserved != nil && st.Reserved[e.Seat] != e.PlayerID:
 			v.r.add(version, CheckLifecycle, "player %s sits at seat %d, kept for %q", e.PlayerID, e.Seat, st.Reserved[e.Seat])

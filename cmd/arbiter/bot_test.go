@@ -299,8 +299,7 @@ func TestAddBotRefusals(t *testing.T) {
 	if first.AddBot.Seat != 2 || retry != first {
 		t.Fatalf("addBot at seat 2, then its retry: %+v, %+v", first, retry)
 	}
-	refused("the same seat twice", ann, royale, 2, "CONFLICT", "the bot already sits at seat 2")
-	refused("a second bot", ann, royale, nil, "CONFLICT", "the bot already sits at seat 2")
+	refused("the same seat twice", ann, royale, 2, "CONFLICT", "seat 2 is taken")
 
 	// Nobody authenticates as the bot.
 	if r := srv.post(t, "bot.00", `{me{id}}`, nil); r.code() != "UNAUTHENTICATED" {

@@ -239,3 +239,55 @@ func TestAMatchWithoutFirstMovesIsAborted(t *testing.T) {
 		t.Fatalf("verify:\n%s", out)
 	}
 }
+
+// TestRoyaleWithThreeBots: a player alone tries Royale: three addBot calls fill the other
+// seats, each bot seat plays its own turns, and once the player resigns after its first
+// move the bots play the match to its end; the file verifies.
+func TestRoyaleWithThreeBots(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	_, ann := srv.register(t, "Ann")
+	id := seatedAlone(t, srv, ann, "game:SOVEREIGN_CHESS, mode:ROYALE")
+	for want := 1; want <= 3; want++ {
+		var j struct{ AddBot struct{ Seat int } }
+		srv.must(t, ann, `mutation($m:ID!){addBot(matchId:$m){seat}}`, map[string]any{"m": id}, &j)
+		if j.AddBot.Seat != want {
+			t.Fatalf("bot number %d sat at seat %d", want, j.AddBot.Seat)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	updates := srv.subscribeRaw(t, ctx, "graphql-transport-ws", ann, `subscription($m:ID!){matchUpdates(matchId:$m){`+botViewFields+`}}`, map[string]any{"m": id})
+	var v botView
+	moved, resigned := false, false
+	for data := range updates { // the subscription completes once the match is over
+		var u struct{ MatchUpdates botView }
+		if err := json.Unmarshal(data, &u); err != nil {
+			t.Fatal(err)
+		}
+		v = u.MatchUpdates
+		if v.Status != "LIVE" || resigned || len(v.ToAct) != 1 || v.ToAct[0] != 0 {
+			continue
+		}
+		if !moved {
+			srv.must(t, ann, `mutation($m:ID!,$mv:String!){playMove(matchId:$m, move:$mv){version}}`, map[string]any{"m": id, "mv": v.Board.LegalMoves[0]}, nil)
+			moved = true
+			continue
+		}
+		srv.must(t, ann, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+		resigned = true
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("the match did not end within 5 minutes: %+v", v)
+	}
+	final := readBotView(t, srv, "", id)
+	if final.Status != "FINISHED" || !resigned {
+		t.Fatalf("the match ended %+v (Ann resigned: %v)", final, resigned)
+	}
+	if len(final.Moves) < 8 {
+		t.Fatalf("only %d moves: each bot seat should have played: %v", len(final.Moves), final.Moves)
+	}
+	t.Logf("Royale with three bots: %d moves, result %s", len(final.Moves), final.Result.Reason)
+	srv.stop(t)
+	verifyAll(t, db)
+}

@@ -20,6 +20,9 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		return join(rules, s, c)
 	case Act:
 		seat, err := liveSeat(rules, s, c.PlayerID)
+		if c.Seat != nil {
+			seat, err = seatOf(rules, s, c.PlayerID, *c.Seat)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -136,7 +139,7 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 	if s.Status != Open {
 		return nil, game.Reject(game.Conflict, "the match has started: its seats are taken")
 	}
-	if s.SeatOf(c.PlayerID) >= 0 {
+	if s.SeatOf(c.PlayerID) >= 0 && !c.Bot {
 		return nil, game.Reject(game.Conflict, "you already sit at seat %d of this match", s.SeatOf(c.PlayerID))
 	}
 	seat := -1
@@ -263,7 +266,14 @@ func end(s State, winners []int, reason string) []game.Emitted {
 // liveSeat is the seat of a player who may act in the live match s: seated, and still
 // playing.
 func liveSeat(rules game.Rules, s State, playerID string) (int, error) {
-	seat := s.SeatOf(playerID)
+	return seatOf(rules, s, playerID, s.SeatOf(playerID))
+}
+
+// seatOf is seat, if the player sits there and may act in the live match s.
+func seatOf(rules game.Rules, s State, playerID string, seat int) (int, error) {
+	if seat >= len(s.Seats) || seat >= 0 && s.Seats[seat].PlayerID != playerID {
+		seat = -1
+	}
 	switch {
 	case seat < 0:
 		return -1, game.Reject(game.Forbidden, "you have no seat in this match")

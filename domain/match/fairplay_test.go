@@ -148,3 +148,21 @@ func TestAwayFromWhenTheConnectionClosed(t *testing.T) {
 		t.Fatalf("Bob is away from %s, want %s", l.At, closed)
 	}
 }
+
+// The house bot may sit at several seats of a friendly match (a player trying a game of
+// more seats alone); it acts for the seat it names, and nobody else may take two seats.
+func TestTheBotAtSeveralSeats(t *testing.T) {
+	tb := &table{t: t}
+	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice"})
+	tb.do(match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true, At: t0})
+	tb.refuse(match.Join{PlayerID: "bot", Name: "Arbiter bot", At: t0}, game.Conflict) // not as the bot
+	tb.do(match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true, At: t0})
+	if tb.state.Status != match.Live || tb.state.Seats[0].PlayerID != "bot" || tb.state.Seats[1].PlayerID != "bot" {
+		t.Fatalf("two bots: %+v", tb.state.Seats)
+	}
+	zero, one := 0, 1
+	tb.refuse(match.Act{PlayerID: "bot", Seat: &one, Do: game.Move{Notation: "e4"}, At: t0}, game.NotYourTurn)
+	tb.do(match.Act{PlayerID: "bot", Seat: &zero, Do: game.Move{Notation: "e4"}, At: t0})
+	tb.do(match.Act{PlayerID: "bot", Seat: &one, Do: game.Move{Notation: "e5"}, At: t0})
+	tb.refuse(match.Act{PlayerID: "alice", Seat: &zero, Do: game.Move{Notation: "Nf3"}, At: t0}, game.Forbidden)
+}

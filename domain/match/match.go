@@ -99,7 +99,8 @@ type Create struct {
 }
 
 // Join sits a player at a seat, or at the first free one when Seat is nil. Bot is set by
-// the house bot's package alone: a seat that the bot takes.
+// the house bot's package alone: a seat that the bot takes. The bot, alone, may sit at
+// several seats of a match (a player trying Royale against three bots).
 type Join struct {
 	PlayerID string
 	Name     string
@@ -108,9 +109,11 @@ type Join struct {
 	Bot      bool
 }
 
-// Act is a game action by the player's seat (a move, a card...).
+// Act is a game action by the player's seat (a move, a card...). Seat names the seat
+// of a player who sits at several (the bot); nil is the player's only seat.
 type Act struct {
 	PlayerID string
+	Seat     *int
 	Do       any
 	At       time.Time
 }

@@ -1590,8 +1590,9 @@ type Mutation {
   """
   Seats the house bot (player "bot", "Arbiter bot") at a free seat of an open match that
   you sit in or created: the first free one without seat. The answer's seat is the bot's.
-  Once the match is live the bot plays its own turns. Bot games never count for ratings:
-  a rated match is refused (BAD_USER_INPUT), and so is a second bot in one match (CONFLICT).
+  Once the match is live the bot plays its own turns. Call it again for another seat: the
+  bot may fill several (three bots and you in Royale), each playing its own turns. Bot
+  games never count for ratings: a rated match is refused (BAD_USER_INPUT).
   """
   addBot(matchId: ID!, seat: Int, commandId: ID): JoinPayload!
   """
