@@ -246,3 +246,24 @@ func TestNoClaimAgainstASeatOut(t *testing.T) {
 		t.Fatalf("p0 claims against p3: %+v", evs)
 	}
 }
+
+// With several sides, the bot's wait applies once every opponent still playing is a bot:
+// p0 left, and waits ForfeitAfter while p4, a player, is in play, BotForfeitAfter once p4
+// has resigned and only bots are left against it.
+func TestTheBotsWaitWhenOnlyBotsAreLeft(t *testing.T) {
+	rule := match.Abandon{ClaimAfterMs: 1000, ForfeitAfterMs: 5000, BotForfeitAfterMs: 60_000}
+	tb := &arenaTable{t: t}
+	tb.do(match.Create{Game: "ARENA", Seed: seed, At: t0, Abandon: &rule})
+	for seat := range arenaSeats {
+		bot := seat > 0 && seat < arenaSeats-1
+		tb.do(match.Join{PlayerID: arenaPlayer(seat), Name: arenaPlayer(seat), At: t0, Bot: bot})
+	}
+	tb.do(match.Leave{PlayerID: "p0", At: t0})
+	if d := tb.state.Deadline(arena{}); !d.Equal(t0.Add(5 * time.Second)) {
+		t.Fatalf("with p4 in play, p0's forfeit is due at %s", d)
+	}
+	tb.do(match.Resign{PlayerID: "p4", At: t0.Add(time.Second)})
+	if d := tb.state.Deadline(arena{}); !d.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("against bots alone, p0's forfeit is due at %s", d)
+	}
+}
