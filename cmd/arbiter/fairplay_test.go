@@ -291,3 +291,57 @@ func TestRoyaleWithThreeBots(t *testing.T) {
 	srv.stop(t)
 	verifyAll(t, db)
 }
+
+// TestReloadsRecordNothing: a player who opens and closes its page ten times in a row
+// records no presence event; when it closes for good, SeatLeft comes once, dated from the
+// close, at least the grace (5 s) before it was recorded: the waits for a claim and a
+// forfeit count from the real departure.
+func TestReloadsRecordNothing(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"), "--claim-after", "1h", "--forfeit-after", "2h")
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	id := srv.newMatch(t, ann, bob, false)
+	srv.play(t, ann, id, "e4")
+	srv.play(t, bob, id, "e5")
+	for range 10 {
+		connect(t, srv, bob, id)()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stream := srv.subscribeRaw(t, ctx, "graphql-transport-ws", "", `subscription($m:ID!){matchEvents(matchId:$m){type at data}}`, map[string]any{"m": id})
+	for data := range stream {
+		var e struct {
+			MatchEvents struct {
+				Type string
+				At   time.Time
+				Data struct{ At time.Time }
+			}
+		}
+		if err := json.Unmarshal(data, &e); err != nil {
+			t.Fatal(err)
+		}
+		switch ev := e.MatchEvents; ev.Type {
+		case "SeatReturned":
+			t.Fatalf("a reload recorded %s", ev.Type)
+		case "SeatLeft":
+			if waited := ev.At.Sub(ev.Data.At); waited < 5*time.Second {
+				t.Fatalf("SeatLeft is dated %s, recorded %s later: not from the close", ev.Data.At, waited)
+			}
+			var d struct {
+				Match struct{ Events []struct{ Type string } }
+			}
+			srv.must(t, "", `query($m:ID!){match(id:$m){events{type}}}`, map[string]any{"m": id}, &d)
+			n := 0
+			for _, e := range d.Match.Events {
+				if e.Type == "SeatLeft" || e.Type == "SeatReturned" {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("%d presence events for ten reloads and one departure: %+v", n, d.Match.Events)
+			}
+			return
+		}
+	}
+	t.Fatal("no SeatLeft within a minute of Bob's last close")
+}
