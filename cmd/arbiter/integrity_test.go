@@ -14,6 +14,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/headlog"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/serverkey"
 )
 
 // The tests below change a closed store the way someone with the file but not the server
@@ -191,5 +192,42 @@ func TestVerifyCatchesALostWAL(t *testing.T) {
 	_, errOut := fails(t, "serve", "--addr", "127.0.0.1:0", "--db", db)
 	if !strings.Contains(errOut, "refusing to serve the store") || !strings.Contains(errOut, "acknowledged, are missing") {
 		t.Errorf("serve on the rolled-back store: %s", errOut)
+	}
+	if _, errOut := fails(t, "rebuild", "--db", db); !strings.Contains(errOut, "acknowledged, are missing") {
+		t.Errorf("rebuild of the rolled-back store: %s", errOut)
+	}
+}
+
+// TestVerifyCatchesAnUnsignedEventAndAnotherKey: an event added at the end by hand, with
+// every hash right, lies beyond the signed head; and the store's heads do not verify with
+// another key than the server's.
+func TestVerifyCatchesAnUnsignedEventAndAnotherKey(t *testing.T) {
+	db, _, _ := filled(t)
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, db) // no key: it only reads
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := store.ReadAll(ctx, 0, 0)
+	store.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := all[len(all)-1]
+	forged := last
+	forged.ID, forged.Version, forged.Position, forged.PrevHash = "forged", last.Version+1, last.Position+1, last.Hash
+	forged.Hash = eventstore.Hash(forged.PrevHash, forged)
+	forged.GlobalHash = eventstore.GlobalHash(last.GlobalHash, forged.Position, forged.Hash)
+	tamper(t, db, fmt.Sprintf(`INSERT INTO events SELECT %d, stream, %d, 'forged', type, schema_version, payload, command_id, actor, visibility, time_ns, '%s', '%s', '%s' FROM events WHERE position = %d`,
+		forged.Position, forged.Version, forged.PrevHash, forged.Hash, forged.GlobalHash, last.Position))
+	verifyFails(t, db, fmt.Sprintf("position %d: events %d to %d come after the store's signed head (position %d): no signature covers them", forged.Position, forged.Position, forged.Position, last.Position))
+
+	other := filepath.Join(t.TempDir(), "other.key")
+	if _, _, err := serverkey.LoadOrCreate(other); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := fails(t, "verify", "--db", db, "--key", other)
+	if !strings.Contains(out, "does not verify with key") {
+		t.Errorf("verify with another key:\n%s", out)
 	}
 }
