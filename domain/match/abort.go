@@ -11,8 +11,8 @@ import (
 // live match aborted because a seat never made its first move. Neither counts for
 // anybody: no winner, no rating.
 //
-// A match is opened once every seat has made its first move (the game's move list is as
-// long as the match has seats; a game that keeps no move list is opened from its start).
+// A match is opened once every seat has made its first move (the game's record holds as
+// many turns as the match has seats; a game that keeps no record is opened from its start).
 // Until then:
 //   - a rated match that ends (a resignation, an agreement, a flag, a forfeit) is
 //     aborted instead: an account cannot feed another rating points by losing at move 0;
@@ -63,10 +63,24 @@ func (s *State) abortAt() (time.Time, bool) {
 // such a rule.
 func (s *State) AbortAt() (time.Time, bool) { return s.abortAt() }
 
-// opened reports whether every seat of the live match s has made its first move.
+// opened reports whether every seat of the live match s has made its first move: as many
+// turns as seats (an UnfairChess card and the move it adds to are one turn), or, for a
+// game that does not group its record by turns, as many moves.
 func opened(rules game.Rules, s State) bool {
+	if t, ok := rules.(game.Turned); ok {
+		_, turns := t.Turns(s.GameState)
+		return len(turns) >= len(s.Seats)
+	}
 	rec, ok := rules.(game.Recorded)
 	return !ok || len(rec.MoveList(s.GameState)) >= len(s.Seats)
+}
+
+// keepsRecord reports whether a game tells its turns or moves: one that does not is
+// opened from its start.
+func keepsRecord(rules game.Rules) bool {
+	_, turned := rules.(game.Turned)
+	_, recorded := rules.(game.Recorded)
+	return turned || recorded
 }
 
 func cancel(s State, c Cancel) ([]game.Emitted, error) {

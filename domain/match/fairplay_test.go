@@ -1,12 +1,14 @@
 package match_test
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/unfair"
 )
 
 // A rematch keeps its seats for the players of the finished match: Bob, who played
@@ -165,4 +167,63 @@ func TestTheBotAtSeveralSeats(t *testing.T) {
 	tb.do(match.Act{PlayerID: "bot", Seat: &zero, Do: game.Move{Notation: "e4"}, At: t0})
 	tb.do(match.Act{PlayerID: "bot", Seat: &one, Do: game.Move{Notation: "e5"}, At: t0})
 	tb.refuse(match.Act{PlayerID: "alice", Seat: &zero, Do: game.Move{Notation: "Nf3"}, At: t0}, game.Forbidden)
+}
+
+// In UnfairChess a card that adds to the move and its move are one turn: White playing
+// both does not open the game, and Black resigning then aborts the rated match.
+func TestACardAndItsMoveAreOneTurn(t *testing.T) {
+	var u unfair.Rules
+	costs := map[string]string{}
+	for _, c := range u.Catalog() {
+		costs[c.ID] = c.Cost
+	}
+	for n := range 64 { // the first seed that deals White a playable card that adds to the move
+		s := match.State{}
+		cmds := []match.Command{
+			match.Create{Game: unfair.ID, Seed: bytes.Repeat([]byte{byte(n)}, 32), At: t0, Rated: true},
+			match.Join{PlayerID: "alice", Name: "Alice", At: t0}, match.Join{PlayerID: "bob", Name: "Bob", At: t0},
+		}
+		for _, c := range cmds {
+			evs, err := match.Decide(u, s, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range evs {
+				s = match.Evolve(u, s, e.Event)
+			}
+		}
+		for _, hc := range u.Hand(s.GameState, 0) {
+			if !hc.Playable || costs[hc.Card] != "ADDS_TO_MOVE" {
+				continue
+			}
+			legal := u.Board(s.GameState).LegalMoves
+			var played match.State
+			for _, mv := range legal { // a move that may follow the card
+				evs, err := match.Decide(u, s, match.Act{PlayerID: "alice", Do: game.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: hc.Targets[0], Move: mv}, At: t0})
+				if err != nil {
+					continue
+				}
+				played = s
+				for _, e := range evs {
+					played = match.Evolve(u, played, e.Event)
+				}
+				break
+			}
+			if played.Status == match.None {
+				continue
+			}
+			evs, err := match.Decide(u, played, match.Resign{PlayerID: "bob", At: t0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range evs {
+				played = match.Evolve(u, played, e.Event)
+			}
+			if r := played.Result; r == nil || r.Reason != match.Aborted {
+				t.Fatalf("Black resigned after White's card and move: %+v", r)
+			}
+			return
+		}
+	}
+	t.Fatal("no seed of 64 dealt White a playable card that adds to the move")
 }

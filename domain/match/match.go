@@ -210,8 +210,7 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Status = Live
 		s.StartedAt = e.At
 		s.Offered = make([]bool, len(s.Seats))
-		_, recorded := rules.(game.Recorded)
-		s.Opened = !recorded
+		s.Opened = !keepsRecord(rules)
 	case SeatVacated:
 		s.Seats = slices.Clone(s.Seats)
 		s.Seats[e.Seat] = Seat{}
