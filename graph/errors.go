@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -51,13 +52,35 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if gerr.Extensions["code"] != nil {
 			return gerr // gqlgen's own: the document did not parse or validate
 		}
-		code, message := classify(ctx, err)
-		id := errorID()
-		log.ErrorContext(ctx, "a request failed", "errorId", id, "code", code, "path", gerr.Path.String(), "err", err)
-		gerr.Message = fmt.Sprintf("%s (error ID %s)", message, id)
+		code, message, id := logFailure(ctx, log, err, "path", gerr.Path.String())
+		gerr.Message = message
 		gerr.Extensions["code"] = code
 		gerr.Extensions["errorId"] = id
 		return gerr
+	}
+}
+
+// logFailure logs a failure of the server at error level under a new error ID, and
+// returns what the client may be told: its code and a message naming the ID.
+func logFailure(ctx context.Context, log *slog.Logger, err error, attrs ...any) (code, message, id string) {
+	code, message = classify(ctx, err)
+	id = errorID()
+	log.ErrorContext(ctx, "a request failed", append([]any{"errorId", id, "code", code, "err", err}, attrs...)...)
+	return code, fmt.Sprintf("%s (error ID %s)", message, id), id
+}
+
+// hideInitFailure wraps a websocket's connection_init, whose error gqlgen sends to the
+// client as it is: a failure of the server (the store, while checking the token) is
+// logged under an ID and told without its cause; a refusal keeps its reason.
+func hideInitFailure(log *slog.Logger, init transport.WebsocketInitFunc) transport.WebsocketInitFunc {
+	return func(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
+		next, ack, err := init(ctx, p)
+		var rej *game.Error
+		if err == nil || errors.As(err, &rej) {
+			return next, ack, err
+		}
+		code, message, _ := logFailure(ctx, log, err, "path", "connection_init")
+		return next, ack, fmt.Errorf("%s: %s", code, message)
 	}
 }
 

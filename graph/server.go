@@ -121,7 +121,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	srv := handler.New(generated.NewExecutableSchema(cfg))
 	srv.AddTransport(transport.Websocket{
 		KeepAlivePingInterval: 15 * time.Second,
-		InitFunc:              r.wsInit,
+		InitFunc:              hideInitFailure(limits.Log, r.wsInit),
 		InitTimeout:           limits.WSInitTimeout,
 		Implementation:        wsImplementation{writeTimeout: limits.WSWriteTimeout},
 		ErrorFunc: func(_ context.Context, err error) {

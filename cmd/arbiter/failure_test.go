@@ -10,6 +10,10 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
 
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/graph"
@@ -177,4 +181,38 @@ func eventTypes(evs []struct{ Type string }) string {
 		b.WriteString(e.Type + " ")
 	}
 	return b.String()
+}
+
+// TestWebsocketInitFailureIsHidden: a websocket's token checked while the store fails is
+// answered without the database's message, under an error ID the log holds. (The legacy
+// graphql-ws protocol carries the error in connection_error; graphql-transport-ws only
+// closes the socket.)
+func TestWebsocketInitFailureIsHidden(t *testing.T) {
+	srv, disk, logs := startBroken(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.url, "http")+"/graphql", &websocket.DialOptions{Subprotocols: []string{"graphql-ws"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	disk.on.Store(true) // the token's player is read from the store, which fails
+	token := "unknownplayer0001." + strings.Repeat("ab", 32)
+	if err := wsjson.Write(ctx, conn, map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer " + token}}); err != nil {
+		t.Fatal(err)
+	}
+	var msg struct {
+		Type    string
+		Payload struct{ Message string }
+	}
+	if err := wsjson.Read(ctx, conn, &msg); err != nil || msg.Type != "connection_error" {
+		t.Fatalf("connection_init with a failing store answered %+v, %v", msg, err)
+	}
+	id := regexp.MustCompile(`error ID ([0-9a-f]+)`).FindStringSubmatch(msg.Payload.Message)
+	if id == nil || !strings.HasPrefix(msg.Payload.Message, "UNAVAILABLE: ") || strings.Contains(msg.Payload.Message, "SQLITE") || strings.Contains(msg.Payload.Message, "sqlite") {
+		t.Fatalf("connection_error %q: want UNAVAILABLE, an error ID, nothing of the database", msg.Payload.Message)
+	}
+	if line := regexp.MustCompile(`(?m)^.*errorId=` + id[1] + `.*$`).FindString(logs.String()); !strings.Contains(line, "level=ERROR") || !strings.Contains(line, "SQLITE_IOERR") {
+		t.Fatalf("no error line with the cause under errorId=%s:\n%s", id[1], logs)
+	}
 }
