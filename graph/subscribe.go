@@ -36,7 +36,7 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 	}
 	stream := engine.MatchStream(matchID)
 	n, stop := r.Hub.watch(stream) // before reading: a commit after this point wakes us
-	out := make(chan *model.MatchEvent, 64)
+	out := make(chan *model.MatchEvent, 16)
 	go func() {
 		defer close(out)
 		defer release()

@@ -43,7 +43,8 @@ func TestServeReportsTakenPortFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer busy.Close()
-	db := filepath.Join(t.TempDir(), "new.db")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "new.db")
 	var stdout, stderr strings.Builder
 	code := run(context.Background(), []string{"serve", "--addr", busy.Addr().String(), "--db", db}, &stdout, &stderr)
 	if code == 0 || !strings.Contains(stderr.String(), "choose another with --addr") {
@@ -51,6 +52,9 @@ func TestServeReportsTakenPortFirst(t *testing.T) {
 	}
 	if _, err := os.Stat(db); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("serve on a taken port touched the store: %v", err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) > 0 {
+		t.Fatalf("serve on a taken port left %s behind", left[0].Name())
 	}
 }
 
