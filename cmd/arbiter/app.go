@@ -23,6 +23,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/unfair"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/headlog"
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 	"github.com/arbiter-games/arbiter/graph"
@@ -281,8 +282,27 @@ func (a *app) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", a.metrics)
 	mux.HandleFunc("/readyz", a.ready)
+	mux.HandleFunc("/signed-head", a.signedHead)
 	mux.Handle("/", graph.Handler(a.resolver, a.limits))
 	return mux
+}
+
+// signedHead answers /signed-head with the head the store signed at its last commit, as
+// a line of the head log: whoever appends it to a file of their own, away from the server,
+// keeps a head log that `arbiter verify --head-log` checks.
+func (a *app) signedHead(w http.ResponseWriter, r *http.Request) {
+	h, err := a.store.SignedHead(r.Context())
+	var line []byte
+	if err == nil {
+		line, err = headlog.Line(h)
+	}
+	if err != nil {
+		http.Error(w, "the signed head cannot be read: "+err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(line)
 }
 
 // ready answers /readyz: 200 while the store can take the next append (eventstore.CheckHead,

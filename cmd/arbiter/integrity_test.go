@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,5 +231,57 @@ func TestVerifyCatchesAnUnsignedEventAndAnotherKey(t *testing.T) {
 	out, _ := fails(t, "verify", "--db", db, "--key", other)
 	if !strings.Contains(out, "does not verify with key") {
 		t.Errorf("verify with another key:\n%s", out)
+	}
+}
+
+// TestAClientKeepsTheSignedHead: a client that keeps the heads the server answers at
+// /signed-head catches a store rolled back to an older copy, signed head and all, even
+// when the server's own head log went with it; without that log nothing tells.
+func TestAClientKeepsTheSignedHead(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "arbiter.db")
+	srv := startServer(t, db)
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	id := srv.newMatch(t, white, black, false)
+	srv.stop(t)
+	older, err := os.ReadFile(db) // a clean stop leaves the whole store in the file
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	srv = startServer(t, db)
+	srv.play(t, white, id, "e4")
+	resp, err := http.Get(srv.url + "/signed-head")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/signed-head: %d %q %v", resp.StatusCode, line, err)
+	}
+	kept := filepath.Join(t.TempDir(), "client.heads")
+	if err := os.WriteFile(kept, line, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv.stop(t)
+	if last, out := lastLine(t, "verify", "--db", db, "--head-log", kept); !strings.HasSuffix(last, "all ok") {
+		t.Fatalf("verify with the client's heads, before any change:\n%s", out)
+	}
+
+	// The older copy goes back in place, and the server's head log is removed with it.
+	if err := os.WriteFile(db, older, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "arbiter.heads")); err != nil {
+		t.Fatal(err)
+	}
+	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") || !strings.Contains(out, "no head log at") {
+		t.Errorf("without any head log the rollback cannot be seen, and verify says there is no log:\n%s", out)
+	}
+	out, _ := fails(t, "verify", "--db", db, "--head-log", kept)
+	if !strings.Contains(out, "the head log has a head signed") || !strings.Contains(out, "acknowledged, are missing") {
+		t.Errorf("verify with the client's heads after the rollback:\n%s", out)
 	}
 }

@@ -28,10 +28,17 @@ type line struct {
 	Signature []byte    `json:"signature"`
 }
 
+// Line returns h as one line of the log, newline included: what the server also answers
+// at /signed-head, so that a client can keep heads in a log of its own.
+func Line(h eventstore.Head) ([]byte, error) {
+	b, err := json.Marshal(line{h.Position, h.Hash, h.Time.UTC(), h.Signature})
+	return append(b, '\n'), err
+}
+
 // Append writes h at the end of the log at path, creating it with mode 0600 if needed,
 // and flushes it to disk.
 func Append(path string, h eventstore.Head) error {
-	b, err := json.Marshal(line{h.Position, h.Hash, h.Time.UTC(), h.Signature})
+	b, err := Line(h)
 	if err != nil {
 		return err
 	}
@@ -39,7 +46,7 @@ func Append(path string, h eventstore.Head) error {
 	if err != nil {
 		return fmt.Errorf("head log: %w", err)
 	}
-	_, err = f.Write(append(b, '\n'))
+	_, err = f.Write(b)
 	if err == nil {
 		err = f.Sync()
 	}
