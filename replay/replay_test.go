@@ -267,6 +267,16 @@ func TestVerifyRejectsAnInstantClock(t *testing.T) {
 	}
 }
 
+// TestVerifyRejectsAFalseAbort: a finished game rewritten as aborted (no winner, no
+// rating) does not verify: both sides had moved.
+func TestVerifyRejectsAFalseAbort(t *testing.T) {
+	f := newFixture(t)
+	id := f.mate.ID
+	v := f.versionOf(t, id, "MatchEnded", 1)
+	f.forge(t, id, v, func(p map[string]any) { p["winners"], p["reason"] = []int{}, "aborted" })
+	wantProblem(t, verify(t, f, id), v, replay.CheckResult, "aborted after every seat had moved")
+}
+
 func TestState(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()

@@ -316,7 +316,7 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 		if e, ok := d.(match.Resigned); ok {
 			v.resigned(e.Seat, ev.Time)
 		}
-		if e, ok := d.(match.DrawOffered); ok && e.Seat >= 0 && e.Seat < len(st.Offered) && st.Offered[e.Seat] {
+		if e, ok := d.(match.DrawOffered); ok && e.Seat >= 0 && e.Seat < len(st.Offered) && st.Offered[e.Seat] && !st.StartedAt.IsZero() {
 			v.r.add(version, CheckLifecycle, "seat %d offers a draw again before an opponent has moved", e.Seat)
 		}
 	case match.MatchEnded:
@@ -496,7 +496,7 @@ func (v *verifier) ended(version int64, e match.MatchEnded, at time.Time) {
 		}
 		v.overAt = 0
 		return
-	case st.Rated && !st.Opened:
+	case st.Rated && !st.Opened && !st.StartedAt.IsZero(): // a start without its time predates the rule
 		v.r.add(version, CheckResult, "a rated match ended by %s before every seat had moved: it should have been aborted", e.Reason)
 	}
 	switch e.Reason {
