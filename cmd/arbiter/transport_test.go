@@ -270,3 +270,32 @@ func TestTransportErrorsHaveCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestWebsocketErrorsHaveCodes: mistakes made over a websocket are answered with a code
+// too: a payload that is not an operation, a parse error, a subscription refused.
+func TestWebsocketErrorsHaveCodes(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	conn := srv.dialWS(t, ctx, nil)
+	initWS(t, ctx, conn, "")
+	if err := wsjson.Write(ctx, conn, map[string]any{"id": "bad", "type": "subscribe", "payload": "not an operation"}); err != nil {
+		t.Fatal(err)
+	}
+	sendOp(t, ctx, conn, "parse", `subscription{matchEvents(`, nil)
+	sendOp(t, ctx, conn, "absent", `subscription{matchEvents(matchId:"nosuchmatch"){version}}`, nil)
+	want := map[string]string{"bad": "BAD_REQUEST", "parse": "GRAPHQL_PARSE_FAILED", "absent": "NOT_FOUND"}
+	for len(want) > 0 {
+		var m wsMsg
+		if err := wsjson.Read(ctx, conn, &m); err != nil {
+			t.Fatalf("waiting for %v: %v", want, err)
+		}
+		if m.Type != "next" && m.Type != "error" {
+			continue
+		}
+		if code := errorCode(m); code != want[m.ID] {
+			t.Fatalf("operation %s answered %s %s, want code %s", m.ID, m.Type, m.Payload, want[m.ID])
+		}
+		delete(want, m.ID)
+	}
+}
