@@ -1580,7 +1580,9 @@ type Mutation {
   With a commandId (at least 32 characters, random: a UUID) the registration may be sent
   again: it returns the same player and the same token, which is derived from the commandId,
   so keep the commandId as secret as the token. The same commandId with another name is
-  refused with CONFLICT.
+  refused with CONFLICT. One address may register at most --registrations-per-hour players
+  (default 20) in any hour, retries included; beyond, RATE_LIMITED with
+  extensions.retryAfter (seconds).
   """
   registerPlayer(name: String!, commandId: ID): RegisterPayload!
   "Opens a match. Anyone may create one; a token makes you its creator."
