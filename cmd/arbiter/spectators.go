@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -60,28 +61,47 @@ func runSpectators(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("%d spectators need as many open files, and this process may open %d (the hard limit): raise it (ulimit -Hn as root, LimitNOFILE in systemd) or open fewer --spectators or --matches", conns, limit)
 	}
 	cfg := spectatorConfig{URL: *url, Spectators: *spectators, Matches: *matches, Moves: *moves, Rate: *rate, Seed: *seed, Progress: stderr}
-	if *serveOwn {
-		srv, err := startChildServer(ctx)
-		if err != nil {
-			return err
-		}
-		defer srv.stop()
-		cfg.URL, cfg.ServerCPU = srv.url, srv.cpu
-		fmt.Fprintf(stderr, "started arbiter serve (pid %d) on %s; its log is %s\n", srv.cmd.Process.Pid, srv.url, srv.log)
-	}
-	fmt.Fprintf(stdout, "spectators: %d match(es) x %d spectators, %d moves at %g/s per match, server %s\n", cfg.Matches, cfg.Spectators, cfg.Moves, cfg.Rate, cfg.URL)
+	fmt.Fprintf(stdout, "spectators: %d match(es) x %d spectators, %d moves at %g/s per match\n", cfg.Matches, cfg.Spectators, cfg.Moves, cfg.Rate)
 	for _, kind := range rounds {
 		cfg.Kind = kind
-		res, err := benchSpectators(ctx, cfg)
+		res, err := spectatorRound(ctx, cfg, *serveOwn, stdout, stderr)
 		if err != nil {
 			return fmt.Errorf("%s: %w", kind, err)
 		}
-		res.print(stdout)
 		if res.Faults() > 0 {
 			return fmt.Errorf("%s: subscribers saw %d gaps, %d duplicates, %d out of order and %d missing: a bug of the server's subscriptions", kind, res.Gaps, res.Duplicates, res.Reordered, res.Missing)
 		}
 	}
+	if *url != "" && len(rounds) > 1 {
+		fmt.Fprintln(stdout, "\n(on one server, the second round's memory figures include what the first left behind: --serve starts a new server for each)")
+	}
 	return nil
+}
+
+// spectatorRound runs and prints one round; with serveOwn, on a server of its own, so
+// that the memory a round measures is not what an earlier round left behind.
+func spectatorRound(ctx context.Context, cfg spectatorConfig, serveOwn bool, stdout, stderr io.Writer) (res spectatorResult, err error) {
+	if serveOwn {
+		srv, err := startChildServer(ctx)
+		if err != nil {
+			return res, err
+		}
+		cfg.URL, cfg.ServerCPU = srv.url, srv.cpu
+		fmt.Fprintf(stderr, "started arbiter serve (pid %d) on %s; its log is %s\n", srv.cmd.Process.Pid, srv.url, srv.log)
+		// The server's files go once it has stopped, unless the round failed: then its log tells why.
+		defer func() {
+			srv.stop()
+			if err == nil {
+				_ = os.RemoveAll(srv.dir)
+			}
+		}()
+	}
+	res, err = benchSpectators(ctx, cfg)
+	if err == nil {
+		fmt.Fprintf(stdout, "\nserver %s\n", cfg.URL)
+		res.print(stdout)
+	}
+	return res, err
 }
 
 // spectatorConfig is one round: one kind of subscription.
