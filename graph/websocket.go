@@ -209,6 +209,7 @@ func (o origins) admit(w http.ResponseWriter, r *http.Request) bool {
 		h := w.Header()
 		h.Add("Vary", "Origin")
 		h.Set("Access-Control-Allow-Origin", origin)
+		h.Set("Access-Control-Expose-Headers", "Retry-After")
 		if preflight {
 			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
 			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")

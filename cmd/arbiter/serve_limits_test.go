@@ -266,7 +266,7 @@ func TestCrossOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	post.Body.Close()
-	if post.StatusCode != 200 || post.Header.Get("Access-Control-Allow-Origin") != app {
+	if post.StatusCode != 200 || post.Header.Get("Access-Control-Allow-Origin") != app || post.Header.Get("Access-Control-Expose-Headers") != "Retry-After" {
 		t.Fatalf("a POST from an allowed origin: %d %v", post.StatusCode, post.Header)
 	}
 
