@@ -149,14 +149,22 @@ func value(v float64) string {
 	return fmt.Sprintf("%g", v)
 }
 
-// residentBytes reads the process's resident set from /proc/self/status: the memory the
-// system gives the process, which is what a load test divides by its connections (the Go
-// heap leaves out stacks, buffers and what the runtime keeps). Where the file does not
-// exist (not Linux) the gauge has no sample rather than a false 0.
+// residentBytes is the gauge of Resident: no sample rather than a false 0 where unknown.
 func residentBytes() []Sample {
+	if rss, ok := Resident(); ok {
+		return []Sample{{Value: rss}}
+	}
+	return nil
+}
+
+// Resident reads the process's resident set, in bytes, from /proc/self/status: the memory
+// the system gives the process, which is what a load test divides by its connections (the
+// Go heap leaves out stacks, buffers and what the runtime keeps). ok is false where the
+// file does not exist (not Linux).
+func Resident() (rss float64, ok bool) {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return nil
+		return 0, false
 	}
 	for line := range strings.Lines(string(b)) {
 		rest, ok := strings.CutPrefix(line, "VmRSS:")
@@ -165,9 +173,9 @@ func residentBytes() []Sample {
 		}
 		kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
 		if err != nil {
-			return nil
+			return 0, false
 		}
-		return []Sample{{Value: kb * 1024}}
+		return kb * 1024, true
 	}
-	return nil
+	return 0, false
 }

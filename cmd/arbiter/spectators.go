@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/internal/cputime"
+	"github.com/arbiter-games/arbiter/metrics"
 	"github.com/arbiter-games/arbiter/replay/playout"
 )
 
@@ -162,6 +163,7 @@ type spectatorResult struct {
 	Elapsed       time.Duration // the moves
 	ServerCPU     time.Duration // during the moves, when the server is a child
 	ClientCPU     time.Duration // during the moves, this process
+	ClientRSS     float64       // this process's resident memory with every connection open; 0 unknown
 }
 
 // Faults counts what must never happen: a lost, repeated or reordered delivery.
@@ -190,6 +192,9 @@ func (r spectatorResult) print(w io.Writer) {
 	fmt.Fprintf(w, "  moves took %s; CPU during them: this client %s", r.Elapsed.Round(time.Millisecond), r.ClientCPU.Round(time.Millisecond))
 	if r.ServerCPU > 0 {
 		fmt.Fprintf(w, ", the server %s", r.ServerCPU.Round(10*time.Millisecond))
+	}
+	if r.ClientRSS > 0 {
+		fmt.Fprintf(w, "; this client's RSS %s", mb(r.ClientRSS))
 	}
 	fmt.Fprintln(w)
 }
@@ -302,6 +307,7 @@ func benchSpectators(ctx context.Context, cfg spectatorConfig) (spectatorResult,
 	if res.After, err = api.figures(ctx); err != nil {
 		return res, fmt.Errorf("reading %s/metrics: %w", cfg.URL, err)
 	}
+	res.ClientRSS, _ = metrics.Resident()
 
 	var played atomic.Int64
 	fmt.Fprintf(progress, "%s: all %d subscriptions answered in %s; playing %d moves in each of %d matches\n", cfg.Kind, res.Connections, res.Opened.Round(time.Millisecond), cfg.Moves, cfg.Matches)
