@@ -227,9 +227,19 @@ func benchSpectators(ctx context.Context, cfg spectatorConfig) (spectatorResult,
 	api := newAPIClient(cfg.URL, 2*cfg.Matches+64)
 	defer api.http.CloseIdleConnections()
 
+	// One pair of players sits in every match of the round: a server allows few
+	// registrations an hour from one address, and a player may play many matches at once.
+	var tokens [2]string
+	for seat, name := range []string{"bench-white", "bench-black"} {
+		var r struct{ RegisterPlayer struct{ Token string } }
+		if err := api.do(ctx, "", `mutation($n:String!){registerPlayer(name:$n){token}}`, map[string]any{"n": name}, &r); err != nil {
+			return res, fmt.Errorf("registering the players: %w (a server limits registrations per address and hour: --registrations-per-hour of arbiter serve)", err)
+		}
+		tokens[seat] = r.RegisterPlayer.Token
+	}
 	ms := make([]*liveMatch, cfg.Matches)
 	if err := inParallel(ctx, cfg.Matches, 16, func(i int) (err error) {
-		ms[i], err = newLiveMatch(ctx, api, cfg.Seed+uint64(i), cfg.Moves)
+		ms[i], err = newLiveMatch(ctx, api, tokens, cfg.Seed+uint64(i), cfg.Moves)
 		return err
 	}); err != nil {
 		return res, fmt.Errorf("setting up the matches: %w", err)
@@ -432,20 +442,13 @@ func (r *spectatorResult) tally(m *liveMatch, s *spectator, delays []time.Durati
 	return delays
 }
 
-// newLiveMatch registers two players, creates a chess match and seats them.
-func newLiveMatch(ctx context.Context, api *apiClient, seed uint64, plies int) (*liveMatch, error) {
-	m := &liveMatch{moves: playout.Moves(seed, plies)}
+// newLiveMatch creates a chess match and seats the players of tokens, white and black.
+func newLiveMatch(ctx context.Context, api *apiClient, tokens [2]string, seed uint64, plies int) (*liveMatch, error) {
+	m := &liveMatch{moves: playout.Moves(seed, plies), tokens: tokens}
 	if len(m.moves) < plies {
 		return nil, fmt.Errorf("the game of seed %d ends after %d moves, before %d: pass another --seed", seed, len(m.moves), plies)
 	}
 	m.acks = make([]ack, 0, plies)
-	for seat, name := range []string{"bench-white", "bench-black"} {
-		var r struct{ RegisterPlayer struct{ Token string } }
-		if err := api.do(ctx, "", `mutation($n:String!){registerPlayer(name:$n){token}}`, map[string]any{"n": name}, &r); err != nil {
-			return nil, err
-		}
-		m.tokens[seat] = r.RegisterPlayer.Token
-	}
 	var c struct {
 		CreateMatch struct{ Match struct{ ID string } }
 	}
