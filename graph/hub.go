@@ -8,18 +8,16 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
-// Hub wakes the subscriptions of a match when its stream moves. It carries no events:
-// a woken subscription reads what follows its last version from the store, so there is
-// no seam between replay and live, and a slow subscriber never holds up the others.
+// Hub hands each event the read side has applied to the feed of its match, which its
+// subscriptions on this node share (see feed). A match nobody watches has no feed.
 type Hub struct {
-	mu      sync.Mutex
-	streams map[string]*eventstore.Notifier
-	watched map[string]int
+	mu    sync.Mutex
+	feeds map[string]*feed
 }
 
 // NewHub returns an empty hub.
 func NewHub() *Hub {
-	return &Hub{streams: map[string]*eventstore.Notifier{}, watched: map[string]int{}}
+	return &Hub{feeds: map[string]*feed{}}
 }
 
 // Apply is fed every committed event, in order, by the bus follower.
@@ -28,30 +26,29 @@ func (h *Hub) Apply(_ context.Context, ev eventstore.Event) error {
 		return nil
 	}
 	h.mu.Lock()
-	n := h.streams[ev.Stream]
+	f := h.feeds[ev.Stream]
 	h.mu.Unlock()
-	if n != nil {
-		n.Notify()
+	if f != nil {
+		f.push(ev)
 	}
 	return nil
 }
 
-// watch returns the notifier of a stream and a function to stop watching it.
-func (h *Hub) watch(stream string) (*eventstore.Notifier, func()) {
+// watch returns the feed of a stream and a function to stop watching it.
+func (h *Hub) watch(stream string) (*feed, func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	n := h.streams[stream]
-	if n == nil {
-		n = eventstore.NewNotifier()
-		h.streams[stream] = n
+	f := h.feeds[stream]
+	if f == nil {
+		f = newFeed()
+		h.feeds[stream] = f
 	}
-	h.watched[stream]++
-	return n, func() {
+	f.watchers++
+	return f, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		if h.watched[stream]--; h.watched[stream] == 0 {
-			delete(h.watched, stream)
-			delete(h.streams, stream)
+		if f.watchers--; f.watchers == 0 {
+			delete(h.feeds, stream)
 		}
 	}
 }
@@ -61,8 +58,8 @@ func (h *Hub) Watching() int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := 0
-	for _, c := range h.watched {
-		n += c
+	for _, f := range h.feeds {
+		n += f.watchers
 	}
 	return n
 }

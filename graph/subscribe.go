@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -11,15 +12,17 @@ import (
 	"github.com/arbiter-games/arbiter/projections"
 )
 
-// subscribe streams a match's events after a version: it replays them from the store,
-// then, woken by the hub, reads each new batch from the store too. One path for both
-// means no gap and no duplicate at the seam.
+// catchUpPage is how many events a subscriber behind its match's feed reads from the
+// store at a time: one size, so the store's prepared statement is never recompiled.
+const catchUpPage = 256
+
+// subscribe streams a match's events after a version. The live events come from the
+// match's feed (see feed), shared by every subscriber on this node; a subscriber behind
+// the feed's ring reads what it misses from the store, then joins the ring at the next
+// version: no gap and no duplicate at the seam. Nothing here takes the match's lock: the
+// state comes from the read side, which has applied every event the feed holds.
 func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<-chan *model.MatchEvent, error) {
 	p, err := r.viewer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	snap, err := r.Engine.Match(ctx, matchID)
 	if err != nil {
 		return nil, err
 	}
@@ -27,15 +30,15 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 	if after != nil {
 		last = int64(*after)
 	}
-	if last < 0 || last > snap.Version {
-		return nil, game.Reject(game.BadInput, "after=%d is outside the match, which has versions 0 to %d", last, snap.Version)
+	stream := engine.MatchStream(matchID)
+	if err := r.checkAfter(ctx, matchID, stream, last); err != nil {
+		return nil, err
 	}
 	release, err := r.admitSubscription(ctx)
 	if err != nil {
 		return nil, err
 	}
-	stream := engine.MatchStream(matchID)
-	n, stop := r.Hub.watch(stream) // before reading: a commit after this point wakes us
+	f, stop := r.Hub.watch(stream) // before reading: an event applied after this point wakes us
 	out := make(chan *model.MatchEvent, 16)
 	go func() {
 		defer close(out)
@@ -43,38 +46,51 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 		defer stop()
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		for {
-			wake := n.Wait()
-			evs, err := r.Engine.Store().ReadStream(ctx, stream, last, 256)
-			if err != nil {
-				if ctx.Err() == nil {
-					slog.Warn("subscription stopped: reading the store failed", "match", matchID, "err", err)
-				}
-				return
+			wake := f.n.Wait()
+			evs, inRing := f.after(last)
+			v := r.Lobby.Get(matchID) // after the ring: the read side has applied all of evs
+			if v == nil {
+				return // set aside since: nothing more to stream
 			}
-			if len(evs) > 0 {
+			if !inRing && v.Version > last {
+				stored, err := r.Engine.Store().ReadStream(ctx, stream, last, catchUpPage)
+				if err != nil {
+					if ctx.Err() == nil {
+						slog.Warn("subscription stopped: reading the store failed", "match", matchID, "err", err)
+					}
+					return
+				}
+				if len(stored) == 0 {
+					return // the read side holds events the store does not: nothing sane to send
+				}
 				// Send nothing the read side has not applied yet, so a client that
 				// queries the match after an event never sees the state before it.
-				if err := r.ReadPos.WaitFor(ctx, evs[len(evs)-1].Position); err != nil {
+				if err := r.ReadPos.WaitFor(ctx, stored[len(stored)-1].Position); err != nil {
 					return
 				}
-				// The viewer comes from the match as it is now: at least as far as these
-				// events, so a seat taken or a match ended is already known.
-				snap, err := r.Engine.Match(ctx, matchID)
-				if err != nil {
+				if v = r.Lobby.Get(matchID); v == nil {
 					return
 				}
-				r.Presence.here(r.Engine, snap.State, matchID, viewerID(p))
-				viewer := projections.ViewerOf(snap.State, viewerID(p))
-				for _, ev := range evs {
-					if !deliver(ctx, r, out, eventModel(matchID, snap.Rules, viewer, ev), last) {
+				evs = make([]*sharedEvent, len(stored))
+				for i, ev := range stored {
+					evs[i] = &sharedEvent{ev: ev}
+				}
+			}
+			if len(evs) > 0 {
+				r.Presence.here(r.Engine, v.State, matchID, viewerID(p))
+				viewer := projections.ViewerOf(v.State, viewerID(p))
+				for _, s := range evs {
+					// Each event as of its version: the stream is the same whenever it is read.
+					shown := s.shown(matchID, v.Rules, viewer.AsOf(v.EndedAt, s.ev.Version))
+					if !deliver(ctx, r, out, shown, last) {
 						return
 					}
-					last = ev.Version
-				}
-				if snap.State.Status == match.Finished && last == snap.Version {
-					return // the match is over and fully delivered: complete
+					last = s.ev.Version
 				}
 				continue // there may be more
+			}
+			if v.State.Status == match.Finished && v.State.Settled(v.Rules) && last >= v.Version {
+				return // the match is over and fully delivered: complete
 			}
 			select {
 			case <-wake:
@@ -86,8 +102,35 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 	return out, nil
 }
 
+// checkAfter refuses a subscription from a version the match does not have. The read
+// side answers first; only a version past it (a node whose read side lags the store) is
+// checked against the store's, which takes no lock either.
+func (r *Resolver) checkAfter(ctx context.Context, matchID, stream string, after int64) error {
+	if after < 0 {
+		return game.Reject(game.BadInput, "after=%d is outside the match: versions start at 0", after)
+	}
+	if v := r.Lobby.Get(matchID); v != nil && after <= v.Version {
+		return nil
+	}
+	if err := r.Lobby.Unavailable(matchID); err != nil {
+		return err
+	}
+	head, err := r.Engine.Store().StreamVersion(ctx, stream)
+	if err != nil {
+		return fmt.Errorf("reading the version of match %s: %w", matchID, err)
+	}
+	if head == 0 {
+		return r.noMatch(matchID)
+	}
+	if after > head {
+		return game.Reject(game.BadInput, "after=%d is outside the match, which has versions 0 to %d", after, head)
+	}
+	return nil
+}
+
 // updates streams a match's view to a caller: now, then each time the read side moves
 // it. The hub is fed after the projections, so a wake-up always finds the match applied.
+// The model of each version is built once per viewer class and shared (feed.updates).
 func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.Match, error) {
 	p, err := r.viewer(ctx)
 	if err != nil {
@@ -100,7 +143,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 	if err != nil {
 		return nil, err
 	}
-	n, stop := r.Hub.watch(engine.MatchStream(matchID))
+	f, stop := r.Hub.watch(engine.MatchStream(matchID))
 	out := make(chan *model.Match, 1)
 	go func() {
 		defer close(out)
@@ -109,8 +152,11 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		sent := int64(-1)
 		for {
-			wake := n.Wait() // before reading: a change after this point wakes us
+			wake := f.n.Wait() // before reading: a change after this point wakes us
 			v := r.Lobby.Get(matchID)
+			if v == nil {
+				return // set aside since
+			}
 			if !v.State.Settled(v.Rules) {
 				v = nil // in the middle of a command's events: its last one wakes us again
 			}
@@ -118,7 +164,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 				r.Presence.here(r.Engine, v.State, matchID, viewerID(p))
 			}
 			if v != nil && v.Version > sent {
-				if !deliver(ctx, r, out, matchModel(v, viewerID(p)), max(sent, 0)) {
+				if !deliver(ctx, r, out, f.updates.model(v, r.updateClass(v, viewerID(p))), max(sent, 0)) {
 					return
 				}
 				sent = v.Version
@@ -134,4 +180,18 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		}
 	}()
 	return out, nil
+}
+
+// updateClass is the viewer class of a player for matchUpdates: its player ID when it
+// holds a seat in the match or in its rematch (mySeat, hand and the events it may see
+// depend on them), else "": every field of a Match reads the same for a spectator and
+// for a player seated in neither.
+func (r *Resolver) updateClass(v *projections.MatchView, playerID string) string {
+	if playerID == "" || v.State.SeatOf(playerID) >= 0 {
+		return playerID
+	}
+	if rm := r.Lobby.Get(engine.RematchID(v.ID)); rm != nil && rm.State.SeatOf(playerID) >= 0 {
+		return playerID
+	}
+	return ""
 }

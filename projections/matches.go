@@ -29,7 +29,10 @@ type MatchView struct {
 	// (see ArchiveAfter): State keeps the seats, options, result and seed, GameState is
 	// nil. Whoever needs the board folds the match again from the store.
 	Archived bool
-	digest   string // an archived view's line of Digest, kept from before the drop
+	// EndedAt is the version of the match's MatchEnded event, 0 while it goes on: the
+	// events before it stay redacted for a stream, whenever it is read (Viewer.AsOf).
+	EndedAt int64
+	digest  string // an archived view's line of Digest, kept from before the drop
 }
 
 // Matches is the live state of every match: boards, moves, seats, and the lobby.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -110,6 +111,9 @@ func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*Matc
 		}
 		v.Rules, v.State = rules, st
 		v.Version, v.Position, v.UpdatedAt = ev.Version, ev.Position, ev.Time
+		if v.EndedAt == 0 && st.Status == match.Finished {
+			v.EndedAt = ev.Version
+		}
 	}
 	return v, nil
 }

@@ -38,6 +38,17 @@ func ViewerOf(st match.State, playerID string) Viewer {
 	return v
 }
 
+// AsOf returns the viewer as it was when the event of the given version was recorded,
+// in a match that ended at version endedAt (0: not yet). A stream of events shows each
+// one as it was shown live, so a subscriber reading them after the end, or lagging
+// across it, receives exactly what a live one did: the secrets of a finished match are
+// revealed by its state (hands, seed) and by the events after its end, not by rewriting
+// the stream. Without this, what a subscriber saw depended on when it read.
+func (v Viewer) AsOf(endedAt, version int64) Viewer {
+	v.Finished = endedAt > 0 && version >= endedAt
+	return v
+}
+
 // Seated reports whether the viewer holds seat n.
 func (v Viewer) Seated(n int) bool {
 	for _, s := range v.Seats {

@@ -248,6 +248,7 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 	}
 	subs.Wait() // every subscription completes once the finished match has been sent
 	checkSecrets(t, full.Match.Events, viewers, cardIDs)
+	checkLateStreams(t, ctx, srv, id, map[string]string{"ann": ann, "spectator": ""}, viewers)
 
 	// The file reproduces the match exactly.
 	srv.stop(t)
@@ -258,6 +259,34 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 	_, out := lastLine(t, "replay", "--db", db, "--match", id)
 	if !strings.Contains(out, "status: FINISHED") || !strings.Contains(out, "    a b c d e f g h") || !strings.Contains(out, "FEN: "+v.Match.Board.Fen) || !strings.Contains(out, "1. ") {
 		t.Fatalf("replay:\n%s", out)
+	}
+}
+
+// checkLateStreams subscribes again from version 0 once the match is over, as each viewer,
+// and wants every event exactly as the live subscription received it: a stream shows each
+// event as of its version (redacted before the end, revealed after), so what a subscriber
+// gets never depends on when it reads, and one lagging across the end learns no secret.
+func checkLateStreams(t *testing.T, ctx context.Context, srv *server, id string, tokens map[string]string, viewers map[string]*transcript) {
+	t.Helper()
+	for name, tok := range tokens {
+		late := map[int]wsEvent{}
+		for ev := range srv.subscribe(t, ctx, "graphql-ws", tok, id, 0) {
+			if _, dup := late[ev.Version]; dup {
+				t.Fatalf("%s's late stream sent version %d twice", name, ev.Version)
+			}
+			late[ev.Version] = ev
+		}
+		live := viewers[name].events
+		if len(late) != len(live) {
+			t.Fatalf("%s's late stream has %d events, the live one had %d", name, len(late), len(live))
+		}
+		for v, want := range live {
+			got := late[v]
+			if got.Redacted != want.Redacted || got.Type != want.Type || !jsonEqual(got.Data, want.Data) {
+				t.Errorf("%s's version %d (%s, %s): live redacted=%v %s, late redacted=%v %s",
+					name, v, want.Type, want.Visibility, want.Redacted, want.Data, got.Redacted, got.Data)
+			}
+		}
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -384,13 +386,24 @@ func TestEndToEnd(t *testing.T) {
 	if len(after.Match.Events) != m.Version {
 		t.Fatalf("%d events after restart, want %d", len(after.Match.Events), m.Version)
 	}
-	// A late spectator replays the finished match, seed and all.
+	// A late spectator replays the finished match as a live one saw it: a stream shows each
+	// event as of its version, so the seed is hidden in SeedDrawn and revealed by the
+	// SeedRevealed after the end (the events query, read after the end, shows it all).
 	late := srv.subscribe(t, ctx, "graphql-transport-ws", "", matchID, 0)
+	seed, err := hex.DecodeString(*after.Match.Seed)
+	if err != nil {
+		t.Fatalf("the finished match's seed %q: %v", *after.Match.Seed, err)
+	}
+	revealed := false
 	for v := 1; v <= m.Version; v++ {
 		ev := <-late
-		if ev.Version != v || ev.Redacted {
-			t.Fatalf("late spectator: version %d redacted=%v", ev.Version, ev.Redacted)
+		if ev.Version != v || ev.Redacted != (ev.Type == "SeedDrawn") {
+			t.Fatalf("late spectator: version %d (%s) redacted=%v", ev.Version, ev.Type, ev.Redacted)
 		}
+		revealed = revealed || ev.Type == "SeedRevealed" && strings.Contains(string(ev.Data), base64.StdEncoding.EncodeToString(seed))
+	}
+	if !revealed {
+		t.Fatalf("late spectator: no SeedRevealed carrying the seed %s", *after.Match.Seed)
 	}
 }
 

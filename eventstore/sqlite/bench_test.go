@@ -1,8 +1,11 @@
 package sqlite_test
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/conformance"
@@ -27,4 +30,31 @@ func BenchmarkAppendLoad(b *testing.B) {
 	conformance.BenchmarkAppendLoad(b, func(b *testing.B) eventstore.Store {
 		return open(b, filepath.Join(b.TempDir(), "events.db"))
 	}, 1000, 20000)
+}
+
+// BenchmarkReadStreamLimits reads a stream's latest page with the two limits a server
+// alternates (a subscriber's catch-up and the engine's), as thousands of subscribers do.
+// With one statement whose LIMIT was bound, SQLite compiled it again on every read.
+func BenchmarkReadStreamLimits(b *testing.B) {
+	s := open(b, filepath.Join(b.TempDir(), "events.db"))
+	ctx := context.Background()
+	var evs []eventstore.Proposed
+	for v := range 100 {
+		evs = append(evs, eventstore.Proposed{ID: fmt.Sprintf("ev-%d", v), Type: "Moved", SchemaVersion: 1, Payload: []byte(`{"move":"e4"}`),
+			Actor: "system", Visibility: eventstore.Public, Time: time.Unix(0, 0).UTC()})
+	}
+	if _, err := s.Append(ctx, "match-bench", 0, evs...); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		limit := 256
+		if i%2 == 1 {
+			limit = 1000
+		}
+		got, err := s.ReadStream(ctx, "match-bench", 98, limit)
+		if err != nil || len(got) != 2 {
+			b.Fatalf("read %d events, %v", len(got), err)
+		}
+	}
 }

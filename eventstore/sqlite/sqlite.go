@@ -89,7 +89,7 @@ func WithBusyTimeout(d time.Duration) Option { return func(c *config) { c.busyTi
 type Store struct {
 	write    *sql.DB // one connection, used only by the writer goroutine
 	read     *sql.DB
-	reads    readStatements
+	reads    *readStatements
 	queue    *groupcommit.Queue
 	notifier *eventstore.Notifier
 	closed   atomic.Bool

@@ -1,0 +1,125 @@
+package graph
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// feedRing is how many of a match's latest events its feed keeps. A subscriber further
+// behind reads the store for what it misses (once, for its catch-up), then joins the ring.
+const feedRing = 256
+
+// feed is the live tail of one match's events on this node, shared by every subscription
+// to the match. The hub pushes each event the read side has applied, in order; pushing
+// never waits for a subscriber: it appends to the ring and wakes them, and each one takes
+// from the ring at its own pace. So an event is read from the store once per match (by
+// the bus follower), not once per subscriber, and a slow subscriber holds up nobody.
+type feed struct {
+	n *eventstore.Notifier
+
+	mu       sync.Mutex
+	ring     []*sharedEvent // consecutive versions, oldest first; never written in place
+	watchers int
+
+	updates sharedUpdates
+}
+
+func newFeed() *feed { return &feed{n: eventstore.NewNotifier()} }
+
+// push adds the next event of the match and wakes the subscribers. An event at or below
+// the last one is a redelivery and is ignored; one past a gap (this node missed events,
+// which the bus does not do) restarts the ring, and subscribers read the gap from the
+// store.
+func (f *feed) push(ev eventstore.Event) {
+	f.mu.Lock()
+	if n := len(f.ring); n > 0 {
+		last := f.ring[n-1].ev.Version
+		if ev.Version <= last {
+			f.mu.Unlock()
+			return
+		}
+		if ev.Version != last+1 {
+			f.ring = nil
+		}
+	}
+	if len(f.ring) >= 2*feedRing {
+		// Keep the latest feedRing in a new array: readers may hold slices of the old one.
+		f.ring = append(make([]*sharedEvent, 0, 2*feedRing), f.ring[len(f.ring)-feedRing:]...)
+	}
+	f.ring = append(f.ring, &sharedEvent{ev: ev})
+	f.mu.Unlock()
+	f.n.Notify()
+}
+
+// after returns the events of the ring past version last, and whether the ring reaches
+// back that far (when it does not, the caller reads the store for what is missing).
+func (f *feed) after(last int64) ([]*sharedEvent, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.ring) == 0 {
+		return nil, false
+	}
+	first := f.ring[0].ev.Version
+	if last+1 < first {
+		return nil, false
+	}
+	i := int(last + 1 - first)
+	if i >= len(f.ring) {
+		return nil, true
+	}
+	return f.ring[i:len(f.ring):len(f.ring)], true
+}
+
+// sharedEvent is one event with its two API forms, full and redacted, each built once
+// when a subscriber first needs it and then handed to every subscriber of that form: an
+// event's form depends only on whether the viewer may see it (projections.Viewer.CanSee),
+// so every viewer class (public, each seat, each team) shares one of the two.
+type sharedEvent struct {
+	ev           eventstore.Event
+	full, hidden atomic.Pointer[model.MatchEvent]
+}
+
+// shown returns the event as the viewer (already placed as of this event: Viewer.AsOf)
+// may see it. The result is shared: nobody may change it.
+func (s *sharedEvent) shown(matchID string, rules game.Rules, v projections.Viewer) *model.MatchEvent {
+	p := &s.hidden
+	if v.CanSee(s.ev.Visibility) {
+		p = &s.full
+	}
+	if m := p.Load(); m != nil {
+		return m
+	}
+	m := eventModel(matchID, rules, v, s.ev)
+	if !p.CompareAndSwap(nil, m) {
+		return p.Load() // another subscriber built it first: share theirs
+	}
+	return m
+}
+
+// sharedUpdates is the latest matchUpdates model of a match, one per viewer class, built
+// once per version and shared by every subscriber of the class.
+type sharedUpdates struct {
+	mu      sync.Mutex
+	view    *projections.MatchView
+	byClass map[string]*model.Match
+}
+
+// model returns the match's model for a viewer class (see updateClass) at view v.
+func (u *sharedUpdates) model(v *projections.MatchView, class string) *model.Match {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.view != v {
+		u.view, u.byClass = v, map[string]*model.Match{}
+	}
+	m := u.byClass[class]
+	if m == nil {
+		m = matchModel(v, class)
+		u.byClass[class] = m
+	}
+	return m
+}
