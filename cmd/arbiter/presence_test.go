@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -150,10 +151,30 @@ func TestPresenceAcrossNodes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	events := a.subscribe(t, ctx, "graphql-transport-ws", "", id, 0)
+	caughtUp(t, a, b, id)
 	closeOnB := connect(t, b, bob, id)
 	connect(t, a, bob, id)() // Bob closes his page on node A only
 	await(t, events, "SeatLeft")
 	await(t, events, "SeatReturned")
 	closeOnB()
 	await(t, events, "SeatLeft")
+}
+
+// caughtUp waits until node to's read side holds match id at the version node from shows:
+// a node learns of the matches another node stores through the bus, a moment later, and
+// until then it answers NOT_FOUND for them.
+func caughtUp(t *testing.T, from, to *server, id string) {
+	t.Helper()
+	const q = `query($m:ID!){match(id:$m){version}}`
+	var want struct{ Match struct{ Version int } }
+	from.must(t, "", q, map[string]any{"m": id}, &want)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var got struct{ Match *struct{ Version int } }
+		if r := to.post(t, "", q, map[string]any{"m": id}); len(r.Errors) == 0 && json.Unmarshal(r.Data, &got) == nil && got.Match != nil && got.Match.Version >= want.Match.Version {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the other node never saw match %s at version %d", id, want.Match.Version)
+		}
+	}
 }
