@@ -1,8 +1,10 @@
 package graph
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -107,6 +109,26 @@ type sharedUpdates struct {
 	mu      sync.Mutex
 	view    *projections.MatchView
 	byClass map[string]*model.Match
+
+	// The spectators' view of a delayed match (Resolver.delayedView), folded once for
+	// all of them each time it moves: for the read side's view delayedOf, until next.
+	delayedOf, delayedView *projections.MatchView
+	delayedNext            time.Time
+}
+
+// delayed returns the view of a match held back by delay, and when it next moves.
+func (u *sharedUpdates) delayed(ctx context.Context, r *Resolver, v *projections.MatchView, delay time.Duration) (*projections.MatchView, time.Time, error) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.delayedOf == v && (u.delayedNext.IsZero() || time.Now().Before(u.delayedNext)) {
+		return u.delayedView, u.delayedNext, nil
+	}
+	dv, next, err := r.delayedView(ctx, v, delay)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	u.delayedOf, u.delayedView, u.delayedNext = v, dv, next
+	return dv, next, nil
 }
 
 // model returns the match's model for a viewer class (see updateClass) at view v.

@@ -108,6 +108,10 @@ func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int
 // Rematch is the resolver for the rematch field.
 func (r *matchResolver) Rematch(ctx context.Context, obj *model.Match) (*model.Match, error) {
 	if v := r.Lobby.Get(engine.RematchID(obj.ID)); v != nil {
+		v, _, err := r.delayedView(ctx, v, spectatorDelay(v, obj.ViewerID))
+		if err != nil {
+			return nil, err
+		}
 		return matchModel(v, obj.ViewerID), nil
 	}
 	return nil, nil
@@ -358,6 +362,10 @@ func (r *queryResolver) Match(ctx context.Context, id string) (*model.Match, err
 	if v == nil {
 		return nil, r.Lobby.Unavailable(id) // nil for a match that does not exist
 	}
+	v, _, err = r.delayedView(ctx, v, spectatorDelay(v, viewerID(p)))
+	if err != nil {
+		return nil, err
+	}
 	return matchModel(v, viewerID(p)), nil
 }
 
@@ -384,6 +392,9 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 	views := r.Lobby.List(f)
 	out := make([]*model.Match, len(views))
 	for i, v := range views {
+		if v, _, err = r.delayedView(ctx, v, spectatorDelay(v, viewerID(p))); err != nil {
+			return nil, err
+		}
 		out[i] = matchModel(v, viewerID(p))
 	}
 	return out, nil

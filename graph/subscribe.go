@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -79,7 +80,11 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 			if len(evs) > 0 {
 				r.Presence.here(r.Engine, v.State, matchID, viewerID(p))
 				viewer := projections.ViewerOf(v.State, viewerID(p))
+				delay := spectatorDelay(v, viewerID(p))
 				for _, s := range evs {
+					if !holdFor(ctx, s.ev.Time, delay) {
+						return
+					}
 					// Each event as of its version: the stream is the same whenever it is read.
 					shown := s.shown(matchID, v.Rules, viewer.AsOf(v.EndedAt, s.ev.Version))
 					if !deliver(ctx, r, out, shown, last) {
@@ -151,11 +156,23 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		defer stop()
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		sent := int64(-1)
+		release := time.NewTimer(0) // the next event a spectator delay holds back
+		defer release.Stop()
 		for {
 			wake := f.n.Wait() // before reading: a change after this point wakes us
 			v := r.Lobby.Get(matchID)
 			if v == nil {
 				return // set aside since
+			}
+			if delay := spectatorDelay(v, viewerID(p)); delay > 0 {
+				dv, next, err := f.updates.delayed(ctx, r, v, delay)
+				if err != nil {
+					slog.Warn("subscription stopped: folding the delayed view failed", "match", matchID, "err", err)
+					return
+				}
+				if v = dv; !next.IsZero() {
+					release.Reset(time.Until(next))
+				}
 			}
 			if !v.State.Settled(v.Rules) {
 				v = nil // in the middle of a command's events: its last one wakes us again
@@ -174,6 +191,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 			}
 			select {
 			case <-wake:
+			case <-release.C:
 			case <-ctx.Done():
 				return
 			}

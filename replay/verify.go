@@ -275,7 +275,7 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 			v.r.add(version, CheckLifecycle, "%d seats reserved in a match of %d", len(e.Reserved), e.Seats)
 			return false
 		}
-		if plan, err := v.rules.Plan(e.Options); err != nil {
+		if plan, err := v.rules.Plan(match.GameOptions(e.Options)); err != nil {
 			v.r.add(version, CheckLifecycle, "the rules refuse the match's options: %v", err)
 		} else if plan.Seats != e.Seats || !slices.Equal(plan.Teams, e.Teams) {
 			v.r.add(version, CheckLifecycle, "%d seats in teams %v recorded; the options give %d in teams %v", e.Seats, e.Teams, plan.Seats, plan.Teams)
@@ -381,7 +381,7 @@ func (v *verifier) started(ev eventstore.Event) {
 	}
 	// The engine does not record the command's receive time; the start event's time is
 	// the closest record of it. Games whose opening depends on it would need it stored.
-	opening, err := v.rules.Setup(game.Setup{Plan: st.Plan, Options: st.Options, Seed: v.seed, At: ev.Time})
+	opening, err := v.rules.Setup(game.Setup{Plan: st.Plan, Options: match.GameOptions(st.Options), Seed: v.seed, At: ev.Time})
 	if err != nil {
 		v.r.add(ev.Version, CheckSetup, "the rules refuse to deal this match's opening: %v", err)
 		return

@@ -117,7 +117,10 @@ func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
 	if len(c.Seed) < 16 {
 		return nil, game.Reject(game.BadInput, "a match needs a seed of at least 16 bytes")
 	}
-	plan, err := rules.Plan(c.Options)
+	if _, err := SpectatorDelay(c.Options); err != nil {
+		return nil, err
+	}
+	plan, err := rules.Plan(GameOptions(c.Options))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +176,7 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 	}
 	// The last seat is taken: play starts, and the game deals its opening.
 	out = append(out, game.Emitted{Event: MatchStarted{At: c.At}})
-	opening, err := rules.Setup(game.Setup{Plan: s.Plan, Options: s.Options, Seed: s.Seed, At: c.At})
+	opening, err := rules.Setup(game.Setup{Plan: s.Plan, Options: GameOptions(s.Options), Seed: s.Seed, At: c.At})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,88 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// spectatorDelay is how long a match holds its events back from a viewer: the match's
+// spectatorDelay option for a viewer seated nowhere in it, never for its players.
+func spectatorDelay(v *projections.MatchView, playerID string) time.Duration {
+	if playerID != "" && v.State.SeatOf(playerID) >= 0 {
+		return 0
+	}
+	d, _ := match.SpectatorDelay(v.State.Options) // checked when the match was created
+	return d
+}
+
+// holdFor waits until an event of the given time may reach a viewer held back by delay
+// (a timer releases the events in order), and reports false if ctx ended first.
+func holdFor(ctx context.Context, at time.Time, delay time.Duration) bool {
+	if delay <= 0 {
+		return true
+	}
+	wait := time.Until(at.Add(delay))
+	if wait <= 0 {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// delayedView returns a live match as a spectator held back by delay may see it: as of
+// its last event older than the delay, folded from the store on demand (as an archived
+// match's board is), and when the next event is due to be released (zero if none waits).
+// A match that is not live, or not delayed, is shown as it is: before the start nothing
+// is played, and after the end nothing can be relayed to a player.
+func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, delay time.Duration) (*projections.MatchView, time.Time, error) {
+	if delay <= 0 || v.State.Status != match.Live {
+		return v, time.Time{}, nil
+	}
+	cutoff := time.Now().Add(-delay)
+	f := engine.Folder{Games: r.Engine.Games()}
+	out := &projections.MatchView{ID: v.ID, CreatedAt: v.CreatedAt}
+	stream := engine.MatchStream(v.ID)
+	for out.Version < v.Version {
+		evs, err := r.Engine.Store().ReadStream(ctx, stream, out.Version, catchUpPage)
+		if err != nil {
+			return nil, time.Time{}, fmt.Errorf("reading match %s for its delayed view: %w", v.ID, err)
+		}
+		if len(evs) == 0 {
+			break
+		}
+		for _, ev := range evs {
+			// The first event (MatchCreated) is always shown: it holds no move.
+			if ev.Version > v.Version || out.Version > 0 && ev.Time.After(cutoff) {
+				return out, next(ev, out.Version, v.Version, delay), nil
+			}
+			rules, st, err := f.Apply(v.ID, out.Rules, out.State, out.Version, ev)
+			if err != nil {
+				return nil, time.Time{}, err
+			}
+			out.Rules, out.State = rules, st
+			out.Version, out.Position, out.UpdatedAt = ev.Version, ev.Position, ev.Time
+		}
+	}
+	return out, time.Time{}, nil
+}
+
+// next is when the event after a delayed view is released, or zero when the view has
+// caught up with the read side's.
+func next(ev eventstore.Event, shown, latest int64, delay time.Duration) time.Time {
+	if shown >= latest {
+		return time.Time{}
+	}
+	return ev.Time.Add(delay)
+}
