@@ -45,7 +45,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 
 var servingLine = regexp.MustCompile(`on (http://[0-9.:]+)/ `)
 
-func startServer(t *testing.T, db string, extra ...string) *server {
+func startServer(t testing.TB, db string, extra ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
@@ -69,7 +69,7 @@ func startServer(t *testing.T, db string, extra ...string) *server {
 	return s
 }
 
-func (s *server) stop(t *testing.T) {
+func (s *server) stop(t testing.TB) {
 	if s.cancel == nil {
 		return
 	}
@@ -103,7 +103,7 @@ func (r gqlResponse) code() string {
 }
 
 // post sends a GraphQL request over HTTP POST.
-func (s *server) post(t *testing.T, token, query string, vars map[string]any) gqlResponse {
+func (s *server) post(t testing.TB, token, query string, vars map[string]any) gqlResponse {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
 	req, _ := http.NewRequest(http.MethodPost, s.url+"/graphql", bytes.NewReader(body))
@@ -125,7 +125,7 @@ func (s *server) post(t *testing.T, token, query string, vars map[string]any) gq
 }
 
 // must sends a request that must succeed and decodes its data into v.
-func (s *server) must(t *testing.T, token, query string, vars map[string]any, v any) {
+func (s *server) must(t testing.TB, token, query string, vars map[string]any, v any) {
 	t.Helper()
 	r := s.post(t, token, query, vars)
 	if len(r.Errors) > 0 {
@@ -138,7 +138,7 @@ func (s *server) must(t *testing.T, token, query string, vars map[string]any, v 
 	}
 }
 
-func (s *server) register(t *testing.T, name string) (id, token string) {
+func (s *server) register(t testing.TB, name string) (id, token string) {
 	t.Helper()
 	var d struct {
 		RegisterPlayer struct {
@@ -151,7 +151,7 @@ func (s *server) register(t *testing.T, name string) (id, token string) {
 }
 
 // newMatch creates a chess match and seats white and black.
-func (s *server) newMatch(t *testing.T, white, black string, rated bool) string {
+func (s *server) newMatch(t testing.TB, white, black string, rated bool) string {
 	t.Helper()
 	var c struct {
 		CreateMatch struct{ Match struct{ ID string } }
@@ -168,7 +168,7 @@ func (s *server) newMatch(t *testing.T, white, black string, rated bool) string 
 	return id
 }
 
-func (s *server) play(t *testing.T, token, matchID, move string) gqlResponse {
+func (s *server) play(t testing.TB, token, matchID, move string) gqlResponse {
 	t.Helper()
 	return s.post(t, token, `mutation($m:ID!,$mv:String!){playMove(matchId:$m, move:$mv){version match{status}}}`, map[string]any{"m": matchID, "mv": move})
 }
@@ -185,7 +185,7 @@ type wsEvent struct {
 
 // subscribe opens a real websocket, speaks protocol ("graphql-transport-ws" or the legacy
 // "graphql-ws"), and sends every matchEvents event it receives on the returned channel.
-func (s *server) subscribe(t *testing.T, ctx context.Context, protocol, token, matchID string, after int) <-chan wsEvent {
+func (s *server) subscribe(t testing.TB, ctx context.Context, protocol, token, matchID string, after int) <-chan wsEvent {
 	t.Helper()
 	raw := s.subscribeRaw(t, ctx, protocol, token,
 		`subscription($m:ID!,$a:Int){matchEvents(matchId:$m, after:$a){version type data hash redacted visibility}}`,
@@ -209,7 +209,7 @@ func (s *server) subscribe(t *testing.T, ctx context.Context, protocol, token, m
 
 // subscribeRaw runs any subscription over a real websocket in protocol and sends the
 // data of each result; the channel closes when the server completes the subscription.
-func (s *server) subscribeRaw(t *testing.T, ctx context.Context, protocol, token, query string, vars map[string]any) <-chan json.RawMessage {
+func (s *server) subscribeRaw(t testing.TB, ctx context.Context, protocol, token, query string, vars map[string]any) <-chan json.RawMessage {
 	t.Helper()
 	ws := "ws" + strings.TrimPrefix(s.url, "http") + "/graphql"
 	conn, _, err := websocket.Dial(ctx, ws, &websocket.DialOptions{Subprotocols: []string{protocol}})

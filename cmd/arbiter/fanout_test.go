@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -101,4 +102,80 @@ func TestManySubscribersShareAMatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkFanOut measures what delivering one move to many subscribers costs the
+// server, through real websockets: each op is one chess move, played and then received
+// by every one of 200 matchEvents subscribers (half spectators, half the players, over
+// both protocols). ns/subscriber-event is the wall time per delivery; the server and
+// the subscribers share the process and its cores, so compare runs on one machine.
+//
+//	go test -run '^$' -bench FanOut -benchtime 60x ./cmd/arbiter/
+func BenchmarkFanOut(b *testing.B) {
+	const subscribers = 200
+	srv := startServer(b, filepath.Join(b.TempDir(), "arbiter.db"))
+	_, white := srv.register(b, "White")
+	_, black := srv.register(b, "Black")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The knights go out and back: fourteen plies before the fifth repetition ends the
+	// match; a new match, with new subscribers, takes over before that.
+	shuffle := []string{"Nf3", "Nf6", "Ng1", "Ng8"}
+	var (
+		id      string
+		chans   []<-chan wsEvent
+		version int
+		played  int
+	)
+	setup := func() {
+		b.StopTimer()
+		cancel()
+		ctx, cancel = context.WithCancel(context.Background())
+		id = srv.newMatch(b, white, black, false)
+		var m struct{ Match struct{ Version int } }
+		srv.must(b, "", `query($m:ID!){match(id:$m){version}}`, map[string]any{"m": id}, &m)
+		version, played = m.Match.Version, 0
+		chans = chans[:0]
+		tokens := []string{"", white, "", black}
+		for i := range subscribers {
+			chans = append(chans, srv.subscribe(b, ctx, []string{"graphql-transport-ws", "graphql-ws"}[i%2], tokens[i%4], id, version))
+		}
+		b.StartTimer()
+	}
+	setup()
+	b.ResetTimer()
+	for i := range b.N {
+		if played == 12 {
+			setup()
+		}
+		tok := white
+		if played%2 == 1 {
+			tok = black
+		}
+		r := srv.play(b, tok, id, shuffle[played%4])
+		if len(r.Errors) > 0 {
+			b.Fatalf("move %d: %+v", i, r.Errors)
+		}
+		played++
+		var acked struct {
+			PlayMove struct{ Version int }
+		}
+		if err := json.Unmarshal(r.Data, &acked); err != nil {
+			b.Fatal(err)
+		}
+		for _, ch := range chans {
+			for v := version + 1; v <= acked.PlayMove.Version; v++ {
+				select {
+				case ev := <-ch:
+					if ev.Version != v {
+						b.Fatalf("received version %d, want %d", ev.Version, v)
+					}
+				case <-time.After(time.Minute):
+					b.Fatalf("no version %d after a minute", v)
+				}
+			}
+		}
+		version = acked.PlayMove.Version
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*subscribers), "ns/subscriber-event")
 }
