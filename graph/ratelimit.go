@@ -79,7 +79,13 @@ func (l *limiter) refuse(w http.ResponseWriter, wait time.Duration) {
 // refusal is the error of a websocket operation that came too soon.
 func (l *limiter) refusal(wait time.Duration) *gqlerror.Error {
 	secs := retrySeconds(wait)
-	return &gqlerror.Error{Message: l.message(secs), Extensions: map[string]any{"code": "RATE_LIMITED", "retryAfter": secs}}
+	return rateLimited(l.message(secs), secs)
+}
+
+// rateLimited is the error RATE_LIMITED, with the whole seconds to wait as
+// extensions.retryAfter: the same for every bound on a caller (requests, registrations).
+func rateLimited(message string, retryAfter int) *gqlerror.Error {
+	return &gqlerror.Error{Message: message, Extensions: map[string]any{"code": "RATE_LIMITED", "retryAfter": retryAfter}}
 }
 
 func (l *limiter) message(secs int) string {

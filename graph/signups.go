@@ -3,11 +3,8 @@ package graph
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"time"
-
-	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // signups bounds the accounts created from one address: at most limit registrations in
@@ -54,11 +51,8 @@ func (s *signups) admit(addr string) error {
 		times = times[1:]
 	}
 	if len(times) >= s.limit {
-		wait := max(1, int(math.Ceil(times[0].Add(s.window).Sub(now).Seconds())))
-		return &gqlerror.Error{
-			Message:    fmt.Sprintf("too many players registered from your address: at most %d per %s; retry in %d s", s.limit, s.window, wait),
-			Extensions: map[string]any{"code": "RATE_LIMITED", "retryAfter": wait},
-		}
+		wait := retrySeconds(times[0].Add(s.window).Sub(now))
+		return rateLimited(fmt.Sprintf("too many players registered from your address: at most %d per %s; retry in %d s", s.limit, s.window, wait), wait)
 	}
 	s.byAddr[addr] = append(times, now)
 	return nil
