@@ -161,6 +161,7 @@ type spectatorResult struct {
 	Ended         int // subscriptions the server ended
 	EndedBy       string
 	Elapsed       time.Duration // the moves
+	Paced         time.Duration // when the last move was due: a longer Elapsed means the server held the players back
 	ServerCPU     time.Duration // during the moves, when the server is a child
 	ClientCPU     time.Duration // during the moves, this process
 	ClientRSS     float64       // this process's resident memory with every connection open; 0 unknown
@@ -189,7 +190,7 @@ func (r spectatorResult) print(w io.Writer) {
 	if r.Ended > 0 {
 		fmt.Fprintf(w, "  the server ended %d subscriptions, e.g.: %s\n", r.Ended, r.EndedBy)
 	}
-	fmt.Fprintf(w, "  moves took %s; CPU during them: this client %s", r.Elapsed.Round(time.Millisecond), r.ClientCPU.Round(time.Millisecond))
+	fmt.Fprintf(w, "  moves took %s (the last was due at %s); CPU during them: this client %s", r.Elapsed.Round(time.Millisecond), r.Paced.Round(time.Millisecond), r.ClientCPU.Round(time.Millisecond))
 	if r.ServerCPU > 0 {
 		fmt.Fprintf(w, ", the server %s", r.ServerCPU.Round(10*time.Millisecond))
 	}
@@ -331,6 +332,7 @@ func benchSpectators(ctx context.Context, cfg spectatorConfig) (spectatorResult,
 	})
 	rtts := make([][]time.Duration, cfg.Matches)
 	interval := time.Duration(float64(time.Second) / cfg.Rate)
+	res.Paced = interval * time.Duration(cfg.Moves-1)
 	err = inParallel(ctx, cfg.Matches, cfg.Matches, func(i int) error {
 		m := ms[i]
 		// The matches' moves are spread over the interval, not all at one instant.
