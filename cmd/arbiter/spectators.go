@@ -29,7 +29,7 @@ func runSpectators(ctx context.Context, args []string, stdout, stderr io.Writer)
 	url := fs.String("url", "", "a running server to load, e.g. http://127.0.0.1:8080 (its /metrics gives the memory figures)")
 	serveOwn := fs.Bool("serve", false, "start a server of this binary as a child process, on a new SQLite file in the temporary directory, and load it")
 	spectators := fs.Int("spectators", 1000, "websocket subscribers per match, each on its own connection")
-	matches := fs.Int("matches", 1, "live chess matches played at once, each with its two players and its spectators")
+	matches := fs.Int("matches", 1, "live chess matches played at once, all by the same two players, each with its own spectators")
 	moves := fs.Int("moves", 50, "moves (plies) played in each match")
 	rate := fs.Float64("rate", 5, "moves per second in each match (a player waits for its move's answer before the next)")
 	kinds := fs.String("subscription", "both", "what the spectators subscribe to: events (matchEvents), updates (matchUpdates), or both (one round of each, one after the other, on new matches)")
@@ -83,9 +83,9 @@ func runSpectators(ctx context.Context, args []string, stdout, stderr io.Writer)
 // that the memory a round measures is not what an earlier round left behind.
 func spectatorRound(ctx context.Context, cfg spectatorConfig, serveOwn bool, stdout, stderr io.Writer) (res spectatorResult, err error) {
 	if serveOwn {
-		srv, err := startChildServer(ctx)
-		if err != nil {
-			return res, err
+		srv, serr := startChildServer(ctx)
+		if serr != nil {
+			return res, serr
 		}
 		cfg.URL, cfg.ServerCPU = srv.url, srv.cpu
 		fmt.Fprintf(stderr, "started arbiter serve (pid %d) on %s; its log is %s\n", srv.cmd.Process.Pid, srv.url, srv.log)
