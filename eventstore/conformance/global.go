@@ -23,9 +23,16 @@ var Signer = func() *serverkey.Key {
 	return k
 }()
 
-// checkGlobal asserts that evs, a whole store read in order, form one global chain, and
-// that the store's signed head names its last event with a valid signature.
-func checkGlobal(t testing.TB, s eventstore.Store, evs []eventstore.Event) {
+// CheckGlobal asserts that a whole store, read in order, forms one global chain and that
+// its signed head names its last event with a valid signature by Signer; it returns that
+// head. Adapters' own tests (a migration, several processes on one database) use it too.
+func CheckGlobal(t testing.TB, s eventstore.Store) eventstore.Head {
+	t.Helper()
+	return checkGlobal(t, s, mustReadAll(t, s))
+}
+
+// checkGlobal is CheckGlobal for evs, the whole store already read in order.
+func checkGlobal(t testing.TB, s eventstore.Store, evs []eventstore.Event) eventstore.Head {
 	t.Helper()
 	var chain eventstore.GlobalChain
 	for _, e := range evs {
@@ -43,6 +50,7 @@ func checkGlobal(t testing.TB, s eventstore.Store, evs []eventstore.Event) {
 	if len(evs) > 0 && !serverkey.Verify(Signer.Public(), h.Message(), h.Signature) {
 		t.Fatalf("the signed head at position %d does not verify with conformance.Signer (signature %x)", h.Position, h.Signature)
 	}
+	return h
 }
 
 // concurrently runs write for each of n writers at once, and fails t with the first
@@ -70,7 +78,7 @@ func concurrently(t *testing.T, n int, write func(w int) error) {
 func testGlobalChain(t *testing.T, h Harness) {
 	s, _ := open(t, h)
 	ctx := context.Background()
-	checkGlobal(t, s, mustReadAll(t, s))
+	CheckGlobal(t, s)
 	const writers, appends = 8, 25
 	concurrently(t, writers, func(w int) error {
 		for i := range appends {
@@ -171,5 +179,5 @@ func testSignedHeadDurable(t *testing.T, h Harness) {
 		t.Fatalf("signed head after reopen %+v, before %+v", after, before)
 	}
 	mustAppend(t, r, "match-d2", eventstore.NoStream, event("d2"))
-	checkGlobal(t, r, mustReadAll(t, r))
+	CheckGlobal(t, r)
 }
