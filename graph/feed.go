@@ -141,6 +141,9 @@ func (u *sharedUpdates) model(v *projections.MatchView, class string) *model.Mat
 	m := u.byClass[class]
 	if m == nil {
 		m = matchModel(v, class)
+		if !v.Archived { // an archived match's board is folded with the caller's context
+			m.Shared = &model.Shared{}
+		}
 		u.byClass[class] = m
 	}
 	return m

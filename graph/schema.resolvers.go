@@ -36,28 +36,18 @@ func (r *matchResolver) MySeat(ctx context.Context, obj *model.Match) (*int, err
 
 // Board is the resolver for the board field.
 func (r *matchResolver) Board(ctx context.Context, obj *model.Match) (*model.Board, error) {
-	v, err := r.full(ctx, obj)
-	if err != nil {
-		return nil, err
+	if obj.Shared != nil {
+		return obj.Shared.Board(func() (*model.Board, error) { return r.boardOf(ctx, obj) })
 	}
-	b, ok := v.Rules.(game.Boarded)
-	if !ok || v.State.GameState == nil {
-		return nil, nil
-	}
-	return boardModel(b.Board(v.State.GameState)), nil
+	return r.boardOf(ctx, obj)
 }
 
 // Moves is the resolver for the moves field.
 func (r *matchResolver) Moves(ctx context.Context, obj *model.Match) ([]string, error) {
-	v, err := r.full(ctx, obj)
-	if err != nil {
-		return nil, err
+	if obj.Shared != nil {
+		return obj.Shared.Moves(func() ([]string, error) { return r.movesOf(ctx, obj) })
 	}
-	rec, ok := v.Rules.(game.Recorded)
-	if !ok || v.State.GameState == nil {
-		return []string{}, nil
-	}
-	return append([]string{}, rec.MoveList(v.State.GameState)...), nil
+	return r.movesOf(ctx, obj)
 }
 
 // Pgn is the resolver for the pgn field.

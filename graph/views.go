@@ -205,3 +205,29 @@ func (r *Resolver) full(ctx context.Context, obj *model.Match) (*projections.Mat
 	cp.Rules, cp.State, cp.Archived = snap.Rules, snap.State, false
 	return &cp, nil
 }
+
+// boardOf computes a match's board field (see matchResolver.Board).
+func (r *Resolver) boardOf(ctx context.Context, obj *model.Match) (*model.Board, error) {
+	v, err := r.full(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := v.Rules.(game.Boarded)
+	if !ok || v.State.GameState == nil {
+		return nil, nil
+	}
+	return boardModel(b.Board(v.State.GameState)), nil
+}
+
+// movesOf computes a match's moves field (see matchResolver.Moves).
+func (r *Resolver) movesOf(ctx context.Context, obj *model.Match) ([]string, error) {
+	v, err := r.full(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	rec, ok := v.Rules.(game.Recorded)
+	if !ok || v.State.GameState == nil {
+		return []string{}, nil
+	}
+	return append([]string{}, rec.MoveList(v.State.GameState)...), nil
+}

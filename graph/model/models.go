@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/arbiter-games/arbiter/projections"
@@ -35,6 +36,31 @@ type Match struct {
 
 	View     *projections.MatchView `json:"-"`
 	ViewerID string                 `json:"-"` // the caller's player ID, "" for a spectator
+	// Shared, when set, keeps what the field resolvers compute from View (which never
+	// changes) for every caller this Match is handed to: matchUpdates shares one Match per
+	// viewer class and version, so its board and moves are computed once, not per caller.
+	Shared *Shared `json:"-"`
+}
+
+// Shared holds the fields of a Match computed once for all its callers.
+type Shared struct {
+	boardOnce, movesOnce sync.Once
+	board                *Board
+	boardErr             error
+	moves                []string
+	movesErr             error
+}
+
+// Board returns the board computed by f, calling f once.
+func (s *Shared) Board(f func() (*Board, error)) (*Board, error) {
+	s.boardOnce.Do(func() { s.board, s.boardErr = f() })
+	return s.board, s.boardErr
+}
+
+// Moves returns the moves computed by f, calling f once. Callers must not change them.
+func (s *Shared) Moves(f func() ([]string, error)) ([]string, error) {
+	s.movesOnce.Do(func() { s.moves, s.movesErr = f() })
+	return s.moves, s.movesErr
 }
 
 // Player is a registered player.
