@@ -112,10 +112,7 @@ func (r *Resolver) admitSubscription(ctx context.Context) (release func(), err e
 	if c == nil || !c.ws {
 		return func() {}, nil
 	}
-	most := int32(r.limits.SubscriptionsPerConn)
-	if most <= 0 {
-		most = 100
-	}
+	most := int32(r.limits.SubscriptionsPerConn) // Handler set the default
 	if c.subs.Add(1) > most {
 		c.subs.Add(-1)
 		return nil, game.Reject(game.Code("TOO_MANY_SUBSCRIPTIONS"), "this websocket already holds %d subscriptions, the most allowed: complete one, or open another connection", most)
@@ -135,11 +132,7 @@ func deliver[T any](ctx context.Context, r *Resolver, out chan<- T, item T, resu
 		return false
 	default:
 	}
-	wait := r.limits.SlowConsumerAfter
-	if wait <= 0 {
-		wait = 10 * time.Second
-	}
-	t := time.NewTimer(wait)
+	t := time.NewTimer(r.limits.SlowConsumerAfter) // Handler set the default
 	defer t.Stop()
 	select {
 	case out <- item:
