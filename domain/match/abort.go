@@ -51,17 +51,14 @@ type SeatVacated struct {
 
 func (SeatVacated) EventType() string { return "SeatVacated" }
 
-// abortAt is when the match is aborted if some seat has still not moved.
-func (s *State) abortAt() (time.Time, bool) {
+// AbortAt is when a live match in which some seat has not moved yet is aborted, if it has
+// such a rule.
+func (s *State) AbortAt() (time.Time, bool) {
 	if s.Status != Live || s.Opened || s.Abandon == nil || s.Abandon.FirstMovesMs <= 0 || s.StartedAt.IsZero() {
 		return time.Time{}, false
 	}
 	return s.StartedAt.Add(time.Duration(s.Abandon.FirstMovesMs) * time.Millisecond), true
 }
-
-// AbortAt is when a live match in which some seat has not moved yet is aborted, if it has
-// such a rule.
-func (s *State) AbortAt() (time.Time, bool) { return s.abortAt() }
 
 // opened reports whether every seat of the live match s has made its first move: as many
 // turns as seats (an UnfairChess card and the move it adds to are one turn), or, for a

@@ -31,7 +31,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if s.Status != Live {
 			return nil, game.Reject(game.Conflict, "the match is not being played")
 		}
-		if a, ok := s.abortAt(); ok && a.Equal(c.Deadline) && !c.At.Before(a) {
+		if a, ok := s.AbortAt(); ok && a.Equal(c.Deadline) && !c.At.Before(a) {
 			return end(s, nil, Aborted), nil
 		}
 		if seat, due := forfeitDue(rules, s, c.Deadline, c.At); due {

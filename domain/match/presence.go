@@ -126,7 +126,7 @@ func (s *State) Deadline(rules game.Rules) time.Time {
 	if s.Status != Live || s.Abandon == nil {
 		return d
 	}
-	if a, ok := s.abortAt(); ok && (d.IsZero() || a.Before(d)) {
+	if a, ok := s.AbortAt(); ok && (d.IsZero() || a.Before(d)) {
 		d = a
 	}
 	for _, seat := range s.Playing(rules) {
