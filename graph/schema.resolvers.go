@@ -219,11 +219,11 @@ func (r *mutationResolver) AddBot(ctx context.Context, matchID string, seat *int
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.seated(ctx, ack, nil, bot.ID, p.ID)
-	if out != nil {
-		out.Seat = taken
+	v, err := r.matchView(ctx, matchID, ack.LastPosition)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	return &model.JoinPayload{Seat: taken, Match: matchModel(v, p.ID)}, nil
 }
 
 // CancelMatch is the resolver for the cancelMatch field.
