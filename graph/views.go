@@ -171,7 +171,6 @@ func seatsOf(v *projections.MatchView) []*model.Seat {
 	return out
 }
 
-// page clamps a requested page size.
 // page is the size of a page: def without first, first itself from 0 (none) to max.
 func page(first *int, def, max int) (int, error) {
 	if first == nil {

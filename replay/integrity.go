@@ -169,7 +169,7 @@ func (r *StoreReport) checkLogged(pub ed25519.PublicKey, logged []eventstore.Hea
 	}
 }
 
-// HeadReader is the part of an event store that CheckHead reads.
+// HeadReader is the part of an event store that CheckSignedHead reads.
 type HeadReader interface {
 	SignedReader
 	HeadPosition(ctx context.Context) (int64, error)
