@@ -69,7 +69,7 @@ func (r *matchResolver) Pgn(ctx context.Context, obj *model.Match) (*string, err
 
 // Events is the resolver for the events field.
 func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int, first *int) ([]*model.MatchEvent, error) {
-	n, err := page(first, 1000, 1000)
+	n, err := page(first, eventsPage, eventsPageMax)
 	if err != nil || n == 0 {
 		return []*model.MatchEvent{}, err
 	}
@@ -365,7 +365,7 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 	if err != nil {
 		return nil, err
 	}
-	n, err := page(first, 50, 500)
+	n, err := page(first, matchesPage, matchesPageMax)
 	if err != nil || n == 0 {
 		return []*model.Match{}, err
 	}

@@ -105,9 +105,9 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	r.limits = limits
 	cfg := generated.Config{Resolvers: r}
 	cfg.Complexity.Query.Matches = func(child int, _ *model.MatchStatus, _ *model.Game, _ *string, first *int) int {
-		return listCost(child, first, 50)
+		return listCost(child, first, matchesPage)
 	}
-	cfg.Complexity.Match.Events = func(child int, _ *int, first *int) int { return listCost(child, first, 1000) }
+	cfg.Complexity.Match.Events = func(child int, _ *int, first *int) int { return listCost(child, first, eventsPage) }
 	cfg.Complexity.Match.Board = func(child int) int { return boardCost + child }
 	cfg.Complexity.Match.Hand = func(child int) int { return handCost + 4*child }
 	cfg.Complexity.Match.Pgn = func(child int) int { return pgnCost + child }

@@ -171,6 +171,13 @@ func seatsOf(v *projections.MatchView) []*model.Seat {
 	return out
 }
 
+// Page sizes of the lists: the size without first, and the most first may ask. The
+// resolvers page by them and the complexity limit prices the lists by them (listCost).
+const (
+	matchesPage, matchesPageMax = 50, 500
+	eventsPage, eventsPageMax   = 1000, 1000
+)
+
 // page is the size of a page: def without first, first itself from 0 (none) to max.
 func page(first *int, def, max int) (int, error) {
 	if first == nil {
