@@ -138,10 +138,15 @@ func eventID(stream string, meta Meta, fingerprint string, i int) string {
 	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
 }
 
+// MaxIDBytes bounds the IDs a client passes: a command ID here, and every ID argument of
+// the API (a match, a player, a card). IDs the server makes are 16 characters long; a
+// longer one names nothing.
+const MaxIDBytes = 128
+
 // CheckCommandID rejects a client command ID that could not be a sane idempotency key.
 func CheckCommandID(id string) error {
-	if len(id) > 128 {
-		return game.Reject(game.BadInput, "the command ID is %d bytes long; at most 128 are allowed", len(id))
+	if len(id) > MaxIDBytes {
+		return game.Reject(game.BadInput, "the command ID is %d bytes long; at most %d are allowed", len(id), MaxIDBytes)
 	}
 	for _, r := range id {
 		if r < 0x21 || r > 0x7e {

@@ -9,13 +9,9 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// MaxIDBytes bounds every ID a request passes as an argument (a match, a player, a card,
-// a command ID), directly, in a list or inside an input object. IDs the server makes are 16
-// characters long; a longer one names nothing, and refusing it before any resolver runs
-// keeps made-up IDs of any size out of caches, logs and store reads.
-const MaxIDBytes = 128
-
-// idLimit refuses operations with an ID argument longer than max, before they run.
+// idLimit refuses operations with an ID argument longer than max (engine.MaxIDBytes),
+// passed directly, in a list or inside an input object, before they run: refusing it
+// before any resolver keeps made-up IDs of any size out of caches, logs and store reads.
 type idLimit struct {
 	max    int
 	schema *ast.Schema

@@ -17,6 +17,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/graphiql"
 	"github.com/arbiter-games/arbiter/graph/model"
@@ -132,7 +133,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	srv.AddTransport(transport.POST{})
 	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.Use(extension.Introspection{})
-	srv.Use(&idLimit{max: MaxIDBytes})
+	srv.Use(&idLimit{max: engine.MaxIDBytes})
 	srv.Use(operationGate{limit: limit})
 	srv.Use(shapeLimit{depth: limits.MaxDepth, aliases: limits.MaxAliases, directives: limits.MaxDirectives})
 	srv.Use(extension.FixedComplexityLimit(limits.MaxComplexity))
