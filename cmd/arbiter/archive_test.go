@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -91,22 +92,11 @@ func TestFinishedMatchIsArchivedOnATimer(t *testing.T) {
 	before := srv.post(t, "", q, map[string]any{"m": id})
 
 	// The condition ends the wait; the deadline only bounds a server that never archives.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(srv.url + "/metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		figures, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if strings.Contains(string(figures), "arbiter_matches_archived 1\n") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the finished match was not archived 30 s after its end, with --archive-after 200ms and no later event:\n%s", figures)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	waitUntil(t, ctx, "the finished match to be archived, with --archive-after 200ms and no later event", func() bool {
+		return srv.scrape(t, "arbiter_matches_archived") == "1"
+	})
 	if after := srv.post(t, "", q, map[string]any{"m": id}); !bytes.Equal(after.Data, before.Data) || len(after.Errors) > 0 {
 		t.Fatalf("archived, the match reads %s %v; before, %s", after.Data, after.Errors, before.Data)
 	}

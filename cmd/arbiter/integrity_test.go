@@ -168,15 +168,12 @@ func TestVerifyCatchesALostWAL(t *testing.T) {
 	srv.must(t, "", `query($m:ID!){match(id:$m){events(first:100){position}}}`, map[string]any{"m": id}, &d)
 	last := d.Match.Events[len(d.Match.Events)-1].Position
 	// The server logs its signed head every second: wait until the log holds the last move.
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	waitUntil(t, ctx, fmt.Sprintf("the head log to reach position %d", last), func() bool {
 		logged, err := headlog.Read(heads)
-		if err == nil && len(logged) > 0 && logged[len(logged)-1].Position >= last {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the head log never reached position %d: %v %v", last, logged, err)
-		}
-	}
+		return err == nil && len(logged) > 0 && logged[len(logged)-1].Position >= last
+	})
 	if err := proc.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}

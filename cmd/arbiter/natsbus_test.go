@@ -77,19 +77,10 @@ func TestReadyzSaysWhenTheBusDoesNotPublish(t *testing.T) {
 	// first failure to show.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	for {
+	waitUntil(t, ctx, "/readyz to answer 503 naming the topic the relay cannot publish to", func() bool {
 		code, body := srv.ready(t)
-		if code == http.StatusServiceUnavailable && strings.Contains(body, "not ready: the event bus does not publish") && strings.Contains(body, topic) {
-			break
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("/readyz while the relay cannot publish: %d %q", code, body)
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+		return code == http.StatusServiceUnavailable && strings.Contains(body, "not ready: the event bus does not publish") && strings.Contains(body, topic)
+	})
 	if resp, err := http.Get(srv.url + "/healthz"); err != nil || resp.StatusCode != http.StatusOK {
 		t.Errorf("/healthz: %v %v", resp, err)
 	}

@@ -74,10 +74,12 @@ func TestLogFormatsAndAccessLog(t *testing.T) {
 		resp.Body.Close()
 	}
 	// The lines are written once the answers are sent: wait for them.
-	deadline := time.Now().Add(30 * time.Second)
-	for !(strings.Contains(srv.stderr.String(), `"method":"POST","path":"/graphql"`) && strings.Contains(srv.stderr.String(), "unable to upgrade")) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	waitUntil(t, ctx, "the access log line of the POST and gqlgen's line about the bad handshake", func() bool {
+		log := srv.stderr.String()
+		return strings.Contains(log, `"method":"POST","path":"/graphql"`) && strings.Contains(log, "unable to upgrade")
+	})
 	if !strings.Contains(srv.stderr.String(), "unable to upgrade") {
 		t.Fatalf("gqlgen's line about a bad handshake is not in the server's log:\n%s", srv.stderr)
 	}
