@@ -105,9 +105,7 @@ func TestRatingFarmingChangesNoRating(t *testing.T) {
 		t.Fatalf("ten aborted games rated the target: %+v", p.Player.Ratings)
 	}
 	srv.stop(t)
-	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") {
-		t.Fatalf("verify:\n%s", out)
-	}
+	verifyAll(t, db)
 }
 
 // TestRegistrationsAreBoundedPerAddress: past --registrations-per-hour from one address,
@@ -200,9 +198,7 @@ func TestCancelAndLeaveAnOpenMatch(t *testing.T) {
 		t.Fatalf("Ann cancels a live match: %+v", r.Errors)
 	}
 	srv.stop(t)
-	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") {
-		t.Fatalf("verify:\n%s", out)
-	}
+	verifyAll(t, db)
 }
 
 // TestAMatchWithoutFirstMovesIsAborted: two players who only use HTTP join and never
@@ -235,9 +231,7 @@ func TestAMatchWithoutFirstMovesIsAborted(t *testing.T) {
 		t.Fatalf("the match without Bob's first move ended %+v (within a minute?)", m)
 	}
 	srv.stop(t)
-	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") {
-		t.Fatalf("verify:\n%s", out)
-	}
+	verifyAll(t, db)
 }
 
 // TestRoyaleWithThreeBots: a player alone tries Royale: three addBot calls fill the other
