@@ -45,7 +45,6 @@ type model struct {
 	shields  map[int]int         // shielded piece ID -> the seat whose card shielded it
 	turnCard bool                // a card was played in the turn under way
 	lifted   bool                // the restrictions of the turn under way are lifted
-	games    int                 // stats
 	seen     map[string]int
 }
 
