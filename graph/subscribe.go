@@ -156,8 +156,8 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		defer stop()
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		sent := int64(-1)
-		release := time.NewTimer(0) // the next event a spectator delay holds back
-		defer release.Stop()
+		held := time.NewTimer(0) // fires when a spectator delay releases the next event
+		defer held.Stop()
 		for {
 			wake := f.n.Wait() // before reading: a change after this point wakes us
 			v := r.Lobby.Get(matchID)
@@ -171,7 +171,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 					return
 				}
 				if v = dv; !next.IsZero() {
-					release.Reset(time.Until(next))
+					held.Reset(time.Until(next))
 				}
 			}
 			if !v.State.Settled(v.Rules) {
@@ -191,7 +191,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 			}
 			select {
 			case <-wake:
-			case <-release.C:
+			case <-held.C:
 			case <-ctx.Done():
 				return
 			}
