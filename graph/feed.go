@@ -29,6 +29,9 @@ type feed struct {
 	watchers int
 
 	updates sharedUpdates
+
+	checkMu   sync.Mutex
+	storeHead int64 // the stream's version in the store when last asked (see complete)
 }
 
 func newFeed() *feed { return &feed{n: eventstore.NewNotifier()} }
@@ -75,6 +78,45 @@ func (f *feed) after(last int64) ([]*sharedEvent, bool) {
 		return nil, true
 	}
 	return f.ring[i:len(f.ring):len(f.ring)], true
+}
+
+// complete returns the prefix of evs (consecutive events of the ring, the last one its
+// latest) whose commands the read side has applied whole. The hub hands events over one
+// by one, but a client that queries the match after receiving an event expects the whole
+// command that event belongs to applied (a FlagFell comes with its MatchEnded): an event
+// followed by one of another command closes its command; the latest event closes its own
+// only if nothing follows it in the store, which one subscriber asks for all (at most once
+// per event pushed, not once per subscriber).
+func (f *feed) complete(ctx context.Context, evs []*sharedEvent, storeHead func(context.Context) (int64, error)) ([]*sharedEvent, error) {
+	if len(evs) == 0 {
+		return evs, nil
+	}
+	last := evs[len(evs)-1].ev
+	f.checkMu.Lock()
+	defer f.checkMu.Unlock()
+	if f.storeHead < last.Version {
+		h, err := storeHead(ctx)
+		if err != nil {
+			return nil, err
+		}
+		f.storeHead = h
+	}
+	if f.storeHead == last.Version {
+		return evs, nil
+	}
+	for i := len(evs) - 1; i > 0; i-- {
+		if !sameCommand(evs[i-1].ev, evs[i].ev) {
+			return evs[:i], nil
+		}
+	}
+	return nil, nil
+}
+
+// sameCommand reports whether two consecutive events of a stream come from one command:
+// a command is known by its actor and command ID, which the engine never lets two
+// commands in a row share (a repeated one is a duplicate and records nothing).
+func sameCommand(a, b eventstore.Event) bool {
+	return a.Actor == b.Actor && a.CommandID == b.CommandID
 }
 
 // sharedEvent is one event with its two API forms, full and redacted, each built once

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -130,4 +131,32 @@ func TestSharedEventPerViewerClass(t *testing.T) {
 	if got := after.shown("m", nil, projections.ViewerOf(st, "").AsOf(endedAt, 10)); got.Redacted {
 		t.Fatal("an event after the end was redacted")
 	}
+}
+
+// A subscriber is handed whole commands only: the latest command is complete when the
+// store holds nothing after it, or once an event of another command follows it.
+func TestFeedHandsWholeCommands(t *testing.T) {
+	f := newFeed()
+	for v, cmd := range []string{"a", "a", "b", "c", "c"} {
+		f.push(eventstore.Event{Stream: "match-m", Version: int64(v + 1), Position: int64(v + 1),
+			Proposed: eventstore.Proposed{Type: "X", Actor: "player:p", CommandID: cmd}})
+	}
+	asked := 0
+	head := int64(6) // c's last event is committed with a sixth, not yet applied
+	storeHead := func(context.Context) (int64, error) { asked++; return head, nil }
+	evs, _ := f.after(0)
+	got, err := f.complete(context.Background(), evs, storeHead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRun(t, got, 1, 3)
+	if got, _ = f.complete(context.Background(), evs, storeHead); asked != 1 || len(got) != 3 {
+		t.Fatalf("asked the store %d times for one push, got %v", asked, versions(got))
+	}
+	f.push(eventstore.Event{Stream: "match-m", Version: 6, Position: 6, Proposed: eventstore.Proposed{Type: "X", Actor: "player:p", CommandID: "c"}})
+	evs, _ = f.after(3)
+	if got, _ = f.complete(context.Background(), evs, storeHead); len(got) != 3 || asked != 1 {
+		t.Fatalf("with the store at the ring's head: got %v, asked %d times", versions(got), asked)
+	}
+	wantRun(t, got, 4, 6)
 }

@@ -49,6 +49,15 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 		for {
 			wake := f.n.Wait()
 			evs, inRing := f.after(last)
+			evs, err := f.complete(ctx, evs, func(ctx context.Context) (int64, error) {
+				return r.Engine.Store().StreamVersion(ctx, stream)
+			})
+			if err != nil {
+				if ctx.Err() == nil {
+					slog.Warn("subscription stopped: reading the store failed", "match", matchID, "err", err)
+				}
+				return
+			}
 			v := r.Lobby.Get(matchID) // after the ring: the read side has applied all of evs
 			if v == nil {
 				return // set aside since: nothing more to stream
