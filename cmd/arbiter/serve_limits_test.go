@@ -148,15 +148,16 @@ func TestHTTPTimeouts(t *testing.T) {
 	}
 }
 
-// TestWebsocketInitTimeout: a websocket that never sends connection_init is closed.
+// TestWebsocketInitTimeout: a websocket that never sends connection_init is closed with
+// the close code and reason docs/operations.md gives.
 func TestWebsocketInitTimeout(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	conn := srv.dialWS(t, ctx, nil)
 	_, _, err := conn.Read(ctx)
-	if status := websocket.CloseStatus(err); status == -1 || ctx.Err() != nil {
-		t.Fatalf("a socket that never sent connection_init: %v (status %d)", err, status)
+	if status := websocket.CloseStatus(err); status != websocket.StatusProtocolError || ctx.Err() != nil || !strings.Contains(err.Error(), "connection initialisation timeout") {
+		t.Fatalf("a socket that never sent connection_init: %v (status %d), want close code %d, connection initialisation timeout", err, status, websocket.StatusProtocolError)
 	}
 }
 
