@@ -50,9 +50,26 @@ func dbPath(flagValue string) string {
 	return defaultDB
 }
 
+// isPostgres reports whether a store's path is a PostgreSQL URL; any other is an SQLite file.
+func isPostgres(path string) bool {
+	return strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://")
+}
+
+// checkDB refuses a --db that is a URL of another kind than PostgreSQL: taken for a file
+// name, it would fail late, in SQLite's words, after the server key was created for it.
+func checkDB(path string) error {
+	if strings.Contains(path, "://") && !isPostgres(path) {
+		return fmt.Errorf("--db %s: the event store is an SQLite file path or a postgres:// (postgresql://) URL", describeStore(path))
+	}
+	return nil
+}
+
 // openStore opens the event store with the server key of its default place (created if
 // there is none yet), as serve does without --key.
 func openStore(ctx context.Context, path string) (eventstore.Store, error) {
+	if err := checkDB(path); err != nil {
+		return nil, err
+	}
 	key, _, err := signingKey(keyPath("", path))
 	if err != nil {
 		return nil, err
@@ -64,7 +81,10 @@ func openStore(ctx context.Context, path string) (eventstore.Store, error) {
 // for a store that is only read): a PostgreSQL database for a postgres:// URL, else an
 // SQLite file.
 func openSigned(ctx context.Context, path string, signer eventstore.Signer) (eventstore.Store, error) {
-	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
+	if err := checkDB(path); err != nil {
+		return nil, err
+	}
+	if isPostgres(path) {
 		// ?schema=NAME keeps several stores in one database; pgx must not see it.
 		u, err := neturl.Parse(path)
 		if err != nil {

@@ -31,6 +31,9 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
+	if err := checkDB(dbPath(*db)); err != nil {
+		return err
+	}
 	keyFile, logFile, explicitLog := keys.paths(dbPath(*db))
 	pub, err := publicKey(keyFile)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -86,7 +85,10 @@ func openExisting(ctx context.Context, path, keyFile string) (eventstore.Store, 
 	if k, err := serverkey.Load(keyFile); err == nil {
 		signer = k
 	}
-	if strings.Contains(path, "://") { // a server's URL: nothing to create by mistake
+	if err := checkDB(path); err != nil {
+		return nil, err
+	}
+	if isPostgres(path) { // a server's URL: nothing to create by mistake
 		return openSigned(ctx, path, signer)
 	}
 	if _, err := os.Stat(path); err != nil {

@@ -77,6 +77,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("listening on %s: %w (choose another with --addr)", *addr, err)
 	}
 	defer ln.Close()
+	if err := checkDB(dbPath(*db)); err != nil {
+		return err
+	}
 	keyFile, logFile, _ := keys.paths(dbPath(*db))
 	key, created, err := signingKey(keyFile)
 	if err != nil {

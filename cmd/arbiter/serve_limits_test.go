@@ -58,6 +58,31 @@ func TestServeReportsTakenPortFirst(t *testing.T) {
 	}
 }
 
+// TestStoreURLOfAnotherKind: a --db URL that is not PostgreSQL's is refused by every
+// command that opens a store, naming what --db takes, before anything is created: no
+// server key, no file.
+func TestStoreURLOfAnotherKind(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"serve", "--addr", "127.0.0.1:0"},
+		{"verify"},
+		{"rebuild"},
+		{"replay", "--match", "m"},
+		{"bench", "--matches", "1", "--moves", "2"},
+	} {
+		args = append(args, "--db", "mysql://user:secret@host/db")
+		var stdout, stderr strings.Builder
+		code := run(context.Background(), args, &stdout, &stderr)
+		if code == 0 || !strings.Contains(stderr.String(), "an SQLite file path or a postgres:// (postgresql://) URL") || strings.Contains(stderr.String(), "secret") {
+			t.Errorf("arbiter %s: exit %d, %s", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) > 0 {
+		t.Fatalf("a --db of another kind left %s behind", left[0].Name())
+	}
+}
+
 // TestLogFormatsAndAccessLog: --log-format json makes every line of the log a JSON object,
 // and each request to the API gets an access line; scrapes of /healthz do not.
 func TestLogFormatsAndAccessLog(t *testing.T) {

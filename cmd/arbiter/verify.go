@@ -30,6 +30,9 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
+	if err := checkDB(dbPath(*db)); err != nil {
+		return err
+	}
 	keyFile, logFile, explicitLog := keys.paths(dbPath(*db))
 	var (
 		pub    ed25519.PublicKey
