@@ -165,6 +165,20 @@ func TestExportTerminationIsThePGNStandards(t *testing.T) {
 
 // With a clock, each move is followed by the time its mover had left, as [%clk h:mm:ss],
 // and the PGN still reads back.
+// An aborted match has no winner and is no draw: its PGN has no result.
+func TestExportOfAVoidMatchHasNoResult(t *testing.T) {
+	r := game.Record{Players: []string{"Ann", "Bob"}, Over: true, Void: true, Outcome: game.Outcome{Reason: "aborted"}}
+	pgn, err := Rules{}.Export(play(t, "", "e4"), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`[Result "*"]`, `[Termination "unterminated"]`} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("want %s in\n%s", want, pgn)
+		}
+	}
+}
+
 func TestExportClockComments(t *testing.T) {
 	st := clocked(t, "", "60+2") // an hour: the hours show
 	st, _ = at(t, st, 0, noon.Add(10*time.Second), game.Move{Notation: "e4"})

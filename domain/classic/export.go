@@ -38,7 +38,7 @@ func (Rules) Export(st game.State, r game.Record) (string, error) {
 			comments = append(comments, "[%clk "+clk(time.Duration(left)*time.Millisecond)+"]")
 		}
 	}
-	if r.Over {
+	if r.Over && !r.Void { // a void match keeps "*" and "unterminated": nothing was decided
 		switch {
 		case len(r.Outcome.Winners) == 0:
 			tags["Result"] = "1/2-1/2"
@@ -56,7 +56,8 @@ func (Rules) Export(st game.State, r game.Record) (string, error) {
 // reason: a game ended by the rules, a resignation or an agreement ended "normal"ly; a
 // flag is a "time forfeit" (a draw against a bare king included); a player gone for
 // good "abandoned" it. A reason this export does not know is written "normal" too; the
-// API's result.reason keeps the match's own words.
+// API's result.reason keeps the match's own words. A void match (aborted, cancelled) is
+// written as the standard writes a game without a result: "*" and "unterminated".
 func termination(reason string) string {
 	switch reason {
 	case "timeout", "timeout vs insufficient material":

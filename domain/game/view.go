@@ -105,6 +105,9 @@ type Record struct {
 	Started time.Time // when the match was created
 	Over    bool
 	Outcome Outcome // when Over
+	// Void says the match ended with no result at all (aborted before every seat moved,
+	// or cancelled before it started): an export must not read its Outcome as a draw.
+	Void bool
 }
 
 // Exporter games write a match in their standard interchange format (PGN for chess). The

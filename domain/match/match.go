@@ -313,6 +313,7 @@ func (s *State) Record(rules game.Rules, matchID string, started time.Time) game
 	}
 	if s.Result != nil {
 		r.Outcome = *s.Result
+		r.Void = Void(s.Result.Reason)
 	}
 	return r
 }
