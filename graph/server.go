@@ -14,7 +14,9 @@ import (
 
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/arbiter-games/arbiter/engine"
@@ -98,12 +100,13 @@ const (
 	cardsCost = 10
 )
 
-// Handler serves GraphiQL at / (its assets from the binary, under /graphiql/) and the API
-// at /graphql: POST and GET, and subscriptions
-// over websockets in both graphql-transport-ws and the legacy graphql-ws protocol.
-func Handler(r *Resolver, limits Limits) http.Handler {
-	limits.defaults()
-	r.limits = limits
+// queryCacheSize is how many distinct operation texts keep their parsed documents: the
+// clients' and tools' few dozen, with room; an operation's size is bounded by MaxTokens.
+const queryCacheSize = 256
+
+// newExecutor is the GraphQL part of Handler: gqlgen's server with its transports, limits
+// and error presentation.
+func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	cfg := generated.Config{Resolvers: r}
 	cfg.Complexity.Query.Matches = func(child int, _ *model.MatchStatus, _ *model.Game, _ *string, first *int) int {
 		return listCost(child, first, matchesPage)
@@ -115,11 +118,11 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	cfg.Complexity.Match.Moves = func(child int) int { return movesCost + child }
 	cfg.Complexity.Match.Cards = func(child int) int { return cardsCost + 4*child }
 
-	var limit *limiter
-	if limits.RatePerSecond > 0 {
-		limit = newLimiter(limits.RatePerSecond, limits.RateBurst)
-	}
 	srv := handler.New(generated.NewExecutableSchema(cfg))
+	// Every spectator of a match subscribes with the same text: parse and validate it once
+	// and share the document (read-only to gqlgen and to the extensions below), instead of
+	// keeping a copy per subscription for the subscription's whole life.
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
 	srv.AddTransport(transport.Websocket{
 		KeepAlivePingInterval: 15 * time.Second,
 		InitFunc:              hideInitFailure(limits.Log, r.wsInit),
@@ -140,6 +143,20 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	srv.Use(errorCap{max: limits.MaxErrors})
 	srv.SetErrorPresenter(presentError(limits.Log))
 	srv.SetRecoverFunc(recoverPanic)
+	return srv
+}
+
+// Handler serves GraphiQL at / (its assets from the binary, under /graphiql/) and the API
+// at /graphql: POST and GET, and subscriptions
+// over websockets in both graphql-transport-ws and the legacy graphql-ws protocol.
+func Handler(r *Resolver, limits Limits) http.Handler {
+	limits.defaults()
+	r.limits = limits
+	var limit *limiter
+	if limits.RatePerSecond > 0 {
+		limit = newLimiter(limits.RatePerSecond, limits.RateBurst)
+	}
+	srv := newExecutor(r, limits, limit)
 
 	origins := newOrigins(limits.AllowOrigins)
 	r.signups = newSignups(limits.RegistrationsPerHour, time.Hour)
