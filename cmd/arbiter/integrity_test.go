@@ -99,16 +99,7 @@ func TestVerifyCatchesADeletedStream(t *testing.T) {
 // head, which the key alone could make, tells.
 func TestVerifyCatchesAConsistentRewrite(t *testing.T) {
 	db, _, _ := filled(t)
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, db) // no key: it only reads
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := store.ReadAll(ctx, 0, 0)
-	store.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := storedEvents(t, db)
 	var stmts []string
 	prevGlobal := ""
 	renamed := false
@@ -202,16 +193,7 @@ func TestVerifyCatchesALostWAL(t *testing.T) {
 // another key than the server's.
 func TestVerifyCatchesAnUnsignedEventAndAnotherKey(t *testing.T) {
 	db, _, _ := filled(t)
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, db) // no key: it only reads
-	if err != nil {
-		t.Fatal(err)
-	}
-	all, err := store.ReadAll(ctx, 0, 0)
-	store.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := storedEvents(t, db)
 	last := all[len(all)-1]
 	forged := last
 	forged.ID, forged.Version, forged.Position, forged.PrevHash = "forged", last.Version+1, last.Position+1, last.Hash
@@ -281,4 +263,20 @@ func TestAClientKeepsTheSignedHead(t *testing.T) {
 	if !strings.Contains(out, "the head log has a head signed") || !strings.Contains(out, "acknowledged, are missing") {
 		t.Errorf("verify with the client's heads after the rollback:\n%s", out)
 	}
+}
+
+// storedEvents reads every event of a store file in global order, without a key: it only
+// reads, so it signs nothing.
+func storedEvents(t *testing.T, db string) []eventstore.Event {
+	t.Helper()
+	store, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	all, err := store.ReadAll(context.Background(), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
 }
