@@ -50,17 +50,7 @@ func TestVerifyChecksTheClaimsOfAbsence(t *testing.T) {
 	if _, err := e.Handle(ctx, id, match.ClaimVictory{PlayerID: "ann"}, engine.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	evs, err := store.ReadStream(ctx, engine.MatchStream(id), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stream := engine.MatchStream(id)
-	if r := replay.VerifyEvents(registry(), stream, evs); !r.OK() || r.Result == nil || r.Result.Reason != "abandonment" {
-		t.Fatalf("the honest stream: %+v %+v", r.Problems, r.Result)
-	}
-	at := func(typ string) int {
-		return slices.IndexFunc(evs, func(ev eventstore.Event) bool { return ev.Type == typ })
-	}
+	stream, evs, at := honestAbandonment(t, store, id)
 	early := slices.Clone(evs)
 	early[at("Forfeited")].Time = early[at("SeatLeft")].Time.Add(10 * time.Second)
 	never := slices.Delete(slices.Clone(evs), at("SeatLeft"), at("SeatLeft")+1)
@@ -103,17 +93,7 @@ func TestVerifyChecksTheBotsWait(t *testing.T) {
 	if _, err := e.Handle(ctx, id, match.Timeout{Deadline: deadline}, engine.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	evs, err := store.ReadStream(ctx, engine.MatchStream(id), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stream := engine.MatchStream(id)
-	if r := replay.VerifyEvents(registry(), stream, evs); !r.OK() || r.Result == nil || r.Result.Reason != "abandonment" {
-		t.Fatalf("the honest stream: %+v %+v", r.Problems, r.Result)
-	}
-	at := func(typ string) int {
-		return slices.IndexFunc(evs, func(ev eventstore.Event) bool { return ev.Type == typ })
-	}
+	stream, evs, at := honestAbandonment(t, store, id)
 	early := slices.Clone(evs)
 	early[at("Forfeited")].Time = early[at("SeatLeft")].Time.Add(time.Duration(match.DefaultAbandon.ForfeitAfterMs) * time.Millisecond)
 	rehash(early)
@@ -130,5 +110,23 @@ func rehash(evs []eventstore.Event) {
 			evs[i].PrevHash = evs[i-1].Hash
 		}
 		evs[i].Hash = eventstore.Hash(evs[i].PrevHash, evs[i])
+	}
+}
+
+// honestAbandonment reads a match that ended by abandonment, checks that verify accepts it
+// as stored, and returns its stream, its events and where the first event of a type is,
+// for a test to forge from.
+func honestAbandonment(t *testing.T, store eventstore.Store, id string) (string, []eventstore.Event, func(typ string) int) {
+	t.Helper()
+	stream := engine.MatchStream(id)
+	evs, err := store.ReadStream(context.Background(), stream, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := replay.VerifyEvents(registry(), stream, evs); !r.OK() || r.Result == nil || r.Result.Reason != "abandonment" {
+		t.Fatalf("the honest stream: %+v %+v", r.Problems, r.Result)
+	}
+	return stream, evs, func(typ string) int {
+		return slices.IndexFunc(evs, func(ev eventstore.Event) bool { return ev.Type == typ })
 	}
 }
