@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/domain/sovereignchess"
-	"github.com/arbiter-games/arbiter/domain/unfair"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/engine"
 )
 

@@ -7,7 +7,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/domain/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/engine"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/bot"
-	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"

@@ -6,10 +6,10 @@ import (
 	"math"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/domain/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
 )

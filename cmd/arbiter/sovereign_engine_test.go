@@ -13,7 +13,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/sovereign"
-	"github.com/arbiter-games/arbiter/domain/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"

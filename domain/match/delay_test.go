@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 )

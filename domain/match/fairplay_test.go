@@ -5,10 +5,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/domain/unfair"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
 )
 
 // A rematch keeps its seats for the players of the finished match: Bob, who played

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Small helpers for the packages that show and arbitrate a game (domain/sovereignchess)
+// Small helpers for the packages that show and arbitrate a game (domain/games/sovereignchess)
 // and for tests that write positions by hand.
 
 // SquareColour is the colour of s if it is a square of colour, else NoColour.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/domain/unfair"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
 )
 
 // TestPagesMatchTheData fails when a committed page in docs/games differs from what the

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/unfair"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
 )
 
 // section is one generated part of a page: the lines between

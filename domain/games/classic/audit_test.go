@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
-	"github.com/arbiter-games/arbiter/domain/classic"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 

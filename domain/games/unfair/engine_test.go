@@ -12,7 +12,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/domain/unfair"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
