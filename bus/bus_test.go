@@ -303,7 +303,7 @@ func TestHubFansOutToConsumers(t *testing.T) {
 
 	f := startFollower(t, store, pubsub, 0, hub.Handle)
 	startRelay(t, store, pubsub, 0)
-	head := appendEvents(t, store, "match-1", 10)
+	appendEvents(t, store, "match-1", 10)
 
 	late := newRecorder(-1) // added while events flow: it starts wherever Add says
 	lateAfter, err := hub.Add("late", func(ctx context.Context, e eventstore.Event) error { return late.handle(ctx, e) })
@@ -311,7 +311,7 @@ func TestHubFansOutToConsumers(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	head = appendEvents(t, store, "match-2", 10)
+	head := appendEvents(t, store, "match-2", 10)
 	if err := f.WaitFor(waitCtx(t), head); err != nil {
 		t.Fatal(err)
 	}
