@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/projections"
@@ -22,9 +23,9 @@ type View struct {
 	Phase string // game.Status.Phase
 	// Choices are the options of a choice the rules put to the bot (game.Status.Choices).
 	Choices []string
-	Board   *game.Board     // nil for a game without a board
-	Hand    []game.HandCard // the bot's own hand, with what may be played now; nil without cards
-	Seed    [2]uint64       // where the policy's choices come from (see SeedOf)
+	Board   *game.Board      // nil for a game without a board
+	Hand    []cards.HandCard // the bot's own hand, with what may be played now; nil without cards
+	Seed    [2]uint64        // where the policy's choices come from (see SeedOf)
 }
 
 // ViewOf is what the bot, at seat, may see of a match: the board that everyone sees,
@@ -130,7 +131,7 @@ func Decide(v View) []any {
 
 // plays are the hand's playable cards in a random order, each on one of its legal choices
 // of targets, named by slot and card.
-func plays(hand []game.HandCard, rng *rand.Rand) []any {
+func plays(hand []cards.HandCard, rng *rand.Rand) []any {
 	var out []any
 	for _, hc := range hand {
 		if !hc.Playable {
@@ -140,7 +141,7 @@ func plays(hand []game.HandCard, rng *rand.Rand) []any {
 		if len(hc.Targets) > 0 {
 			targets = slices.Clone(hc.Targets[rng.IntN(len(hc.Targets))])
 		}
-		out = append(out, game.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: targets})
+		out = append(out, cards.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: targets})
 	}
 	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out

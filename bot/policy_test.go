@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 )
 
@@ -100,7 +101,7 @@ func TestUnfairPlaysACardWhenNoMoveIsLegal(t *testing.T) {
 		t.Fatal("the bot finds nothing to do, and a teleport saves its king")
 	}
 	for _, c := range choices {
-		if pc, ok := c.(game.PlayCard); !ok || pc.Card != "teleport" {
+		if pc, ok := c.(cards.PlayCard); !ok || pc.Card != "teleport" {
 			t.Fatalf("a choice that is not the teleport: %+v", c)
 		}
 	}
@@ -123,7 +124,7 @@ func TestUnfairCardsSometimesAndTheMoveAfterTheCard(t *testing.T) {
 	cardFirst := 0
 	for version := range int64(200) {
 		first := Decide(ViewOf(seated(rules, gs, 0, version), 0))[0]
-		if pc, ok := first.(game.PlayCard); ok {
+		if pc, ok := first.(cards.PlayCard); ok {
 			cardFirst++
 			if version == 0 || cardFirst == 1 {
 				// A card that adds to the move, then the move it owes.
@@ -188,7 +189,7 @@ func TestDecideIsAFunctionOfTheView(t *testing.T) {
 	if len(firsts) < 5 {
 		t.Fatalf("30 versions of the start position give %d first moves: the seed does not reach the choice", len(firsts))
 	}
-	if got := Decide(View{Board: &game.Board{}, Hand: []game.HandCard{{Card: "x", Reason: "not now"}}}); len(got) != 0 {
+	if got := Decide(View{Board: &game.Board{}, Hand: []cards.HandCard{{Card: "x", Reason: "not now"}}}); len(got) != 0 {
 		t.Fatalf("nothing legal, nothing playable: %v", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
@@ -181,7 +182,7 @@ func describe(do any) string {
 	switch do := do.(type) {
 	case game.Move:
 		return "move " + do.Notation
-	case game.PlayCard:
+	case cards.PlayCard:
 		return fmt.Sprintf("card %s (slot %d) on [%s]", do.Card, do.Slot, strings.Join(do.Targets, " "))
 	case game.Choose:
 		return "choice " + do.Option

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/graph/model"
 )
@@ -23,7 +24,7 @@ func catalogOf(rules game.Rules) *catalog {
 	if c, ok := catalogs.Load(id); ok {
 		return c.(*catalog)
 	}
-	carded, ok := rules.(game.Carded)
+	carded, ok := rules.(cards.Carded)
 	if !ok {
 		return nil
 	}
@@ -59,7 +60,7 @@ func (c *catalog) cards(ids []string) []*model.Card {
 }
 
 // handModel turns a hand, already cleared for the viewer, into the API's cards.
-func handModel(c *catalog, hand []game.HandCard) []*model.HandCard {
+func handModel(c *catalog, hand []cards.HandCard) []*model.HandCard {
 	out := make([]*model.HandCard, len(hand))
 	for i, h := range hand {
 		hc := &model.HandCard{Slot: h.Slot, Card: c.card(h.Card), Playable: h.Playable, Targets: [][]string{}}
@@ -76,7 +77,7 @@ func handModel(c *catalog, hand []game.HandCard) []*model.HandCard {
 }
 
 // seatCardsModel is what everyone may know of one seat's cards.
-func seatCardsModel(c *catalog, carded game.Carded, st game.State, seat int) *model.SeatCards {
+func seatCardsModel(c *catalog, carded cards.Carded, st game.State, seat int) *model.SeatCards {
 	sc := &model.SeatCards{
 		Seat: seat, HandSize: carded.HandSize(st, seat), DeckSize: carded.DeckSize(st, seat),
 		DiscardPile: c.cards(carded.Discard(st, seat)), Played: []*model.CardCount{},

@@ -10,7 +10,9 @@ import (
 	"math"
 
 	"github.com/arbiter-games/arbiter/bot"
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/graph/generated"
@@ -130,7 +132,7 @@ func (r *matchResolver) Cards(ctx context.Context, obj *model.Match) ([]*model.S
 	if err != nil {
 		return nil, err
 	}
-	carded, ok := v.Rules.(game.Carded)
+	carded, ok := v.Rules.(cards.Carded)
 	if !ok || v.State.GameState == nil {
 		return []*model.SeatCards{}, nil
 	}
@@ -290,7 +292,7 @@ func (r *mutationResolver) ClaimDraw(ctx context.Context, matchID string, comman
 
 // PlayCard is the resolver for the playCard field.
 func (r *mutationResolver) PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) (*model.ActionPayload, error) {
-	do := game.PlayCard{Card: deref(cardID), Slot: -1, Targets: append([]string{}, targets...), Move: deref(move)}
+	do := cards.PlayCard{Card: deref(cardID), Slot: -1, Targets: append([]string{}, targets...), Move: deref(move)}
 	if slot != nil {
 		do.Slot = *slot
 	}
@@ -302,7 +304,7 @@ func (r *mutationResolver) PlayCard(ctx context.Context, matchID string, cardID 
 
 // Defect is the resolver for the defect field.
 func (r *mutationResolver) Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error) {
-	do := game.Defect{Colour: colour, KingMove: deref(kingMove)}
+	do := sovereignchess.Defect{Colour: colour, KingMove: deref(kingMove)}
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
 }
 

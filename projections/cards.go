@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -20,7 +21,7 @@ type CardCount struct {
 }
 
 // CardsPlayed counts the cards each player has played, per game, from the public events
-// that record a card played (game.CardPlay): what badges are earned from. Only public
+// that record a card played (cards.CardPlay): what badges are earned from. Only public
 // events count, so this model never holds a secret.
 type CardsPlayed struct {
 	checkpoint
@@ -64,7 +65,7 @@ func (c *CardsPlayed) Apply(ev eventstore.Event) error {
 		delete(c.matches, id) // a match whose events do not replay is set aside (see Matches)
 		return nil
 	}
-	played, ok := d.(game.CardPlay)
+	played, ok := d.(cards.CardPlay)
 	if !ok {
 		return nil
 	}
@@ -97,7 +98,7 @@ func (c *CardsPlayed) lifecycle(id string, ev eventstore.Event) error {
 		if err != nil {
 			return nil // a game this server does not host: nothing of it is counted
 		}
-		if _, carded := rules.(game.Carded); carded {
+		if _, carded := rules.(cards.Carded); carded {
 			c.matches[id] = &cardMatch{rules: rules, players: make([]string, e.Seats)}
 		}
 	case match.SeatTaken:

@@ -6,10 +6,11 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
 	"github.com/arbiter-games/arbiter/replay/playout"
@@ -53,7 +54,7 @@ func TestCardsPlayed(t *testing.T) {
 			if status.Phase != "move-after-card" && turn%2 == 0 {
 				for _, h := range (unfair.Rules{}).Hand(snap.State.GameState, seat) {
 					if h.Playable {
-						do = game.PlayCard{Slot: h.Slot, Targets: h.Targets[0]}
+						do = cards.PlayCard{Slot: h.Slot, Targets: h.Targets[0]}
 						want[players[seat]][h.Card]++
 						break
 					}

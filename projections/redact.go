@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -119,9 +120,9 @@ func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
 
 // Hand returns a seat's hand in a card game when the viewer may see it: the viewer holds
 // the seat, or the match is over. Everyone else learns only the
-// hand's size, through game.Carded.HandSize.
-func (v Viewer) Hand(rules game.Rules, st game.State, seat int) ([]game.HandCard, bool) {
-	c, ok := rules.(game.Carded)
+// hand's size, through cards.Carded.HandSize.
+func (v Viewer) Hand(rules game.Rules, st game.State, seat int) ([]cards.HandCard, bool) {
+	c, ok := rules.(cards.Carded)
 	if !ok || st == nil || !v.CanSee(eventstore.Visibility(game.ToSeat(seat))) {
 		return nil, false
 	}

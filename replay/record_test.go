@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
 	"github.com/arbiter-games/arbiter/replay"
@@ -151,10 +152,10 @@ func TestRecordKeepsACardWithItsMove(t *testing.T) {
 			return seat, "resign", true
 		case seat == 0:
 			turn++
-			for _, h := range snap.Rules.(game.Carded).Hand(st, seat) {
+			for _, h := range snap.Rules.(cards.Carded).Hand(st, seat) {
 				if h.Playable && adds[h.Card] {
 					card = h.Card
-					return seat, game.PlayCard{Card: h.Card, Slot: h.Slot, Targets: h.Targets[0]}, true
+					return seat, cards.PlayCard{Card: h.Card, Slot: h.Slot, Targets: h.Targets[0]}, true
 				}
 			}
 		}

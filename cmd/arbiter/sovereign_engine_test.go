@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/sovereign"
-	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
@@ -62,7 +62,7 @@ func sovereignMatches(t *testing.T) []*sovereignMatch {
 		// mated as a navy king by the queen and the rook.
 		name:    "two players, a defection and a mate",
 		options: game.Options{"position": board("wki1 wqe13 wrb10 bka16 bpl12", "1 w b - 0")},
-		script:  slices.Concat(mv("i1h1"), []any{game.Choose{Option: "keep"}, game.Defect{Colour: "Navy"}}, mv("e13a13")),
+		script:  slices.Concat(mv("i1h1"), []any{game.Choose{Option: "keep"}, sovereignchess.Defect{Colour: "Navy"}}, mv("e13a13")),
 		reason:  "checkmate",
 		winner:  func(st sovereignchess.State) []int { return []int{1 - st.FirstMover} }, // the chooser took White
 	}, {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -141,7 +142,7 @@ func TestFlag(t *testing.T) {
 	}{
 		{"a move in time", game.Action{Seat: 0, At: sec(29.999), Do: game.Move{}}, false},
 		{"a move at the deadline", game.Action{Seat: 0, At: deadline, Do: game.Move{}}, true},
-		{"a card after it", game.Action{Seat: 0, At: sec(31), Do: game.PlayCard{}}, true},
+		{"a card after it", game.Action{Seat: 0, At: sec(31), Do: cards.PlayCard{}}, true},
 		{"the timeout of the deadline", game.Action{Seat: game.System, At: deadline, Do: game.Timeout{Deadline: deadline}}, true},
 		{"the same, a little late", game.Action{Seat: game.System, At: sec(30.2), Do: game.Timeout{Deadline: deadline}}, true},
 	} {

@@ -11,7 +11,6 @@ package game
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"time"
 )
@@ -64,31 +63,6 @@ type Setup struct {
 
 // State is a game's own state value, opaque to the engine.
 type State any
-
-// Action is one seat's request to the rules.
-type Action struct {
-	Seat int       // who acts; System for the engine's own actions (timeouts)
-	At   time.Time // the server's receive time
-	Do   any       // the game's action value, e.g. Move
-}
-
-// System is the seat of actions that the engine submits on its own, such as timeouts.
-const System = -1
-
-// Move is the action of moving a piece, shared by every board game: the notation is the
-// game's own (UCI or SAN in chess).
-type Move struct {
-	Notation string
-}
-
-// ClaimDraw is the action of claiming a draw that the rules grant on demand (in chess:
-// threefold repetition, the fifty-move rule).
-type ClaimDraw struct{}
-
-// Timeout is submitted by the engine's scheduler when Status's deadline has passed.
-type Timeout struct {
-	Deadline time.Time
-}
 
 // Status is the situation after the last event.
 type Status struct {
@@ -154,30 +128,6 @@ func PublicEvents(es ...Event) []Emitted {
 // Encode returns an event's stored payload.
 func Encode(e Event) ([]byte, error) { return json.Marshal(e) }
 
-// Choose answers a choice the rules put to a seat, by the option's name (Sovereign
-// Chess's opening: "keep" or "refuse" the first move).
-type Choose struct {
-	Option string
-}
-
-// Defect changes the army a player owns to another colour (Sovereign Chess), named as the
-// game names its colours. KingMove is the king's move that must follow in the same turn
-// when the king stands on a square of its new colour ("" otherwise).
-type Defect struct {
-	Colour   string
-	KingMove string
-}
-
-// PlayCard plays a card from the seat's hand, named by its catalog ID or by its slot
-// (Slot >= 0 wins when both are given), on targets in the game's square notation. Move is
-// the normal move of a card that adds to the move, when it is sent in the same command.
-type PlayCard struct {
-	Card    string
-	Slot    int // -1 when the card is named by ID
-	Targets []string
-	Move    string
-}
-
 // Withdrawing is implemented by a game that goes on when a seat resigns while several
 // teams are left (Sovereign Chess Royale): Withdraw returns the events that take the seat
 // out of play at at, so that the rules stop giving it turns. at is the time of the
@@ -194,29 +144,4 @@ type Withdrawing interface {
 // public is a leak that neither the hash chain nor the rules' audit would catch.
 type Sighted interface {
 	Sight(e Event) Visibility
-}
-
-// Unsupported is the rejection of an action a game does not take, named as a player
-// would say it, with what the game takes instead.
-func Unsupported(gameName string, do any, takes string) *Error {
-	return Reject(BadInput, "%s has no %s: it takes %s", gameName, actionName(do), takes)
-}
-
-// actionName names an action for a person.
-func actionName(do any) string {
-	switch do.(type) {
-	case Move:
-		return "moves"
-	case PlayCard:
-		return "cards"
-	case Defect:
-		return "defections"
-	case Choose:
-		return "choice to make here"
-	case ClaimDraw:
-		return "draw to claim on demand"
-	case Timeout:
-		return "timeouts"
-	}
-	return fmt.Sprintf("action %T", do)
 }

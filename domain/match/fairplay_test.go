@@ -5,10 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
+	"github.com/arbiter-games/arbiter/domain/match"
 )
 
 // A rematch keeps its seats for the players of the finished match: Bob, who played
@@ -199,7 +200,7 @@ func TestACardAndItsMoveAreOneTurn(t *testing.T) {
 			legal := u.Board(s.GameState).LegalMoves
 			var played match.State
 			for _, mv := range legal { // a move that may follow the card
-				evs, err := match.Decide(u, s, match.Act{PlayerID: "alice", Do: game.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: hc.Targets[0], Move: mv}, At: t0})
+				evs, err := match.Decide(u, s, match.Act{PlayerID: "alice", Do: cards.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: hc.Targets[0], Move: mv}, At: t0})
 				if err != nil {
 					continue
 				}

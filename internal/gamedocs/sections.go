@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 )
 
@@ -47,24 +47,24 @@ var groupTitles = []struct{ id, title string }{
 var costWords = map[string]string{unfair.ReplacesMove: "replaces the move", unfair.AddsToMove: "adds to the move"}
 
 // catalog is the card catalog as Markdown: the totals, then one table per group.
-func catalog(cards []game.Card) string {
+func catalog(entries []cards.Card) string {
 	var b strings.Builder
 	deck, rarities, costs := 0, map[string]int{}, map[string]int{}
-	for _, c := range cards {
+	for _, c := range entries {
 		deck += c.Copies
 		rarities[c.Rarity]++
 		costs[c.Cost]++
 	}
 	fmt.Fprintf(&b, "%d distinct cards, decks of %d: %d common (%d copies each), %d rare (%d), %d legendary (%d); %d replace the move, %d add to it.\n",
-		len(cards), deck,
-		rarities[unfair.Common], copiesOf(cards, unfair.Common),
-		rarities[unfair.Rare], copiesOf(cards, unfair.Rare),
-		rarities[unfair.Legendary], copiesOf(cards, unfair.Legendary),
+		len(entries), deck,
+		rarities[unfair.Common], copiesOf(entries, unfair.Common),
+		rarities[unfair.Rare], copiesOf(entries, unfair.Rare),
+		rarities[unfair.Legendary], copiesOf(entries, unfair.Legendary),
 		costs[unfair.ReplacesMove], costs[unfair.AddsToMove])
 	listed := 0
 	for _, g := range groupTitles {
-		var in []game.Card
-		for _, c := range cards {
+		var in []cards.Card
+		for _, c := range entries {
 			if c.Group == g.id {
 				in = append(in, c)
 			}
@@ -81,15 +81,15 @@ func catalog(cards []game.Card) string {
 				costWords[c.Cost], targets(c.Targets), cell(c.TextEn))
 		}
 	}
-	if listed != len(cards) {
+	if listed != len(entries) {
 		// A group the page does not know yet: list it rather than lose cards silently.
-		panic(fmt.Sprintf("gamedocs: %d of %d cards are in groups missing from groupTitles", len(cards)-listed, len(cards)))
+		panic(fmt.Sprintf("gamedocs: %d of %d cards are in groups missing from groupTitles", len(entries)-listed, len(entries)))
 	}
 	return b.String()
 }
 
-func copiesOf(cards []game.Card, rarity string) int {
-	for _, c := range cards {
+func copiesOf(entries []cards.Card, rarity string) int {
+	for _, c := range entries {
 		if c.Rarity == rarity {
 			return c.Copies
 		}

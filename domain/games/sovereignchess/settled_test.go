@@ -11,7 +11,7 @@ import (
 func TestSettledBetweenCommandsOnly(t *testing.T) {
 	st := twoPlayer(t, "wki1 wqe13 wrb10 bka16 bpl12", "1 w b - 10")
 	st, _ = act(t, st, r.Status(st).ToAct[0], game.Move{Notation: "i1h1"})
-	st, _ = act(t, st, r.Status(st).ToAct[0], game.Defect{Colour: "navy"})
+	st, _ = act(t, st, r.Status(st).ToAct[0], Defect{Colour: "navy"})
 	evs, err := r.Decide(st, game.Action{Seat: r.Status(st).ToAct[0], Do: game.Move{Notation: "e13a13"}})
 	if err != nil || len(evs) < 2 {
 		t.Fatalf("the mate: %v %v", evs, err)

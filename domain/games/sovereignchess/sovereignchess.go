@@ -36,7 +36,7 @@
 //     "i1k1O" (castling), "=y" and "=yk6k7" (defections), "escape" and "pass" (Royale).
 //     A text that is not in the notation is BAD_USER_INPUT, a move that is not legal
 //     ILLEGAL_MOVE.
-//   - game.Defect: a defection, by colour name or letter in any case ("Yellow", "y"); its
+//   - Defect: a defection, by colour name or letter in any case ("Yellow", "y"); its
 //     KingMove is the king's move off a square of its new colour, when it stands on one.
 //   - game.Choose: "keep" or "refuse", by the seat that did not play White's first move.
 //   - game.ClaimDraw: on a threefold repetition or fifty moves each without a capture, a
@@ -427,12 +427,24 @@ func (s State) playerOf(seat int) (sovereign.Player, bool) {
 	return sovereign.Player(i), i >= 0
 }
 
+// Defect is the action of changing the army a player owns to another colour, named by
+// colour name or letter in any case ("Yellow", "y"). KingMove is the king's move that
+// must follow in the same turn when the king stands on a square of its new colour (""
+// otherwise). It is Sovereign Chess's own action: no other game defects.
+type Defect struct {
+	Colour   string
+	KingMove string
+}
+
+// ActionName implements game.Named.
+func (Defect) ActionName() string { return "defections" }
+
 // decide is Decide's first event, for a seat that may act, with the clock's stamp st.
 func (s State) decide(seat int, do any, st clock.Stamp) (game.Event, error) {
 	switch do := do.(type) {
 	case game.Move:
 		return s.move(seat, do.Notation, st)
-	case game.Defect:
+	case Defect:
 		notation, err := s.defection(do)
 		if err != nil {
 			return nil, err
@@ -486,7 +498,7 @@ func played(seat int, pos sovereign.Position, m sovereign.Move) MovePlayed {
 }
 
 // defection writes a Defect action in the move notation, or says why it cannot be made.
-func (s State) defection(d game.Defect) (string, error) {
+func (s State) defection(d Defect) (string, error) {
 	c, ok := sovereign.ParseColour(strings.TrimSpace(d.Colour))
 	if !ok {
 		var known []string

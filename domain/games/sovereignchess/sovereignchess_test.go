@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/sovereign"
 )
@@ -128,7 +129,7 @@ func TestOpeningKeepOrRefuse(t *testing.T) {
 		}
 		refused(t, st, 1, game.Choose{Option: "keep"}, game.NotYourTurn)
 		refused(t, st, 0, game.Move{Notation: "e15e13"}, game.IllegalMove)
-		refused(t, st, 0, game.Defect{Colour: "pink"}, game.IllegalMove)
+		refused(t, st, 0, Defect{Colour: "pink"}, game.IllegalMove)
 		if err := refused(t, st, 0, game.Choose{Option: "maybe"}, game.BadInput); !strings.Contains(err.Reason, `"keep"`) {
 			t.Errorf("a bad option: %v", err)
 		}
@@ -160,7 +161,7 @@ func TestMovesAndRefusals(t *testing.T) {
 		{game.ClaimDraw{}, game.IllegalMove, "no draw"},
 		{game.Choose{Option: "keep"}, game.IllegalMove, "no choice"},
 		{game.Timeout{}, game.Conflict, "without a clock"},
-		{game.PlayCard{Card: "x"}, game.BadInput, "has no cards"},
+		{cards.PlayCard{Card: "x"}, game.BadInput, "has no cards"},
 	})
 	refused(t, st, 1, game.Move{Notation: "i16i15"}, game.NotYourTurn)
 	refused(t, st, game.System, game.Move{Notation: "e2e4"}, game.NotYourTurn)
@@ -186,7 +187,7 @@ func TestDefections(t *testing.T) {
 	// White controls yellow through its pawn on f11, a yellow square.
 	st := twoPlayer(t, "wki1 bki16 wpf11 yqa7", "1 w b - 10")
 	for _, colour := range []string{"Yellow", "y", "YELLOW", "Y"} {
-		_, evs := act(t, st, 0, game.Defect{Colour: colour})
+		_, evs := act(t, st, 0, Defect{Colour: colour})
 		if mv := evs[0].(MovePlayed); mv.Move != "=y" || mv.Piece != int(idOn(st, "i1")) {
 			t.Errorf("%s: %+v", colour, mv)
 		}
@@ -199,22 +200,22 @@ func TestDefections(t *testing.T) {
 	same(t, "yellow after", b.Armies[sovereign.Yellow], game.Army{Colour: "yellow", Owner: 0, Controller: 0})
 	same(t, "white after", b.Armies[sovereign.White], game.Army{Colour: "white", Owner: -1, Controller: -1})
 	refusedAll(t, st, 0, []refusal{
-		{game.Defect{Colour: "purple"}, game.BadInput, "yellow (y)"},
-		{game.Defect{Colour: ""}, game.BadInput, "not a colour"},
-		{game.Defect{Colour: "white"}, game.IllegalMove, "white already"},
-		{game.Defect{Colour: "navy"}, game.IllegalMove, "do not control navy"},
-		{game.Defect{Colour: "yellow", KingMove: "i1i2"}, game.IllegalMove, "is the whole move"},
+		{Defect{Colour: "purple"}, game.BadInput, "yellow (y)"},
+		{Defect{Colour: ""}, game.BadInput, "not a colour"},
+		{Defect{Colour: "white"}, game.IllegalMove, "white already"},
+		{Defect{Colour: "navy"}, game.IllegalMove, "do not control navy"},
+		{Defect{Colour: "yellow", KingMove: "i1i2"}, game.IllegalMove, "is the whole move"},
 	})
 
 	// The king stands on k6, a yellow square, and so controls yellow: defecting to
 	// yellow, it must move off the square in the same turn.
 	st = twoPlayer(t, "wkk6 bki16", "1 w b - 10")
-	if err := refused(t, st, 0, game.Defect{Colour: "yellow"}, game.IllegalMove); !strings.Contains(err.Reason, "give KingMove") {
+	if err := refused(t, st, 0, Defect{Colour: "yellow"}, game.IllegalMove); !strings.Contains(err.Reason, "give KingMove") {
 		t.Errorf("no king move: %v", err)
 	}
-	refused(t, st, 0, game.Defect{Colour: "yellow", KingMove: "k6"}, game.BadInput)
-	refused(t, st, 0, game.Defect{Colour: "yellow", KingMove: "k6k8"}, game.IllegalMove)
-	after, evs = act(t, st, 0, game.Defect{Colour: "yellow", KingMove: "k6k7"})
+	refused(t, st, 0, Defect{Colour: "yellow", KingMove: "k6"}, game.BadInput)
+	refused(t, st, 0, Defect{Colour: "yellow", KingMove: "k6k8"}, game.IllegalMove)
+	after, evs = act(t, st, 0, Defect{Colour: "yellow", KingMove: "k6k7"})
 	if mv := evs[0].(MovePlayed); mv.Move != "=yk6k7" || mv.Piece != int(idOn(st, "k6")) {
 		t.Errorf("=yk6k7: %+v", mv)
 	}

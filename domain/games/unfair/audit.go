@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -81,7 +82,7 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		if e.Slot < 0 || e.Slot >= HandSize || s.Sides[e.Seat].Hand[e.Slot] != e.Card {
 			return fmt.Errorf("CardPlayed %s: slot %d of seat %d's hand does not hold it", e.Card, e.Slot, e.Seat)
 		}
-		evs, after, err := s.decideCard(e.Seat, game.PlayCard{Slot: e.Slot, Targets: e.Targets})
+		evs, after, err := s.decideCard(e.Seat, cards.PlayCard{Slot: e.Slot, Targets: e.Targets})
 		if err != nil {
 			return fmt.Errorf("CardPlayed %s: %w", e.Card, err)
 		}

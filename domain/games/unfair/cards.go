@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -27,7 +28,7 @@ import (
 
 // def is a card of the catalog with its effect.
 type def struct {
-	game.Card
+	cards.Card
 	plays plays
 }
 

@@ -3,6 +3,7 @@ package unfair
 import (
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -13,7 +14,7 @@ var extraPlays = []cardCase{
 			if s := (Rules{}).Status(after); s.ToAct[0] != 0 || s.Phase != "move-after-card" {
 				t.Fatalf("after the first move: %+v", s)
 			}
-			refused(t, after, game.PlayCard{Card: "double-move", Slot: -1}, game.IllegalMove)
+			refused(t, after, cards.PlayCard{Card: "double-move", Slot: -1}, game.IllegalMove)
 			after = move(t, after, "e5")
 			if board(after) != "4k3/8/8/4P3/8/8/8/4K3" || after.toAct() != 1 {
 				t.Errorf("after the second move: %s", after.Pos.FEN())

@@ -7,8 +7,8 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
-// cards checks seat's hand by slot, its discard pile and its deck after the card.
-func cards(seat int, hand, discard, deck []string) func(t *testing.T, _, after State, _ []game.Emitted) {
+// piles checks seat's hand by slot, its discard pile and its deck after the card.
+func piles(seat int, hand, discard, deck []string) func(t *testing.T, _, after State, _ []game.Emitted) {
 	return func(t *testing.T, _, after State, _ []game.Emitted) {
 		t.Helper()
 		side := after.Sides[seat]
@@ -42,7 +42,7 @@ var handPlays = []cardCase{
 		white:   holding("new-hand", "poison", "wall", "truce").drawing("teleport", "swap", "mirror", "recall", "push"),
 		targets: at(), board: "4k3/8/8/8/8/8/3K4/8",
 		check: func(t *testing.T, before, after State, evs []game.Emitted) {
-			cards(0, []string{"teleport", "swap", "mirror", "recall"}, []string{"new-hand", "poison", "wall", "truce"}, []string{"push"})(t, before, after, evs)
+			piles(0, []string{"teleport", "swap", "mirror", "recall"}, []string{"new-hand", "poison", "wall", "truce"}, []string{"push"})(t, before, after, evs)
 			if d := eventsOf[CardDiscarded](evs); len(d) != 3 || d[0] != (CardDiscarded{Seat: 0, Card: "poison", Slot: 1, Reason: "new-hand"}) {
 				t.Errorf("discarded %+v", d)
 			}
@@ -54,18 +54,18 @@ var handPlays = []cardCase{
 		}},
 	{name: "the wall goes, two come", card: "recycle", fen: bareKings, then: "Kd2",
 		white:   holding("recycle", "poison", "wall", "border").drawing("truce", "swap", "mirror"),
-		targets: at("2"), check: cards(0, []string{"truce", "poison", "swap", "border"}, []string{"recycle", "wall"}, []string{"mirror"})},
+		targets: at("2"), check: piles(0, []string{"truce", "poison", "swap", "border"}, []string{"recycle", "wall"}, []string{"mirror"})},
 	{name: "the hand is refilled, then three cards are seen", card: "foresight", fen: bareKings, then: "Kd2",
 		white:   holding("foresight", "border", "border", "border").drawing("wall", "truce", "swap", "mirror", "push"),
 		targets: at(), check: revealed(CardsRevealed{Seat: 0, Of: 0, From: "deck", Cards: []string{"truce", "swap", "mirror"}})},
 	{name: "Black's hand is seen", card: "spy", fen: bareKings, then: "Kd2", black: holding("poison", "wall"),
 		targets: at(), check: revealed(CardsRevealed{Seat: 0, Of: 1, From: "hand", Cards: []string{"poison", "wall", "", ""}})},
 	{name: "Black's top card is discarded", card: "sabotage", fen: bareKings, then: "Kd2", black: holding().drawing("truce", "wall"),
-		targets: at(), check: cards(1, []string{"", "", "", ""}, []string{"truce"}, []string{"wall"})},
+		targets: at(), check: piles(1, []string{"", "", "", ""}, []string{"truce"}, []string{"wall"})},
 	{name: "Black's slot 1 is purged", card: "purge", fen: bareKings, black: holding("poison", "wall").drawing("truce"),
-		targets: at("1"), check: cards(1, []string{"poison", "truce", "", ""}, []string{"wall"}, []string{})},
+		targets: at("1"), check: piles(1, []string{"poison", "truce", "", ""}, []string{"wall"}, []string{})},
 	{name: "Black redraws", card: "forced-redraw", fen: bareKings, black: holding("poison", "wall").drawing("truce", "swap", "mirror", "push", "recall"),
-		targets: at(), check: cards(1, []string{"truce", "swap", "mirror", "push"}, []string{"poison", "wall"}, []string{"recall"})},
+		targets: at(), check: piles(1, []string{"truce", "swap", "mirror", "push"}, []string{"poison", "wall"}, []string{"recall"})},
 }
 
 var handRefusals = []refusal{

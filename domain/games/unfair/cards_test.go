@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -105,7 +106,7 @@ func runRefusals(t *testing.T, cases []refusal) {
 			if !c.unplayable && !hc.Playable {
 				t.Errorf("%s should be playable on other targets: %s", c.card, hc.Reason)
 			}
-			reason := refused(t, s, game.PlayCard{Card: c.card, Slot: -1, Targets: c.targets, Move: c.then}, game.IllegalMove)
+			reason := refused(t, s, cards.PlayCard{Card: c.card, Slot: -1, Targets: c.targets, Move: c.then}, game.IllegalMove)
 			if !strings.Contains(reason, c.reason) {
 				t.Errorf("refused because %q, want %q", reason, c.reason)
 			}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/cards"
 )
 
 // The catalog is data: catalog.json lists the 58 cards with their texts in French (the
@@ -50,22 +50,22 @@ var targetKinds = map[string]bool{
 }
 
 var (
-	catalog []game.Card     // in catalog.json's order
+	catalog []cards.Card    // in catalog.json's order
 	defs    map[string]*def // by card ID
 	deck    []string        // one deck before shuffling: each card as many times as its copies
 )
 
 func init() {
-	cards, err := readCatalog(catalogJSON)
+	entries, err := readCatalog(catalogJSON)
 	if err == nil {
-		err = checkCatalog(cards, effects)
+		err = checkCatalog(entries, effects)
 	}
 	if err != nil {
 		panic("unfair: catalog.json: " + err.Error())
 	}
-	catalog = cards
+	catalog = entries
 	defs = map[string]*def{}
-	for _, c := range cards {
+	for _, c := range entries {
 		defs[c.ID] = &def{Card: c, plays: effects[c.Group][c.ID]}
 		for range c.Copies {
 			deck = append(deck, c.ID)
@@ -74,30 +74,30 @@ func init() {
 }
 
 // readCatalog decodes the catalog, refusing fields it does not know.
-func readCatalog(data []byte) ([]game.Card, error) {
-	var cards []struct {
+func readCatalog(data []byte) ([]cards.Card, error) {
+	var entries []struct {
 		ID, NameFr, NameEn, Group, Rarity string
 		Copies                            int
 		Cost, Targets, TextFr, TextEn     string
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cards); err != nil {
+	if err := dec.Decode(&entries); err != nil {
 		return nil, err
 	}
-	out := make([]game.Card, len(cards))
-	for i, c := range cards {
-		out[i] = game.Card(c)
+	out := make([]cards.Card, len(entries))
+	for i, c := range entries {
+		out[i] = cards.Card(c)
 	}
 	return out, nil
 }
 
-// checkCatalog checks cards against the composition and the implemented effects (by
-// group, then card ID).
-func checkCatalog(cards []game.Card, impl map[string]map[string]plays) error {
+// checkCatalog checks the catalog's entries against the composition and the implemented
+// effects (by group, then card ID).
+func checkCatalog(entries []cards.Card, impl map[string]map[string]plays) error {
 	seen := map[string]bool{}
 	groups, rarities, costs := map[string]int{}, map[string]int{}, map[string]int{}
-	for _, c := range cards {
+	for _, c := range entries {
 		switch {
 		case c.ID == "" || seen[c.ID]:
 			return fmt.Errorf("card ID %q is empty or not unique", c.ID)
@@ -150,7 +150,7 @@ func checkCatalog(cards []game.Card, impl map[string]map[string]plays) error {
 }
 
 // targetWords are the kinds of a card's targets, in order (none for "none").
-func targetWords(c game.Card) []string {
+func targetWords(c cards.Card) []string {
 	if c.Targets == "none" {
 		return nil
 	}

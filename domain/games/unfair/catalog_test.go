@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/cards"
 )
 
 // The catalog holds 58 cards: 31 common in 3 copies, 24 rare in 2, 3 legendary in 1,
@@ -52,24 +52,24 @@ func TestCatalogComposition(t *testing.T) {
 
 // A catalog that breaks the composition or names an effect that does not exist is refused.
 func TestCatalogChecks(t *testing.T) {
-	cards, err := readCatalog(catalogJSON)
+	entries, err := readCatalog(catalogJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := checkCatalog(cards, effects); err != nil {
+	if err := checkCatalog(entries, effects); err != nil {
 		t.Fatalf("the shipped catalog: %v", err)
 	}
-	for name, edit := range map[string]func([]game.Card){
-		"twice":    func(c []game.Card) { c[1].ID = c[0].ID },
-		"copies":   func(c []game.Card) { c[0].Copies = 2 },
-		"rarity":   func(c []game.Card) { c[0].Rarity, c[0].Copies = Rare, 2 },
-		"cost":     func(c []game.Card) { c[0].Cost = AddsToMove },
-		"group":    func(c []game.Card) { c[0].Group = "movement" },
-		"no text":  func(c []game.Card) { c[3].TextFr = "" },
-		"targets":  func(c []game.Card) { c[0].Targets = "own-queen" },
-		"no cards": func(c []game.Card) { c[5].ID = "joker" },
+	for name, edit := range map[string]func([]cards.Card){
+		"twice":    func(c []cards.Card) { c[1].ID = c[0].ID },
+		"copies":   func(c []cards.Card) { c[0].Copies = 2 },
+		"rarity":   func(c []cards.Card) { c[0].Rarity, c[0].Copies = Rare, 2 },
+		"cost":     func(c []cards.Card) { c[0].Cost = AddsToMove },
+		"group":    func(c []cards.Card) { c[0].Group = "movement" },
+		"no text":  func(c []cards.Card) { c[3].TextFr = "" },
+		"targets":  func(c []cards.Card) { c[0].Targets = "own-queen" },
+		"no cards": func(c []cards.Card) { c[5].ID = "joker" },
 	} {
-		broken := append([]game.Card(nil), cards...)
+		broken := append([]cards.Card(nil), entries...)
 		edit(broken)
 		if err := checkCatalog(broken, effects); err == nil {
 			t.Errorf("%s: a broken catalog passes", name)

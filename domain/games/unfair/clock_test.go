@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -126,7 +127,7 @@ func TestClockOption(t *testing.T) {
 // on the move that ends the turn.
 func TestClockRunsForAWholeTurn(t *testing.T) {
 	s := timed(t, table(t, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", holding("double-move"), holding()), "1+2")
-	s, evs := actAt(t, s, secs(5), game.PlayCard{Card: "double-move", Slot: -1})
+	s, evs := actAt(t, s, secs(5), cards.PlayCard{Card: "double-move", Slot: -1})
 	if got := stamps(evs); !slices.Equal(got, []clock.Stamp{{At: secs(5)}}) {
 		t.Fatalf("the card: %+v", got)
 	}
@@ -151,7 +152,7 @@ func TestClockRunsForAWholeTurn(t *testing.T) {
 
 	// A card sent with its move: both at the command's time, the time left on the move.
 	s = timed(t, table(t, "4k3/8/8/8/8/8/4N3/4K3 w - - 0 1", holding("shield"), holding()), "1+2")
-	s, evs = actAt(t, s, secs(10), game.PlayCard{Card: "shield", Slot: -1, Targets: at("e2"), Move: "Kd2"})
+	s, evs = actAt(t, s, secs(10), cards.PlayCard{Card: "shield", Slot: -1, Targets: at("e2"), Move: "Kd2"})
 	if got := stamps(evs); !slices.Equal(got, []clock.Stamp{{At: secs(10)}, {At: secs(10), LeftMs: 52_000}}) {
 		t.Fatalf("shield and Kd2: %+v", got)
 	}
@@ -160,7 +161,7 @@ func TestClockRunsForAWholeTurn(t *testing.T) {
 	}
 	// A card that replaces the move ends the turn itself.
 	s = timed(t, table(t, "4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", holding("teleport"), holding()), "1+0")
-	_, evs = actAt(t, s, secs(30), game.PlayCard{Card: "teleport", Slot: -1, Targets: at("b1", "e4")})
+	_, evs = actAt(t, s, secs(30), cards.PlayCard{Card: "teleport", Slot: -1, Targets: at("b1", "e4")})
 	if got := stamps(evs); !slices.Equal(got, []clock.Stamp{{At: secs(30), LeftMs: 30_000}}) {
 		t.Fatalf("teleport: %+v", got)
 	}
@@ -170,7 +171,7 @@ func TestClockRunsForAWholeTurn(t *testing.T) {
 // and its seat loses, even against a bare king.
 func TestFlagFallsOnALateAction(t *testing.T) {
 	s := timed(t, table(t, "4k3/8/8/8/8/8/4P3/3QK3 w - - 0 1", holding("double-move"), holding()), "1+0")
-	s, _ = actAt(t, s, secs(20), game.PlayCard{Card: "double-move", Slot: -1})
+	s, _ = actAt(t, s, secs(20), cards.PlayCard{Card: "double-move", Slot: -1})
 	s, _ = actAt(t, s, secs(40), game.Move{Notation: "e4"})
 	over, evs := actAt(t, s, secs(60), game.Move{Notation: "e5"})
 	if len(evs) != 1 || evs[0].Event != (clock.FlagFell{Seat: 0, At: secs(60)}) || evs[0].Visibility != game.Public {
@@ -190,7 +191,7 @@ func TestFlagFallsOnALateAction(t *testing.T) {
 	// Black's card, late.
 	s = timed(t, table(t, bareKings, holding(), holding("teleport", "wall")), "0.5+0")
 	s, _ = actAt(t, s, secs(10), game.Move{Notation: "Kd2"})
-	over, evs = actAt(t, s, secs(45), game.PlayCard{Card: "wall", Slot: -1, Targets: at("e2")})
+	over, evs = actAt(t, s, secs(45), cards.PlayCard{Card: "wall", Slot: -1, Targets: at("e2")})
 	if evs[0].Event != (clock.FlagFell{Seat: 1, At: secs(45)}) || !slices.Equal(Rules{}.Status(over).Outcome.Winners, []int{0}) {
 		t.Fatalf("Black's late card: %+v", evs)
 	}
@@ -203,7 +204,7 @@ func TestFlagFallsOnALateAction(t *testing.T) {
 // early or for another deadline is refused and changes nothing.
 func TestTimeoutWithNobodyActing(t *testing.T) {
 	s := timed(t, table(t, "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", holding("double-move"), holding()), "1+0")
-	s, _ = actAt(t, s, secs(59), game.PlayCard{Card: "double-move", Slot: -1})
+	s, _ = actAt(t, s, secs(59), cards.PlayCard{Card: "double-move", Slot: -1})
 	for _, a := range []game.Action{
 		{Seat: game.System, At: secs(59.5), Do: game.Timeout{Deadline: secs(60)}}, // early
 		{Seat: game.System, At: secs(90), Do: game.Timeout{Deadline: secs(59)}},   // not this deadline
@@ -226,7 +227,7 @@ func TestTimeoutWithNobodyActing(t *testing.T) {
 func TestAuditChecksTheClock(t *testing.T) {
 	r := Rules{}
 	s := timed(t, table(t, "4k3/8/8/8/8/8/4N3/4K3 w - - 0 1", holding("shield"), holding()), "1+2")
-	mid, evs := actAt(t, s, secs(10), game.PlayCard{Card: "shield", Slot: -1, Targets: at("e2")})
+	mid, evs := actAt(t, s, secs(10), cards.PlayCard{Card: "shield", Slot: -1, Targets: at("e2")})
 	card := evs[0].Event.(CardPlayed)
 	_, evs = actAt(t, mid, secs(15), game.Move{Notation: "Kd2"})
 	mv := evs[0].Event.(MovePlayed)

@@ -10,9 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
@@ -29,14 +30,14 @@ func TestMatchThroughTheEngine(t *testing.T) {
 	ack, players := seated(t, eng, nil)
 	rng := rand.New(rand.NewPCG(3, 4))
 	r := unfair.Rules{}
-	cards := 0
+	played := 0
 	for ply := 0; ; ply++ {
 		snap, err := eng.Match(ctx, ack.MatchID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if snap.State.Status == match.Finished {
-			t.Logf("%s after %d actions, %d cards: %v", snap.State.Result.Reason, ply, cards, r.MoveList(snap.State.GameState))
+			t.Logf("%s after %d actions, %d cards: %v", snap.State.Result.Reason, ply, played, r.MoveList(snap.State.GameState))
 			break
 		}
 		seat := r.Status(snap.State.GameState).ToAct[0]
@@ -45,15 +46,15 @@ func TestMatchThroughTheEngine(t *testing.T) {
 			cmd = match.Resign{PlayerID: players[seat]}
 		}
 		if a, ok := cmd.(match.Act); ok {
-			if _, isCard := a.Do.(game.PlayCard); isCard {
-				cards++
+			if _, isCard := a.Do.(cards.PlayCard); isCard {
+				played++
 			}
 		}
 		if _, err := eng.Handle(ctx, ack.MatchID, cmd, engine.Meta{}); err != nil {
 			t.Fatalf("action %d %+v: %v", ply, cmd, err)
 		}
 	}
-	if cards == 0 {
+	if played == 0 {
 		t.Error("no card was played")
 	}
 	report, err := replay.Verify(ctx, store, games, ack.MatchID)
@@ -189,10 +190,10 @@ func choose(rng *rand.Rand, st game.State, seat int) any {
 			return game.Move{Notation: m}
 		}
 	}
-	var plays []game.PlayCard
+	var plays []cards.PlayCard
 	for _, hc := range r.Hand(st, seat) {
 		for _, tg := range hc.Targets {
-			plays = append(plays, game.PlayCard{Slot: hc.Slot, Targets: tg})
+			plays = append(plays, cards.PlayCard{Slot: hc.Slot, Targets: tg})
 		}
 	}
 	if len(plays) > 0 && (len(moves) == 0 || rng.IntN(3) == 0) {

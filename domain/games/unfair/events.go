@@ -3,6 +3,7 @@ package unfair
 import (
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -77,7 +78,7 @@ type CardPlayed struct {
 	clock.Stamp
 }
 
-// CardPlayedBy implements game.CardPlay, so read models can count the cards played.
+// CardPlayedBy implements cards.CardPlay, so read models can count the cards played.
 func (e CardPlayed) CardPlayedBy() (int, string) { return e.Seat, e.Card }
 
 // CardDiscarded is a card going to its seat's discard pile, face up, without being played:
@@ -172,7 +173,7 @@ var codec = func() *game.Codec {
 }()
 
 var (
-	_ game.Shadowed = CardDrawn{}
-	_ game.Shadowed = CardsRevealed{}
-	_ game.CardPlay = CardPlayed{}
+	_ game.Shadowed  = CardDrawn{}
+	_ game.Shadowed  = CardsRevealed{}
+	_ cards.CardPlay = CardPlayed{}
 )

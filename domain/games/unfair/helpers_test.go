@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -92,7 +93,7 @@ func act(t *testing.T, s State, do any) (State, []game.Emitted) {
 	switch do := do.(type) {
 	case game.Move:
 		_, decided, _ = s.decideMove(do.Notation)
-	case game.PlayCard:
+	case cards.PlayCard:
 		_, decided, _ = s.decideCard(s.toAct(), do)
 	}
 	st := game.State(s)
@@ -124,7 +125,7 @@ func move(t *testing.T, s State, notation string) State {
 // adds to the move, then is the move sent with it ("" to send it later).
 func playCard(t *testing.T, s State, card string, targets []string, then string) (State, []game.Emitted) {
 	t.Helper()
-	return act(t, s, game.PlayCard{Card: card, Slot: -1, Targets: targets, Move: then})
+	return act(t, s, cards.PlayCard{Card: card, Slot: -1, Targets: targets, Move: then})
 }
 
 // at lists targets.
@@ -165,7 +166,7 @@ func deepCopy(s State) State {
 }
 
 // handCard is how seat sees its card in its hand.
-func handCard(t *testing.T, s State, seat int, card string) game.HandCard {
+func handCard(t *testing.T, s State, seat int, card string) cards.HandCard {
 	t.Helper()
 	for _, hc := range (Rules{}).Hand(s, seat) {
 		if hc.Card == card {
@@ -173,7 +174,7 @@ func handCard(t *testing.T, s State, seat int, card string) game.HandCard {
 		}
 	}
 	t.Fatalf("seat %d does not hold %s", seat, card)
-	return game.HandCard{}
+	return cards.HandCard{}
 }
 
 // legal lists the legal moves of the seat to act in UCI, sorted.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/internal/longtest"
@@ -156,7 +157,7 @@ func (m *model) offered(t *testing.T, ctx string, s State, seat int) {
 	}
 	for _, hc := range (Rules{}).Hand(s, seat) {
 		for _, tg := range hc.Targets {
-			evs, err := Rules{}.Decide(s, game.Action{Seat: seat, Do: game.PlayCard{Slot: hc.Slot, Targets: tg}})
+			evs, err := Rules{}.Decide(s, game.Action{Seat: seat, Do: cards.PlayCard{Slot: hc.Slot, Targets: tg}})
 			if err != nil {
 				t.Fatalf("%s: %s on %v is listed, but Decide refuses it: %v", ctx, hc.Card, tg, err)
 			}

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -12,17 +13,17 @@ import (
 // randomAction picks, with rng, a legal action of the seat to act: a card (with the move
 // it owes, half the time) or a move.
 func randomAction(rng *rand.Rand, s State) any {
-	var cards []game.PlayCard
+	var plays []cards.PlayCard
 	if s.Turn.Card == "" {
 		for _, hc := range (Rules{}).Hand(s, s.toAct()) {
 			for _, tg := range hc.Targets {
-				cards = append(cards, game.PlayCard{Slot: hc.Slot, Targets: tg})
+				plays = append(plays, cards.PlayCard{Slot: hc.Slot, Targets: tg})
 			}
 		}
 	}
 	moves := legal(s)
-	if len(cards) > 0 && (len(moves) == 0 || rng.IntN(2) == 0) {
-		pc := cards[rng.IntN(len(cards))]
+	if len(plays) > 0 && (len(moves) == 0 || rng.IntN(2) == 0) {
+		pc := plays[rng.IntN(len(plays))]
 		if defs[s.Sides[s.toAct()].Hand[pc.Slot]].Cost == AddsToMove && rng.IntN(2) == 0 {
 			_, after, err := s.decideCard(s.toAct(), pc)
 			if err != nil {

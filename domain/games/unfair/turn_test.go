@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -21,7 +22,7 @@ func TestOneCardPerTurnAndTheMoveItOwes(t *testing.T) {
 	if hc := handCard(t, s, 0, "wall"); hc.Playable || hc.Reason != "you have already played a card this turn" {
 		t.Errorf("a second card: %+v", hc)
 	}
-	if why := refused(t, s, game.PlayCard{Card: "wall", Slot: -1, Targets: at("e7")}, game.IllegalMove); !strings.Contains(why, "already played a card") {
+	if why := refused(t, s, cards.PlayCard{Card: "wall", Slot: -1, Targets: at("e7")}, game.IllegalMove); !strings.Contains(why, "already played a card") {
 		t.Errorf("a second card refused because %q", why)
 	}
 	s = move(t, s, "Kd2")
@@ -36,10 +37,10 @@ func TestOneCardPerTurnAndTheMoveItOwes(t *testing.T) {
 		t.Errorf("card and move in one command: %s", one.Pos.FEN())
 	}
 	// A move that cannot follow refuses the whole command.
-	refused(t, start, game.PlayCard{Card: "shield", Slot: -1, Targets: at("e2"), Move: "zz"}, game.BadInput)
-	refused(t, start, game.PlayCard{Card: "shield", Slot: -1, Targets: at("e2"), Move: "Kf3"}, game.IllegalMove)
+	refused(t, start, cards.PlayCard{Card: "shield", Slot: -1, Targets: at("e2"), Move: "zz"}, game.BadInput)
+	refused(t, start, cards.PlayCard{Card: "shield", Slot: -1, Targets: at("e2"), Move: "Kf3"}, game.IllegalMove)
 	// A card is played by its slot as well as by its ID.
-	if bySlot, _ := act(t, start, game.PlayCard{Slot: 1, Targets: at("e7")}); bySlot.Sides[0].Discard[0] != "wall" {
+	if bySlot, _ := act(t, start, cards.PlayCard{Slot: 1, Targets: at("e7")}); bySlot.Sides[0].Discard[0] != "wall" {
 		t.Errorf("slot 1 played %v", bySlot.Sides[0].Discard)
 	}
 }
@@ -56,21 +57,21 @@ func TestRefusals(t *testing.T) {
 		{game.Move{Notation: "zz"}, game.BadInput},
 		{game.ClaimDraw{}, game.BadInput},
 		{game.Choose{Option: "keep"}, game.BadInput},
-		{game.PlayCard{Card: "joker", Slot: -1}, game.BadInput},
-		{game.PlayCard{Slot: 7}, game.BadInput},
-		{game.PlayCard{Slot: -1}, game.BadInput},
-		{game.PlayCard{Slot: 1}, game.IllegalMove},                                      // an empty slot
-		{game.PlayCard{Card: "teleport", Slot: -1}, game.IllegalMove},                   // not in the hand
-		{game.PlayCard{Card: "wall", Slot: -1, Targets: at("e9")}, game.BadInput},       // not a square
-		{game.PlayCard{Card: "wall", Slot: -1, Targets: at("e7", "e6")}, game.BadInput}, // one target too many
-		{game.PlayCard{Card: "wall", Slot: -1, Targets: at("e7"), Move: "e4"}, game.BadInput},
+		{cards.PlayCard{Card: "joker", Slot: -1}, game.BadInput},
+		{cards.PlayCard{Slot: 7}, game.BadInput},
+		{cards.PlayCard{Slot: -1}, game.BadInput},
+		{cards.PlayCard{Slot: 1}, game.IllegalMove},                                      // an empty slot
+		{cards.PlayCard{Card: "teleport", Slot: -1}, game.IllegalMove},                   // not in the hand
+		{cards.PlayCard{Card: "wall", Slot: -1, Targets: at("e9")}, game.BadInput},       // not a square
+		{cards.PlayCard{Card: "wall", Slot: -1, Targets: at("e7", "e6")}, game.BadInput}, // one target too many
+		{cards.PlayCard{Card: "wall", Slot: -1, Targets: at("e7"), Move: "e4"}, game.BadInput},
 	} {
 		refused(t, s, c.do, c.code)
 	}
 	if _, err := (Rules{}).Decide(s, game.Action{Seat: game.System, Do: game.Timeout{}}); game.CodeOf(err) != game.BadInput {
 		t.Errorf("a timeout in an untimed game: %v", err)
 	}
-	for _, do := range []any{game.Move{Notation: "Kd7"}, game.PlayCard{Card: "truce", Slot: -1}} {
+	for _, do := range []any{game.Move{Notation: "Kd7"}, cards.PlayCard{Card: "truce", Slot: -1}} {
 		if _, err := (Rules{}).Decide(s, game.Action{Seat: 1, Do: do}); game.CodeOf(err) != game.NotYourTurn {
 			t.Errorf("Black's %+v on White's turn: %v", do, err)
 		}
@@ -120,8 +121,8 @@ func TestInCheckACardThatAddsToTheMoveMustItselfSave(t *testing.T) {
 			t.Errorf("%s, which saves nothing, though the king could move after it: %+v", card, hc)
 		}
 	}
-	refused(t, s, game.PlayCard{Card: "shield", Slot: -1, Targets: at("c1"), Move: "Kd2"}, game.IllegalMove)
-	refused(t, s, game.PlayCard{Card: "gallop", Slot: -1, Targets: at("c1", "d3"), Move: "Kd2"}, game.IllegalMove)
+	refused(t, s, cards.PlayCard{Card: "shield", Slot: -1, Targets: at("c1"), Move: "Kd2"}, game.IllegalMove)
+	refused(t, s, cards.PlayCard{Card: "gallop", Slot: -1, Targets: at("c1", "d3"), Move: "Kd2"}, game.IllegalMove)
 	s, _ = playCard(t, s, "gallop", at("c1", "e2"), "Kd2")
 	if board(s) != "4r2k/8/8/8/8/8/3KN3/8" || s.toAct() != 1 {
 		t.Errorf("after the block and the move: %s", s.Pos.FEN())

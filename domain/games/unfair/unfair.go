@@ -42,6 +42,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -58,7 +59,7 @@ type Rules struct{}
 
 var (
 	_ game.Rules    = Rules{}
-	_ game.Carded   = Rules{}
+	_ cards.Carded  = Rules{}
 	_ game.Boarded  = Rules{}
 	_ game.Recorded = Rules{}
 	_ game.Turned   = Rules{}
@@ -108,7 +109,7 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	return out, nil
 }
 
-// Decide checks a move (game.Move, UCI or SAN) or a card (game.PlayCard) of the seat to
+// Decide checks a move (game.Move, UCI or SAN) or a card (cards.PlayCard) of the seat to
 // act, and with a clock the engine's timeout (game.Timeout): an action or a timeout that
 // finds the seat's deadline passed is its flag falling (clock.FlagFell).
 func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
@@ -118,7 +119,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	}
 	_, timeout := a.Do.(game.Timeout)
 	switch a.Do.(type) {
-	case game.Move, game.PlayCard:
+	case game.Move, cards.PlayCard:
 	default:
 		if !timeout || !s.Clock.On {
 			return nil, game.Unsupported("UnfairChess", a.Do, "a move or a card")
@@ -142,7 +143,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	switch do := a.Do.(type) {
 	case game.Move:
 		evs, after, err = s.decideMove(do.Notation)
-	case game.PlayCard:
+	case cards.PlayCard:
 		evs, after, err = s.decideCard(a.Seat, do)
 	}
 	if err != nil {
@@ -214,7 +215,7 @@ func (s *State) parseMove(notation string) (chess.Move, error) {
 
 // decideCard is seat playing a card: the events (with the move that comes with it, if
 // any) and the state they give.
-func (s State) decideCard(seat int, pc game.PlayCard) ([]game.Emitted, State, error) {
+func (s State) decideCard(seat int, pc cards.PlayCard) ([]game.Emitted, State, error) {
 	if s.Turn.Card != "" {
 		return nil, s, game.Reject(game.IllegalMove, "you have already played a card this turn (%s): play your move", s.Turn.Card)
 	}

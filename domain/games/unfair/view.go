@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -12,22 +13,22 @@ import (
 // played, the piles. The whole truth is returned; the projections decide who sees what.
 
 // Catalog lists the 58 cards in catalog.json's order.
-func (Rules) Catalog() []game.Card { return slices.Clone(catalog) }
+func (Rules) Catalog() []cards.Card { return slices.Clone(catalog) }
 
 // Hand is seat's hand, slot by slot, with every legal choice of targets of each card
 // that may be played now, or why it may not.
-func (Rules) Hand(st game.State, seat int) []game.HandCard {
+func (Rules) Hand(st game.State, seat int) []cards.HandCard {
 	s, ok := st.(State)
 	if !ok || seat < 0 || seat > 1 {
 		return nil
 	}
 	closed := s.closed(seat)
-	var out []game.HandCard
+	var out []cards.HandCard
 	for slot, c := range s.Sides[seat].Hand {
 		if c == "" {
 			continue
 		}
-		hc := game.HandCard{Slot: slot, Card: c, Reason: closed}
+		hc := cards.HandCard{Slot: slot, Card: c, Reason: closed}
 		if closed == "" {
 			_, legal, why := s.options(seat, slot)
 			hc.Playable, hc.Reason = len(legal) > 0, why

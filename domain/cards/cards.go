@@ -1,8 +1,14 @@
-package game
+// Package cards is the kit that Arbiter's card games share (UnfairChess now, Ajedrez
+// Mágico next): the entries of a catalog, a hand as its holder sees it, the action of
+// playing a card, and the interfaces through which the API, the bot and the read models
+// see a card game without knowing which one it is.
+//
+// A card game shows its catalog, hands, piles and decks through Carded. The full truth is
+// returned there; what a viewer may see of it is decided by the projections' redaction,
+// never by the game.
+package cards
 
-// Card games (UnfairChess, Ajedrez Mágico) show their catalog, hands, piles and decks
-// through Carded. The full truth is returned here; what a viewer may see of it is decided
-// by the projections' redaction, never by the game.
+import "github.com/arbiter-games/arbiter/domain/game"
 
 // Card is one entry of a game's catalog, in both of the game's languages.
 type Card struct {
@@ -32,15 +38,15 @@ type Carded interface {
 	// Catalog lists every card of the game, in a stable order.
 	Catalog() []Card
 	// Hand is a seat's hand with what may be played now.
-	Hand(st State, seat int) []HandCard
+	Hand(st game.State, seat int) []HandCard
 	// HandSize is how many cards a seat holds: what everyone may know of a hand.
-	HandSize(st State, seat int) int
+	HandSize(st game.State, seat int) int
 	// DeckSize is how many cards are left in a seat's deck.
-	DeckSize(st State, seat int) int
+	DeckSize(st game.State, seat int) int
 	// Discard is a seat's discard pile, oldest first: public.
-	Discard(st State, seat int) []string
+	Discard(st game.State, seat int) []string
 	// Played counts the cards each seat has played, by card ID.
-	Played(st State, seat int) map[string]int
+	Played(st game.State, seat int) map[string]int
 }
 
 // CardPlay is implemented by the public event that records a card played, so that read
@@ -48,3 +54,19 @@ type Carded interface {
 type CardPlay interface {
 	CardPlayedBy() (seat int, card string)
 }
+
+// PlayCard is the action of playing a card from the seat's hand, named by its catalog ID
+// or by its slot (Slot >= 0 wins when both are given), on targets in the game's square
+// notation. Move is the normal move of a card that adds to the move, when it is sent in
+// the same command. Both card games play a card this way: from the hand, on targets, and
+// at most with a move in the same turn (UnfairChess's cards that add to the move, Ajedrez
+// Mágico's "during this move").
+type PlayCard struct {
+	Card    string
+	Slot    int // -1 when the card is named by ID
+	Targets []string
+	Move    string
+}
+
+// ActionName implements game.Named.
+func (PlayCard) ActionName() string { return "cards" }
