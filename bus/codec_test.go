@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/bus"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -12,7 +13,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 	e := eventstore.Event{
 		Proposed: eventstore.Proposed{
 			ID: "ev-1", Type: "MovePlayed", SchemaVersion: 2, Payload: []byte(`{"from":"e2","to":"e4"}`),
-			CommandID: "cmd-1", Actor: "seat:0", Visibility: eventstore.Seat(0),
+			CommandID: "cmd-1", Actor: "seat:0", Visibility: visibility.Seat(0),
 			Time: time.Date(2026, 5, 1, 12, 0, 0, 123456789, time.UTC),
 		},
 		Stream: "match-1", Version: 3, Position: 42, PrevHash: "ab", Hash: "cd",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -413,7 +414,7 @@ func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted
 		if err != nil {
 			return nil, fmt.Errorf("engine: encoding %s: %w", em.Event.EventType(), err)
 		}
-		if em.Visibility != game.Public {
+		if em.Visibility != visibility.Public {
 			if payload, err = e.salt(payload); err != nil {
 				return nil, err
 			}
@@ -426,7 +427,7 @@ func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted
 			Payload:       payload,
 			CommandID:     meta.CommandID,
 			Actor:         meta.Actor,
-			Visibility:    eventstore.Visibility(em.Visibility),
+			Visibility:    em.Visibility,
 			Time:          at,
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/player"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -68,7 +69,7 @@ func (e *Engine) RegisterPlayer(ctx context.Context, name, commandID string) (Pl
 	first := eventID(stream, meta, reg.TokenHash+"\x00"+name, 0)
 	_, err = e.cfg.Store.Append(ctx, stream, eventstore.NoStream, eventstore.Proposed{
 		ID: first, Type: reg.EventType(), SchemaVersion: 1, Payload: payload,
-		CommandID: meta.CommandID, Actor: meta.Actor, Visibility: eventstore.ServerOnly, Time: e.now(),
+		CommandID: meta.CommandID, Actor: meta.Actor, Visibility: visibility.Server, Time: e.now(),
 	})
 	var conflict *eventstore.VersionConflict
 	if errors.As(err, &conflict) && commandID != "" {

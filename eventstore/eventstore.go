@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // Expected versions that are not a concrete stream version.
@@ -50,33 +52,16 @@ func (e *VersionConflict) Error() string {
 // Unwrap lets errors.Is(err, ErrWrongVersion) match.
 func (e *VersionConflict) Unwrap() error { return ErrWrongVersion }
 
-// Visibility says who may see an event. It is set by the rules and applied to a viewer in
-// exactly one place (projections/redact.go). The zero value is public.
-type Visibility string
-
-const (
-	// Public events are seen by everyone, spectators included.
-	Public Visibility = ""
-	// ServerOnly events are never sent to any client before they are revealed.
-	ServerOnly Visibility = "server"
-)
-
-// Seat returns the visibility of an event private to one seat.
-func Seat(n int) Visibility { return Visibility(fmt.Sprintf("seat:%d", n)) }
-
-// Team returns the visibility of an event private to one team.
-func Team(n int) Visibility { return Visibility(fmt.Sprintf("team:%d", n)) }
-
 // Proposed is an event the caller asks to append.
 type Proposed struct {
-	ID            string // unique across the store; a retried append reuses the same IDs
-	Type          string // past tense, e.g. "MovePlayed"
-	SchemaVersion int    // of the payload for this type, from 1
-	Payload       []byte // JSON
-	CommandID     string // the command that caused it
-	Actor         string // "seat:0", "player:<id>", "system"
-	Visibility    Visibility
-	Time          time.Time // the server's receive time of the command
+	ID            string                // unique across the store; a retried append reuses the same IDs
+	Type          string                // past tense, e.g. "MovePlayed"
+	SchemaVersion int                   // of the payload for this type, from 1
+	Payload       []byte                // JSON
+	CommandID     string                // the command that caused it
+	Actor         string                // "seat:0", "player:<id>", "system"
+	Visibility    visibility.Visibility // who may see it: set by the rules, applied in projections/redact.go
+	Time          time.Time             // the server's receive time of the command
 }
 
 // Event is a stored event.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -14,7 +15,7 @@ func TestHashIsStable(t *testing.T) {
 	e := eventstore.Event{
 		Proposed: eventstore.Proposed{
 			ID: "e-1", Type: "MovePlayed", SchemaVersion: 1, Payload: []byte(`{"from":"e2","to":"e4"}`),
-			CommandID: "c-1", Actor: "seat:0", Visibility: eventstore.Seat(0),
+			CommandID: "c-1", Actor: "seat:0", Visibility: visibility.Seat(0),
 			Time: time.Date(2025, 1, 2, 3, 4, 5, 6, time.UTC),
 		},
 		Stream: "match-1", Version: 1, Position: 42,

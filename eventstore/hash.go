@@ -34,7 +34,7 @@ func Hash(prevHash string, e Event) string {
 	writeBytes(h, e.Payload)
 	writeString(h, e.CommandID)
 	writeString(h, e.Actor)
-	writeString(h, string(e.Visibility))
+	writeString(h, e.Visibility.String())
 	writeInt(h, e.Time.UnixNano())
 	return hex.EncodeToString(h.Sum(nil))
 }

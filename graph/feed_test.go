@@ -6,6 +6,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/projections"
 )
@@ -13,7 +14,7 @@ import (
 func pushVersions(f *feed, from, to int64) {
 	for v := from; v <= to; v++ {
 		f.push(eventstore.Event{Stream: "match-m", Version: v, Position: 1000 + v,
-			Proposed: eventstore.Proposed{Type: "MovePlayed", Visibility: eventstore.Public}})
+			Proposed: eventstore.Proposed{Type: "MovePlayed", Visibility: visibility.Public}})
 	}
 }
 
@@ -105,7 +106,7 @@ func TestSharedEventPerViewerClass(t *testing.T) {
 	st := match.State{Status: match.Live, Plan: game.Plan{Seats: 2, Teams: []int{0, 1}},
 		Seats: []match.Seat{{PlayerID: "ann"}, {PlayerID: "bob"}}}
 	s := &sharedEvent{ev: eventstore.Event{Stream: "match-m", Version: 7,
-		Proposed: eventstore.Proposed{Type: "CardDrawn", Visibility: eventstore.Seat(1), Payload: []byte(`{"card":"spy"}`)}}}
+		Proposed: eventstore.Proposed{Type: "CardDrawn", Visibility: visibility.Seat(1), Payload: []byte(`{"card":"spy"}`)}}}
 	const endedAt = 9
 	spectator := projections.ViewerOf(st, "").AsOf(endedAt, 7)
 	ann := projections.ViewerOf(st, "ann").AsOf(endedAt, 7)

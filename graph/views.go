@@ -10,6 +10,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/graph/model"
@@ -139,11 +140,11 @@ func (r *Resolver) act(ctx context.Context, matchID string, commandID *string, b
 }
 
 // visibilityName is how the API writes a visibility.
-func visibilityName(v eventstore.Visibility) string {
-	if v == eventstore.Public {
+func visibilityName(v visibility.Visibility) string {
+	if v.IsPublic() {
 		return "public"
 	}
-	return string(v)
+	return v.String()
 }
 
 func deref(s *string) string {

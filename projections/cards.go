@@ -10,6 +10,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -57,7 +58,7 @@ func (c *CardsPlayed) Apply(ev eventstore.Event) error {
 		return c.lifecycle(id, ev)
 	}
 	m := c.matches[id]
-	if m == nil || ev.Visibility != eventstore.Public {
+	if m == nil || ev.Visibility != visibility.Public {
 		return nil
 	}
 	d, err := match.Decode(m.rules, ev.Type, ev.SchemaVersion, ev.Payload)

@@ -6,12 +6,12 @@ package projections
 
 import (
 	"encoding/json"
-	"strconv"
-	"strings"
+	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -62,26 +62,17 @@ func (v Viewer) Seated(n int) bool {
 
 // CanSee decides whether the viewer may see an event of the given visibility. Once a match
 // is over every secret of it is revealed, for replays and dispute review.
-func (v Viewer) CanSee(vis eventstore.Visibility) bool {
-	if vis == eventstore.Public || v.Finished {
+func (v Viewer) CanSee(vis visibility.Visibility) bool {
+	if vis.IsPublic() || v.Finished {
 		return true
 	}
-	kind, num, ok := strings.Cut(string(vis), ":")
-	n, err := strconv.Atoi(num)
-	if !ok || err != nil {
-		return false // server-only, or a visibility this code does not know: hide it
-	}
-	switch kind {
-	case "seat":
+	if n, ok := vis.Seat(); ok {
 		return v.Seated(n)
-	case "team":
-		for _, t := range v.Teams {
-			if t == n {
-				return true
-			}
-		}
 	}
-	return false
+	if n, ok := vis.Team(); ok {
+		return slices.Contains(v.Teams, n)
+	}
+	return false // the server's alone
 }
 
 // Shown is an event as one viewer may see it.
@@ -123,7 +114,7 @@ func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
 // hand's size, through cards.Carded.HandSize.
 func (v Viewer) Hand(rules game.Rules, st game.State, seat int) ([]cards.HandCard, bool) {
 	c, ok := rules.(cards.Carded)
-	if !ok || st == nil || !v.CanSee(eventstore.Visibility(game.ToSeat(seat))) {
+	if !ok || st == nil || !v.CanSee(visibility.Seat(seat)) {
 		return nil, false
 	}
 	return c.Hand(st, seat), true

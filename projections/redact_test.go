@@ -6,6 +6,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -43,16 +44,15 @@ func fourSeats(status match.Status) match.State {
 func TestWhoSeesWhat(t *testing.T) {
 	live := fourSeats(match.Live)
 	cases := []struct {
-		vis  eventstore.Visibility
+		vis  visibility.Visibility
 		sees map[string]bool // player -> may see; "" is a spectator
 	}{
-		{eventstore.Public, map[string]bool{"": true, "ann": true, "bob": true}},
-		{eventstore.ServerOnly, map[string]bool{"": false, "ann": false, "bob": false, "cid": false, "dee": false}},
-		{eventstore.Seat(0), map[string]bool{"": false, "ann": true, "bob": false, "cid": false, "dee": false}},
-		{eventstore.Team(1), map[string]bool{"": false, "ann": false, "bob": true, "cid": false, "dee": true}},
-		{"seat:x", map[string]bool{"": false, "ann": false}},
-		{"card:0", map[string]bool{"": false, "ann": false}},
-		{"seat:0:extra", map[string]bool{"ann": false}},
+		{visibility.Public, map[string]bool{"": true, "ann": true, "bob": true}},
+		{visibility.Server, map[string]bool{"": false, "ann": false, "bob": false, "cid": false, "dee": false}},
+		{visibility.Seat(0), map[string]bool{"": false, "ann": true, "bob": false, "cid": false, "dee": false}},
+		{visibility.Team(1), map[string]bool{"": false, "ann": false, "bob": true, "cid": false, "dee": true}},
+		{visibility.Team(0), map[string]bool{"": false, "ann": true, "bob": false, "cid": true, "dee": false}},
+		{visibility.Seat(4), map[string]bool{"": false, "ann": false, "bob": false, "cid": false, "dee": false}},
 	}
 	for _, c := range cases {
 		for player, want := range c.sees {
@@ -63,7 +63,7 @@ func TestWhoSeesWhat(t *testing.T) {
 	}
 	// Once the match is over its secrets are revealed to everyone, for replay and review.
 	over := fourSeats(match.Finished)
-	if !ViewerOf(over, "").CanSee(eventstore.ServerOnly) || !ViewerOf(over, "").CanSee(eventstore.Seat(3)) {
+	if !ViewerOf(over, "").CanSee(visibility.Server) || !ViewerOf(over, "").CanSee(visibility.Seat(3)) {
 		t.Errorf("a finished match hides something from a spectator")
 	}
 }
@@ -72,7 +72,7 @@ func TestHiddenEventsKeepOnlyTheirShadow(t *testing.T) {
 	live := fourSeats(match.Live)
 	payload, _ := json.Marshal(map[string]any{"seat": 1, "card": "poison", "salt": "00ff"})
 	ev := eventstore.Event{Proposed: eventstore.Proposed{ID: "e1", Type: "SecretDrawn", SchemaVersion: 1, Payload: payload,
-		CommandID: "bob-draw-1", Visibility: eventstore.Seat(1)}, Stream: "match-m", Version: 9, Hash: "h9", PrevHash: "h8"}
+		CommandID: "bob-draw-1", Visibility: visibility.Seat(1)}, Stream: "match-m", Version: 9, Hash: "h9", PrevHash: "h8"}
 
 	own := ViewerOf(live, "bob").Event(cardRules{}, ev)
 	if own.Redacted || string(own.Payload) != string(payload) {
@@ -92,7 +92,7 @@ func TestHiddenEventsKeepOnlyTheirShadow(t *testing.T) {
 	}
 	// An event with no shadow shows nothing at all.
 	seed := ev
-	seed.Type, seed.Visibility = "SeedDrawn", eventstore.ServerOnly
+	seed.Type, seed.Visibility = "SeedDrawn", visibility.Server
 	seed.Payload = []byte(`{"seed":"c2VjcmV0"}`)
 	if s := ViewerOf(live, "ann").Event(cardRules{}, seed); !s.Redacted || s.Payload != nil {
 		t.Fatalf("a seated player sees a server-only event: %+v", s)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
@@ -260,7 +261,7 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 			}
 		}
 		if s, ok := v.rules.(game.Sighted); ok {
-			if want := eventstore.Visibility(s.Sight(d)); want != ev.Visibility {
+			if want := s.Sight(d); want != ev.Visibility {
 				v.r.add(version, CheckSight, "%s is stored visible to %s; the rules show it to %s", ev.Type, sightName(ev.Visibility), sightName(want))
 			}
 		}
@@ -396,7 +397,7 @@ func (v *verifier) expect(ev eventstore.Event, d game.Event, want game.Emitted, 
 		v.r.add(ev.Version, check, "%s recorded where %s records %s", ev.Type, source, want.Event.EventType())
 		return
 	}
-	if ev.Visibility != eventstore.Visibility(want.Visibility) {
+	if ev.Visibility != want.Visibility {
 		v.r.add(ev.Version, check, "%s has visibility %q; the rules give it %q", ev.Type, ev.Visibility, want.Visibility)
 	}
 	if same, err := sameEvent(d, want.Event); err != nil {
@@ -635,11 +636,11 @@ feed:
 }
 
 // sightName writes a visibility for a person.
-func sightName(v eventstore.Visibility) string {
-	if v == eventstore.Public {
+func sightName(v visibility.Visibility) string {
+	if v.IsPublic() {
 		return "everyone"
 	}
-	return string(v)
+	return v.String()
 }
 
 // presence checks the events of players leaving and coming back: only in a live match, a

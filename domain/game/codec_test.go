@@ -65,7 +65,4 @@ func TestRegistryAndRejections(t *testing.T) {
 	if CodeOf(errors.New("disk full")) != "" {
 		t.Fatalf("a plain error is not a rejection")
 	}
-	if ToSeat(3) != "seat:3" || ToTeam(1) != "team:1" {
-		t.Fatalf("visibility encoding changed: the store holds it")
-	}
 }

@@ -11,8 +11,9 @@ package game
 
 import (
 	"encoding/json"
-	"strconv"
 	"time"
+
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // Rules is what a game provides. Implementations are stateless values: all match state
@@ -94,26 +95,10 @@ type Event interface {
 	EventType() string
 }
 
-// Visibility says who may see an event: Public, a seat, a team, or the server alone.
-// It uses the store's encoding ("", "seat:N", "team:N", "server").
-type Visibility string
-
-// Visibilities.
-const (
-	Public     Visibility = ""
-	ServerOnly Visibility = "server"
-)
-
-// ToSeat is the visibility of a fact private to one seat (a drawn card).
-func ToSeat(seat int) Visibility { return Visibility("seat:" + strconv.Itoa(seat)) }
-
-// ToTeam is the visibility of a fact private to one team (a trap placed).
-func ToTeam(team int) Visibility { return Visibility("team:" + strconv.Itoa(team)) }
-
 // Emitted is an event together with who may see it.
 type Emitted struct {
 	Event      Event
-	Visibility Visibility
+	Visibility visibility.Visibility
 }
 
 // PublicEvents wraps events seen by everyone.
@@ -143,5 +128,5 @@ type Withdrawing interface {
 // The verifier checks every stored game event's visibility against it: a secret stored
 // public is a leak that neither the hash chain nor the rules' audit would catch.
 type Sighted interface {
-	Sight(e Event) Visibility
+	Sight(e Event) visibility.Visibility
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // Decide validates a command against the match and returns the events it causes, each
@@ -134,7 +135,7 @@ func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
 			Seats: plan.Seats, Teams: plan.Teams, CreatedBy: c.By, SeedCommitment: Commitment(c.Seed),
 			RematchOf: c.RematchOf, Reserved: c.Reserved, Abandon: c.Abandon,
 		}},
-		{Event: SeedDrawn{Seed: c.Seed}, Visibility: game.ServerOnly},
+		{Event: SeedDrawn{Seed: c.Seed}, Visibility: visibility.Server},
 	}, nil
 }
 

@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 var (
@@ -67,10 +68,10 @@ func TestCreateCommitsToASecretSeed(t *testing.T) {
 	tb := &table{t: t}
 	evs := tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0})
 	created := evs[0].Event.(match.MatchCreated)
-	if created.SeedCommitment != match.Commitment(seed) || evs[0].Visibility != game.Public {
+	if created.SeedCommitment != match.Commitment(seed) || evs[0].Visibility != visibility.Public {
 		t.Fatalf("MatchCreated must publish the seed's commitment: %+v", evs[0])
 	}
-	if evs[1].Visibility != game.ServerOnly {
+	if evs[1].Visibility != visibility.Server {
 		t.Fatalf("the seed itself must be server-only until the end, got %q", evs[1].Visibility)
 	}
 	if created.RulesVersion != classic.RulesVersion {
@@ -125,7 +126,7 @@ func TestCheckmateEndsTheMatchAndRevealsTheSeed(t *testing.T) {
 		t.Fatalf("Fool's mate: %+v", evs)
 	}
 	revealed := evs[len(evs)-1].Event.(match.SeedRevealed)
-	if match.Commitment(revealed.Seed) != tb.state.SeedCommitment || evs[len(evs)-1].Visibility != game.Public {
+	if match.Commitment(revealed.Seed) != tb.state.SeedCommitment || evs[len(evs)-1].Visibility != visibility.Public {
 		t.Fatalf("the revealed seed must match the commitment")
 	}
 	tb.refuse(match.Act{PlayerID: "alice", Do: game.Move{Notation: "e4"}}, game.Conflict)

@@ -10,16 +10,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
 func testAppendAndRead(t *testing.T, h Harness) {
 	s, _ := open(t, h)
 	in := events("a", 3)
-	in[1].Visibility = eventstore.Seat(1)
+	in[1].Visibility = visibility.Seat(1)
 	in[1].Actor = "system"
 	in[1].SchemaVersion = 3
-	in[2].Visibility = eventstore.ServerOnly
+	in[2].Visibility = visibility.Server
 	in[2].Payload = []byte(` [1, 2, {"x": "é"}] `) // stored byte for byte, not re-encoded
 	res := mustAppend(t, s, "match-1", eventstore.NoStream, in...)
 	want := eventstore.AppendResult{FirstVersion: 1, LastVersion: 3, FirstPosition: 1, LastPosition: 3}
@@ -387,7 +388,7 @@ func testHashChain(t *testing.T, h Harness) {
 	})
 	tamper("actor", 2, func(c []eventstore.Event) []eventstore.Event { c[1].Actor = "seat:1"; return c })
 	tamper("time", 4, func(c []eventstore.Event) []eventstore.Event { c[3].Time = c[3].Time.Add(time.Nanosecond); return c })
-	tamper("visibility", 1, func(c []eventstore.Event) []eventstore.Event { c[0].Visibility = eventstore.Public + "x"; return c })
+	tamper("visibility", 1, func(c []eventstore.Event) []eventstore.Event { c[0].Visibility = visibility.Server; return c })
 	tamper("rehashed without relinking", 4, func(c []eventstore.Event) []eventstore.Event {
 		c[2].Payload = []byte(`{"id":"forged"}`)
 		c[2].Hash = eventstore.Hash(c[2].PrevHash, c[2])

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -90,7 +91,7 @@ func event(id string) eventstore.Proposed {
 		Payload:       fmt.Appendf(nil, `{"id":%q,"from":"e2","to":"e4"}`, id),
 		CommandID:     "cmd-" + id,
 		Actor:         "seat:0",
-		Visibility:    eventstore.Public,
+		Visibility:    visibility.Public,
 		Time:          time.Date(2025, 3, 14, 15, 9, 26, 535897932, time.FixedZone("CET", 3600)),
 	}
 }

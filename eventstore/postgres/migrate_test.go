@@ -42,7 +42,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 	var rows [][]any
 	for _, e := range eventstore.Seal("s", 0, "", 1, "", time.Now(), old) {
 		rows = append(rows, []any{e.Position, e.Stream, e.Version, e.ID, e.Type, e.SchemaVersion, e.Payload,
-			e.CommandID, e.Actor, string(e.Visibility), e.Time.UnixNano(), e.PrevHash, e.Hash})
+			e.CommandID, e.Actor, e.Visibility.String(), e.Time.UnixNano(), e.PrevHash, e.Hash})
 	}
 	if _, err := conn.CopyFrom(ctx, pgx.Identifier{schema, "events"}, []string{"position", "stream", "version", "id", "type", "schema_version",
 		"payload", "command_id", "actor", "visibility", "time_ns", "prev_hash", "hash"}, pgx.CopyFromRows(rows)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/conformance"
 )
@@ -41,7 +42,7 @@ func BenchmarkReadStreamLimits(b *testing.B) {
 	var evs []eventstore.Proposed
 	for v := range 100 {
 		evs = append(evs, eventstore.Proposed{ID: fmt.Sprintf("ev-%d", v), Type: "Moved", SchemaVersion: 1, Payload: []byte(`{"move":"e4"}`),
-			Actor: "system", Visibility: eventstore.Public, Time: time.Unix(0, 0).UTC()})
+			Actor: "system", Visibility: visibility.Public, Time: time.Unix(0, 0).UTC()})
 	}
 	if _, err := s.Append(ctx, "match-bench", 0, evs...); err != nil {
 		b.Fatal(err)

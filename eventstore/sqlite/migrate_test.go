@@ -39,7 +39,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 	}
 	for _, e := range eventstore.Seal("s", 0, "", 1, "", time.Now(), old) {
 		if _, err := tx.Exec(`INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, e.Position, e.Stream, e.Version, e.ID,
-			e.Type, e.SchemaVersion, e.Payload, e.CommandID, e.Actor, string(e.Visibility), e.Time.UnixNano(), e.PrevHash, e.Hash); err != nil {
+			e.Type, e.SchemaVersion, e.Payload, e.CommandID, e.Actor, e.Visibility.String(), e.Time.UnixNano(), e.PrevHash, e.Hash); err != nil {
 			t.Fatal(err)
 		}
 	}

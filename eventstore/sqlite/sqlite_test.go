@@ -2,11 +2,14 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/conformance"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
@@ -100,5 +103,30 @@ func TestCheckHeadWhileAppending(t *testing.T) {
 		if err := eventstore.CheckHead(ctx, s); err != nil {
 			t.Fatalf("check %d, while appending: %v", checks, err)
 		}
+	}
+}
+
+// TestUnknownVisibilityIsNotRead: a row whose visibility is none of the forms the store
+// writes is refused when read, never shown to anyone as some other visibility.
+func TestUnknownVisibilityIsNotRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.db")
+	s := open(t, path)
+	ctx := context.Background()
+	if _, err := s.Append(ctx, "s", eventstore.NoStream, eventstore.Proposed{ID: "a", Type: "T", SchemaVersion: 1, Payload: []byte(`{}`), Visibility: visibility.Seat(1)}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE events SET visibility = 'seat:1:extra'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s = open(t, path)
+	defer s.Close()
+	if evs, err := s.ReadStream(ctx, "s", 0, 0); err == nil || !strings.Contains(err.Error(), "seat:1:extra") {
+		t.Fatalf("reading a row with visibility seat:1:extra = %+v, %v; want an error naming it", evs, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/sovereign"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 var r = Rules{}
@@ -61,7 +62,7 @@ func seeded(t *testing.T, opts game.Options, seed string) (State, GameStarted) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) != 1 || evs[0].Visibility != game.Public {
+	if len(evs) != 1 || evs[0].Visibility != visibility.Public {
 		t.Fatalf("Setup: %+v", evs)
 	}
 	e := evs[0].Event.(GameStarted)
@@ -85,7 +86,7 @@ func fold(t *testing.T, st State, evs []game.Emitted) (State, []game.Event) {
 	var s game.State = st
 	var out []game.Event
 	for _, e := range evs {
-		if e.Visibility != game.Public {
+		if e.Visibility != visibility.Public {
 			t.Errorf("%s is not public", e.Event.EventType())
 		}
 		if err := r.Audit(s, e.Event); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // piles checks seat's hand by slot, its discard pile and its deck after the card.
@@ -27,7 +28,7 @@ func revealed(want CardsRevealed) func(t *testing.T, _, _ State, evs []game.Emit
 				if !slices.Equal(got.Cards, want.Cards) || got.Seat != want.Seat || got.Of != want.Of || got.From != want.From {
 					t.Errorf("revealed %+v, want %+v", got, want)
 				}
-				if e.Visibility != game.ToSeat(want.Seat) || got.Shadow().(CardsRevealed).Cards != nil {
+				if e.Visibility != visibility.Seat(want.Seat) || got.Shadow().(CardsRevealed).Cards != nil {
 					t.Errorf("the look is seen by %q, its shadow shows %v", e.Visibility, got.Shadow())
 				}
 				return
@@ -47,7 +48,7 @@ var handPlays = []cardCase{
 				t.Errorf("discarded %+v", d)
 			}
 			for _, e := range evs {
-				if d, ok := e.Event.(CardDrawn); ok && (e.Visibility != game.ToSeat(0) || d.Shadow() != CardDrawn{Seat: 0, Slot: d.Slot}) {
+				if d, ok := e.Event.(CardDrawn); ok && (e.Visibility != visibility.Seat(0) || d.Shadow() != CardDrawn{Seat: 0, Slot: d.Slot}) {
 					t.Errorf("a draw seen by %q, shadowed as %+v", e.Visibility, d.Shadow())
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // timed is s played with the time control control, White's clock started at noon.
@@ -174,7 +175,7 @@ func TestFlagFallsOnALateAction(t *testing.T) {
 	s, _ = actAt(t, s, secs(20), cards.PlayCard{Card: "double-move", Slot: -1})
 	s, _ = actAt(t, s, secs(40), game.Move{Notation: "e4"})
 	over, evs := actAt(t, s, secs(60), game.Move{Notation: "e5"})
-	if len(evs) != 1 || evs[0].Event != (clock.FlagFell{Seat: 0, At: secs(60)}) || evs[0].Visibility != game.Public {
+	if len(evs) != 1 || evs[0].Event != (clock.FlagFell{Seat: 0, At: secs(60)}) || evs[0].Visibility != visibility.Public {
 		t.Fatalf("the owed move at the deadline: %+v", evs)
 	}
 	st := Rules{}.Status(over)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // Both decks hold the same 144 cards in an order drawn from the seed alone: the same
@@ -46,18 +47,18 @@ func TestSetupDealsFourCardsToEachSeat(t *testing.T) {
 	if len(evs) != 11 {
 		t.Fatalf("%d opening events", len(evs))
 	}
-	if evs[0].Event != (GameStarted{FEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", HandSize: 4, DeckSize: 144}) || evs[0].Visibility != game.Public {
+	if evs[0].Event != (GameStarted{FEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", HandSize: 4, DeckSize: 144}) || evs[0].Visibility != visibility.Public {
 		t.Errorf("opening %+v", evs[0])
 	}
 	for seat := range 2 {
 		shuffled := evs[1+5*seat]
-		if d, ok := shuffled.Event.(DeckShuffled); !ok || d.Seat != seat || shuffled.Visibility != game.ServerOnly || !slices.Equal(d.Cards, shuffle(seed, seat)) {
+		if d, ok := shuffled.Event.(DeckShuffled); !ok || d.Seat != seat || shuffled.Visibility != visibility.Server || !slices.Equal(d.Cards, shuffle(seed, seat)) {
 			t.Errorf("seat %d's deck: %+v", seat, shuffled)
 		}
 		for slot := range 4 {
 			e := evs[2+5*seat+slot]
 			want := CardDrawn{Seat: seat, Slot: slot, Card: shuffle(seed, seat)[slot]}
-			if e.Event != want || e.Visibility != game.ToSeat(seat) || e.Event.(CardDrawn).Shadow() != (CardDrawn{Seat: seat, Slot: slot}) {
+			if e.Event != want || e.Visibility != visibility.Seat(seat) || e.Event.(CardDrawn).Shadow() != (CardDrawn{Seat: seat, Slot: slot}) {
 				t.Errorf("draw %+v, want %+v private to seat %d", e, want, seat)
 			}
 		}

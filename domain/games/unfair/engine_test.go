@@ -14,6 +14,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
@@ -91,13 +92,14 @@ func TestMatchThroughTheEngine(t *testing.T) {
 	for _, leak := range []struct {
 		typ   string
 		nth   int // counted from 1, as in forge
-		vis   eventstore.Visibility
+		vis   visibility.Visibility
+		other bool // stored visible to the other seat instead of vis
 		check string
 	}{
-		{"CardDrawn", 9, eventstore.Public, replay.CheckSight}, // the first draw after the deal
-		{"CardDrawn", 9, "other seat", replay.CheckSight},
-		{"CardDrawn", 1, eventstore.Public, replay.CheckSetup}, // the deal is re-dealt from the seed
-		{"DeckShuffled", 1, "seat:0", replay.CheckSetup},
+		{"CardDrawn", 9, visibility.Public, false, replay.CheckSight}, // the first draw after the deal
+		{"CardDrawn", 9, visibility.Public, true, replay.CheckSight},
+		{"CardDrawn", 1, visibility.Public, false, replay.CheckSetup}, // the deal is re-dealt from the seed
+		{"DeckShuffled", 1, visibility.Seat(0), false, replay.CheckSetup},
 	} {
 		forged := slices.Clone(evs)
 		i, n := 0, 0
@@ -109,8 +111,9 @@ func TestMatchThroughTheEngine(t *testing.T) {
 			}
 		}
 		forged[i].Visibility = leak.vis
-		if leak.vis == "other seat" {
-			forged[i].Visibility = map[eventstore.Visibility]eventstore.Visibility{"seat:0": "seat:1", "seat:1": "seat:0"}[evs[i].Visibility]
+		if leak.other {
+			seat, _ := evs[i].Visibility.Seat()
+			forged[i].Visibility = visibility.Seat(1 - seat)
 		}
 		for j := i; j < len(forged); j++ {
 			forged[j].PrevHash = forged[j-1].Hash
@@ -118,7 +121,7 @@ func TestMatchThroughTheEngine(t *testing.T) {
 		}
 		report := replay.VerifyEvents(games, engine.MatchStream(ack.MatchID), forged)
 		if report.OK() || report.Problems[0].Check != leak.check {
-			t.Errorf("%s number %d stored visible to %q: %+v", leak.typ, leak.nth, leak.vis, report.Problems)
+			t.Errorf("%s number %d stored visible to %q: %+v", leak.typ, leak.nth, forged[i].Visibility, report.Problems)
 		}
 	}
 }

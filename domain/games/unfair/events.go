@@ -6,6 +6,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // The events of UnfairChess. MovePlayed and CardPlayed are actions; the events that follow
@@ -43,16 +44,16 @@ type CardDrawn struct {
 // the server's alone, a draw and a look at hidden cards are their seat's, and everything
 // else is public. Decide emits every event with it and the verifier checks stored events
 // against it.
-func (Rules) Sight(e game.Event) game.Visibility {
+func (Rules) Sight(e game.Event) visibility.Visibility {
 	switch e := e.(type) {
 	case DeckShuffled:
-		return game.ServerOnly
+		return visibility.Server
 	case CardDrawn:
-		return game.ToSeat(e.Seat)
+		return visibility.Seat(e.Seat)
 	case CardsRevealed:
-		return game.ToSeat(e.Seat)
+		return visibility.Seat(e.Seat)
 	}
-	return game.Public
+	return visibility.Public
 }
 
 // Shadow is the draw as the other seats see it.

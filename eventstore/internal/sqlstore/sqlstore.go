@@ -4,8 +4,10 @@
 package sqlstore
 
 import (
+	"fmt"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -26,11 +28,17 @@ func Scan(row Scanner) (eventstore.Event, error) {
 		vis    string
 		timeNS int64
 	)
-	err := row.Scan(&e.Position, &e.Stream, &e.Version, &e.ID, &e.Type, &e.SchemaVersion, &e.Payload,
-		&e.CommandID, &e.Actor, &vis, &timeNS, &e.PrevHash, &e.Hash, &e.GlobalHash)
-	e.Visibility = eventstore.Visibility(vis)
+	if err := row.Scan(&e.Position, &e.Stream, &e.Version, &e.ID, &e.Type, &e.SchemaVersion, &e.Payload,
+		&e.CommandID, &e.Actor, &vis, &timeNS, &e.PrevHash, &e.Hash, &e.GlobalHash); err != nil {
+		return e, err
+	}
+	v, err := visibility.Parse(vis)
+	if err != nil {
+		return e, fmt.Errorf("eventstore: the event at position %d: %w", e.Position, err)
+	}
+	e.Visibility = v
 	e.Time = time.Unix(0, timeNS).UTC()
-	return e, err
+	return e, nil
 }
 
 // ScanHead reads a row of position, hash, signed_ns and signature: the signed head.
@@ -50,7 +58,7 @@ func Args(e eventstore.Event) []any { return AppendArgs(nil, e) }
 // AppendArgs appends e's values in the order of Columns to args, for multi-row INSERTs.
 func AppendArgs(args []any, e eventstore.Event) []any {
 	return append(args, e.Position, e.Stream, e.Version, e.ID, e.Type, e.SchemaVersion, e.Payload,
-		e.CommandID, e.Actor, string(e.Visibility), e.Time.UnixNano(), e.PrevHash, e.Hash, e.GlobalHash)
+		e.CommandID, e.Actor, e.Visibility.String(), e.Time.UnixNano(), e.PrevHash, e.Hash, e.GlobalHash)
 }
 
 // Tx is what one append needs from a transaction that holds the adapter's write lock.
