@@ -12,11 +12,12 @@ import (
 func RematchID(matchID string) string { return derivedID("rematch", matchID, "") }
 
 // Rematch offers or accepts the rematch of a finished match: the same game, options and
-// rating, with the seats turned by one (colours swapped in a two-player game). The first
-// player to ask opens the rematch and sits at the seat after their old one; each other
-// player's call seats them the same way, and the rematch starts once every seat is taken,
-// as any match does. Its seats are kept for the players of the finished match: nobody
-// else may join it. Asking again returns the rematch unchanged (Duplicate).
+// rating, with the seats turned by one (colours swapped in a two-player game), or as the
+// game reseats them (game.Reseating: teams that stay together). The first player to ask
+// opens the rematch and sits at their new seat; each other player's call seats them the
+// same way, and the rematch starts once every seat is taken, as any match does. Its seats
+// are kept for the players of the finished match: nobody else may join it. Asking again
+// returns the rematch unchanged (Duplicate).
 func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, meta Meta) (Ack, error) {
 	old, err := e.Match(ctx, matchID)
 	if err != nil {
@@ -29,15 +30,18 @@ func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, me
 	case old.State.Status != match.Finished:
 		return Ack{}, game.Reject(game.Conflict, "match %s is not over: a rematch follows a finished match", matchID)
 	}
+	to, err := game.RematchSeats(old.Rules, old.State.Plan)
+	if err != nil {
+		return Ack{}, err
+	}
 	id := RematchID(matchID)
 	seed, err := e.randomBytes(32)
 	if err != nil {
 		return Ack{}, err
 	}
-	n := len(old.State.Seats)
-	reserved := make([]string, n) // each player at the seat after their old one
+	reserved := make([]string, len(to)) // each player at their new seat
 	for i, s := range old.State.Seats {
-		reserved[(i+1)%n] = s.PlayerID
+		reserved[to[i]] = s.PlayerID
 	}
 	create := match.Create{Game: old.State.Game, Options: old.State.Options, Rated: old.State.Rated, By: playerID, Seed: seed, At: e.now(), RematchOf: matchID, Reserved: reserved, Abandon: e.cfg.Abandon}
 	if _, err := e.handle(ctx, id, old.Rules, create, Meta{Actor: meta.Actor}); err != nil && game.CodeOf(err) != game.Conflict {
@@ -53,8 +57,7 @@ func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, me
 	if next.State.SeatOf(playerID) >= 0 {
 		return Ack{MatchID: id, FirstVersion: next.Version, LastVersion: next.Version, LastPosition: next.Position, Duplicate: true}, nil
 	}
-	turned := (seat + 1) % n
-	ack, err := e.Handle(ctx, id, match.Join{PlayerID: playerID, Name: name, Seat: &turned}, meta)
+	ack, err := e.Handle(ctx, id, match.Join{PlayerID: playerID, Name: name, Seat: &to[seat]}, meta)
 	ack.MatchID = id
 	return ack, err
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 )
 
@@ -143,5 +143,76 @@ func TestRematchOfRoyaleIsKeptForItsPlayers(t *testing.T) {
 	}
 	if snap.State.Status != match.Live {
 		t.Fatalf("the rematch has not started: %s", snap.State.Status)
+	}
+}
+
+// relay is a four-seat game of two teams, seats 0 and 1 against 2 and 3, in which any seat
+// may act at any time and the first move wins for its team. Its rematch keeps the teams
+// together and swaps their sides, where turning each seat by one would split them.
+type relay struct{}
+
+type tagged struct{ Seat int }
+
+func (tagged) EventType() string { return "Tagged" }
+
+func (relay) Info() game.Info { return game.Info{ID: "RELAY", Name: "Relay", RulesVersion: "1"} }
+func (relay) Plan(game.Options) (game.Plan, error) {
+	return game.Plan{Seats: 4, Teams: []int{0, 0, 1, 1}}, nil
+}
+func (relay) Setup(game.Setup) ([]game.Emitted, error) { return nil, nil }
+func (relay) Decide(_ game.State, a game.Action) ([]game.Emitted, error) {
+	return game.PublicEvents(tagged{Seat: a.Seat}), nil
+}
+func (relay) Evolve(_ game.State, e game.Event) game.State { return e }
+func (relay) Status(st game.State) game.Status {
+	if t, ok := st.(tagged); ok {
+		return game.Status{Over: true, Outcome: game.Outcome{Winners: []int{t.Seat / 2 * 2, t.Seat/2*2 + 1}, Reason: "tag"}}
+	}
+	return game.Status{ToAct: []int{0, 1, 2, 3}, Phase: "play"}
+}
+func (relay) Events() *game.Codec {
+	c := game.NewCodec()
+	game.Register[tagged](c, 1)
+	return c
+}
+func (relay) Reseat(game.Plan) []int { return []int{2, 3, 0, 1} }
+
+// A four-seat team game reseats its rematch as it says: partners stay partners.
+func TestRematchKeepsTeamsTogether(t *testing.T) {
+	ctx := context.Background()
+	e := engine.New(engine.Config{Store: openStore(t), Games: game.NewRegistry(relay{})})
+	players := []string{"ann", "bob", "cid", "dee"}
+	ack, err := e.Create(ctx, engine.CreateMatch{Game: "RELAY"}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seat, p := range players {
+		if _, err := e.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p, Seat: &seat}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.Handle(ctx, ack.MatchID, match.Act{PlayerID: "dee", Do: game.Move{Notation: "tag"}}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"cid", "ann", "dee", "bob"} {
+		if _, err := e.Rematch(ctx, ack.MatchID, p, p, engine.Meta{}); err != nil {
+			t.Fatalf("%s asks for the rematch: %v", p, err)
+		}
+	}
+	snap, err := e.Match(ctx, engine.RematchID(ack.MatchID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.State.Status != match.Live {
+		t.Fatalf("every player asked: the rematch is %s", snap.State.Status)
+	}
+	for p, want := range map[string]int{"ann": 2, "bob": 3, "cid": 0, "dee": 1} {
+		if got := snap.State.SeatOf(p); got != want {
+			t.Errorf("%s sits at seat %d of the rematch, want %d", p, got, want)
+		}
+	}
+	teams := snap.State.Plan.Teams
+	if teams[snap.State.SeatOf("ann")] != teams[snap.State.SeatOf("bob")] || teams[snap.State.SeatOf("cid")] != teams[snap.State.SeatOf("dee")] {
+		t.Errorf("the partners were split: %+v", snap.State.Seats)
 	}
 }

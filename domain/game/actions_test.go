@@ -1,8 +1,6 @@
 package game
 
-import (
-	"testing"
-)
+import "testing"
 
 // owned stands for an action that a game owns and names.
 type owned struct{}

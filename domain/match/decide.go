@@ -197,7 +197,7 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 	if _, away := s.Away(seat); away {
 		out = append(out, game.Emitted{Event: SeatReturned{Seat: seat}}) // acting is being back
 	}
-	if s.DrawOfferBy >= 0 && seat != s.DrawOfferBy && seat != game.System {
+	if s.DrawOfferBy >= 0 && game.DeclinesDraw(rules, s.GameState, a, s.DrawOfferBy) {
 		out = append(out, game.Emitted{Event: DrawDeclined{Seat: seat, Implicit: true}})
 	}
 	return settle(rules, s, append(out, evs...)), nil

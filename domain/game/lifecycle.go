@@ -1,0 +1,96 @@
+package game
+
+import "fmt"
+
+// Lifecycle hooks: where the match around a game assumes two seats or chess, a game may
+// say otherwise by implementing one of these optional interfaces. Each has a function
+// below that applies it, with today's behaviour as the default for a game without it.
+
+// Reseating is implemented by a game whose rematch seats the players otherwise than each
+// at the seat after their old one (colours swapped in a two-player game), for example
+// where teams must stay together (2v2, bughouse). Reseat returns, by seat of the finished
+// match, the seat its player takes in the rematch: a permutation of the plan's seats.
+type Reseating interface {
+	Reseat(p Plan) []int
+}
+
+// RematchSeats returns, by seat of a finished match of plan p, the seat its player takes
+// in the rematch: the game's Reseating, or else the seat after each one. A game whose
+// Reseat is not a permutation of p's seats is an error of the game.
+func RematchSeats(rules Rules, p Plan) ([]int, error) {
+	to := make([]int, p.Seats)
+	for i := range to {
+		to[i] = (i + 1) % p.Seats
+	}
+	if r, ok := rules.(Reseating); ok {
+		to = r.Reseat(p)
+	}
+	bad := fmt.Errorf("game: %s reseats a rematch of %d seats as %v, which is not a permutation of them", rules.Info().ID, p.Seats, to)
+	if len(to) != p.Seats {
+		return nil, bad
+	}
+	taken := make([]bool, p.Seats)
+	for _, s := range to {
+		if s < 0 || s >= p.Seats || taken[s] {
+			return nil, bad
+		}
+		taken[s] = true
+	}
+	return to, nil
+}
+
+// RatingKeyed is implemented by a game whose results do not all count under its ID: Solwaris
+// rates each class apart. RatingKeys returns the keys under which seat's result counts,
+// from the game's state at the end of the match; every seat has as many keys, and the
+// results are rated key by key, the i-th key of each seat against the i-th of the others.
+type RatingKeyed interface {
+	RatingKeys(st State, seat int) []string
+}
+
+// RatingKeys returns, by seat, the keys under which each of the seats' results counts in
+// a match that ended in state st: the game's RatingKeyed, or else its ID alone. When the
+// game gives the seats keys in different numbers, the match counts under its ID alone.
+func RatingKeys(rules Rules, st State, seats int) [][]string {
+	out := make([][]string, seats)
+	if r, ok := rules.(RatingKeyed); ok {
+		for seat := range out {
+			out[seat] = r.RatingKeys(st, seat)
+		}
+		if even(out) {
+			return out
+		}
+	}
+	for seat := range out {
+		out[seat] = []string{rules.Info().ID}
+	}
+	return out
+}
+
+// even reports whether every seat has the same, non-zero number of keys.
+func even(keys [][]string) bool {
+	for _, k := range keys {
+		if len(k) == 0 || len(k) != len(keys[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// DrawDeclining is implemented by a game where not every action of another seat declines
+// a pending draw offer: on Ajedrez Mágico's two boards somebody always moves, so only a
+// move on the offerer's board answers it. DeclinesDraw reports whether action a, which
+// its seat plays in st, declines the offer of seat offerer.
+type DrawDeclining interface {
+	DeclinesDraw(st State, a Action, offerer int) bool
+}
+
+// DeclinesDraw reports whether action a, played in st while seat offerer's draw offer is
+// pending, declines it: never the offerer's own action nor the engine's, else as the
+// game's DrawDeclining says, and by default always.
+func DeclinesDraw(rules Rules, st State, a Action, offerer int) bool {
+	if a.Seat == offerer || a.Seat == System {
+		return false
+	}
+	d, ok := rules.(DrawDeclining)
+	return !ok || d.DeclinesDraw(st, a, offerer)
+}
