@@ -14,9 +14,14 @@ import (
 var catalogs sync.Map // game ID -> *catalog
 
 type catalog struct {
-	list []*model.Card
-	byID map[string]*model.Card
+	list []model.Card
+	byID map[string]model.Card
+	of   func(cards.Card) model.Card // the game's own card type
 }
+
+// cardTypes holds, by game ID, how each card game shows a card of its catalog: as its own
+// type that implements the schema's Card. A card game's graph file registers its own.
+var cardTypes = map[string]func(cards.Card) model.Card{}
 
 // catalogOf returns a game's catalog, or nil for a game without cards.
 func catalogOf(rules game.Rules) *catalog {
@@ -25,16 +30,13 @@ func catalogOf(rules game.Rules) *catalog {
 		return c.(*catalog)
 	}
 	carded, ok := rules.(cards.Carded)
-	if !ok {
+	of, typed := cardTypes[id]
+	if !ok || !typed {
 		return nil
 	}
-	c := &catalog{byID: map[string]*model.Card{}}
+	c := &catalog{byID: map[string]model.Card{}, of: of}
 	for _, k := range carded.Catalog() {
-		m := &model.Card{
-			ID: k.ID, NameFr: k.NameFr, NameEn: k.NameEn, Group: k.Group,
-			Rarity: model.Rarity(k.Rarity), Copies: k.Copies, Cost: model.CardCost(k.Cost),
-			Targets: k.Targets, TextFr: k.TextFr, TextEn: k.TextEn,
-		}
+		m := of(k)
 		c.list = append(c.list, m)
 		c.byID[k.ID] = m
 	}
@@ -44,15 +46,15 @@ func catalogOf(rules game.Rules) *catalog {
 
 // card returns a card's model; a card the catalog does not know (a catalog that changed
 // under an old match) is shown by its ID alone.
-func (c *catalog) card(id string) *model.Card {
+func (c *catalog) card(id string) model.Card {
 	if m, ok := c.byID[id]; ok {
 		return m
 	}
-	return &model.Card{ID: id, NameFr: id, NameEn: id}
+	return c.of(cards.Card{ID: id, NameFr: id, NameEn: id})
 }
 
-func (c *catalog) cards(ids []string) []*model.Card {
-	out := make([]*model.Card, len(ids))
+func (c *catalog) cards(ids []string) []model.Card {
+	out := make([]model.Card, len(ids))
 	for i, id := range ids {
 		out[i] = c.card(id)
 	}

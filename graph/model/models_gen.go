@@ -10,6 +10,12 @@ import (
 	"time"
 )
 
+// A card of a card game's catalog. Each card game has its own card type (its schema file
+// declares it, implementing Card); these are the fields every card has.
+type Card interface {
+	IsCard()
+}
+
 type ActionPayload struct {
 	Match *Match `json:"match"`
 	// The match's version after the command.
@@ -27,13 +33,15 @@ type Army struct {
 }
 
 type Board struct {
-	// The position in the game's notation (FEN for chess).
+	// The position in the game's notation (FEN, for the games of chess).
 	Fen     string `json:"fen"`
 	InCheck bool   `json:"inCheck"`
-	// The legal moves of the side to act, in the game's move notation (UCI for chess).
+	// The legal moves of the side to act, in the game's move notation (UCI, for the games of chess).
 	LegalMoves []string `json:"legalMoves"`
 	// What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares.
 	Marks []*Mark `json:"marks"`
+	// The seats whose king is in check.
+	Checked []int `json:"checked"`
 	// Sovereign Chess: the squares of colour.
 	Colours []*SquareColour `json:"colours"`
 	// Sovereign Chess: each army's owner and controller, as seats.
@@ -42,31 +50,13 @@ type Board struct {
 	// field does, and the seat that plays each. Side 1 plays White's first move; after the
 	// opening choice it may be either seat, so read seats here, never from the side numbers.
 	Sides []*Side `json:"sides"`
-	// The seats whose king is in check.
-	Checked []int `json:"checked"`
 	// Sovereign Chess Royale: the seats in Interregnum (king lost, may crown a new one).
 	Interregnum []int `json:"interregnum"`
 }
 
-type Card struct {
-	ID     string `json:"id"`
-	NameFr string `json:"nameFr"`
-	NameEn string `json:"nameEn"`
-	// The family of the card, e.g. statuses, movement, returns.
-	Group  string `json:"group"`
-	Rarity Rarity `json:"rarity"`
-	// How many copies each deck holds.
-	Copies int      `json:"copies"`
-	Cost   CardCost `json:"cost"`
-	// What the card is aimed at, e.g. "own-piece square".
-	Targets string `json:"targets"`
-	TextFr  string `json:"textFr"`
-	TextEn  string `json:"textEn"`
-}
-
 type CardCount struct {
-	Card  *Card `json:"card"`
-	Count int   `json:"count"`
+	Card  Card `json:"card"`
+	Count int  `json:"count"`
 }
 
 // A match's game clock as of its last event. The running seat's time counts down from its
@@ -89,9 +79,9 @@ type CreateMatchInput struct {
 	Game Game `json:"game"`
 	// Rated matches change Elo ratings; friendly ones do not. Default false.
 	Rated *bool `json:"rated,omitempty"`
-	// Game options, e.g. {key: "fen", value: "..."} to start chess from a position.
+	// Game options, e.g. {key: "fen", value: "..."} to start from a position.
 	Options []*OptionInput `json:"options,omitempty"`
-	// The game's mode (Sovereign Chess: TWO_PLAYER, the default, or ROYALE); the same as option mode.
+	// The game's mode, for a game that has several; the same as option mode.
 	Mode *Mode `json:"mode,omitempty"`
 	// An idempotency key: the same key from the same player returns the same match, and with
 	// another input is refused with CONFLICT. Without a token every caller shares one space of
@@ -110,9 +100,9 @@ type GameInfo struct {
 }
 
 type HandCard struct {
-	Slot     int   `json:"slot"`
-	Card     *Card `json:"card"`
-	Playable bool  `json:"playable"`
+	Slot     int  `json:"slot"`
+	Card     Card `json:"card"`
+	Playable bool `json:"playable"`
 	// Every legal choice of targets when playable, each a list of squares (or a hand slot);
 	// a card that takes no target lists one empty choice, [[]].
 	Targets [][]string `json:"targets"`
@@ -169,9 +159,9 @@ type OptionInput struct {
 }
 
 type PlayedCard struct {
-	Game  Game  `json:"game"`
-	Card  *Card `json:"card"`
-	Count int   `json:"count"`
+	Game  Game `json:"game"`
+	Card  Card `json:"card"`
+	Count int  `json:"count"`
 }
 
 type Query struct {
@@ -221,7 +211,7 @@ type SeatCards struct {
 	// How many cards are left in its deck; never their order.
 	DeckSize int `json:"deckSize"`
 	// Its discard pile, oldest first: public.
-	DiscardPile []*Card `json:"discardPile"`
+	DiscardPile []Card `json:"discardPile"`
 	// How many times it has played each card.
 	Played []*CardCount `json:"played"`
 }
@@ -305,27 +295,27 @@ func (e CardCost) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// The games this server hosts. Later games extend this enum.
+// The games this server hosts: each game's schema file adds its value (extend enum Game).
 type Game string
 
 const (
 	// Classic chess, FIDE Laws.
 	GameChess Game = "CHESS"
-	// Chess with a 58-card deck: each player holds four cards.
-	GameUnfairChess Game = "UNFAIR_CHESS"
 	// 16x16, twelve armies, two players or four (Royale).
 	GameSovereignChess Game = "SOVEREIGN_CHESS"
+	// Chess with a 58-card deck: each player holds four cards.
+	GameUnfairChess Game = "UNFAIR_CHESS"
 )
 
 var AllGame = []Game{
 	GameChess,
-	GameUnfairChess,
 	GameSovereignChess,
+	GameUnfairChess,
 }
 
 func (e Game) IsValid() bool {
 	switch e {
-	case GameChess, GameUnfairChess, GameSovereignChess:
+	case GameChess, GameSovereignChess, GameUnfairChess:
 		return true
 	}
 	return false
@@ -361,6 +351,62 @@ func (e *Game) UnmarshalJSON(b []byte) error {
 }
 
 func (e Game) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// A language names and texts are given in; a game may add its own (extend enum Language).
+type Language string
+
+const (
+	LanguageEn Language = "EN"
+	LanguageFr Language = "FR"
+)
+
+var AllLanguage = []Language{
+	LanguageEn,
+	LanguageFr,
+}
+
+func (e Language) IsValid() bool {
+	switch e {
+	case LanguageEn, LanguageFr:
+		return true
+	}
+	return false
+}
+
+func (e Language) String() string {
+	return string(e)
+}
+
+func (e *Language) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Language(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Language", str)
+	}
+	return nil
+}
+
+func (e Language) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Language) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Language) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -426,12 +472,14 @@ func (e MatchStatus) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// A game's mode, for games that have several (Sovereign Chess).
+// A game's mode, for games that have several: the game's schema file adds its modes (extend enum Mode).
 type Mode string
 
 const (
+	// Two players (the default).
 	ModeTwoPlayer Mode = "TWO_PLAYER"
-	ModeRoyale    Mode = "ROYALE"
+	// Four players, each on its own.
+	ModeRoyale Mode = "ROYALE"
 )
 
 var AllMode = []Mode{

@@ -12,7 +12,6 @@ import (
 	"github.com/arbiter-games/arbiter/bot"
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/graph/generated"
@@ -290,34 +289,6 @@ func (r *mutationResolver) ClaimDraw(ctx context.Context, matchID string, comman
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.ClaimDraw{}} })
 }
 
-// PlayCard is the resolver for the playCard field.
-func (r *mutationResolver) PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) (*model.ActionPayload, error) {
-	do := cards.PlayCard{Card: deref(cardID), Slot: -1, Targets: append([]string{}, targets...), Move: deref(move)}
-	if slot != nil {
-		do.Slot = *slot
-	}
-	if do.Card == "" && do.Slot < 0 {
-		return nil, game.Reject(game.BadInput, "name the card: give cardId or slot")
-	}
-	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
-}
-
-// Defect is the resolver for the defect field.
-func (r *mutationResolver) Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error) {
-	do := sovereignchess.Defect{Colour: colour, KingMove: deref(kingMove)}
-	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
-}
-
-// AcceptOpening is the resolver for the acceptOpening field.
-func (r *mutationResolver) AcceptOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
-	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.Choose{Option: "keep"}} })
-}
-
-// RefuseOpening is the resolver for the refuseOpening field.
-func (r *mutationResolver) RefuseOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
-	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.Choose{Option: "refuse"}} })
-}
-
 // Ratings is the resolver for the ratings field.
 func (r *playerResolver) Ratings(ctx context.Context, obj *model.Player) ([]*model.Rating, error) {
 	rs := r.Elo.Of(obj.ID)
@@ -339,7 +310,11 @@ func (r *playerResolver) CardsPlayed(ctx context.Context, obj *model.Player) ([]
 		if err != nil {
 			continue // a game no longer hosted here
 		}
-		out = append(out, &model.PlayedCard{Game: model.Game(x.Game), Card: catalogOf(rules).card(x.Card), Count: x.Count})
+		c := catalogOf(rules)
+		if c == nil {
+			continue // a game that no longer shows cards
+		}
+		out = append(out, &model.PlayedCard{Game: model.Game(x.Game), Card: c.card(x.Card), Count: x.Count})
 	}
 	return out, nil
 }
@@ -428,14 +403,14 @@ func (r *queryResolver) Games(ctx context.Context) ([]*model.GameInfo, error) {
 }
 
 // Cards is the resolver for the cards field.
-func (r *queryResolver) Cards(ctx context.Context, game model.Game) ([]*model.Card, error) {
+func (r *queryResolver) Cards(ctx context.Context, game model.Game) ([]model.Card, error) {
 	rules, err := r.Engine.Games().Get(string(game))
 	if err != nil {
 		return nil, err
 	}
 	c := catalogOf(rules)
 	if c == nil {
-		return []*model.Card{}, nil
+		return []model.Card{}, nil
 	}
 	return c.list, nil
 }
