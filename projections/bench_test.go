@@ -58,7 +58,7 @@ func BenchmarkProjectionRebuild(b *testing.B) {
 			var want string
 			for b.Loop() {
 				m := projections.NewMatches(game.NewRegistry(classic.Rules{}))
-				if err := projections.Rebuild(ctx, tc.store, nil, m, projections.NewRatings()); err != nil {
+				if err := projections.Rebuild(ctx, tc.store, nil, m, projections.NewRatings(nil)); err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()

@@ -8,37 +8,47 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/rating"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
-// Rating is one player's Elo in one game.
+// Rating is one player's Elo in one game, under one key: the game's ID, or one of the keys
+// the game names for a seat's result (game.RatingKeyed: Solwaris rates per class).
 type Rating struct {
 	Game                string
+	Key                 string
 	Rating              float64
 	Games, Wins, Losses int
 	Draws               int
 }
 
 // Ratings is every player's Elo per game, from the results of rated matches (two seats,
-// or more: each seat against every seat of another team, see rating.UpdateMany).
-// Friendly matches never count.
+// or more: each seat against every seat of another team, see rating.UpdateMany), kept
+// under the game's ID or under the keys the game names (game.RatingKeys). Friendly
+// matches never count.
 type Ratings struct {
 	checkpoint
+	games    *game.Registry
 	pending  map[string]*ratedMatch        // match ID -> what its result needs
-	byPlayer map[string]map[string]*Rating // player -> game -> rating
+	byPlayer map[string]map[string]*Rating // player -> key -> rating
 }
 
 type ratedMatch struct {
 	game    string
 	players []string // by seat
 	teams   []int    // by seat
+	// keyed is the game when it names its rating keys from its state (game.RatingKeyed):
+	// only then is the game's state folded, into state.
+	keyed game.Rules
+	state game.State
 }
 
-// NewRatings returns an empty model.
-func NewRatings() *Ratings {
-	return &Ratings{pending: map[string]*ratedMatch{}, byPlayer: map[string]map[string]*Rating{}}
+// NewRatings returns an empty model for the games of reg. A game that reg does not hold
+// is rated under its ID.
+func NewRatings(reg *game.Registry) *Ratings {
+	return &Ratings{games: reg, pending: map[string]*ratedMatch{}, byPlayer: map[string]map[string]*Rating{}}
 }
 
 // Name implements Projection.
@@ -51,8 +61,11 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 		return nil
 	}
 	id, ok := strings.CutPrefix(ev.Stream, "match-")
-	if !ok || !match.IsLifecycle(ev.Type) {
+	if !ok {
 		return nil
+	}
+	if !match.IsLifecycle(ev.Type) {
+		return r.fold(id, ev)
 	}
 	d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
 	if err != nil {
@@ -63,7 +76,9 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 	switch e := d.(type) {
 	case match.MatchCreated:
 		if e.Rated && e.Seats >= 2 && len(e.Teams) == e.Seats {
-			r.pending[id] = &ratedMatch{game: e.Game, players: make([]string, e.Seats), teams: e.Teams}
+			m := &ratedMatch{game: e.Game, players: make([]string, e.Seats), teams: e.Teams}
+			m.keyed = r.keyed(e.Game)
+			r.pending[id] = m
 		}
 	case match.SeatTaken:
 		if m := r.pending[id]; m != nil && e.Seat >= 0 && e.Seat < len(m.players) {
@@ -87,44 +102,94 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 				result[i] = 1
 			}
 		}
-		before := make([]rating.Player, len(m.players))
-		rows := make([]*Rating, len(m.players))
-		for i, p := range m.players {
-			rows[i] = r.get(p, m.game)
-			before[i] = rating.Player{Rating: rows[i].Rating, Games: rows[i].Games}
-		}
-		after := rating.UpdateMany(before, m.teams, result)
-		for i, x := range rows {
-			x.Rating = after[i]
-			x.Games++
-			switch result[i] {
-			case 1:
-				x.Wins++
-			case 0:
-				x.Losses++
-			default:
-				x.Draws++
-			}
+		keys := m.keys()
+		for k := range keys[0] { // every seat has as many keys: rated key by key
+			r.rate(m, result, func(seat int) string { return keys[seat][k] })
 		}
 	}
 	return nil
 }
 
-func (r *Ratings) get(player, game string) *Rating {
+// keyed is the game of ID id when it names its rating keys, else nil.
+func (r *Ratings) keyed(id string) game.Rules {
+	if r.games == nil {
+		return nil
+	}
+	rules, err := r.games.Get(id)
+	if _, ok := rules.(game.RatingKeyed); !ok || err != nil {
+		return nil
+	}
+	return rules
+}
+
+// fold evolves the game state of a rated match whose game names its rating keys; other
+// matches need no game state.
+func (r *Ratings) fold(id string, ev eventstore.Event) error {
+	m := r.pending[id]
+	if m == nil || m.keyed == nil {
+		return nil
+	}
+	d, err := match.Decode(m.keyed, ev.Type, ev.SchemaVersion, ev.Payload)
+	if err != nil {
+		delete(r.pending, id) // set aside, as a match whose lifecycle does not decode
+		return nil
+	}
+	m.state = m.keyed.Evolve(m.state, d)
+	return nil
+}
+
+// keys are the rating keys of each seat of the ended match m (game.RatingKeys).
+func (m *ratedMatch) keys() [][]string {
+	if m.keyed != nil {
+		return game.RatingKeys(m.keyed, m.state, len(m.players))
+	}
+	out := make([][]string, len(m.players))
+	for seat := range out {
+		out[seat] = []string{m.game}
+	}
+	return out
+}
+
+// rate counts result, by seat, for the players of m, each under the key keyOf gives its
+// seat.
+func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) string) {
+	before := make([]rating.Player, len(m.players))
+	rows := make([]*Rating, len(m.players))
+	for i, p := range m.players {
+		rows[i] = r.get(p, m.game, keyOf(i))
+		before[i] = rating.Player{Rating: rows[i].Rating, Games: rows[i].Games}
+	}
+	after := rating.UpdateMany(before, m.teams, result)
+	for i, x := range rows {
+		x.Rating = after[i]
+		x.Games++
+		switch result[i] {
+		case 1:
+			x.Wins++
+		case 0:
+			x.Losses++
+		default:
+			x.Draws++
+		}
+	}
+}
+
+func (r *Ratings) get(player, gameID, key string) *Rating {
 	g := r.byPlayer[player]
 	if g == nil {
 		g = map[string]*Rating{}
 		r.byPlayer[player] = g
 	}
-	x := g[game]
+	x := g[key]
 	if x == nil {
-		x = &Rating{Game: game, Rating: rating.Initial}
-		g[game] = x
+		x = &Rating{Game: gameID, Key: key, Rating: rating.Initial}
+		g[key] = x
 	}
 	return x
 }
 
-// Of returns a player's ratings, one per game played rated, sorted by game.
+// Of returns a player's ratings, one per key played rated (by default one per game),
+// sorted by key.
 func (r *Ratings) Of(player string) []Rating {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -132,7 +197,7 @@ func (r *Ratings) Of(player string) []Rating {
 	for _, x := range r.byPlayer[player] {
 		out = append(out, *x)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Game < out[j].Game })
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
 }
 

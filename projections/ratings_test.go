@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/rating"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
 )
@@ -51,7 +53,7 @@ func TestRatingsOfAFourPlayerMatch(t *testing.T) {
 			}
 		}
 	}
-	r := NewRatings()
+	r := NewRatings(reg)
 	if err := Rebuild(ctx, store, nil, r); err != nil {
 		t.Fatal(err)
 	}
@@ -67,5 +69,102 @@ func TestRatingsOfAFourPlayerMatch(t *testing.T) {
 	}
 	if ann := r.Of("ann")[0]; ann.Losses != 1 {
 		t.Errorf("a loser's record: %+v", ann)
+	}
+}
+
+// duel is a two-seat game in which each seat, in turn, picks the class it plays (a Move
+// naming it), and the first to pick wins once both have. Its results count under its ID
+// and under the class each seat played, as Solwaris rates per class.
+type duel struct{}
+
+type picked struct {
+	Seat  int
+	Class string
+}
+
+func (picked) EventType() string { return "Picked" }
+
+func (duel) Info() game.Info { return game.Info{ID: "DUEL", Name: "Duel", RulesVersion: "1"} }
+func (duel) Plan(game.Options) (game.Plan, error) {
+	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
+}
+func (duel) Setup(game.Setup) ([]game.Emitted, error) { return nil, nil }
+func (duel) Decide(_ game.State, a game.Action) ([]game.Emitted, error) {
+	return game.PublicEvents(picked{Seat: a.Seat, Class: a.Do.(game.Move).Notation}), nil
+}
+func (duel) Evolve(st game.State, e game.Event) game.State {
+	classes, _ := st.([]string)
+	return append(slices.Clone(classes), e.(picked).Class)
+}
+func (duel) Status(st game.State) game.Status {
+	classes, _ := st.([]string)
+	if len(classes) == 2 {
+		return game.Status{Over: true, Outcome: game.Outcome{Winners: []int{0}, Reason: "quicker"}}
+	}
+	return game.Status{ToAct: []int{len(classes)}, Phase: "pick"}
+}
+func (duel) Events() *game.Codec {
+	c := game.NewCodec()
+	game.Register[picked](c, 1)
+	return c
+}
+func (duel) RatingKeys(st game.State, seat int) []string {
+	return []string{"DUEL", "DUEL/" + st.([]string)[seat]}
+}
+
+// Two rated duels: Ann's mage, then her brute, beat Bob's brute twice. Each result counts
+// under the game and under the class each played, class against class.
+func TestRatingsUnderTheKeysAGameNames(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	reg := game.NewRegistry(duel{})
+	eng := engine.New(engine.Config{Store: store, Games: reg})
+	for i, classes := range [][2]string{{"mage", "brute"}, {"brute", "brute"}} {
+		ack, err := eng.Create(ctx, engine.CreateMatch{Game: "DUEL", Rated: true, By: "ann"}, engine.Meta{CommandID: fmt.Sprint(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seat, p := range []string{"ann", "bob"} {
+			if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p, Seat: &seat}, engine.Meta{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for seat, p := range []string{"ann", "bob"} {
+			if _, err := eng.Handle(ctx, ack.MatchID, match.Act{PlayerID: p, Do: game.Move{Notation: classes[seat]}}, engine.Meta{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r := NewRatings(reg)
+	if err := Rebuild(ctx, store, nil, r); err != nil {
+		t.Fatal(err)
+	}
+	second := func(a, b rating.Player) (float64, float64) { // Ann beats Bob
+		after := rating.UpdateMany([]rating.Player{a, b}, []int{0, 1}, []float64{1, 0})
+		return after[0], after[1]
+	}
+	annDuel, bobDuel := second(rating.Player{Rating: 1420, Games: 1}, rating.Player{Rating: 1380, Games: 1})
+	annBrute, bobBrute := second(rating.Player{Rating: rating.Initial}, rating.Player{Rating: 1380, Games: 1})
+	want := map[string][]Rating{
+		"ann": {
+			{Game: "DUEL", Key: "DUEL", Rating: annDuel, Games: 2, Wins: 2},
+			{Game: "DUEL", Key: "DUEL/brute", Rating: annBrute, Games: 1, Wins: 1},
+			{Game: "DUEL", Key: "DUEL/mage", Rating: 1420, Games: 1, Wins: 1},
+		},
+		"bob": {
+			{Game: "DUEL", Key: "DUEL", Rating: bobDuel, Games: 2, Losses: 2},
+			{Game: "DUEL", Key: "DUEL/brute", Rating: bobBrute, Games: 2, Losses: 2},
+		},
+	}
+	for p, w := range want {
+		got := r.Of(p)
+		if len(got) != len(w) {
+			t.Fatalf("%s: %+v, want %+v", p, got, w)
+		}
+		for i := range w {
+			if g := got[i]; g.Game != w[i].Game || g.Key != w[i].Key || g.Games != w[i].Games || g.Wins != w[i].Wins || g.Losses != w[i].Losses || math.Abs(g.Rating-w[i].Rating) > 1e-9 {
+				t.Errorf("%s: %+v, want %+v", p, g, w[i])
+			}
+		}
 	}
 }

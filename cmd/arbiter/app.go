@@ -151,7 +151,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 			log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
 				"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)
 		})),
-		ratings: projections.NewRatings(),
+		ratings: projections.NewRatings(reg),
 		cards:   projections.NewCardsPlayed(reg),
 	}
 	head, err := store.HeadPosition(ctx)

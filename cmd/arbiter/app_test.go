@@ -66,7 +66,7 @@ func TestProjectionsLiveEqualRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	matches, ratings := projections.NewMatches(games()), projections.NewRatings()
+	matches, ratings := projections.NewMatches(games()), projections.NewRatings(games())
 	if err := projections.Rebuild(ctx, store, nil, matches, ratings); err != nil {
 		t.Fatal(err)
 	}
