@@ -14,6 +14,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // ID is the bot's player ID. A registered player's ID is 16 random base32 characters
@@ -51,7 +52,7 @@ func Add(ctx context.Context, e *engine.Engine, matchID, by string, seat *int, m
 
 // SeatTaken is the seat that the join acknowledged by ack took: its SeatTaken event.
 func SeatTaken(ctx context.Context, e *engine.Engine, ack engine.Ack) (int, error) {
-	evs, err := e.Store().ReadStream(ctx, engine.MatchStream(ack.MatchID), ack.FirstVersion-1, 1)
+	evs, err := e.Store().ReadStream(ctx, matchstream.Name(ack.MatchID), ack.FirstVersion-1, 1)
 	if err != nil {
 		return -1, err
 	}

@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -95,7 +96,7 @@ func TestRunnersOfTwoNodesPlayEachTurnOnce(t *testing.T) {
 		<-done
 	}
 
-	evs, err := store.ReadStream(ctx, engine.MatchStream(id), 0, 0)
+	evs, err := store.ReadStream(ctx, matchstream.Name(id), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,9 +143,9 @@ func TestAddRefusesAndChangesNothing(t *testing.T) {
 		{"a seat taken", friendly, "ann", at(0), game.Conflict, "seat 0 is taken"},
 		{"no such seat", friendly, "ann", at(5), game.BadInput, "seat 5 does not exist"},
 	} {
-		before, _ := e.Store().StreamVersion(ctx, engine.MatchStream(tc.match))
+		before, _ := e.Store().StreamVersion(ctx, matchstream.Name(tc.match))
 		_, err := Add(ctx, e, tc.match, tc.by, tc.seat, engine.Meta{})
-		after, _ := e.Store().StreamVersion(ctx, engine.MatchStream(tc.match))
+		after, _ := e.Store().StreamVersion(ctx, matchstream.Name(tc.match))
 		if game.CodeOf(err) != tc.code || !strings.Contains(err.Error(), tc.reason) || after != before {
 			t.Errorf("%s: %v (version %d, then %d)", tc.name, err, before, after)
 		}

@@ -59,7 +59,7 @@ type Engine struct {
 	mu      sync.Mutex
 	matches map[string]*entry
 	players sync.Map // player ID -> player (immutable once registered)
-	aside   sync.Map // match ID -> *Unreplayable: matches whose stored events do not replay
+	aside   sync.Map // match ID -> *match.Unreplayable: matches whose stored events do not replay
 }
 
 // New returns an engine.
@@ -100,9 +100,6 @@ type Ack struct {
 	LastPosition int64 // the global position of its last event: wait for it to read your writes
 	Duplicate    bool  // the command ID was seen before: this is the first outcome, nothing new happened
 }
-
-// MatchStream is the stream of a match.
-func MatchStream(id string) string { return "match-" + id }
 
 // PlayerStream is the stream of a player.
 func PlayerStream(id string) string { return "player-" + id }
@@ -196,10 +193,4 @@ func storeError(op string, err error) error {
 		return err
 	}
 	return fmt.Errorf("engine: %s: %w", op, err)
-}
-
-// derivedID is a stable ID for a thing a client asked to create under a command ID.
-func derivedID(kind, who, commandID string) string {
-	h := sha256.Sum256([]byte(kind + "\x00" + who + "\x00" + commandID))
-	return strings.ToLower(base32.StdEncoding.EncodeToString(h[:10]))
 }

@@ -9,12 +9,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 func openStore(t *testing.T) eventstore.Store {
@@ -106,7 +107,7 @@ func TestCommandIDsAreDedupedAcrossNodes(t *testing.T) {
 	if err != nil || !again.Duplicate || again.LastVersion != first.LastVersion {
 		t.Fatalf("retry on the other node: %+v %v (first %+v)", again, err, first)
 	}
-	v, _ := store.StreamVersion(ctx, engine.MatchStream(id))
+	v, _ := store.StreamVersion(ctx, matchstream.Name(id))
 	if v != first.LastVersion {
 		t.Fatalf("the retry appended: version %d, want %d", v, first.LastVersion)
 	}
@@ -163,7 +164,7 @@ func TestSecretsInTheStore(t *testing.T) {
 		}
 	}
 	id := seated(t, e)
-	evs, _ = store.ReadStream(ctx, engine.MatchStream(id), 0, 0)
+	evs, _ = store.ReadStream(ctx, matchstream.Name(id), 0, 0)
 	var seed struct{ Salt string }
 	if evs[1].Type != "SeedDrawn" || json.Unmarshal(evs[1].Payload, &seed) != nil || len(seed.Salt) != 32 {
 		t.Fatalf("the server-only seed is not salted: %s", evs[1].Payload)

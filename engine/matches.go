@@ -13,6 +13,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // entry is the cached fold of one match stream. Its mutex serializes the commands of a
@@ -41,94 +42,9 @@ func commandKey(actor, commandID string) string { return actor + "\x00" + comman
 
 func newEntry(id string) *entry { return &entry{id: id, commands: map[string]seenCommand{}} }
 
-// Folder turns a match's stored events into its state; replay and projections use it too.
-type Folder struct {
-	Games *game.Registry
-}
-
-// Rules returns the rules a match was created under, from its first event.
-func (f Folder) Rules(first eventstore.Event) (game.Rules, error) {
-	if first.Type != (match.MatchCreated{}).EventType() || first.Version != 1 {
-		return nil, fmt.Errorf("stream %s starts with %s at version %d, not MatchCreated at 1", first.Stream, first.Type, first.Version)
-	}
-	d, err := match.Decode(nil, first.Type, first.SchemaVersion, first.Payload)
-	if err != nil {
-		return nil, err
-	}
-	created := d.(match.MatchCreated)
-	rules, err := f.Games.Get(created.Game)
-	if err != nil {
-		return nil, err
-	}
-	if v := rules.Info().RulesVersion; v != created.RulesVersion {
-		return nil, fmt.Errorf("match %s was played under %s rules %q; this server has %q", first.Stream, created.Game, created.RulesVersion, v)
-	}
-	return rules, nil
-}
-
-// Decode reads one stored event of a match played under rules.
-func Decode(rules game.Rules, ev eventstore.Event) (game.Event, error) {
-	d, err := match.Decode(rules, ev.Type, ev.SchemaVersion, ev.Payload)
-	if err != nil {
-		return nil, fmt.Errorf("%s version %d: %w", ev.Stream, ev.Version, err)
-	}
-	return d, nil
-}
-
-// Unreplayable is the error of a match whose stored events do not fold: a version out of
-// order, rules this server does not have, a payload that does not decode, or an event the
-// rules refuse to apply. Such a match is set aside (commands and queries on it are
-// refused with game.Unavailable) while every other match is served.
-type Unreplayable struct {
-	Match   string
-	Version int64 // the event that does not fold
-	Err     error
-}
-
-func (e *Unreplayable) Error() string {
-	return fmt.Sprintf("match %s does not replay at version %d: %v", e.Match, e.Version, e.Err)
-}
-
-func (e *Unreplayable) Unwrap() error { return e.Err }
-
-// Refusal is what a caller is told of a match set aside: its ID and what an operator can
-// run, not the cause, which is for the server's log.
-func (e *Unreplayable) Refusal() *game.Error {
-	return &game.Error{Code: game.Unavailable, Err: e, Reason: fmt.Sprintf(
-		"match %s is unavailable: its stored events do not replay; the server's operator can see why with `arbiter verify --match %s`", e.Match, e.Match)}
-}
-
-// Apply folds the stored event ev of match id into st, which is at version; rules is
-// nil before the first event, which pins them. Any failure is an *Unreplayable: the rules
-// panic on a stored event they cannot apply (it cannot have been decided), and that
-// panic is recovered here so that one damaged match does not stop the process.
-func (f Folder) Apply(id string, rules game.Rules, st match.State, version int64, ev eventstore.Event) (_ game.Rules, _ match.State, err error) {
-	fail := func(e error) (game.Rules, match.State, error) {
-		return nil, match.State{}, &Unreplayable{Match: id, Version: ev.Version, Err: e}
-	}
-	if ev.Version != version+1 {
-		return fail(fmt.Errorf("stream %s jumps from version %d to %d", ev.Stream, version, ev.Version))
-	}
-	if rules == nil {
-		if rules, err = f.Rules(ev); err != nil {
-			return fail(err)
-		}
-	}
-	d, err := Decode(rules, ev)
-	if err != nil {
-		return fail(err)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			_, _, err = fail(fmt.Errorf("the rules cannot apply %s: %v", ev.Type, p))
-		}
-	}()
-	return rules, match.Evolve(rules, st, d), nil
-}
-
-func (en *entry) fold(f Folder, evs []eventstore.Event) error {
+func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
 	for _, ev := range evs {
-		rules, st, err := f.Apply(en.id, en.rules, en.state, en.version, ev)
+		rules, st, err := f.Apply(en.id, en.rules, en.state, en.version, matchstream.Record(ev))
 		if err != nil {
 			return err
 		}
@@ -151,12 +67,12 @@ func (en *entry) fold(f Folder, evs []eventstore.Event) error {
 // against the stream and brings it up to date.
 func (e *Engine) catchUp(ctx context.Context, en *entry) error {
 	for {
-		evs, err := e.cfg.Store.ReadStream(ctx, MatchStream(en.id), en.version, 1000)
+		evs, err := e.cfg.Store.ReadStream(ctx, matchstream.Name(en.id), en.version, 1000)
 		if err != nil {
-			return storeError("reading "+MatchStream(en.id), err)
+			return storeError("reading "+matchstream.Name(en.id), err)
 		}
-		if err := en.fold(Folder{e.cfg.Games}, evs); err != nil {
-			var u *Unreplayable
+		if err := en.fold(match.Folder{Games: e.cfg.Games}, evs); err != nil {
+			var u *match.Unreplayable
 			if errors.As(err, &u) {
 				e.aside.Store(en.id, u)
 				return u.Refusal()
@@ -174,7 +90,7 @@ func (e *Engine) catchUp(ctx context.Context, en *entry) error {
 // again: each command on it would fold it again to fail at the same place.
 func (e *Engine) setAside(id string) error {
 	if u, ok := e.aside.Load(id); ok {
-		return u.(*Unreplayable).Refusal()
+		return u.(*match.Unreplayable).Refusal()
 	}
 	return nil
 }
@@ -312,7 +228,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	if err := e.setAside(matchID); err != nil {
 		return Ack{}, err
 	}
-	stream := MatchStream(matchID)
+	stream := matchstream.Name(matchID)
 	fp, err := fingerprint(cmd)
 	if err != nil {
 		return Ack{}, err
@@ -397,12 +313,12 @@ func (e *Engine) foldAppended(ctx context.Context, en *entry, proposed []eventst
 		res.LastPosition-res.FirstPosition != n-1 || res.FirstPosition <= en.position {
 		return e.catchUp(ctx, en)
 	}
-	stream := MatchStream(en.id)
+	stream := matchstream.Name(en.id)
 	evs := make([]eventstore.Event, n)
 	for i, p := range proposed {
 		evs[i] = eventstore.Event{Proposed: p, Stream: stream, Version: res.FirstVersion + int64(i), Position: res.FirstPosition + int64(i)}
 	}
-	return en.fold(Folder{e.cfg.Games}, evs)
+	return en.fold(match.Folder{Games: e.cfg.Games}, evs)
 }
 
 // propose encodes decided events for the store, stamped with the time at; fp is the
@@ -454,7 +370,7 @@ func (e *Engine) Create(ctx context.Context, c CreateMatch, meta Meta) (Ack, err
 	}
 	var id string
 	if meta.CommandID != "" {
-		id = derivedID("match", c.By, meta.CommandID)
+		id = match.DerivedID("match", c.By, meta.CommandID)
 	} else if id, err = e.newID(); err != nil {
 		return Ack{}, err
 	}

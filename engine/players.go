@@ -7,6 +7,7 @@ import (
 	"errors"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/player"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -52,7 +53,7 @@ func (e *Engine) RegisterPlayer(ctx context.Context, name, commandID string) (Pl
 	case len(commandID) < MinRegisterKey:
 		return Player{}, "", game.Reject(game.BadInput, "a registration's command ID is %d characters long; it must have at least %d, random (a UUID): the player's token is derived from it", len(commandID), MinRegisterKey)
 	default:
-		id = derivedID("player", "", commandID)
+		id = match.DerivedID("player", "", commandID)
 		h := sha256.Sum256([]byte("arbiter/player-token\x00" + commandID))
 		secret = h[:]
 	}

@@ -7,10 +7,6 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 )
 
-// RematchID is the ID of a match's rematch. It is derived from the match's ID, so every
-// player who asks for the rematch, on any node, reaches the same match.
-func RematchID(matchID string) string { return derivedID("rematch", matchID, "") }
-
 // Rematch offers or accepts the rematch of a finished match: the same game, options and
 // rating, with the seats turned by one (colours swapped in a two-player game), or as the
 // game reseats them (game.Reseating: teams that stay together). The first player to ask
@@ -34,7 +30,7 @@ func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, me
 	if err != nil {
 		return Ack{}, err
 	}
-	id := RematchID(matchID)
+	id := match.RematchID(matchID)
 	seed, err := e.randomBytes(32)
 	if err != nil {
 		return Ack{}, err

@@ -33,8 +33,8 @@ func TestRematchTurnsTheSeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ack.MatchID != engine.RematchID(id) || ack.MatchID == id {
-		t.Fatalf("the rematch is %s, want %s", ack.MatchID, engine.RematchID(id))
+	if ack.MatchID != match.RematchID(id) || ack.MatchID == id {
+		t.Fatalf("the rematch is %s, want %s", ack.MatchID, match.RematchID(id))
 	}
 	snap, err := nodes[1].Match(ctx, ack.MatchID)
 	if err != nil {
@@ -86,7 +86,7 @@ func TestRematchAskedByBothAtOnce(t *testing.T) {
 			t.Fatalf("node %d: %v", i, err)
 		}
 	}
-	snap, err := nodes[0].Match(ctx, engine.RematchID(id))
+	snap, err := nodes[0].Match(ctx, match.RematchID(id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestRematchKeepsTeamsTogether(t *testing.T) {
 			t.Fatalf("%s asks for the rematch: %v", p, err)
 		}
 	}
-	snap, err := e.Match(ctx, engine.RematchID(ack.MatchID))
+	snap, err := e.Match(ctx, match.RematchID(ack.MatchID))
 	if err != nil {
 		t.Fatal(err)
 	}

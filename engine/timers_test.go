@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/bot"
-	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // Two nodes' timers fire at the same deadline: the turn times out once.
@@ -70,7 +71,7 @@ func TestTimersOfTwoNodesTimeOutOnce(t *testing.T) {
 	if snap.State.Result == nil || snap.State.Result.Reason != "timeout" || snap.State.Result.Winners[0] != 1 {
 		t.Fatalf("after White's flag: %+v", snap.State.Result)
 	}
-	evs, _ := store.ReadStream(ctx, engine.MatchStream(ack.MatchID), 0, 0)
+	evs, _ := store.ReadStream(ctx, matchstream.Name(ack.MatchID), 0, 0)
 	flags := 0
 	for _, ev := range evs {
 		if ev.Type == "FlagFell" {

@@ -16,6 +16,7 @@ import (
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/projections"
 )
 
@@ -81,7 +82,7 @@ func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int
 	if from < 0 {
 		return nil, game.Reject(game.BadInput, "after must be 0 or more")
 	}
-	evs, err := r.Engine.Store().ReadStream(ctx, engine.MatchStream(obj.ID), int64(from), n)
+	evs, err := r.Engine.Store().ReadStream(ctx, matchstream.Name(obj.ID), int64(from), n)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int
 
 // Rematch is the resolver for the rematch field.
 func (r *matchResolver) Rematch(ctx context.Context, obj *model.Match) (*model.Match, error) {
-	if v := r.Lobby.Get(engine.RematchID(obj.ID)); v != nil {
+	if v := r.Lobby.Get(match.RematchID(obj.ID)); v != nil {
 		v, _, err := r.delayedView(ctx, v, spectatorDelay(v, obj.ViewerID))
 		if err != nil {
 			return nil, err

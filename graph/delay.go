@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/projections"
 )
 
@@ -51,9 +51,9 @@ func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, de
 		return v, time.Time{}, nil
 	}
 	cutoff := time.Now().Add(-delay)
-	f := engine.Folder{Games: r.Engine.Games()}
+	f := match.Folder{Games: r.Engine.Games()}
 	out := &projections.MatchView{ID: v.ID, CreatedAt: v.CreatedAt}
-	stream := engine.MatchStream(v.ID)
+	stream := matchstream.Name(v.ID)
 	for out.Version < v.Version {
 		evs, err := r.Engine.Store().ReadStream(ctx, stream, out.Version, catchUpPage)
 		if err != nil {
@@ -67,7 +67,7 @@ func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, de
 			if ev.Version > v.Version || out.Version > 0 && ev.Time.After(cutoff) {
 				return out, next(ev, out.Version, v.Version, delay), nil
 			}
-			rules, st, err := f.Apply(v.ID, out.Rules, out.State, out.Version, ev)
+			rules, st, err := f.Apply(v.ID, out.Rules, out.State, out.Version, matchstream.Record(ev))
 			if err != nil {
 				return nil, time.Time{}, err
 			}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/projections"
 )
 
@@ -31,7 +31,7 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 	if after != nil {
 		last = int64(*after)
 	}
-	stream := engine.MatchStream(matchID)
+	stream := matchstream.Name(matchID)
 	if err := r.checkAfter(ctx, matchID, stream, last); err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 	if err != nil {
 		return nil, err
 	}
-	f, stop := r.Hub.watch(engine.MatchStream(matchID))
+	f, stop := r.Hub.watch(matchstream.Name(matchID))
 	out := make(chan *model.Match, 1)
 	go func() {
 		defer close(out)
@@ -217,7 +217,7 @@ func (r *Resolver) updateClass(v *projections.MatchView, playerID string) string
 	if playerID == "" || v.State.SeatOf(playerID) >= 0 {
 		return playerID
 	}
-	if rm := r.Lobby.Get(engine.RematchID(v.ID)); rm != nil && rm.State.SeatOf(playerID) >= 0 {
+	if rm := r.Lobby.Get(match.RematchID(v.ID)); rm != nil && rm.State.SeatOf(playerID) >= 0 {
 		return playerID
 	}
 	return ""

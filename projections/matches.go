@@ -12,7 +12,6 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -37,7 +36,7 @@ type MatchView struct {
 
 // Matches is the live state of every match: boards, moves, seats, and the lobby.
 type Matches struct {
-	folder engine.Folder
+	folder match.Folder
 	checkpoint
 	byID map[string]*MatchView
 
@@ -45,8 +44,8 @@ type Matches struct {
 	finished     []string      // IDs of finished, unarchived matches, in the order they ended
 	ended        chan struct{} // a match joined finished: RunArchiver's wait may be shorter
 
-	aside   map[string]*engine.Unreplayable // matches whose events do not replay, by ID
-	onAside func(*engine.Unreplayable)
+	aside   map[string]*match.Unreplayable // matches whose events do not replay, by ID
+	onAside func(*match.Unreplayable)
 }
 
 // MatchesOption configures NewMatches.
@@ -62,13 +61,13 @@ func ArchiveAfter(d time.Duration) MatchesOption { return func(m *Matches) { m.a
 // OnSetAside calls f, once per match, when a match's events are found not to replay: the
 // model then drops the match and ignores its later events, and serves every other match.
 // f runs under the model's lock and must not call back into it.
-func OnSetAside(f func(*engine.Unreplayable)) MatchesOption {
+func OnSetAside(f func(*match.Unreplayable)) MatchesOption {
 	return func(m *Matches) { m.onAside = f }
 }
 
 // NewMatches returns an empty model for the games of reg.
 func NewMatches(reg *game.Registry, opts ...MatchesOption) *Matches {
-	m := &Matches{folder: engine.Folder{Games: reg}, byID: map[string]*MatchView{}, aside: map[string]*engine.Unreplayable{}, archiveAfter: -1,
+	m := &Matches{folder: match.Folder{Games: reg}, byID: map[string]*MatchView{}, aside: map[string]*match.Unreplayable{}, archiveAfter: -1,
 		ended: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(m)
@@ -164,7 +163,7 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	}
 	was := m.byID[id]
 	v, err := m.fold(id, was, []eventstore.Event{ev})
-	if u := (*engine.Unreplayable)(nil); errors.As(err, &u) {
+	if u := (*match.Unreplayable)(nil); errors.As(err, &u) {
 		m.putAside(u)
 		return nil
 	}
@@ -177,7 +176,7 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 }
 
 // putAside drops a match that does not replay. The caller holds the lock.
-func (m *Matches) putAside(u *engine.Unreplayable) {
+func (m *Matches) putAside(u *match.Unreplayable) {
 	delete(m.byID, u.Match)
 	m.aside[u.Match] = u
 	if m.onAside != nil {
@@ -197,9 +196,9 @@ func (m *Matches) Unavailable(id string) error {
 }
 
 // SetAside returns the matches set aside because their events do not replay, by ID.
-func (m *Matches) SetAside() []*engine.Unreplayable {
+func (m *Matches) SetAside() []*match.Unreplayable {
 	m.mu.RLock()
-	out := make([]*engine.Unreplayable, 0, len(m.aside))
+	out := make([]*match.Unreplayable, 0, len(m.aside))
 	for _, u := range m.aside {
 		out = append(out, u)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // pageApplier is a projection that can apply a page of events at once, with the result
@@ -93,7 +94,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 
 // fold applies one match's events, in order, to a copy of its view (nil for a new match):
 // Apply with one event, applyPage with all the events of a match in a page. An event that
-// does not fold is an *engine.Unreplayable.
+// does not fold is an *match.Unreplayable.
 func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*MatchView, error) {
 	var v *MatchView
 	if old == nil {
@@ -105,7 +106,7 @@ func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*Matc
 		v = &cp
 	}
 	for _, ev := range evs {
-		rules, st, err := m.folder.Apply(id, v.Rules, v.State, v.Version, ev)
+		rules, st, err := m.folder.Apply(id, v.Rules, v.State, v.Version, matchstream.Record(ev))
 		if err != nil {
 			return nil, err
 		}

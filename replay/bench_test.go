@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
 	"github.com/arbiter-games/arbiter/replay/playout"
 )
@@ -32,7 +33,7 @@ func BenchmarkRebuild200Moves(b *testing.B) {
 	if err := m.Play(ctx, eng, 0, 200, nil); err != nil {
 		b.Fatal(err)
 	}
-	evs, err := store.ReadStream(ctx, engine.MatchStream(m.ID), 0, 0)
+	evs, err := store.ReadStream(ctx, matchstream.Name(m.ID), 0, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

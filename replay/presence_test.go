@@ -11,6 +11,7 @@ import (
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
 )
 
@@ -118,7 +119,7 @@ func rehash(evs []eventstore.Event) {
 // for a test to forge from.
 func honestAbandonment(t *testing.T, store eventstore.Store, id string) (string, []eventstore.Event, func(typ string) int) {
 	t.Helper()
-	stream := engine.MatchStream(id)
+	stream := matchstream.Name(id)
 	evs, err := store.ReadStream(context.Background(), stream, 0, 0)
 	if err != nil {
 		t.Fatal(err)

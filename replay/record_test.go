@@ -16,6 +16,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
 )
 
@@ -91,11 +92,11 @@ func TestResultAndRecordReadBySide(t *testing.T) {
 	if got, want := replay.Record(snap.Rules, snap.State), "1. "+moves[0]+" "+moves[1]+" 2. "+moves[2]; got != want {
 		t.Errorf("the record reads %q, want %q", got, want)
 	}
-	evs, err := store.ReadStream(context.Background(), engine.MatchStream(id), 0, 0)
+	evs, err := store.ReadStream(context.Background(), matchstream.Name(id), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := replay.VerifyEvents(games, engine.MatchStream(id), evs); !r.OK() || r.Ending != "0-1 (Black, seat 0, Ada, wins by resignation)" {
+	if r := replay.VerifyEvents(games, matchstream.Name(id), evs); !r.OK() || r.Ending != "0-1 (Black, seat 0, Ada, wins by resignation)" {
 		t.Errorf("verify: %+v, %q", r.Problems, r.Ending)
 	}
 }

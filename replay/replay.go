@@ -10,12 +10,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
-	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // Reader is the part of an event store that replay reads.
@@ -45,7 +44,7 @@ func State(ctx context.Context, store Reader, games *game.Registry, matchID stri
 	if at < 0 {
 		return Snapshot{}, game.Reject(game.BadInput, "version %d: versions start at 1 (0 means the latest)", at)
 	}
-	evs, err := readStream(ctx, store, engine.MatchStream(matchID))
+	evs, err := readStream(ctx, store, matchstream.Name(matchID))
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -60,7 +59,7 @@ func State(ctx context.Context, store Reader, games *game.Registry, matchID stri
 		return Snapshot{}, game.Reject(game.BadInput, "match %s has versions 1 to %d; there is no version %d", matchID, head, at)
 	}
 	snap, err := Fold(games, evs[:at])
-	if u := (*engine.Unreplayable)(nil); errors.As(err, &u) {
+	if u := (*match.Unreplayable)(nil); errors.As(err, &u) {
 		return Snapshot{}, fmt.Errorf("%w; `arbiter verify --match %s` lists every problem of the match", err, matchID)
 	}
 	if err != nil {
@@ -77,10 +76,10 @@ func Fold(games *game.Registry, evs []eventstore.Event) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("no event to fold")
 	}
 	snap := Snapshot{Events: evs}
-	f := engine.Folder{Games: games}
-	id := strings.TrimPrefix(evs[0].Stream, "match-")
+	f := match.Folder{Games: games}
+	id, _ := matchstream.MatchID(evs[0].Stream)
 	for _, ev := range evs {
-		rules, st, err := f.Apply(id, snap.Rules, snap.State, snap.Version, ev)
+		rules, st, err := f.Apply(id, snap.Rules, snap.State, snap.Version, matchstream.Record(ev))
 		if err != nil {
 			return Snapshot{}, err
 		}
@@ -108,9 +107,4 @@ func readStream(ctx context.Context, store Reader, stream string) ([]eventstore.
 		}
 		after = page[len(page)-1].Version
 	}
-}
-
-// MatchID returns the match ID of a match stream, and false for any other stream.
-func MatchID(stream string) (string, bool) {
-	return strings.CutPrefix(stream, engine.MatchStream(""))
 }

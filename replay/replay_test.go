@@ -10,12 +10,13 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
-	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
 	"github.com/arbiter-games/arbiter/replay/playout"
 )
@@ -73,7 +74,7 @@ func (f fixture) open(t *testing.T) *sqlite.Store {
 func (f fixture) versionOf(t *testing.T, matchID, typ string, n int) int64 {
 	t.Helper()
 	s := f.open(t)
-	evs, err := s.ReadStream(context.Background(), engine.MatchStream(matchID), 0, 0)
+	evs, err := s.ReadStream(context.Background(), matchstream.Name(matchID), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func (f fixture) update(t *testing.T, query string, args ...any) {
 func (f fixture) forge(t *testing.T, matchID string, version int64, edit func(map[string]any)) {
 	t.Helper()
 	s := f.open(t)
-	stream := engine.MatchStream(matchID)
+	stream := matchstream.Name(matchID)
 	evs, err := s.ReadStream(context.Background(), stream, 0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +206,7 @@ func TestVerifyDetectsTamperedPayload(t *testing.T) {
 	f := newFixture(t)
 	id := f.matches[0].ID
 	v := f.versionOf(t, id, "MovePlayed", 5)
-	f.update(t, `UPDATE events SET payload = replace(payload, '"seat":0', '"seat":1') WHERE stream = ? AND version = ?`, engine.MatchStream(id), v)
+	f.update(t, `UPDATE events SET payload = replace(payload, '"seat":0', '"seat":1') WHERE stream = ? AND version = ?`, matchstream.Name(id), v)
 	r := verify(t, f, id)
 	wantProblem(t, r, v, replay.CheckChain, "content hashes to")
 	if !strings.Contains(r.Err().Error(), "version "+itoa(v)) {
@@ -217,7 +218,7 @@ func TestVerifyDetectsTamperedHash(t *testing.T) {
 	f := newFixture(t)
 	id := f.matches[1].ID
 	v := f.versionOf(t, id, "MovePlayed", 10)
-	f.update(t, `UPDATE events SET hash = ? WHERE stream = ? AND version = ?`, strings.Repeat("0", 64), engine.MatchStream(id), v)
+	f.update(t, `UPDATE events SET hash = ? WHERE stream = ? AND version = ?`, strings.Repeat("0", 64), matchstream.Name(id), v)
 	wantProblem(t, verify(t, f, id), v, replay.CheckChain, "stored hash")
 }
 

@@ -13,8 +13,8 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/visibility"
-	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // The checks a Problem may name.
@@ -111,7 +111,7 @@ func (r *Report) add(version int64, check, format string, args ...any) {
 //     that the game's Status gives; a resignation leaves the other side as winners, an
 //     agreement has none.
 func Verify(ctx context.Context, store Reader, games *game.Registry, matchID string) (Report, error) {
-	stream := engine.MatchStream(matchID)
+	stream := matchstream.Name(matchID)
 	evs, err := readStream(ctx, store, stream)
 	if err != nil {
 		return Report{}, err
@@ -137,7 +137,7 @@ func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) R
 			r.add(0, CheckChain, "%v", err)
 		}
 	}
-	id, isMatch := MatchID(stream)
+	id, isMatch := matchstream.MatchID(stream)
 	if !isMatch {
 		for i, ev := range evs {
 			if ev.Version != int64(i)+1 {
@@ -179,21 +179,21 @@ type verifier struct {
 }
 
 func (v *verifier) run(evs []eventstore.Event) {
-	for i, ev := range evs {
-		version := int64(i) + 1
+	for i, stored := range evs {
+		version, ev := int64(i)+1, matchstream.Record(stored)
 		if ev.Version != version {
 			v.r.add(version, CheckVersion, "the event here has version %d: the stream has a gap or a duplicate", ev.Version)
 			return
 		}
 		if i == 0 {
-			rules, err := engine.Folder{Games: v.games}.Rules(ev)
+			rules, err := match.Folder{Games: v.games}.Rules(ev)
 			if err != nil {
 				v.r.add(version, CheckLifecycle, "%v", err)
 				return
 			}
 			v.rules = rules
 		}
-		d, err := engine.Decode(v.rules, ev)
+		d, err := ev.Decode(v.rules)
 		if err != nil {
 			v.r.add(version, CheckDecode, "%v", err)
 			return
@@ -214,7 +214,7 @@ func (v *verifier) run(evs []eventstore.Event) {
 
 // check verifies one decoded event against the state before it and folds it; false stops
 // the fold (the state no longer means anything).
-func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
+func (v *verifier) check(ev match.Recorded, d game.Event) bool {
 	version, st := ev.Version, &v.st
 	if r, ok := d.(match.Resigned); ok {
 		v.forfeited = v.forfeiter == r.Seat
@@ -281,8 +281,8 @@ func (v *verifier) check(ev eventstore.Event, d game.Event) bool {
 		} else if plan.Seats != e.Seats || !slices.Equal(plan.Teams, e.Teams) {
 			v.r.add(version, CheckLifecycle, "%d seats in teams %v recorded; the options give %d in teams %v", e.Seats, e.Teams, plan.Seats, plan.Teams)
 		}
-		if e.RematchOf != "" && engine.RematchID(e.RematchOf) != v.r.MatchID {
-			v.r.add(version, CheckLifecycle, "the rematch of %s would be match %s, not %s", e.RematchOf, engine.RematchID(e.RematchOf), v.r.MatchID)
+		if e.RematchOf != "" && match.RematchID(e.RematchOf) != v.r.MatchID {
+			v.r.add(version, CheckLifecycle, "the rematch of %s would be match %s, not %s", e.RematchOf, match.RematchID(e.RematchOf), v.r.MatchID)
 		}
 	case match.SeedDrawn:
 		switch {
@@ -365,7 +365,7 @@ func (v *verifier) evolve(version int64, d game.Event) (ok bool) {
 
 // started checks that every seat is taken and deals the game's opening again from the
 // seed, to compare it with the events that follow.
-func (v *verifier) started(ev eventstore.Event) {
+func (v *verifier) started(ev match.Recorded) {
 	st := &v.st
 	if st.Status != match.Open {
 		v.r.add(ev.Version, CheckLifecycle, "MatchStarted while the match is %s", statusName(st.Status))
@@ -392,7 +392,7 @@ func (v *verifier) started(ev eventstore.Event) {
 
 // expect compares one stored event with the event the rules give there (want), under
 // check; source names what gives it.
-func (v *verifier) expect(ev eventstore.Event, d game.Event, want game.Emitted, check, source string) {
+func (v *verifier) expect(ev match.Recorded, d game.Event, want game.Emitted, check, source string) {
 	if ev.Type != want.Event.EventType() {
 		v.r.add(ev.Version, check, "%s recorded where %s records %s", ev.Type, source, want.Event.EventType())
 		return
@@ -441,7 +441,7 @@ func (v *verifier) resigned(seat int, at time.Time) {
 // strayWithdrawal reports a game event that is the withdrawal of a seat that did not
 // resign just before, at the event's time or at none: only the match's resignation may
 // take a seat out of play.
-func (v *verifier) strayWithdrawal(ev eventstore.Event, d game.Event) {
+func (v *verifier) strayWithdrawal(ev match.Recorded, d game.Event) {
 	w, ok := v.rules.(game.Withdrawing)
 	if !ok || v.st.GameState == nil {
 		return
@@ -647,7 +647,7 @@ func sightName(v visibility.Visibility) string {
 // seat leaves once before it returns, and a forfeit comes no earlier than the match's rule
 // allows (a claim after ClaimAfter away, the timer's forfeit at ForfeitAfter, or
 // BotForfeitAfter against the bot).
-func (v *verifier) presence(ev eventstore.Event, d game.Event) {
+func (v *verifier) presence(ev match.Recorded, d game.Event) {
 	st := &v.st
 	if st.Status != match.Live {
 		v.r.add(ev.Version, CheckLifecycle, "%s while the match is %s", ev.Type, statusName(st.Status))

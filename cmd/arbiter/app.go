@@ -16,11 +16,11 @@ import (
 
 	"github.com/arbiter-games/arbiter/bot"
 	"github.com/arbiter-games/arbiter/bus"
-	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/headlog"
@@ -147,7 +147,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		metrics: figures,
 		limits:  cfg.limits,
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures}),
-		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter), projections.OnSetAside(func(u *engine.Unreplayable) {
+		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter), projections.OnSetAside(func(u *match.Unreplayable) {
 			log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
 				"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)
 		})),

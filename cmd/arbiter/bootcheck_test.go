@@ -15,7 +15,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // bootRefused runs `arbiter serve` on db and expects it to exit with an error instead of
@@ -139,12 +139,12 @@ func TestServeRefusesAFileWhoseLastEventIsUnchained(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Version 7 (e4) is the store's last event; version 6 goes.
-	if _, err := sqlDB.Exec(`DELETE FROM events WHERE stream = ? AND version = 6`, engine.MatchStream(id)); err != nil {
+	if _, err := sqlDB.Exec(`DELETE FROM events WHERE stream = ? AND version = 6`, matchstream.Name(id)); err != nil {
 		t.Fatal(err)
 	}
 	sqlDB.Close()
 	out := bootRefused(t, db)
-	if !strings.Contains(out, "version 6 of stream "+engine.MatchStream(id)+", before the last event, is missing") || !strings.Contains(out, "restore the store from a backup") {
+	if !strings.Contains(out, "version 6 of stream "+matchstream.Name(id)+", before the last event, is missing") || !strings.Contains(out, "restore the store from a backup") {
 		t.Errorf("serve's refusal: %s", out)
 	}
 }

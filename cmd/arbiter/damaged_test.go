@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // damage rewrites the payload of one stored event of a match with SQL, as someone with
@@ -23,7 +23,7 @@ func damage(t *testing.T, db, matchID string, version int64, edit func(payload s
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := store.ReadStream(ctx, engine.MatchStream(matchID), 0, 1000)
+	evs, err := store.ReadStream(ctx, matchstream.Name(matchID), 0, 1000)
 	store.Close()
 	if err != nil {
 		t.Fatal(err)

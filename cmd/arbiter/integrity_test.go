@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/headlog"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/serverkey"
 )
 
@@ -72,7 +72,7 @@ func verifyFails(t *testing.T, db string, wants ...string) string {
 func TestVerifyCatchesADeletedTailOfALiveStream(t *testing.T) {
 	db, ms, _ := filled(t)
 	// ms[0] is live; its last events lie among the other matches' in global order.
-	where := fmt.Sprintf(`stream = '%s' AND version > 25`, engine.MatchStream(ms[0].ID))
+	where := fmt.Sprintf(`stream = '%s' AND version > 25`, matchstream.Name(ms[0].ID))
 	first := firstPosition(t, db, where)
 	tamper(t, db, `DELETE FROM events WHERE `+where)
 	verifyFails(t, db, fmt.Sprintf("position %d: global chain: missing: the store goes from position %d ", first, first-1))
@@ -82,13 +82,13 @@ func TestVerifyCatchesADeletedTailOfTheStore(t *testing.T) {
 	db, _, mate := filled(t)
 	// The fool's mate is the last match: cutting its end cuts the end of the store, which
 	// leaves the global chain whole. The signed head remembers the end.
-	tamper(t, db, fmt.Sprintf(`DELETE FROM events WHERE stream = '%s' AND version > 8`, engine.MatchStream(mate.ID)))
+	tamper(t, db, fmt.Sprintf(`DELETE FROM events WHERE stream = '%s' AND version > 8`, matchstream.Name(mate.ID)))
 	verifyFails(t, db, "the store ends at position 113, but its last commit signed position 117 ", "events 114 to 117, acknowledged, are missing")
 }
 
 func TestVerifyCatchesADeletedStream(t *testing.T) {
 	db, ms, _ := filled(t)
-	where := fmt.Sprintf(`stream = '%s'`, engine.MatchStream(ms[1].ID))
+	where := fmt.Sprintf(`stream = '%s'`, matchstream.Name(ms[1].ID))
 	first := firstPosition(t, db, where)
 	tamper(t, db, `DELETE FROM events WHERE `+where)
 	verifyFails(t, db, fmt.Sprintf("position %d: global chain: missing: the store goes from position %d ", first, first-1))

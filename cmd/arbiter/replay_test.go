@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay/playout"
 )
 
@@ -110,7 +111,7 @@ func TestVerifyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sqlDB.Exec(`UPDATE events SET payload = replace(payload, '"seat":1', '"seat":0') WHERE stream = ? AND version = 10`, engine.MatchStream(ms[1].ID)); err != nil {
+	if _, err := sqlDB.Exec(`UPDATE events SET payload = replace(payload, '"seat":1', '"seat":0') WHERE stream = ? AND version = 10`, matchstream.Name(ms[1].ID)); err != nil {
 		t.Fatal(err)
 	}
 	sqlDB.Close()

@@ -17,6 +17,7 @@ import (
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
 )
 
@@ -149,7 +150,7 @@ func TestSovereignMatchesReplayAndVerify(t *testing.T) {
 	}
 	defer store.Close()
 	royale := matches[2]
-	evs, err := store.ReadStream(ctx, engine.MatchStream(royale.matchID), 0, 0)
+	evs, err := store.ReadStream(ctx, matchstream.Name(royale.matchID), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestSovereignMatchesReplayAndVerify(t *testing.T) {
 			t.Errorf("the Royale match records no %s: %v", typ, types)
 		}
 	}
-	if r := replay.VerifyEvents(games(), engine.MatchStream(royale.matchID), evs); !r.OK() || r.Result == nil || r.Result.Reason != "last king standing" {
+	if r := replay.VerifyEvents(games(), matchstream.Name(royale.matchID), evs); !r.OK() || r.Result == nil || r.Result.Reason != "last king standing" {
 		t.Fatalf("the Royale match as stored: %+v", r)
 	}
 
@@ -299,14 +300,14 @@ func (tb *royaleTable) resign(seat int) []game.Event {
 	if err != nil {
 		tb.t.Fatalf("seat %d resigns: %v", seat, err)
 	}
-	evs, err := tb.store.ReadStream(ctx, engine.MatchStream(tb.id), ack.FirstVersion-1, 0)
+	evs, err := tb.store.ReadStream(ctx, matchstream.Name(tb.id), ack.FirstVersion-1, 0)
 	if err != nil {
 		tb.t.Fatal(err)
 	}
 	rules := sovereignchess.Rules{}
 	var out []game.Event
 	for _, ev := range evs {
-		d, err := engine.Decode(rules, ev)
+		d, err := matchstream.Record(ev).Decode(rules)
 		if err != nil {
 			tb.t.Fatal(err)
 		}
@@ -411,11 +412,11 @@ func TestSovereignRoyaleResignations(t *testing.T) {
 	}
 	defer store.Close()
 	for _, tb := range []*royaleTable{start, last} {
-		evs, err := store.ReadStream(ctx, engine.MatchStream(tb.id), 0, 0)
+		evs, err := store.ReadStream(ctx, matchstream.Name(tb.id), 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := replay.VerifyEvents(games(), engine.MatchStream(tb.id), evs); !r.OK() {
+		if r := replay.VerifyEvents(games(), matchstream.Name(tb.id), evs); !r.OK() {
 			t.Fatalf("match %s: %v", tb.id, r.Err())
 		}
 		// A forger who drops a withdrawal and re-hashes: the resigned seat would keep

@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
 )
 
@@ -54,7 +55,7 @@ func TestFlagsFallThroughTheEngine(t *testing.T) {
 			if err != nil || !report.OK() {
 				t.Fatalf("verify: %v %v", err, report.Err())
 			}
-			evs, err := tb.store.ReadStream(tb.ctx, engine.MatchStream(tb.id), 0, 0)
+			evs, err := tb.store.ReadStream(tb.ctx, matchstream.Name(tb.id), 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +161,7 @@ func TestRoyaleResignationOnTheClockThroughTheEngine(t *testing.T) {
 	if want := tb.noon.Add(70 * time.Second); ms.Status != match.Live || !st.Deadline.Equal(want) || slices.Contains(st.ToAct, resigner) {
 		t.Fatalf("after seat %d resigned at 12:00:10: %s, %+v; want the next seat to act until %s", resigner, ms.Status, st, want)
 	}
-	evs, err := tb.store.ReadStream(tb.ctx, engine.MatchStream(tb.id), 0, 0)
+	evs, err := tb.store.ReadStream(tb.ctx, matchstream.Name(tb.id), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

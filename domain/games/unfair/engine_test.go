@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
 )
 
@@ -67,7 +68,7 @@ func TestMatchThroughTheEngine(t *testing.T) {
 	}
 	// A forger who re-hashes the chain after changing a drawn card or a card's target is
 	// still caught by the rules.
-	evs, err := store.ReadStream(ctx, engine.MatchStream(ack.MatchID), 0, 0)
+	evs, err := store.ReadStream(ctx, matchstream.Name(ack.MatchID), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestMatchThroughTheEngine(t *testing.T) {
 		{"CardPlayed", 1, "slot", 3},
 	} {
 		forged := forge(t, evs, forgery.typ, forgery.nth, forgery.field, forgery.value)
-		report := replay.VerifyEvents(games, engine.MatchStream(ack.MatchID), forged)
+		report := replay.VerifyEvents(games, matchstream.Name(ack.MatchID), forged)
 		if report.OK() || report.Problems[0].Check != replay.CheckRules {
 			t.Errorf("%s with another %s: %+v", forgery.typ, forgery.field, report.Problems)
 		}
@@ -119,7 +120,7 @@ func TestMatchThroughTheEngine(t *testing.T) {
 			forged[j].PrevHash = forged[j-1].Hash
 			forged[j].Hash = eventstore.Hash(forged[j].PrevHash, forged[j])
 		}
-		report := replay.VerifyEvents(games, engine.MatchStream(ack.MatchID), forged)
+		report := replay.VerifyEvents(games, matchstream.Name(ack.MatchID), forged)
 		if report.OK() || report.Problems[0].Check != leak.check {
 			t.Errorf("%s number %d stored visible to %q: %+v", leak.typ, leak.nth, forged[i].Visibility, report.Problems)
 		}
@@ -262,7 +263,7 @@ func TestMatchOnTheClockThroughTheEngine(t *testing.T) {
 	if err != nil || !report.OK() {
 		t.Fatalf("verify: %v %v", err, report.Err())
 	}
-	evs, err := store.ReadStream(ctx, engine.MatchStream(ack.MatchID), 0, 0)
+	evs, err := store.ReadStream(ctx, matchstream.Name(ack.MatchID), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func TestMatchOnTheClockThroughTheEngine(t *testing.T) {
 	}
 	// A forger who gives a player more time, re-hashing the chain, is caught by the audit.
 	forged := forge(t, evs, "MovePlayed", 2, "leftMs", 99_000)
-	if report := replay.VerifyEvents(games, engine.MatchStream(ack.MatchID), forged); report.OK() || report.Problems[0].Check != replay.CheckRules {
+	if report := replay.VerifyEvents(games, matchstream.Name(ack.MatchID), forged); report.OK() || report.Problems[0].Check != replay.CheckRules {
 		t.Errorf("more time left: %+v", report.Problems)
 	}
 }

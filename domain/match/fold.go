@@ -1,0 +1,107 @@
+package match
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/visibility"
+)
+
+// Recorded is one stored event of a match as its fold and its audit read it: the store's
+// envelope without what only the store needs (hashes, global positions, command IDs).
+type Recorded struct {
+	Stream     string
+	Version    int64 // in the stream, from 1
+	Type       string
+	Schema     int
+	Payload    []byte
+	Visibility visibility.Visibility
+	Time       time.Time // when the command that recorded it was received
+}
+
+// Folder turns a match's stored events into its state: the engine, the projections and
+// replay all fold a match through it.
+type Folder struct {
+	Games *game.Registry
+}
+
+// Rules returns the rules a match was created under, from its first event.
+func (f Folder) Rules(first Recorded) (game.Rules, error) {
+	if first.Type != (MatchCreated{}).EventType() || first.Version != 1 {
+		return nil, fmt.Errorf("stream %s starts with %s at version %d, not MatchCreated at 1", first.Stream, first.Type, first.Version)
+	}
+	d, err := Decode(nil, first.Type, first.Schema, first.Payload)
+	if err != nil {
+		return nil, err
+	}
+	created := d.(MatchCreated)
+	rules, err := f.Games.Get(created.Game)
+	if err != nil {
+		return nil, err
+	}
+	if v := rules.Info().RulesVersion; v != created.RulesVersion {
+		return nil, fmt.Errorf("match %s was played under %s rules %q; this server has %q", first.Stream, created.Game, created.RulesVersion, v)
+	}
+	return rules, nil
+}
+
+// Decode reads one stored event of a match played under rules.
+func (ev Recorded) Decode(rules game.Rules) (game.Event, error) {
+	d, err := Decode(rules, ev.Type, ev.Schema, ev.Payload)
+	if err != nil {
+		return nil, fmt.Errorf("%s version %d: %w", ev.Stream, ev.Version, err)
+	}
+	return d, nil
+}
+
+// Unreplayable is the error of a match whose stored events do not fold: a version out of
+// order, rules this server does not have, a payload that does not decode, or an event the
+// rules refuse to apply. Such a match is set aside (commands and queries on it are
+// refused with game.Unavailable) while every other match is served.
+type Unreplayable struct {
+	Match   string
+	Version int64 // the event that does not fold
+	Err     error
+}
+
+func (e *Unreplayable) Error() string {
+	return fmt.Sprintf("match %s does not replay at version %d: %v", e.Match, e.Version, e.Err)
+}
+
+func (e *Unreplayable) Unwrap() error { return e.Err }
+
+// Refusal is what a caller is told of a match set aside: its ID and what an operator can
+// run, not the cause, which is for the server's log.
+func (e *Unreplayable) Refusal() *game.Error {
+	return &game.Error{Code: game.Unavailable, Err: e, Reason: fmt.Sprintf(
+		"match %s is unavailable: its stored events do not replay; the server's operator can see why with `arbiter verify --match %s`", e.Match, e.Match)}
+}
+
+// Apply folds the stored event ev of match id into st, which is at version; rules is
+// nil before the first event, which pins them. Any failure is an *Unreplayable: the rules
+// panic on a stored event they cannot apply (it cannot have been decided), and that
+// panic is recovered here so that one damaged match does not stop the process.
+func (f Folder) Apply(id string, rules game.Rules, st State, version int64, ev Recorded) (_ game.Rules, _ State, err error) {
+	fail := func(e error) (game.Rules, State, error) {
+		return nil, State{}, &Unreplayable{Match: id, Version: ev.Version, Err: e}
+	}
+	if ev.Version != version+1 {
+		return fail(fmt.Errorf("stream %s jumps from version %d to %d", ev.Stream, version, ev.Version))
+	}
+	if rules == nil {
+		if rules, err = f.Rules(ev); err != nil {
+			return fail(err)
+		}
+	}
+	d, err := ev.Decode(rules)
+	if err != nil {
+		return fail(err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_, _, err = fail(fmt.Errorf("the rules cannot apply %s: %v", ev.Type, p))
+		}
+	}()
+	return rules, Evolve(rules, st, d), nil
+}
