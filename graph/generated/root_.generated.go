@@ -1551,7 +1551,8 @@ type Mutation {
   declineDraw(matchId: ID!, commandId: ID): ActionPayload!
   """
   Offers or accepts the rematch of a finished match you played: the same game, options and
-  rating, with the seats turned by one (colours swapped in a two-player game). The first
+  rating, with the seats turned by one (colours swapped in a two-player game) unless the
+  game seats them otherwise (a team game keeps its teams together). The first
   call opens the rematch and seats you; each other player's call seats them; it starts once
   every seat is taken. Its seats are kept for the players of the finished match: anyone
   else's joinMatch is FORBIDDEN. Asking again changes nothing.
