@@ -44,7 +44,7 @@ func Add(ctx context.Context, e *engine.Engine, matchID, by string, seat *int, m
 	if st.Rated {
 		return engine.Ack{}, game.Reject(game.BadInput, "match %s is rated, and bot games never count for ratings: play the bot in a friendly match (rated: false)", matchID)
 	}
-	if _, ok := snap.Rules.(game.Boarded); !ok {
+	if _, ok := snap.Rules.(game.Viewed); !ok {
 		return engine.Ack{}, game.Reject(game.BadInput, "the bot does not play %s", snap.Rules.Info().Name)
 	}
 	return e.Handle(ctx, matchID, match.Join{PlayerID: ID, Name: Name, Seat: seat, Bot: true}, meta)

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/projections"
@@ -21,25 +20,22 @@ import (
 type View struct {
 	Seat  int
 	Phase string // game.Status.Phase
-	// Choices are the options of a choice the rules put to the bot (game.Status.Choices).
-	Choices []string
-	Board   *game.Board      // nil for a game without a board
-	Hand    []cards.HandCard // the bot's own hand, with what may be played now; nil without cards
-	Seed    [2]uint64        // where the policy's choices come from (see SeedOf)
+	// Plays are what the bot's seat may do now, as its game lists them from the bot's own
+	// view (game.View.Plays), in the game's order.
+	Plays []game.Play
+	Seed  [2]uint64 // where the policy's choices come from (see SeedOf)
 }
 
-// ViewOf is what the bot, at seat, may see of a match: the board that everyone sees,
-// its own hand as the read side's redaction shows it to the seat's player, and the phase.
+// ViewOf is what the bot, at seat, may see of a match: the plays its game lists for it
+// in the view the read side's redaction gives the bot's player, and the phase.
 func ViewOf(snap engine.Snapshot, seat int) View {
-	st := snap.State.GameStatus(snap.Rules)
-	v := View{Seat: seat, Phase: st.Phase, Choices: st.Choices, Seed: SeedOf(snap.ID, snap.Version, snap.State.Seed)}
-	gs := snap.State.GameState
-	if b, ok := snap.Rules.(game.Boarded); ok && gs != nil {
-		board := b.Board(gs)
-		v.Board = &board
-	}
-	if hand, ok := projections.ViewerOf(snap.State, ID).Hand(snap.Rules, gs, seat); ok {
-		v.Hand = hand
+	v := View{Seat: seat, Phase: snap.State.GameStatus(snap.Rules).Phase, Seed: SeedOf(snap.ID, snap.Version, snap.State.Seed)}
+	if gv := projections.ViewerOf(snap.State, ID).View(snap.Rules, snap.State.GameState); gv != nil {
+		for _, p := range gv.Plays() {
+			if p.Seat == seat {
+				v.Plays = append(v.Plays, p)
+			}
+		}
 	}
 	return v
 }
@@ -62,87 +58,64 @@ const cardOdds = 4
 
 // Decide is the policy: the actions the bot would take, best first (the runner plays the
 // first one the rules accept); none when there is nothing it may do. It is a pure
-// function of the view.
+// function of the view, and knows no game: it reads the plays' kinds and scores.
 //
 //   - A choice the rules put to it (Sovereign Chess's opening: keep or refuse White's
 //     first move): one of the options, at random.
-//   - Else a move that mates on the board (or wins a Royale), then captures, the most
-//     valuable piece first and with the least valuable piece among equals; then, one turn
-//     in cardOdds, a playable card on one of its legal targets (a card that adds to the
-//     move is played alone: its move follows in the next decision, in the phase
-//     "move-after-card"); then every other legal move in a random order; then every
-//     playable card, so that a seat without a legal move still plays one when it can.
+//   - Else the plays the game scores above 0, best first (in the chess-like games: a move
+//     that mates or wins a Royale, then captures, the most valuable piece first and with
+//     the least valuable piece among equals); then, one turn in cardOdds, a playable card
+//     on one of its legal targets (a card that adds to the move is played alone: its move
+//     follows in the next decision, in the phase "move-after-card"); then every other
+//     play in a random order; then every playable card, so that a seat without a legal
+//     move still plays one when it can.
 //
 // Every random choice comes from v.Seed, never from a global source.
 func Decide(v View) []any {
 	rng := rand.New(rand.NewPCG(v.Seed[0], v.Seed[1]))
-	if len(v.Choices) > 0 {
-		options := make([]any, len(v.Choices))
-		for i, c := range v.Choices {
-			options[i] = game.Choose{Option: c}
+	var options, moves []game.Play
+	var cards [][]game.Play // each card's plays, one per choice of targets
+	for _, p := range v.Plays {
+		switch {
+		case p.Kind == game.KindChoice:
+			options = append(options, p)
+		case p.Kind == game.KindCard && p.Of != "" && len(cards) > 0 && cards[len(cards)-1][0].Of == p.Of:
+			cards[len(cards)-1] = append(cards[len(cards)-1], p)
+		case p.Kind == game.KindCard:
+			cards = append(cards, []game.Play{p})
+		default:
+			moves = append(moves, p)
 		}
-		rng.Shuffle(len(options), func(i, j int) { options[i], options[j] = options[j], options[i] })
-		return options
 	}
-	var moves []string
-	if v.Board != nil {
-		moves = slices.Clone(v.Board.LegalMoves)
+	if len(options) > 0 {
+		rng.Shuffle(len(options), func(i, j int) { options[i], options[j] = options[j], options[i] })
+		return dos(options)
 	}
 	rng.Shuffle(len(moves), func(i, j int) { moves[i], moves[j] = moves[j], moves[i] })
-	cards := plays(v.Hand, rng)
+	var played []game.Play
+	for _, aims := range cards {
+		played = append(played, aims[rng.IntN(len(aims))])
+	}
+	rng.Shuffle(len(played), func(i, j int) { played[i], played[j] = played[j], played[i] })
 
-	type judged struct {
-		move             string
-		victim, attacker int
+	slices.SortStableFunc(moves, func(a, b game.Play) int { return cmp.Compare(b.Score, a.Score) })
+	good := 0
+	for good < len(moves) && moves[good].Score > 0 {
+		good++
 	}
-	var mates, captures []judged
-	var quiet []any
-	var look lookahead
-	if v.Board != nil {
-		look = readBoard(v.Board.FEN)
+	out := dos(moves[:good])
+	if len(played) > 0 && rng.IntN(cardOdds) == 0 {
+		out, played = append(out, played[0].Do), played[1:]
 	}
-	for _, mv := range moves {
-		j, mate := judged{move: mv}, false
-		if look != nil {
-			mate, j.victim, j.attacker = look.judge(mv)
-		}
-		switch {
-		case mate:
-			mates = append(mates, j)
-		case j.victim > 0:
-			captures = append(captures, j)
-		default:
-			quiet = append(quiet, game.Move{Notation: mv})
-		}
-	}
-	slices.SortStableFunc(captures, func(a, b judged) int {
-		return cmp.Or(cmp.Compare(b.victim, a.victim), cmp.Compare(a.attacker, b.attacker))
-	})
-	out := make([]any, 0, len(moves)+len(cards))
-	for _, j := range slices.Concat(mates, captures) {
-		out = append(out, game.Move{Notation: j.move})
-	}
-	if len(cards) > 0 && rng.IntN(cardOdds) == 0 {
-		out, cards = append(out, cards[0]), cards[1:]
-	}
-	out = append(out, quiet...)
-	return append(out, cards...)
+	out = append(out, dos(moves[good:])...)
+	return append(out, dos(played)...)
 }
 
-// plays are the hand's playable cards in a random order, each on one of its legal choices
-// of targets, named by slot and card.
-func plays(hand []cards.HandCard, rng *rand.Rand) []any {
-	var out []any
-	for _, hc := range hand {
-		if !hc.Playable {
-			continue
-		}
-		targets := []string{}
-		if len(hc.Targets) > 0 {
-			targets = slices.Clone(hc.Targets[rng.IntN(len(hc.Targets))])
-		}
-		out = append(out, cards.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: targets})
+// dos are the actions of plays.
+func dos(plays []game.Play) []any {
+	out := make([]any, len(plays))
+	for i, p := range plays {
+		out[i] = p.Do
 	}
-	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
 }

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"sort"
 	"sync"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
@@ -79,21 +78,15 @@ func handModel(c *catalog, hand []cards.HandCard) []*model.HandCard {
 }
 
 // seatCardsModel is what everyone may know of one seat's cards.
-func seatCardsModel(c *catalog, carded cards.Carded, st game.State, seat int) *model.SeatCards {
-	sc := &model.SeatCards{
-		Seat: seat, HandSize: carded.HandSize(st, seat), DeckSize: carded.DeckSize(st, seat),
-		DiscardPile: c.cards(carded.Discard(st, seat)), Played: []*model.CardCount{},
+func seatCardsModel(c *catalog, sc cards.SeatCards) *model.SeatCards {
+	m := &model.SeatCards{
+		Seat: sc.Seat, HandSize: sc.HandSize, DeckSize: sc.DeckSize,
+		DiscardPile: c.cards(sc.Discard), Played: []*model.CardCount{},
 	}
-	played := carded.Played(st, seat)
-	ids := make([]string, 0, len(played))
-	for id := range played {
-		ids = append(ids, id)
+	for _, p := range sc.Played {
+		m.Played = append(m.Played, &model.CardCount{Card: c.card(p.Card), Count: p.Count})
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		sc.Played = append(sc.Played, &model.CardCount{Card: c.card(id), Count: played[id]})
-	}
-	return sc
+	return m
 }
 
 // boardModel turns a game's board into the API's.

@@ -10,7 +10,6 @@ import (
 	"math"
 
 	"github.com/arbiter-games/arbiter/bot"
-	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
@@ -111,37 +110,12 @@ func (r *matchResolver) Rematch(ctx context.Context, obj *model.Match) (*model.M
 
 // Hand is the resolver for the hand field.
 func (r *matchResolver) Hand(ctx context.Context, obj *model.Match) ([]*model.HandCard, error) {
-	seat := obj.View.State.SeatOf(obj.ViewerID)
-	if obj.ViewerID == "" || seat < 0 {
-		return nil, nil
-	}
-	v, err := r.full(ctx, obj)
-	if err != nil {
-		return nil, err
-	}
-	hand, ok := projections.ViewerOf(v.State, obj.ViewerID).Hand(v.Rules, v.State.GameState, seat)
-	if !ok {
-		return nil, nil
-	}
-	return handModel(catalogOf(v.Rules), hand), nil
+	return r.handOf(ctx, obj)
 }
 
 // Cards is the resolver for the cards field.
 func (r *matchResolver) Cards(ctx context.Context, obj *model.Match) ([]*model.SeatCards, error) {
-	v, err := r.full(ctx, obj)
-	if err != nil {
-		return nil, err
-	}
-	carded, ok := v.Rules.(cards.Carded)
-	if !ok || v.State.GameState == nil {
-		return []*model.SeatCards{}, nil
-	}
-	c := catalogOf(v.Rules)
-	out := make([]*model.SeatCards, len(v.State.Seats))
-	for i := range out {
-		out[i] = seatCardsModel(c, carded, v.State.GameState, i)
-	}
-	return out, nil
+	return r.cardsOf(ctx, obj)
 }
 
 // RegisterPlayer is the resolver for the registerPlayer field.

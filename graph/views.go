@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -213,28 +214,74 @@ func (r *Resolver) full(ctx context.Context, obj *model.Match) (*projections.Mat
 	return &cp, nil
 }
 
+// gameView returns a match's game state as its caller may see it (projections.Viewer.View),
+// nil for a game that shows none or a match not yet set up, with its rules.
+func (r *Resolver) gameView(ctx context.Context, obj *model.Match) (game.View, game.Rules, error) {
+	v, err := r.full(ctx, obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	return projections.ViewerOf(v.State, obj.ViewerID).View(v.Rules, v.State.GameState), v.Rules, nil
+}
+
 // boardOf computes a match's board field (see matchResolver.Board).
 func (r *Resolver) boardOf(ctx context.Context, obj *model.Match) (*model.Board, error) {
-	v, err := r.full(ctx, obj)
+	gv, _, err := r.gameView(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	b, ok := v.Rules.(game.Boarded)
-	if !ok || v.State.GameState == nil {
+	b, ok := gv.(game.BoardView)
+	if !ok {
 		return nil, nil
 	}
-	return boardModel(b.Board(v.State.GameState)), nil
+	return boardModel(b.ShownBoard()), nil
 }
 
 // movesOf computes a match's moves field (see matchResolver.Moves).
 func (r *Resolver) movesOf(ctx context.Context, obj *model.Match) ([]string, error) {
-	v, err := r.full(ctx, obj)
+	gv, _, err := r.gameView(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	rec, ok := v.Rules.(game.Recorded)
-	if !ok || v.State.GameState == nil {
+	b, ok := gv.(game.BoardView)
+	if !ok {
 		return []string{}, nil
 	}
-	return append([]string{}, rec.MoveList(v.State.GameState)...), nil
+	return append([]string{}, b.ShownMoves()...), nil
+}
+
+// handOf computes a match's hand field (see matchResolver.Hand): the caller's own hand,
+// null for a spectator or in a game without cards.
+func (r *Resolver) handOf(ctx context.Context, obj *model.Match) ([]*model.HandCard, error) {
+	if obj.ViewerID == "" || obj.View.State.SeatOf(obj.ViewerID) < 0 {
+		return nil, nil
+	}
+	gv, rules, err := r.gameView(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := gv.(cards.View)
+	if !ok {
+		return nil, nil
+	}
+	return handModel(catalogOf(rules), c.ShownHand()), nil
+}
+
+// cardsOf computes a match's cards field (see matchResolver.Cards): what everyone may know
+// of each seat's cards.
+func (r *Resolver) cardsOf(ctx context.Context, obj *model.Match) ([]*model.SeatCards, error) {
+	gv, rules, err := r.gameView(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	c, ok := gv.(cards.View)
+	if !ok {
+		return []*model.SeatCards{}, nil
+	}
+	cat := catalogOf(rules)
+	out := []*model.SeatCards{}
+	for _, sc := range c.ShownCards() {
+		out = append(out, seatCardsModel(cat, sc))
+	}
+	return out, nil
 }

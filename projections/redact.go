@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/visibility"
@@ -109,13 +108,14 @@ func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
 	return shown
 }
 
-// Hand returns a seat's hand in a card game when the viewer may see it: the viewer holds
-// the seat, or the match is over. Everyone else learns only the
-// hand's size, through cards.Carded.HandSize.
-func (v Viewer) Hand(rules game.Rules, st game.State, seat int) ([]cards.HandCard, bool) {
-	c, ok := rules.(cards.Carded)
-	if !ok || st == nil || !v.CanSee(visibility.Seat(seat)) {
-		return nil, false
+// View returns a game's state as the viewer may see it, in the game's own view type (see
+// game.Viewed), or nil for a game that shows none or a match not yet set up. It is the
+// one way the API and the bot read a game's state: the game leaves out what the viewer
+// may not see, and lists legal plays for the viewer's own seats alone.
+func (v Viewer) View(rules game.Rules, st game.State) game.View {
+	g, ok := rules.(game.Viewed)
+	if !ok || st == nil {
+		return nil
 	}
-	return c.Hand(st, seat), true
+	return g.View(st, game.Viewpoint{Seats: v.Seats, Teams: v.Teams, Over: v.Finished})
 }

@@ -153,7 +153,7 @@ func TestRecordKeepsACardWithItsMove(t *testing.T) {
 			return seat, "resign", true
 		case seat == 0:
 			turn++
-			for _, h := range snap.Rules.(cards.Carded).Hand(st, seat) {
+			for _, h := range (unfair.Rules{}).Hand(st, seat) {
 				if h.Playable && adds[h.Card] {
 					card = h.Card
 					return seat, cards.PlayCard{Card: h.Card, Slot: h.Slot, Targets: h.Targets[0]}, true

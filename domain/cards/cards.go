@@ -3,12 +3,9 @@
 // playing a card, and the interfaces through which the API, the bot and the read models
 // see a card game without knowing which one it is.
 //
-// A card game shows its catalog, hands, piles and decks through Carded. The full truth is
-// returned there; what a viewer may see of it is decided by the projections' redaction,
-// never by the game.
+// A card game shows its catalog through Carded, and its hands and piles in its view
+// (game.Viewed, through View here), where each viewer finds its own hand alone.
 package cards
-
-import "github.com/arbiter-games/arbiter/domain/game"
 
 // Card is one entry of a game's catalog, in both of the game's languages.
 type Card struct {
@@ -33,20 +30,33 @@ type HandCard struct {
 	Reason   string     // when not playable: why, for a person to read
 }
 
+// SeatCards is what everyone may know of one seat's cards: its hand's size, its deck's
+// size, its discard pile (oldest first) and the cards it has played, counted by card.
+type SeatCards struct {
+	Seat     int
+	HandSize int
+	DeckSize int
+	Discard  []string
+	Played   []CardCount // by card ID
+}
+
+// CardCount is how many times a card was played.
+type CardCount struct {
+	Card  string
+	Count int
+}
+
 // Carded games are played with cards.
 type Carded interface {
 	// Catalog lists every card of the game, in a stable order.
 	Catalog() []Card
-	// Hand is a seat's hand with what may be played now.
-	Hand(st game.State, seat int) []HandCard
-	// HandSize is how many cards a seat holds: what everyone may know of a hand.
-	HandSize(st game.State, seat int) int
-	// DeckSize is how many cards are left in a seat's deck.
-	DeckSize(st game.State, seat int) int
-	// Discard is a seat's discard pile, oldest first: public.
-	Discard(st game.State, seat int) []string
-	// Played counts the cards each seat has played, by card ID.
-	Played(st game.State, seat int) map[string]int
+}
+
+// View is implemented by the view of a card game (game.View): the hand and piles the API
+// has shown since before per-game state types (Match.hand, Match.cards).
+type View interface {
+	ShownHand() []HandCard   // the viewpoint's own hand (its first seat's), nil for a spectator
+	ShownCards() []SeatCards // what everyone may know of each seat's cards, by seat
 }
 
 // CardPlay is implemented by the public event that records a card played, so that read

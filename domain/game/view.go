@@ -1,6 +1,9 @@
 package game
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Viewing is what a game may offer so that Arbiter can show its state. Every method is
 // optional: a game implements the interfaces that fit it.
@@ -52,9 +55,70 @@ type Side struct {
 	Colour string
 }
 
-// Boarded games show a board.
+// Boarded games show a board as it truly is, to tools that see every secret (replay,
+// digests). Clients never see it: they see a View, through the projections' redaction.
 type Boarded interface {
 	Board(st State) Board
+}
+
+// Viewpoint is who looks at a match, as a game is told it: the seats the viewer holds
+// and their teams (none for a spectator), and whether the match is over, when every
+// secret of it is revealed. Only the projections' redaction builds one.
+type Viewpoint struct {
+	Seats []int
+	Teams []int
+	Over  bool
+}
+
+// Holds reports whether the viewpoint holds seat n.
+func (p Viewpoint) Holds(n int) bool { return slices.Contains(p.Seats, n) }
+
+// InTeam reports whether the viewpoint holds a seat of team t.
+func (p Viewpoint) InTeam(t int) bool { return slices.Contains(p.Teams, t) }
+
+// Viewed is implemented by every game that shows its state to clients. View returns the
+// state as p may see it, in the game's own view type: a plain exported struct, which the
+// API shows as the game's state type. It holds nothing p may not see (an opponent's hand,
+// a trap of the other team, an invisible fighter), and everything it lists as legal is
+// computed from what p sees alone. View returns nil before the game is set up.
+type Viewed interface {
+	View(st State, p Viewpoint) View
+}
+
+// View is a game's state as one viewpoint sees it.
+type View interface {
+	// Plays lists what the viewpoint's own seats may do now, nothing for a spectator or
+	// once the match is over.
+	Plays() []Play
+}
+
+// Play is one action a seat may take now, as a view lists it for a player (the bot).
+type Play struct {
+	Seat int
+	Do   any    // the action as Decide takes it (Action.Do): a Move, a card play, a Choose...
+	Kind string // what a player calls it: KindMove, KindCard, KindChoice, or a game's own word
+	// Of groups alternatives: the plays sharing a non-empty Of are one play on each of its
+	// possible targets (one card, each way it may be aimed), of which a player takes one.
+	Of string
+	// Score is the game's hint of how good the play is for a player in a hurry, higher
+	// first; 0 says nothing. The chess-like games score mates and captures (domain/tactic).
+	Score int
+}
+
+// Kinds of plays shared by several games.
+const (
+	KindMove   = "move"   // a move in the game's notation
+	KindCard   = "card"   // a card from the hand
+	KindChoice = "choice" // an answer to a choice the rules put (Status.Choices)
+)
+
+// The API's Match fields from before per-game state types (board, moves) read a view
+// through BoardView while they last (cards.View for hand and cards).
+
+// BoardView is implemented by the view of a game with a board.
+type BoardView interface {
+	ShownBoard() Board
+	ShownMoves() []string // the record, in the game's usual notation
 }
 
 // Recorded games list the moves played so far, in their usual notation.

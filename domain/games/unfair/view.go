@@ -10,7 +10,8 @@ import (
 )
 
 // What Arbiter shows of a game: the board with its marks, the hands with what may be
-// played, the piles. The whole truth is returned; the projections decide who sees what.
+// played, the piles: the truth behind View (show.go), which gives each viewer its own
+// hand alone.
 
 // Catalog lists the 58 cards in catalog.json's order.
 func (Rules) Catalog() []cards.Card { return slices.Clone(catalog) }
