@@ -7,6 +7,12 @@
 // (game.Viewed, through View here), where each viewer finds its own hand alone.
 package cards
 
+import (
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
 // Card is one entry of a game's catalog, in both of the game's languages.
 type Card struct {
 	ID      string
@@ -80,3 +86,27 @@ type PlayCard struct {
 
 // ActionName implements game.Named.
 func (PlayCard) ActionName() string { return "cards" }
+
+// SlotIn finds the card p plays in hand, the catalog IDs of a hand by slot ("" for an
+// empty slot): at p.Slot when it is given, else the first slot holding p.Card. known
+// says whether the game, named gameName, has a card of that ID. A slot out of the hand or
+// a card unknown is BAD_USER_INPUT; an empty slot or a card not in the hand ILLEGAL_MOVE.
+func (p PlayCard) SlotIn(hand []string, gameName string, known func(id string) bool) (int, error) {
+	switch {
+	case p.Slot >= len(hand):
+		return -1, game.Reject(game.BadInput, "a hand has slots 0 to %d, not %d", len(hand)-1, p.Slot)
+	case p.Slot >= 0 && hand[p.Slot] == "":
+		return -1, game.Reject(game.IllegalMove, "slot %d of your hand is empty", p.Slot)
+	case p.Slot >= 0:
+		return p.Slot, nil
+	case p.Card == "":
+		return -1, game.Reject(game.BadInput, "name the card by its ID or by its slot")
+	case !known(p.Card):
+		return -1, game.Reject(game.BadInput, "%s has no card %q", gameName, p.Card)
+	}
+	slot := slices.Index(hand, p.Card)
+	if slot < 0 {
+		return -1, game.Reject(game.IllegalMove, "%s is not in your hand", p.Card)
+	}
+	return slot, nil
+}

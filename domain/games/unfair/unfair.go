@@ -220,21 +220,9 @@ func (s State) decideCard(seat int, pc cards.PlayCard) ([]game.Emitted, State, e
 		return nil, s, game.Reject(game.IllegalMove, "you have already played a card this turn (%s): play your move", s.Turn.Card)
 	}
 	hand := s.Sides[seat].Hand
-	slot := pc.Slot
-	switch {
-	case slot >= HandSize:
-		return nil, s, game.Reject(game.BadInput, "a hand has slots 0 to %d, not %d", HandSize-1, slot)
-	case slot >= 0 && hand[slot] == "":
-		return nil, s, game.Reject(game.IllegalMove, "slot %d of your hand is empty", slot)
-	case slot >= 0:
-	case pc.Card == "":
-		return nil, s, game.Reject(game.BadInput, "name the card by its ID or by its slot")
-	case defs[pc.Card] == nil:
-		return nil, s, game.Reject(game.BadInput, "UnfairChess has no card %q", pc.Card)
-	default:
-		if slot = slices.Index(hand[:], pc.Card); slot < 0 {
-			return nil, s, game.Reject(game.IllegalMove, "%s is not in your hand", pc.Card)
-		}
+	slot, err := pc.SlotIn(hand[:], "UnfairChess", func(id string) bool { return defs[id] != nil })
+	if err != nil {
+		return nil, s, err
 	}
 	d := defs[hand[slot]]
 	if err := d.checkTargets(pc.Targets); err != nil {
