@@ -24,7 +24,7 @@ func matchModel(v *projections.MatchView, viewerID string) *model.Match {
 	m := &model.Match{
 		ID: v.ID, Game: model.Game(st.Game), RulesVersion: st.RulesVersion,
 		Status: model.MatchStatus(st.Status), Rated: st.Rated, Version: int(v.Version),
-		SeedCommitment: st.SeedCommitment, CreatedAt: v.CreatedAt, View: v, ViewerID: viewerID,
+		SeedCommitment: st.SeedCommitment, CreatedAt: v.CreatedAt, View: v, ViewerID: viewerID, Seen: &model.Seen{},
 		ToAct: []int{}, Choices: []string{}, Options: optionsOf(st.Options),
 	}
 	if st.RematchOf != "" {
@@ -217,6 +217,14 @@ func (r *Resolver) full(ctx context.Context, obj *model.Match) (*projections.Mat
 // gameView returns a match's game state as its caller may see it (projections.Viewer.View),
 // nil for a game that shows none or a match not yet set up, with its rules.
 func (r *Resolver) gameView(ctx context.Context, obj *model.Match) (game.View, game.Rules, error) {
+	if obj.Seen != nil && !obj.View.Archived { // an archived match is folded with each caller's context
+		return obj.Seen.View(func() (game.View, game.Rules, error) { return r.seeGame(ctx, obj) })
+	}
+	return r.seeGame(ctx, obj)
+}
+
+// seeGame computes gameView.
+func (r *Resolver) seeGame(ctx context.Context, obj *model.Match) (game.View, game.Rules, error) {
 	v, err := r.full(ctx, obj)
 	if err != nil {
 		return nil, nil, err

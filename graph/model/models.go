@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/projections"
 )
 
@@ -40,6 +41,23 @@ type Match struct {
 	// changes) for every caller this Match is handed to: matchUpdates shares one Match per
 	// viewer class and version, so its board and moves are computed once, not per caller.
 	Shared *Shared `json:"-"`
+	// Seen keeps the game's state as this Match's caller sees it once computed, for every
+	// field that reads it (board, moves, hand, cards, state): matchModel sets it.
+	Seen *Seen `json:"-"`
+}
+
+// Seen is a game's view for one caller (projections.Viewer.View), computed once.
+type Seen struct {
+	once  sync.Once
+	view  game.View
+	rules game.Rules
+	err   error
+}
+
+// View returns the view and rules computed by f, calling f once.
+func (s *Seen) View(f func() (game.View, game.Rules, error)) (game.View, game.Rules, error) {
+	s.once.Do(func() { s.view, s.rules, s.err = f() })
+	return s.view, s.rules, s.err
 }
 
 // Shared holds the fields of a Match computed once for all its callers.

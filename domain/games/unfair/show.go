@@ -41,7 +41,10 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 		v.Hand = r.Hand(s, p.Seats[0])
 	}
 	if seat := s.toAct(); p.Holds(seat) && !p.Over && !r.Status(s).Over {
-		v.seat, v.hand = seat, r.Hand(s, seat)
+		v.seat, v.hand = seat, v.Hand
+		if seat != p.Seats[0] {
+			v.hand = r.Hand(s, seat)
+		}
 	}
 	for seat := range 2 {
 		sc := cards.SeatCards{Seat: seat, HandSize: r.HandSize(s, seat), DeckSize: r.DeckSize(s, seat), Discard: r.Discard(s, seat), Played: []cards.CardCount{}}
