@@ -35,6 +35,14 @@ func (r *matchResolver) MySeat(ctx context.Context, obj *model.Match) (*int, err
 	return nil, nil
 }
 
+// State is the resolver for the state field.
+func (r *matchResolver) State(ctx context.Context, obj *model.Match) (model.GameState, error) {
+	if obj.Shared != nil {
+		return obj.Shared.State(func() (model.GameState, error) { return r.stateOf(ctx, obj) })
+	}
+	return r.stateOf(ctx, obj)
+}
+
 // Board is the resolver for the board field.
 func (r *matchResolver) Board(ctx context.Context, obj *model.Match) (*model.Board, error) {
 	if obj.Shared != nil {

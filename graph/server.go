@@ -90,7 +90,8 @@ func (l *Limits) defaults() {
 }
 
 // What fields cost beyond their children: a board and a hand run the game's move
-// generation (a Royale board is about a millisecond); a PGN replays the moves. Lists cost
+// generation (a Royale board is about a millisecond), and a state is the game's whole view,
+// board and hand; a PGN replays the moves. Lists cost
 // what they may return: a page of first items costs first times an item.
 const (
 	boardCost = 500
@@ -113,6 +114,7 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	}
 	cfg.Complexity.Match.Events = func(child int, _ *int, first *int) int { return listCost(child, first, eventsPage) }
 	cfg.Complexity.Match.Board = func(child int) int { return boardCost + child }
+	cfg.Complexity.Match.State = func(child int) int { return boardCost + handCost + child }
 	cfg.Complexity.Match.Hand = func(child int) int { return handCost + 4*child }
 	cfg.Complexity.Match.Pgn = func(child int) int { return pgnCost + child }
 	cfg.Complexity.Match.Moves = func(child int) int { return movesCost + child }

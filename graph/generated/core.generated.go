@@ -24,6 +24,7 @@ type MatchResolver interface {
 
 	MySeat(ctx context.Context, obj *model.Match) (*int, error)
 
+	State(ctx context.Context, obj *model.Match) (model.GameState, error)
 	Board(ctx context.Context, obj *model.Match) (*model.Board, error)
 	Moves(ctx context.Context, obj *model.Match) ([]string, error)
 	Pgn(ctx context.Context, obj *model.Match) (*string, error)
@@ -1901,6 +1902,29 @@ func (ec *executionContext) _Match_phase(ctx context.Context, field graphql.Coll
 }
 func (ec *executionContext) fieldContext_Match_phase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("Match", field, false, false, "String")
+}
+
+func (ec *executionContext) _Match_state(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_state(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Match().State(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.GameState) graphql.Marshaler {
+			return ec.marshalOGameState2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐGameState(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Match_state(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Match", field, true, true, "GameState")
 }
 
 func (ec *executionContext) _Match_board(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
@@ -4741,6 +4765,40 @@ func (ec *executionContext) _Card(ctx context.Context, sel ast.SelectionSet, obj
 	}
 }
 
+func (ec *executionContext) _GameState(ctx context.Context, sel ast.SelectionSet, obj model.GameState) graphql.Marshaler {
+	switch obj := (obj).(type) {
+	case nil:
+		return graphql.Null
+	case model.UnfairChessState:
+		return ec._UnfairChessState(ctx, sel, &obj)
+	case *model.UnfairChessState:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._UnfairChessState(ctx, sel, obj)
+	case model.SovereignChessState:
+		return ec._SovereignChessState(ctx, sel, &obj)
+	case *model.SovereignChessState:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SovereignChessState(ctx, sel, obj)
+	case model.ChessState:
+		return ec._ChessState(ctx, sel, &obj)
+	case *model.ChessState:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._ChessState(ctx, sel, obj)
+	default:
+		if typedObj, ok := obj.(graphql.Marshaler); ok {
+			return typedObj
+		} else {
+			panic(fmt.Errorf("unexpected type %T; non-generated variants of GameState must implement graphql.Marshaler", obj))
+		}
+	}
+}
+
 // endregion ************************** interface.gotpl ***************************
 
 // region    **************************** object.gotpl ****************************
@@ -5250,6 +5308,12 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "state":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Match_state(ctx, field, obj)
+				})
 		case "board":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -6543,6 +6607,13 @@ func (ec *executionContext) marshalOGame2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarb
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOGameState2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐGameState(ctx context.Context, sel ast.SelectionSet, v model.GameState) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._GameState(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOHandCard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHandCardᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.HandCard) graphql.Marshaler {

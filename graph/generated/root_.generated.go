@@ -62,6 +62,13 @@ type ComplexityRoot struct {
 		Count func(childComplexity int) int
 	}
 
+	ChessState struct {
+		Fen        func(childComplexity int) int
+		InCheck    func(childComplexity int) int
+		LegalMoves func(childComplexity int) int
+		Moves      func(childComplexity int) int
+	}
+
 	Clock struct {
 		Control     func(childComplexity int) int
 		IncrementMs func(childComplexity int) int
@@ -125,6 +132,7 @@ type ComplexityRoot struct {
 		Seats          func(childComplexity int) int
 		Seed           func(childComplexity int) int
 		SeedCommitment func(childComplexity int) int
+		State          func(childComplexity int) int
 		Status         func(childComplexity int) int
 		ToAct          func(childComplexity int) int
 		Turn           func(childComplexity int) int
@@ -242,6 +250,18 @@ type ComplexityRoot struct {
 		Side   func(childComplexity int) int
 	}
 
+	SovereignChessState struct {
+		Armies      func(childComplexity int) int
+		Checked     func(childComplexity int) int
+		Colours     func(childComplexity int) int
+		Fen         func(childComplexity int) int
+		Interregnum func(childComplexity int) int
+		LegalMoves  func(childComplexity int) int
+		Marks       func(childComplexity int) int
+		Moves       func(childComplexity int) int
+		Sides       func(childComplexity int) int
+	}
+
 	SquareColour struct {
 		Colour func(childComplexity int) int
 		Square func(childComplexity int) int
@@ -265,6 +285,16 @@ type ComplexityRoot struct {
 		Text    func(childComplexity int, lang model.Language) int
 		TextEn  func(childComplexity int) int
 		TextFr  func(childComplexity int) int
+	}
+
+	UnfairChessState struct {
+		Fen        func(childComplexity int) int
+		Hand       func(childComplexity int) int
+		InCheck    func(childComplexity int) int
+		LegalMoves func(childComplexity int) int
+		Marks      func(childComplexity int) int
+		Moves      func(childComplexity int) int
+		Seats      func(childComplexity int) int
 	}
 }
 
@@ -387,6 +417,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CardCount.Count(childComplexity), true
+
+	case "ChessState.fen":
+		if e.ComplexityRoot.ChessState.Fen == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChessState.Fen(childComplexity), true
+	case "ChessState.inCheck":
+		if e.ComplexityRoot.ChessState.InCheck == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChessState.InCheck(childComplexity), true
+	case "ChessState.legalMoves":
+		if e.ComplexityRoot.ChessState.LegalMoves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChessState.LegalMoves(childComplexity), true
+	case "ChessState.moves":
+		if e.ComplexityRoot.ChessState.Moves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChessState.Moves(childComplexity), true
 
 	case "Clock.control":
 		if e.ComplexityRoot.Clock.Control == nil {
@@ -663,6 +718,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.SeedCommitment(childComplexity), true
+	case "Match.state":
+		if e.ComplexityRoot.Match.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.State(childComplexity), true
 	case "Match.status":
 		if e.ComplexityRoot.Match.Status == nil {
 			break
@@ -1244,6 +1305,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Side.Side(childComplexity), true
 
+	case "SovereignChessState.armies":
+		if e.ComplexityRoot.SovereignChessState.Armies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Armies(childComplexity), true
+	case "SovereignChessState.checked":
+		if e.ComplexityRoot.SovereignChessState.Checked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Checked(childComplexity), true
+	case "SovereignChessState.colours":
+		if e.ComplexityRoot.SovereignChessState.Colours == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Colours(childComplexity), true
+	case "SovereignChessState.fen":
+		if e.ComplexityRoot.SovereignChessState.Fen == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Fen(childComplexity), true
+	case "SovereignChessState.interregnum":
+		if e.ComplexityRoot.SovereignChessState.Interregnum == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Interregnum(childComplexity), true
+	case "SovereignChessState.legalMoves":
+		if e.ComplexityRoot.SovereignChessState.LegalMoves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.LegalMoves(childComplexity), true
+	case "SovereignChessState.marks":
+		if e.ComplexityRoot.SovereignChessState.Marks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Marks(childComplexity), true
+	case "SovereignChessState.moves":
+		if e.ComplexityRoot.SovereignChessState.Moves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Moves(childComplexity), true
+	case "SovereignChessState.sides":
+		if e.ComplexityRoot.SovereignChessState.Sides == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Sides(childComplexity), true
+
 	case "SquareColour.colour":
 		if e.ComplexityRoot.SquareColour.Colour == nil {
 			break
@@ -1362,6 +1478,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.UnfairChessCard.TextFr(childComplexity), true
+
+	case "UnfairChessState.fen":
+		if e.ComplexityRoot.UnfairChessState.Fen == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessState.Fen(childComplexity), true
+	case "UnfairChessState.hand":
+		if e.ComplexityRoot.UnfairChessState.Hand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessState.Hand(childComplexity), true
+	case "UnfairChessState.inCheck":
+		if e.ComplexityRoot.UnfairChessState.InCheck == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessState.InCheck(childComplexity), true
+	case "UnfairChessState.legalMoves":
+		if e.ComplexityRoot.UnfairChessState.LegalMoves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessState.LegalMoves(childComplexity), true
+	case "UnfairChessState.marks":
+		if e.ComplexityRoot.UnfairChessState.Marks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessState.Marks(childComplexity), true
+	case "UnfairChessState.moves":
+		if e.ComplexityRoot.UnfairChessState.Moves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessState.Moves(childComplexity), true
+	case "UnfairChessState.seats":
+		if e.ComplexityRoot.UnfairChessState.Seats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessState.Seats(childComplexity), true
 
 	}
 	return 0, false
@@ -1684,7 +1843,13 @@ type Match {
   "Your seat, when the caller sits in this match."
   mySeat: Int
   phase: String
-  board: Board
+  """
+  The game's state as you may see it (your own hand, never another's), or null before the
+  match is set up. Each game has its own type: ask its fields in a fragment,
+  state { ... on ChessState { fen } }.
+  """
+  state: GameState
+  board: Board @deprecated(reason: "Use state: the board's fields are in your game's state type.")
   "Moves played, in the game's usual notation (SAN, for the games of chess)."
   moves: [String!]!
   "The game in PGN, for games that export it, from the first move to now."
@@ -1704,12 +1869,18 @@ type Match {
   "This match's rematch, once a player has asked for it."
   rematch: Match
   "Card games: your own hand, with what you may play now; null unless you sit here."
-  hand: [HandCard!]
+  hand: [HandCard!] @deprecated(reason: "Use state: hand is in your card game's state type.")
   "Card games: what everyone may know of each seat's cards."
-  cards: [SeatCards!]!
+  cards: [SeatCards!]! @deprecated(reason: "Use state: seats is in your card game's state type.")
   "The game clock as of the last event, for a match played with one (option clock); null otherwise."
   clock: Clock
 }
+
+"""
+A match's game state as one viewer may see it. Each game's schema file adds its own type
+(extend union GameState = ...): a game's state holds what that game shows and nothing else.
+"""
+union GameState
 
 """
 A match's game clock as of its last event. The running seat's time counts down from its
@@ -1855,6 +2026,20 @@ extend enum Game {
   "Classic chess, FIDE Laws."
   CHESS
 }
+
+extend union GameState = ChessState
+
+"A game of classic chess as a viewer sees it: nothing in it is hidden."
+type ChessState {
+  "The position, in FEN."
+  fen: String!
+  "The side to move is in check."
+  inCheck: Boolean!
+  "The legal moves of the side to move, in UCI (e2e4, e7e8q)."
+  legalMoves: [String!]!
+  "The moves played, in SAN."
+  moves: [String!]!
+}
 `, BuiltIn: false},
 	{Name: "../../domain/games/sovereignchess/sovereignchess.graphqls", Input: `# Sovereign Chess's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 
@@ -1868,6 +2053,33 @@ extend enum Mode {
   TWO_PLAYER
   "Four players, each on its own."
   ROYALE
+}
+
+extend union GameState = SovereignChessState
+
+"A game of Sovereign Chess as a viewer sees it: nothing in it is hidden."
+type SovereignChessState {
+  "The position string: the board, the side to move, each side's owned colours."
+  fen: String!
+  "The legal moves of the seat to act, from-to (e2e4, g15g16q, i1k1O)."
+  legalMoves: [String!]!
+  "The seats whose king is in check."
+  checked: [Int!]!
+  "Royale: the seats in Interregnum (king lost, may crown a new one)."
+  interregnum: [Int!]!
+  "The squares of colour."
+  colours: [SquareColour!]!
+  "Each army's owner and controller, as seats."
+  armies: [Army!]!
+  """
+  The sides that the position string numbers, from 1 as its turn field does, and the seat
+  that plays each: after the opening choice side 1 may be either seat.
+  """
+  sides: [Side!]!
+  "What is public on squares."
+  marks: [Mark!]!
+  "The moves played, from-to."
+  moves: [String!]!
 }
 
 extend type Mutation {
@@ -1924,6 +2136,26 @@ type Side {
 extend enum Game {
   "Chess with a 58-card deck: each player holds four cards."
   UNFAIR_CHESS
+}
+
+extend union GameState = UnfairChessState
+
+"A game of UnfairChess as one viewer sees it: its own hand, and of the others' only what everyone may know."
+type UnfairChessState {
+  "The position, in FEN."
+  fen: String!
+  "The side to move is in check."
+  inCheck: Boolean!
+  "The legal moves of the side to move, in UCI (e2e4, e7e8q)."
+  legalMoves: [String!]!
+  "What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares."
+  marks: [Mark!]!
+  "The turns played, in SAN, a card and its move as one."
+  moves: [String!]!
+  "Your own hand, with what you may play now; null unless you sit here."
+  hand: [HandCard!]
+  "What everyone may know of each seat's cards."
+  seats: [SeatCards!]!
 }
 
 extend type Mutation {
@@ -2153,6 +2385,8 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_mySeat(ctx, field)
 	case "phase":
 		return ec.fieldContext_Match_phase(ctx, field)
+	case "state":
+		return ec.fieldContext_Match_state(ctx, field)
 	case "board":
 		return ec.fieldContext_Match_board(ctx, field)
 	case "moves":

@@ -161,6 +161,249 @@ func (ec *executionContext) fieldContext_Side_colour(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Side", field, false, false, "String")
 }
 
+func (ec *executionContext) _SovereignChessState_fen(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_fen(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fen, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_fen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "String")
+}
+
+func (ec *executionContext) _SovereignChessState_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_legalMoves(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LegalMoves, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_legalMoves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "String")
+}
+
+func (ec *executionContext) _SovereignChessState_checked(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_checked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Checked, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_checked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SovereignChessState_interregnum(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_interregnum(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Interregnum, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_interregnum(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SovereignChessState_colours(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_colours(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Colours, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {
+			return ec.marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_colours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SovereignChessState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SquareColour(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SovereignChessState_armies(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_armies(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Armies, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Army) graphql.Marshaler {
+			return ec.marshalNArmy2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_armies(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SovereignChessState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Army(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SovereignChessState_sides(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_sides(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Sides, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Side) graphql.Marshaler {
+			return ec.marshalNSide2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSideᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_sides(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SovereignChessState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Side(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SovereignChessState_marks(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_marks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Marks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
+			return ec.marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_marks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SovereignChessState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mark(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SovereignChessState_moves(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_moves(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Moves, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_moves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "String")
+}
+
 func (ec *executionContext) _SquareColour_square(ctx context.Context, field graphql.CollectedField, obj *model.SquareColour) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -286,6 +529,79 @@ func (ec *executionContext) _Side(ctx context.Context, sel ast.SelectionSet, obj
 		case "colour":
 			out.Values[i] = ec._Side_colour(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var sovereignChessStateImplementors = []string{"SovereignChessState", "GameState"}
+
+func (ec *executionContext) _SovereignChessState(ctx context.Context, sel ast.SelectionSet, obj *model.SovereignChessState) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sovereignChessStateImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SovereignChessState")
+		case "fen":
+			out.Values[i] = ec._SovereignChessState_fen(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "legalMoves":
+			out.Values[i] = ec._SovereignChessState_legalMoves(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checked":
+			out.Values[i] = ec._SovereignChessState_checked(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "interregnum":
+			out.Values[i] = ec._SovereignChessState_interregnum(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "colours":
+			out.Values[i] = ec._SovereignChessState_colours(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "armies":
+			out.Values[i] = ec._SovereignChessState_armies(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sides":
+			out.Values[i] = ec._SovereignChessState_sides(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "marks":
+			out.Values[i] = ec._SovereignChessState_marks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moves":
+			out.Values[i] = ec._SovereignChessState_moves(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
 		default:

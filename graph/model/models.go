@@ -14,7 +14,7 @@ import (
 )
 
 // Match is a match as one caller sees it. The fields the schema resolves on demand
-// (board, events, moves, seats) are computed from View.
+// (state, board, events, moves, seats) are computed from View.
 type Match struct {
 	ID             string
 	Game           Game
@@ -39,7 +39,7 @@ type Match struct {
 	ViewerID string                 `json:"-"` // the caller's player ID, "" for a spectator
 	// Shared, when set, keeps what the field resolvers compute from View (which never
 	// changes) for every caller this Match is handed to: matchUpdates shares one Match per
-	// viewer class and version, so its board and moves are computed once, not per caller.
+	// viewer class and version, so its state, board and moves are computed once, not per caller.
 	Shared *Shared `json:"-"`
 	// Seen keeps the game's state as this Match's caller sees it once computed, for every
 	// field that reads it (board, moves, hand, cards, state): matchModel sets it.
@@ -62,11 +62,19 @@ func (s *Seen) View(f func() (game.View, game.Rules, error)) (game.View, game.Ru
 
 // Shared holds the fields of a Match computed once for all its callers.
 type Shared struct {
-	boardOnce, movesOnce sync.Once
-	board                *Board
-	boardErr             error
-	moves                []string
-	movesErr             error
+	boardOnce, movesOnce, stateOnce sync.Once
+	board                           *Board
+	boardErr                        error
+	moves                           []string
+	movesErr                        error
+	state                           GameState
+	stateErr                        error
+}
+
+// State returns the game state computed by f, calling f once.
+func (s *Shared) State(f func() (GameState, error)) (GameState, error) {
+	s.stateOnce.Do(func() { s.state, s.stateErr = f() })
+	return s.state, s.stateErr
 }
 
 // Board returns the board computed by f, calling f once.

@@ -16,6 +16,12 @@ type Card interface {
 	IsCard()
 }
 
+// A match's game state as one viewer may see it. Each game's schema file adds its own type
+// (extend union GameState = ...): a game's state holds what that game shows and nothing else.
+type GameState interface {
+	IsGameState()
+}
+
 type ActionPayload struct {
 	Match *Match `json:"match"`
 	// The match's version after the command.
@@ -58,6 +64,20 @@ type CardCount struct {
 	Card  Card `json:"card"`
 	Count int  `json:"count"`
 }
+
+// A game of classic chess as a viewer sees it: nothing in it is hidden.
+type ChessState struct {
+	// The position, in FEN.
+	Fen string `json:"fen"`
+	// The side to move is in check.
+	InCheck bool `json:"inCheck"`
+	// The legal moves of the side to move, in UCI (e2e4, e7e8q).
+	LegalMoves []string `json:"legalMoves"`
+	// The moves played, in SAN.
+	Moves []string `json:"moves"`
+}
+
+func (ChessState) IsGameState() {}
 
 // A match's game clock as of its last event. The running seat's time counts down from its
 // remainingMs at since: a client shows remainingMs - (now - since) for it, and remainingMs
@@ -230,6 +250,31 @@ type Side struct {
 	Colour *string `json:"colour,omitempty"`
 }
 
+// A game of Sovereign Chess as a viewer sees it: nothing in it is hidden.
+type SovereignChessState struct {
+	// The position string: the board, the side to move, each side's owned colours.
+	Fen string `json:"fen"`
+	// The legal moves of the seat to act, from-to (e2e4, g15g16q, i1k1O).
+	LegalMoves []string `json:"legalMoves"`
+	// The seats whose king is in check.
+	Checked []int `json:"checked"`
+	// Royale: the seats in Interregnum (king lost, may crown a new one).
+	Interregnum []int `json:"interregnum"`
+	// The squares of colour.
+	Colours []*SquareColour `json:"colours"`
+	// Each army's owner and controller, as seats.
+	Armies []*Army `json:"armies"`
+	// The sides that the position string numbers, from 1 as its turn field does, and the seat
+	// that plays each: after the opening choice side 1 may be either seat.
+	Sides []*Side `json:"sides"`
+	// What is public on squares.
+	Marks []*Mark `json:"marks"`
+	// The moves played, from-to.
+	Moves []string `json:"moves"`
+}
+
+func (SovereignChessState) IsGameState() {}
+
 type SquareColour struct {
 	Square string `json:"square"`
 	Colour string `json:"colour"`
@@ -237,6 +282,26 @@ type SquareColour struct {
 
 type Subscription struct {
 }
+
+// A game of UnfairChess as one viewer sees it: its own hand, and of the others' only what everyone may know.
+type UnfairChessState struct {
+	// The position, in FEN.
+	Fen string `json:"fen"`
+	// The side to move is in check.
+	InCheck bool `json:"inCheck"`
+	// The legal moves of the side to move, in UCI (e2e4, e7e8q).
+	LegalMoves []string `json:"legalMoves"`
+	// What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares.
+	Marks []*Mark `json:"marks"`
+	// The turns played, in SAN, a card and its move as one.
+	Moves []string `json:"moves"`
+	// Your own hand, with what you may play now; null unless you sit here.
+	Hand []*HandCard `json:"hand,omitempty"`
+	// What everyone may know of each seat's cards.
+	Seats []*SeatCards `json:"seats"`
+}
+
+func (UnfairChessState) IsGameState() {}
 
 type CardCost string
 
