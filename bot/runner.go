@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
@@ -177,15 +175,5 @@ func commandID(snap engine.Snapshot) string {
 	return fmt.Sprintf("bot-%s-%d-%x", snap.ID, snap.Version, mac.Sum(nil)[:8])
 }
 
-// describe writes an action for the logs.
-func describe(do any) string {
-	switch do := do.(type) {
-	case game.Move:
-		return "move " + do.Notation
-	case cards.PlayCard:
-		return fmt.Sprintf("card %s (slot %d) on [%s]", do.Card, do.Slot, strings.Join(do.Targets, " "))
-	case game.Choose:
-		return "choice " + do.Option
-	}
-	return fmt.Sprintf("%T", do)
-}
+// describe writes an action for the logs: its type and fields, whichever game owns it.
+func describe(do any) string { return fmt.Sprintf("%T%+v", do, do) }
