@@ -65,12 +65,8 @@ func (r *matchResolver) Pgn(ctx context.Context, obj *model.Match) (*string, err
 	if err != nil {
 		return nil, err
 	}
-	ex, ok := v.Rules.(game.Exporter)
-	if !ok || v.State.GameState == nil {
-		return nil, nil
-	}
-	pgn, err := ex.Export(v.State.GameState, v.Record())
-	if err != nil {
+	pgn, ok, err := projections.ViewerOf(v.State, obj.ViewerID).Export(v.Rules, v.State.GameState, v.Record())
+	if !ok || err != nil {
 		return nil, err
 	}
 	return &pgn, nil

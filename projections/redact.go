@@ -1,8 +1,9 @@
 package projections
 
 // This file is the one place where Arbiter decides what a viewer may see. Every query,
-// subscription and export that shows events or hidden state to a client goes through
-// Viewer.CanSee and Viewer.Event; its tests are the security boundary.
+// subscription and export that shows events or a game's state to a client, and the bot,
+// goes through Viewer.CanSee and Viewer.Event (events), Viewer.View (the game's state as
+// the viewer may see it) or Viewer.Export; its tests are the security boundary.
 
 import (
 	"encoding/json"
@@ -118,4 +119,17 @@ func (v Viewer) View(rules game.Rules, st game.State) game.View {
 		return nil
 	}
 	return g.View(st, game.Viewpoint{Seats: v.Seats, Teams: v.Teams, Over: v.Finished})
+}
+
+// Export writes the match in its game's interchange format (game.Exporter), ok false for
+// a game without one or a match not yet set up. An export holds only what is public until
+// the match is over (the Exporter's contract), so it reads the same for every viewer; the
+// API asks for it here, where it asks for every other reading of a game's state.
+func (v Viewer) Export(rules game.Rules, st game.State, r game.Record) (string, bool, error) {
+	ex, ok := rules.(game.Exporter)
+	if !ok || st == nil {
+		return "", false, nil
+	}
+	text, err := ex.Export(st, r)
+	return text, err == nil, err
 }
