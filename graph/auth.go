@@ -25,6 +25,7 @@ type caller struct {
 	method string // the HTTP method; "" on a websocket
 	ws     bool   // an operation sent over a websocket
 	subs   atomic.Int32
+	conn   *wsConn // the websocket, once accepted
 }
 
 // rateKey names whose bucket a request takes from: the player's, else the address's (a
@@ -77,7 +78,7 @@ func remoteHost(r *http.Request) string {
 func (r *Resolver) wsInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 	c := &caller{ws: true}
 	if up := callerOf(ctx); up != nil {
-		c.addr = up.addr
+		c.addr, c.conn = up.addr, up.conn
 	}
 	tok := p.Authorization()
 	if tok == "" {

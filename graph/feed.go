@@ -26,7 +26,8 @@ type feed struct {
 
 	mu       sync.Mutex
 	ring     []*sharedEvent // consecutive versions, oldest first; never written in place
-	watchers int
+	watchers int            // under Hub.mu: the feed lives while it has any
+	counted  int            // of those, clients' subscriptions (Hub.Watching)
 
 	updates sharedUpdates
 

@@ -34,8 +34,9 @@ func (h *Hub) Apply(_ context.Context, ev eventstore.Event) error {
 	return nil
 }
 
-// watch returns the feed of a stream and a function to stop watching it.
-func (h *Hub) watch(stream string) (*feed, func()) {
+// watch returns the feed of a stream and a function to stop watching it. A counted watch
+// is a client's subscription (Watching); a live group's own is not: its members are.
+func (h *Hub) watch(stream string, counted bool) (*feed, func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	f := h.feeds[stream]
@@ -44,9 +45,15 @@ func (h *Hub) watch(stream string) (*feed, func()) {
 		h.feeds[stream] = f
 	}
 	f.watchers++
+	if counted {
+		f.counted++
+	}
 	return f, func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
+		if counted {
+			f.counted--
+		}
 		if f.watchers--; f.watchers == 0 {
 			delete(h.feeds, stream)
 		}
@@ -59,7 +66,7 @@ func (h *Hub) Watching() int {
 	defer h.mu.Unlock()
 	n := 0
 	for _, f := range h.feeds {
-		n += f.watchers
+		n += f.counted
 	}
 	return n
 }

@@ -29,6 +29,7 @@ type Resolver struct {
 	// tracks nothing.
 	Presence *Presence
 
-	limits  Limits   // set by Handler: the caps of subscriptions
-	signups *signups // the bound on registrations per address, set by Handler
+	limits  Limits      // set by Handler: the caps of subscriptions
+	signups *signups    // the bound on registrations per address, set by Handler
+	live    *liveGroups // set by Handler: the live subscriptions served once per group (live.go)
 }

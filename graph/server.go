@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/99designs/gqlgen/graphql/executor"
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
@@ -120,7 +121,8 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	cfg.Complexity.Match.Moves = func(child int) int { return movesCost + child }
 	cfg.Complexity.Match.Cards = func(child int) int { return cardsCost + 4*child }
 
-	srv := handler.New(generated.NewExecutableSchema(cfg))
+	schema := generated.NewExecutableSchema(cfg)
+	srv := handler.New(schema)
 	// Every spectator of a match subscribes with the same text: parse and validate it once
 	// and share the document (read-only to gqlgen and to the extensions below), instead of
 	// keeping a copy per subscription for the subscription's whole life.
@@ -145,6 +147,12 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	srv.Use(errorCap{max: limits.MaxErrors})
 	srv.SetErrorPresenter(presentError(limits.Log))
 	srv.SetRecoverFunc(recoverPanic)
+
+	// The live groups run operations each member's subscribe already admitted.
+	group := executor.New(schema)
+	group.SetErrorPresenter(presentError(limits.Log))
+	group.SetRecoverFunc(recoverPanic)
+	r.live = newLiveGroups(group)
 	return srv
 }
 

@@ -39,7 +39,10 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 	if err != nil {
 		return nil, err
 	}
-	f, stop := r.Hub.watch(stream) // before reading: an event applied after this point wakes us
+	if ch, ok := joinLive[*model.MatchEvent](ctx, r, liveEvents, matchID, last, release); ok {
+		return ch, nil
+	}
+	f, stop := r.Hub.watch(stream, !forGroup(ctx)) // before reading: an event applied after this point wakes us
 	out := make(chan *model.MatchEvent, 16)
 	go func() {
 		defer close(out)
@@ -96,6 +99,7 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 					}
 					// Each event as of its version: the stream is the same whenever it is read.
 					shown := s.shown(matchID, v.Rules, viewer.AsOf(v.EndedAt, s.ev.Version))
+					noteLive(ctx, s.ev.Version)
 					if !deliver(ctx, r, out, shown, last) {
 						return
 					}
@@ -157,7 +161,10 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 	if err != nil {
 		return nil, err
 	}
-	f, stop := r.Hub.watch(matchstream.Name(matchID))
+	if ch, ok := joinLive[*model.Match](ctx, r, liveUpdates, matchID, 0, release); ok {
+		return ch, nil
+	}
+	f, stop := r.Hub.watch(matchstream.Name(matchID), !forGroup(ctx))
 	out := make(chan *model.Match, 1)
 	go func() {
 		defer close(out)
@@ -190,6 +197,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 				r.Presence.here(r.Engine, v.State, matchID, viewerID(p))
 			}
 			if v != nil && v.Version > sent {
+				noteLive(ctx, v.Version)
 				if !deliver(ctx, r, out, f.updates.model(v, r.updateClass(v, viewerID(p))), max(sent, 0)) {
 					return
 				}

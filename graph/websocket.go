@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,45 +9,9 @@ import (
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/handler/transport"
-	"github.com/coder/websocket"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 )
-
-// wsImplementation accepts websockets (their origin already checked by origins) whose
-// writes may not block for longer than writeTimeout: a client that stopped reading is
-// closed, and with it every subscription it held.
-type wsImplementation struct{ writeTimeout time.Duration }
-
-func (i wsImplementation) Accept(w http.ResponseWriter, r *http.Request, opts transport.WebsocketAcceptOptions) (transport.WebsocketConn, error) {
-	inner := transport.CoderWebsocketImplementation{AcceptOptions: websocket.AcceptOptions{InsecureSkipVerify: true}}
-	c, err := inner.Accept(w, r, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &timedConn{WebsocketConn: c, timeout: i.writeTimeout}, nil
-}
-
-type timedConn struct {
-	transport.WebsocketConn
-	timeout time.Duration
-}
-
-// WriteJSON writes one message, closing the connection when it takes too long. An error
-// without a code (a protocol mistake of the client) gets BAD_REQUEST.
-func (c *timedConn) WriteJSON(v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	if bytes.Contains(b, []byte(`error"`)) {
-		b = withCodes(b)
-	}
-	t := time.AfterFunc(c.timeout, func() { _ = c.WebsocketConn.Close() })
-	defer t.Stop()
-	return c.WebsocketConn.WriteJSON(json.RawMessage(b))
-}
 
 // withCodes gives the errors of an error or connection_error message a code when they
 // have none.
@@ -92,19 +55,6 @@ func withCodes(b []byte) []byte {
 	return out
 }
 
-func (c *timedConn) SetReadLimit(limit int64) {
-	if l, ok := c.WebsocketConn.(transport.WebsocketReadLimiter); ok {
-		l.SetReadLimit(limit)
-	}
-}
-
-func (c *timedConn) SetReadDeadline(t time.Time) error {
-	if d, ok := c.WebsocketConn.(transport.WebsocketReadDeadliner); ok {
-		return d.SetReadDeadline(t)
-	}
-	return nil
-}
-
 // admitSubscription counts a subscription against its websocket's cap; release gives its
 // place back when it ends.
 func (r *Resolver) admitSubscription(ctx context.Context) (release func(), err error) {
@@ -123,7 +73,8 @@ func (r *Resolver) admitSubscription(ctx context.Context) (release func(), err e
 // deliver hands one item to a subscription's outgoing buffer. A buffer that stays full for
 // SlowConsumerAfter (its client stopped reading) ends the subscription: it is told, with
 // SLOW_CONSUMER, the version it has been sent up to (resumeAfter), and may subscribe again
-// from there. deliver reports whether to go on.
+// from there. A live group's operation (forGroup) is never slow: its pump takes each item
+// as it comes. deliver reports whether to go on.
 func deliver[T any](ctx context.Context, r *Resolver, out chan<- T, item T, resumeAfter int64) bool {
 	select {
 	case out <- item:
@@ -132,21 +83,19 @@ func deliver[T any](ctx context.Context, r *Resolver, out chan<- T, item T, resu
 		return false
 	default:
 	}
-	t := time.NewTimer(r.limits.SlowConsumerAfter) // Handler set the default
-	defer t.Stop()
+	var slow <-chan time.Time
+	if !forGroup(ctx) {
+		t := time.NewTimer(r.limits.SlowConsumerAfter) // Handler set the default
+		defer t.Stop()
+		slow = t.C
+	}
 	select {
 	case out <- item:
 		return true
 	case <-ctx.Done():
 		return false
-	case <-t.C:
-		transport.AddSubscriptionError(ctx, &gqlerror.Error{
-			Message: "this subscription was ended because its client did not read what it was sent: subscribe again after version resumeAfter",
-			Extensions: map[string]any{
-				"code":        "SLOW_CONSUMER",
-				"resumeAfter": resumeAfter,
-			},
-		})
+	case <-slow:
+		transport.AddSubscriptionError(ctx, slowConsumer(resumeAfter))
 		return false
 	}
 }

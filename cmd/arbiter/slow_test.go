@@ -22,8 +22,14 @@ import (
 
 // TestSlowConsumerIsDropped: a client that stops reading has its subscriptions ended with
 // SLOW_CONSUMER and the version to resume after, every event up to it delivered first,
-// while another subscriber to the same match keeps receiving.
+// while another subscriber to the same match keeps receiving: one that asks something
+// else, and one that asks the same (so shares the stuck ones' live group: graph/live.go).
 func TestSlowConsumerIsDropped(t *testing.T) {
+	t.Run("another selection", func(t *testing.T) { slowConsumerCase(t, false) })
+	t.Run("the same selection", func(t *testing.T) { slowConsumerCase(t, true) })
+}
+
+func slowConsumerCase(t *testing.T, sameGroup bool) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
 	_, white := srv.register(t, "White")
 	_, black := srv.register(t, "Black")
@@ -49,16 +55,35 @@ func TestSlowConsumerIsDropped(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
+	// What the stuck socket asks: each event's data 99 times over, so that the server's
+	// socket buffer fills at once.
+	var fields strings.Builder
+	fields.WriteString("version")
+	for i := range 99 {
+		fmt.Fprintf(&fields, " d%d: data", i)
+	}
+	heavy := `subscription($m:ID!){matchEvents(matchId:$m, after:0){` + fields.String() + `}}`
+
 	// A subscriber that keeps up, on a socket of its own.
 	versions := make(chan int, 4096)
 	go func() {
 		defer close(versions)
-		for ev := range srv.subscribe(t, ctx, "graphql-transport-ws", "", id, 0) {
-			versions <- ev.Version
+		if !sameGroup {
+			for ev := range srv.subscribe(t, ctx, "graphql-transport-ws", "", id, 0) {
+				versions <- ev.Version
+			}
+			return
+		}
+		for data := range srv.subscribeRaw(t, ctx, "graphql-transport-ws", "", heavy, map[string]any{"m": id}) {
+			var p struct{ MatchEvents struct{ Version int } }
+			if err := json.Unmarshal(data, &p); err != nil {
+				t.Errorf("%s: %v", data, err)
+				return
+			}
+			versions <- p.MatchEvents.Version
 		}
 	}()
-	// One that stops reading: a small receive window, and ten subscriptions that ask for
-	// each event's data 99 times over, so that the server's socket buffer fills at once.
+	// One that stops reading: a small receive window, and forty subscriptions.
 	dialer := &net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
 		var serr error
 		err := c.Control(func(fd uintptr) {
@@ -68,14 +93,9 @@ func TestSlowConsumerIsDropped(t *testing.T) {
 	}}
 	stuck := srv.dialWS(t, ctx, &websocket.DialOptions{HTTPClient: &http.Client{Transport: &http.Transport{DialContext: dialer.DialContext}}})
 	initWS(t, ctx, stuck, "")
-	var fields strings.Builder
-	fields.WriteString("version")
-	for i := range 99 {
-		fmt.Fprintf(&fields, " d%d: data", i)
-	}
 	const subs = 40
 	for i := range subs {
-		sendOp(t, ctx, stuck, fmt.Sprint(i), `subscription($m:ID!){matchEvents(matchId:$m, after:0){`+fields.String()+`}}`, map[string]any{"m": id})
+		sendOp(t, ctx, stuck, fmt.Sprint(i), heavy, map[string]any{"m": id})
 	}
 
 	// Without reading a byte, wait for the subscriptions to open, then for the server to
