@@ -19,8 +19,10 @@ func sovereignChessState(gv game.View, _ *catalog) (model.GameState, error) {
 	}
 	b := boardModel(v.Board)
 	return &model.SovereignChessState{
-		Fen: b.Fen, LegalMoves: b.LegalMoves, Checked: b.Checked, Interregnum: b.Interregnum,
-		Colours: b.Colours, Armies: b.Armies, Sides: b.Sides, Marks: b.Marks,
+		Board: &model.SovereignChessBoard{
+			Fen: b.Fen, LegalMoves: b.LegalMoves, Checked: b.Checked, Interregnum: b.Interregnum,
+			Colours: b.Colours, Armies: b.Armies, Sides: b.Sides, Marks: b.Marks,
+		},
 		Moves: append([]string{}, v.Moves...),
 	}, nil
 }

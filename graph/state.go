@@ -8,9 +8,12 @@ import (
 	"github.com/arbiter-games/arbiter/graph/model"
 )
 
-// stateTypes holds, by game ID, how each game's view (what projections.Viewer.View returns
-// for the caller) is shown as its schema's state type, a member of the union GameState.
-// Each game's graph file registers its own, so no shared code names a game.
+// stateTypes holds, by game ID, how a game's view (what projections.Viewer.View returns for
+// the caller) is shown as its schema's state type, a member of the union GameState, when
+// the view is not that type itself. A game whose schema binds its state type to its view
+// type (@goModel, as classic chess does) registers nothing: its view is its state. A game
+// whose view needs shaping for the API (seats -1 shown as null, card IDs shown as catalog
+// cards) registers its own in its graph file, so no shared code names a game.
 var stateTypes = map[string]func(v game.View, c *catalog) (model.GameState, error){}
 
 // stateOf computes a match's state field (see matchResolver.State): the game's state as
@@ -20,12 +23,10 @@ func (r *Resolver) stateOf(ctx context.Context, obj *model.Match) (model.GameSta
 	if err != nil || gv == nil {
 		return nil, err
 	}
-	id := rules.Info().ID
-	show, ok := stateTypes[id]
-	if !ok {
-		return nil, fmt.Errorf("game %s has no state type in the API", id)
+	if show, ok := stateTypes[rules.Info().ID]; ok {
+		return show(gv, catalogOf(rules))
 	}
-	return show(gv, catalogOf(rules))
+	return gv, nil
 }
 
 // viewAs is a game's view as the game's own view type, or an error naming both.

@@ -24,7 +24,7 @@ func unfairChessState(gv game.View, c *catalog) (model.GameState, error) {
 	}
 	b := boardModel(v.Board)
 	s := &model.UnfairChessState{
-		Fen: b.Fen, InCheck: b.InCheck, LegalMoves: b.LegalMoves, Marks: b.Marks,
+		Board: &model.UnfairChessBoard{Fen: b.Fen, InCheck: b.InCheck, LegalMoves: b.LegalMoves, Marks: b.Marks},
 		Moves: append([]string{}, v.Moves...), Seats: []*model.SeatCards{},
 	}
 	if v.Hand != nil {

@@ -48,25 +48,25 @@ func TestChessStateOverGraphQL(t *testing.T) {
 		Match struct {
 			State struct {
 				Typename string `json:"__typename"`
-				stateBoard
-				Moves []string
+				Board    stateBoard
+				Moves    []string
 			}
 			Board stateBoard
 			Moves []string
 		}
 	}
 	srv.must(t, "", `query($m:ID!){match(id:$m){
-		state{__typename ... on ChessState{fen inCheck legalMoves moves}}
+		state{__typename ... on ChessState{board{fen inCheck legalMoves} moves}}
 		board{fen inCheck legalMoves} moves}}`, map[string]any{"m": id}, &d)
 	m := d.Match
 	if m.State.Typename != "ChessState" {
 		t.Fatalf("state is a %q, want ChessState", m.State.Typename)
 	}
-	if !m.State.InCheck || m.State.Fen == "" || len(m.State.LegalMoves) == 0 {
+	if !m.State.Board.InCheck || m.State.Board.Fen == "" || len(m.State.Board.LegalMoves) == 0 {
 		t.Errorf("state %+v: want black in check after Qxf7+, with its legal moves", m.State)
 	}
-	if !reflect.DeepEqual(m.State.stateBoard, m.Board) {
-		t.Errorf("state shows %+v, the deprecated board %+v", m.State.stateBoard, m.Board)
+	if !reflect.DeepEqual(m.State.Board, m.Board) {
+		t.Errorf("state shows %+v, the deprecated board %+v", m.State.Board, m.Board)
 	}
 	if want := []string{"e4", "e5", "Qh5", "Nc6", "Qxf7+"}; !slices.Equal(m.State.Moves, want) || !slices.Equal(m.Moves, want) {
 		t.Errorf("state moves %v, match moves %v, want %v", m.State.Moves, m.Moves, want)
@@ -84,28 +84,29 @@ func TestChessStateOverGraphQL(t *testing.T) {
 	}
 }
 
+type unfairBoard struct {
+	stateBoard
+	Marks []json.RawMessage
+}
+
 // unfairState is what a viewer reads of an UnfairChess match, through state and through
 // the deprecated fields.
 type unfairState struct {
 	Match struct {
 		State struct {
 			Typename string `json:"__typename"`
-			stateBoard
-			Marks []json.RawMessage
-			Hand  []json.RawMessage
-			Seats []json.RawMessage
+			Board    unfairBoard
+			Hand     []json.RawMessage
+			Seats    []json.RawMessage
 		}
-		Board struct {
-			stateBoard
-			Marks []json.RawMessage
-		}
+		Board unfairBoard
 		Hand  []json.RawMessage
 		Cards []json.RawMessage
 	}
 }
 
 const unfairStateQuery = `query($m:ID!){match(id:$m){
-	state{__typename ... on UnfairChessState{fen inCheck legalMoves marks{square kind seat}
+	state{__typename ... on UnfairChessState{board{fen inCheck legalMoves marks{square kind seat}}
 		hand{slot playable targets reason card{id name(lang:FR) ... on UnfairChessCard{cost}}}
 		seats{seat handSize deckSize discardPile{id} played{card{id} count}}}}
 	board{fen inCheck legalMoves marks{square kind seat}}
@@ -127,7 +128,7 @@ func TestUnfairChessStateShowsOnlyYourHand(t *testing.T) {
 		if m.State.Typename != "UnfairChessState" {
 			t.Fatalf("%s: state is a %q, want UnfairChessState", v.name, m.State.Typename)
 		}
-		if !reflect.DeepEqual(m.State.stateBoard, m.Board.stateBoard) || !reflect.DeepEqual(m.State.Marks, m.Board.Marks) {
+		if !reflect.DeepEqual(m.State.Board, m.Board) {
 			t.Errorf("%s: state shows %+v, the deprecated board %+v", v.name, m.State, m.Board)
 		}
 		if v.seated && len(m.State.Hand) != 4 {
@@ -187,14 +188,14 @@ func TestSovereignChessStateOverGraphQL(t *testing.T) {
 		Match struct {
 			State struct {
 				Typename string `json:"__typename"`
-				sovereign
+				Board    sovereign
 			}
 			Board sovereign
 		}
 	}
 	srv.must(t, "", `query($m:ID!){match(id:$m){
-		state{__typename ... on SovereignChessState{fen legalMoves checked interregnum
-			colours{square colour} armies{colour owner controller} sides{side seat colour} marks{square kind seat}}}
+		state{__typename ... on SovereignChessState{board{fen legalMoves checked interregnum
+			colours{square colour} armies{colour owner controller} sides{side seat colour} marks{square kind seat}}}}
 		board{fen legalMoves checked interregnum
 			colours{square colour} armies{colour owner controller} sides{side seat colour} marks{square kind seat}}}}`,
 		map[string]any{"m": id}, &d)
@@ -202,11 +203,11 @@ func TestSovereignChessStateOverGraphQL(t *testing.T) {
 	if m.State.Typename != "SovereignChessState" {
 		t.Fatalf("state is a %q, want SovereignChessState", m.State.Typename)
 	}
-	if len(m.State.LegalMoves) == 0 || len(m.State.Colours) == 0 || len(m.State.Armies) == 0 || len(m.State.Sides) != 2 {
-		t.Errorf("state %+v: want legal moves, colours, armies and two sides", m.State.sovereign)
+	if b := m.State.Board; len(b.LegalMoves) == 0 || len(b.Colours) == 0 || len(b.Armies) == 0 || len(b.Sides) != 2 {
+		t.Errorf("state %+v: want legal moves, colours, armies and two sides", b)
 	}
-	if !reflect.DeepEqual(m.State.sovereign, m.Board) {
-		t.Errorf("state shows %+v, the deprecated board %+v", m.State.sovereign, m.Board)
+	if !reflect.DeepEqual(m.State.Board, m.Board) {
+		t.Errorf("state shows %+v, the deprecated board %+v", m.State.Board, m.Board)
 	}
 }
 

@@ -9,7 +9,8 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -23,16 +24,16 @@ import (
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _ChessState_fen(ctx context.Context, field graphql.CollectedField, obj *model.ChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _ChessBoard_fen(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChessState_fen(ctx, field)
+			return ec.fieldContext_ChessBoard_fen(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Fen, nil
+			return obj.FEN, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -42,17 +43,17 @@ func (ec *executionContext) _ChessState_fen(ctx context.Context, field graphql.C
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ChessState_fen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChessState", field, false, false, "String")
+func (ec *executionContext) fieldContext_ChessBoard_fen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChessBoard", field, false, false, "String")
 }
 
-func (ec *executionContext) _ChessState_inCheck(ctx context.Context, field graphql.CollectedField, obj *model.ChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _ChessBoard_inCheck(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChessState_inCheck(ctx, field)
+			return ec.fieldContext_ChessBoard_inCheck(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.InCheck, nil
@@ -65,17 +66,17 @@ func (ec *executionContext) _ChessState_inCheck(ctx context.Context, field graph
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ChessState_inCheck(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChessState", field, false, false, "Boolean")
+func (ec *executionContext) fieldContext_ChessBoard_inCheck(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChessBoard", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _ChessState_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.ChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _ChessBoard_legalMoves(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_ChessState_legalMoves(ctx, field)
+			return ec.fieldContext_ChessBoard_legalMoves(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.LegalMoves, nil
@@ -88,11 +89,43 @@ func (ec *executionContext) _ChessState_legalMoves(ctx context.Context, field gr
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_ChessState_legalMoves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("ChessState", field, false, false, "String")
+func (ec *executionContext) fieldContext_ChessBoard_legalMoves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ChessBoard", field, false, false, "String")
 }
 
-func (ec *executionContext) _ChessState_moves(ctx context.Context, field graphql.CollectedField, obj *model.ChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _ChessState_board(ctx context.Context, field graphql.CollectedField, obj *classic.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChessState_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v game.Board) graphql.Marshaler {
+			return ec.marshalNChessBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_ChessState_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChessState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ChessBoard(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChessState_moves(ctx context.Context, field graphql.CollectedField, obj *classic.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -127,9 +160,52 @@ func (ec *executionContext) fieldContext_ChessState_moves(_ context.Context, fie
 
 // region    **************************** object.gotpl ****************************
 
+var chessBoardImplementors = []string{"ChessBoard"}
+
+func (ec *executionContext) _ChessBoard(ctx context.Context, sel ast.SelectionSet, obj *game.Board) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, chessBoardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("ChessBoard")
+		case "fen":
+			out.Values[i] = ec._ChessBoard_fen(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "inCheck":
+			out.Values[i] = ec._ChessBoard_inCheck(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "legalMoves":
+			out.Values[i] = ec._ChessBoard_legalMoves(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var chessStateImplementors = []string{"ChessState", "GameState"}
 
-func (ec *executionContext) _ChessState(ctx context.Context, sel ast.SelectionSet, obj *model.ChessState) graphql.Marshaler {
+func (ec *executionContext) _ChessState(ctx context.Context, sel ast.SelectionSet, obj *classic.View) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, chessStateImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -138,18 +214,8 @@ func (ec *executionContext) _ChessState(ctx context.Context, sel ast.SelectionSe
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("ChessState")
-		case "fen":
-			out.Values[i] = ec._ChessState_fen(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "inCheck":
-			out.Values[i] = ec._ChessState_inCheck(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "legalMoves":
-			out.Values[i] = ec._ChessState_legalMoves(ctx, field, obj)
+		case "board":
+			out.Values[i] = ec._ChessState_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -178,5 +244,9 @@ func (ec *executionContext) _ChessState(ctx context.Context, sel ast.SelectionSe
 // endregion **************************** object.gotpl ****************************
 
 // region    ***************************** type.gotpl *****************************
+
+func (ec *executionContext) marshalNChessBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx context.Context, sel ast.SelectionSet, v game.Board) graphql.Marshaler {
+	return ec._ChessBoard(ctx, sel, &v)
+}
 
 // endregion ***************************** type.gotpl *****************************

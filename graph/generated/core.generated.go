@@ -13,6 +13,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -4783,9 +4784,9 @@ func (ec *executionContext) _GameState(ctx context.Context, sel ast.SelectionSet
 			return graphql.Null
 		}
 		return ec._SovereignChessState(ctx, sel, obj)
-	case model.ChessState:
+	case classic.View:
 		return ec._ChessState(ctx, sel, &obj)
-	case *model.ChessState:
+	case *classic.View:
 		if obj == nil {
 			return graphql.Null
 		}

@@ -62,11 +62,15 @@ type ComplexityRoot struct {
 		Count func(childComplexity int) int
 	}
 
-	ChessState struct {
-		Fen        func(childComplexity int) int
+	ChessBoard struct {
+		FEN        func(childComplexity int) int
 		InCheck    func(childComplexity int) int
 		LegalMoves func(childComplexity int) int
-		Moves      func(childComplexity int) int
+	}
+
+	ChessState struct {
+		Board func(childComplexity int) int
+		Moves func(childComplexity int) int
 	}
 
 	Clock struct {
@@ -250,7 +254,7 @@ type ComplexityRoot struct {
 		Side   func(childComplexity int) int
 	}
 
-	SovereignChessState struct {
+	SovereignChessBoard struct {
 		Armies      func(childComplexity int) int
 		Checked     func(childComplexity int) int
 		Colours     func(childComplexity int) int
@@ -258,8 +262,12 @@ type ComplexityRoot struct {
 		Interregnum func(childComplexity int) int
 		LegalMoves  func(childComplexity int) int
 		Marks       func(childComplexity int) int
-		Moves       func(childComplexity int) int
 		Sides       func(childComplexity int) int
+	}
+
+	SovereignChessState struct {
+		Board func(childComplexity int) int
+		Moves func(childComplexity int) int
 	}
 
 	SquareColour struct {
@@ -270,6 +278,13 @@ type ComplexityRoot struct {
 	Subscription struct {
 		MatchEvents  func(childComplexity int, matchID string, after *int) int
 		MatchUpdates func(childComplexity int, matchID string) int
+	}
+
+	UnfairChessBoard struct {
+		Fen        func(childComplexity int) int
+		InCheck    func(childComplexity int) int
+		LegalMoves func(childComplexity int) int
+		Marks      func(childComplexity int) int
 	}
 
 	UnfairChessCard struct {
@@ -288,13 +303,10 @@ type ComplexityRoot struct {
 	}
 
 	UnfairChessState struct {
-		Fen        func(childComplexity int) int
-		Hand       func(childComplexity int) int
-		InCheck    func(childComplexity int) int
-		LegalMoves func(childComplexity int) int
-		Marks      func(childComplexity int) int
-		Moves      func(childComplexity int) int
-		Seats      func(childComplexity int) int
+		Board func(childComplexity int) int
+		Hand  func(childComplexity int) int
+		Moves func(childComplexity int) int
+		Seats func(childComplexity int) int
 	}
 }
 
@@ -418,24 +430,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.CardCount.Count(childComplexity), true
 
-	case "ChessState.fen":
-		if e.ComplexityRoot.ChessState.Fen == nil {
+	case "ChessBoard.fen":
+		if e.ComplexityRoot.ChessBoard.FEN == nil {
 			break
 		}
 
-		return e.ComplexityRoot.ChessState.Fen(childComplexity), true
-	case "ChessState.inCheck":
-		if e.ComplexityRoot.ChessState.InCheck == nil {
+		return e.ComplexityRoot.ChessBoard.FEN(childComplexity), true
+	case "ChessBoard.inCheck":
+		if e.ComplexityRoot.ChessBoard.InCheck == nil {
 			break
 		}
 
-		return e.ComplexityRoot.ChessState.InCheck(childComplexity), true
-	case "ChessState.legalMoves":
-		if e.ComplexityRoot.ChessState.LegalMoves == nil {
+		return e.ComplexityRoot.ChessBoard.InCheck(childComplexity), true
+	case "ChessBoard.legalMoves":
+		if e.ComplexityRoot.ChessBoard.LegalMoves == nil {
 			break
 		}
 
-		return e.ComplexityRoot.ChessState.LegalMoves(childComplexity), true
+		return e.ComplexityRoot.ChessBoard.LegalMoves(childComplexity), true
+
+	case "ChessState.board":
+		if e.ComplexityRoot.ChessState.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChessState.Board(childComplexity), true
 	case "ChessState.moves":
 		if e.ComplexityRoot.ChessState.Moves == nil {
 			break
@@ -1305,60 +1324,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Side.Side(childComplexity), true
 
-	case "SovereignChessState.armies":
-		if e.ComplexityRoot.SovereignChessState.Armies == nil {
+	case "SovereignChessBoard.armies":
+		if e.ComplexityRoot.SovereignChessBoard.Armies == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SovereignChessState.Armies(childComplexity), true
-	case "SovereignChessState.checked":
-		if e.ComplexityRoot.SovereignChessState.Checked == nil {
+		return e.ComplexityRoot.SovereignChessBoard.Armies(childComplexity), true
+	case "SovereignChessBoard.checked":
+		if e.ComplexityRoot.SovereignChessBoard.Checked == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SovereignChessState.Checked(childComplexity), true
-	case "SovereignChessState.colours":
-		if e.ComplexityRoot.SovereignChessState.Colours == nil {
+		return e.ComplexityRoot.SovereignChessBoard.Checked(childComplexity), true
+	case "SovereignChessBoard.colours":
+		if e.ComplexityRoot.SovereignChessBoard.Colours == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SovereignChessState.Colours(childComplexity), true
-	case "SovereignChessState.fen":
-		if e.ComplexityRoot.SovereignChessState.Fen == nil {
+		return e.ComplexityRoot.SovereignChessBoard.Colours(childComplexity), true
+	case "SovereignChessBoard.fen":
+		if e.ComplexityRoot.SovereignChessBoard.Fen == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SovereignChessState.Fen(childComplexity), true
-	case "SovereignChessState.interregnum":
-		if e.ComplexityRoot.SovereignChessState.Interregnum == nil {
+		return e.ComplexityRoot.SovereignChessBoard.Fen(childComplexity), true
+	case "SovereignChessBoard.interregnum":
+		if e.ComplexityRoot.SovereignChessBoard.Interregnum == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SovereignChessState.Interregnum(childComplexity), true
-	case "SovereignChessState.legalMoves":
-		if e.ComplexityRoot.SovereignChessState.LegalMoves == nil {
+		return e.ComplexityRoot.SovereignChessBoard.Interregnum(childComplexity), true
+	case "SovereignChessBoard.legalMoves":
+		if e.ComplexityRoot.SovereignChessBoard.LegalMoves == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SovereignChessState.LegalMoves(childComplexity), true
-	case "SovereignChessState.marks":
-		if e.ComplexityRoot.SovereignChessState.Marks == nil {
+		return e.ComplexityRoot.SovereignChessBoard.LegalMoves(childComplexity), true
+	case "SovereignChessBoard.marks":
+		if e.ComplexityRoot.SovereignChessBoard.Marks == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SovereignChessState.Marks(childComplexity), true
+		return e.ComplexityRoot.SovereignChessBoard.Marks(childComplexity), true
+	case "SovereignChessBoard.sides":
+		if e.ComplexityRoot.SovereignChessBoard.Sides == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessBoard.Sides(childComplexity), true
+
+	case "SovereignChessState.board":
+		if e.ComplexityRoot.SovereignChessState.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SovereignChessState.Board(childComplexity), true
 	case "SovereignChessState.moves":
 		if e.ComplexityRoot.SovereignChessState.Moves == nil {
 			break
 		}
 
 		return e.ComplexityRoot.SovereignChessState.Moves(childComplexity), true
-	case "SovereignChessState.sides":
-		if e.ComplexityRoot.SovereignChessState.Sides == nil {
-			break
-		}
-
-		return e.ComplexityRoot.SovereignChessState.Sides(childComplexity), true
 
 	case "SquareColour.colour":
 		if e.ComplexityRoot.SquareColour.Colour == nil {
@@ -1395,6 +1421,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MatchUpdates(childComplexity, args["matchId"].(string)), true
+
+	case "UnfairChessBoard.fen":
+		if e.ComplexityRoot.UnfairChessBoard.Fen == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessBoard.Fen(childComplexity), true
+	case "UnfairChessBoard.inCheck":
+		if e.ComplexityRoot.UnfairChessBoard.InCheck == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessBoard.InCheck(childComplexity), true
+	case "UnfairChessBoard.legalMoves":
+		if e.ComplexityRoot.UnfairChessBoard.LegalMoves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessBoard.LegalMoves(childComplexity), true
+	case "UnfairChessBoard.marks":
+		if e.ComplexityRoot.UnfairChessBoard.Marks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UnfairChessBoard.Marks(childComplexity), true
 
 	case "UnfairChessCard.copies":
 		if e.ComplexityRoot.UnfairChessCard.Copies == nil {
@@ -1479,36 +1530,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UnfairChessCard.TextFr(childComplexity), true
 
-	case "UnfairChessState.fen":
-		if e.ComplexityRoot.UnfairChessState.Fen == nil {
+	case "UnfairChessState.board":
+		if e.ComplexityRoot.UnfairChessState.Board == nil {
 			break
 		}
 
-		return e.ComplexityRoot.UnfairChessState.Fen(childComplexity), true
+		return e.ComplexityRoot.UnfairChessState.Board(childComplexity), true
 	case "UnfairChessState.hand":
 		if e.ComplexityRoot.UnfairChessState.Hand == nil {
 			break
 		}
 
 		return e.ComplexityRoot.UnfairChessState.Hand(childComplexity), true
-	case "UnfairChessState.inCheck":
-		if e.ComplexityRoot.UnfairChessState.InCheck == nil {
-			break
-		}
-
-		return e.ComplexityRoot.UnfairChessState.InCheck(childComplexity), true
-	case "UnfairChessState.legalMoves":
-		if e.ComplexityRoot.UnfairChessState.LegalMoves == nil {
-			break
-		}
-
-		return e.ComplexityRoot.UnfairChessState.LegalMoves(childComplexity), true
-	case "UnfairChessState.marks":
-		if e.ComplexityRoot.UnfairChessState.Marks == nil {
-			break
-		}
-
-		return e.ComplexityRoot.UnfairChessState.Marks(childComplexity), true
 	case "UnfairChessState.moves":
 		if e.ComplexityRoot.UnfairChessState.Moves == nil {
 			break
@@ -2019,6 +2052,9 @@ type MatchEvent {
   hash: String!
   prevHash: String!
 }
+
+"Binds a schema type to a Go type (gqlgen): a game's state type to its own view type."
+directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
 `, BuiltIn: false},
 	{Name: "../../domain/games/classic/chess.graphqls", Input: `# Classic chess's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 
@@ -2029,16 +2065,23 @@ extend enum Game {
 
 extend union GameState = ChessState
 
+# ChessState and ChessBoard are classic chess's own view types (classic.View, game.Board),
+# bound with @goModel: their fields are the structs' fields, so no resolver is written.
 "A game of classic chess as a viewer sees it: nothing in it is hidden."
-type ChessState {
+type ChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/games/classic.View") {
+  "The position, whose turn it is, its legal moves."
+  board: ChessBoard!
+  "The moves played, in SAN."
+  moves: [String!]!
+}
+
+type ChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Board") {
   "The position, in FEN."
   fen: String!
   "The side to move is in check."
   inCheck: Boolean!
   "The legal moves of the side to move, in UCI (e2e4, e7e8q)."
   legalMoves: [String!]!
-  "The moves played, in SAN."
-  moves: [String!]!
 }
 `, BuiltIn: false},
 	{Name: "../../domain/games/sovereignchess/sovereignchess.graphqls", Input: `# Sovereign Chess's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
@@ -2059,6 +2102,13 @@ extend union GameState = SovereignChessState
 
 "A game of Sovereign Chess as a viewer sees it: nothing in it is hidden."
 type SovereignChessState {
+  "The position, its legal moves, its colours, armies and sides."
+  board: SovereignChessBoard!
+  "The moves played, from-to."
+  moves: [String!]!
+}
+
+type SovereignChessBoard {
   "The position string: the board, the side to move, each side's owned colours."
   fen: String!
   "The legal moves of the seat to act, from-to (e2e4, g15g16q, i1k1O)."
@@ -2078,8 +2128,6 @@ type SovereignChessState {
   sides: [Side!]!
   "What is public on squares."
   marks: [Mark!]!
-  "The moves played, from-to."
-  moves: [String!]!
 }
 
 extend type Mutation {
@@ -2142,6 +2190,17 @@ extend union GameState = UnfairChessState
 
 "A game of UnfairChess as one viewer sees it: its own hand, and of the others' only what everyone may know."
 type UnfairChessState {
+  "The position, its legal moves, what lies on its squares."
+  board: UnfairChessBoard!
+  "The turns played, in SAN, a card and its move as one."
+  moves: [String!]!
+  "Your own hand, with what you may play now; null unless you sit here."
+  hand: [HandCard!]
+  "What everyone may know of each seat's cards."
+  seats: [SeatCards!]!
+}
+
+type UnfairChessBoard {
   "The position, in FEN."
   fen: String!
   "The side to move is in check."
@@ -2150,12 +2209,6 @@ type UnfairChessState {
   legalMoves: [String!]!
   "What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares."
   marks: [Mark!]!
-  "The turns played, in SAN, a card and its move as one."
-  moves: [String!]!
-  "Your own hand, with what you may play now; null unless you sit here."
-  hand: [HandCard!]
-  "What everyone may know of each seat's cards."
-  seats: [SeatCards!]!
 }
 
 extend type Mutation {
@@ -2277,6 +2330,18 @@ func (ec *executionContext) childFields_CardCount(ctx context.Context, field gra
 		return ec.fieldContext_CardCount_count(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CardCount", field.Name)
+}
+
+func (ec *executionContext) childFields_ChessBoard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fen":
+		return ec.fieldContext_ChessBoard_fen(ctx, field)
+	case "inCheck":
+		return ec.fieldContext_ChessBoard_inCheck(ctx, field)
+	case "legalMoves":
+		return ec.fieldContext_ChessBoard_legalMoves(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChessBoard", field.Name)
 }
 
 func (ec *executionContext) childFields_Clock(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2581,6 +2646,28 @@ func (ec *executionContext) childFields_Side(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Side", field.Name)
 }
 
+func (ec *executionContext) childFields_SovereignChessBoard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fen":
+		return ec.fieldContext_SovereignChessBoard_fen(ctx, field)
+	case "legalMoves":
+		return ec.fieldContext_SovereignChessBoard_legalMoves(ctx, field)
+	case "checked":
+		return ec.fieldContext_SovereignChessBoard_checked(ctx, field)
+	case "interregnum":
+		return ec.fieldContext_SovereignChessBoard_interregnum(ctx, field)
+	case "colours":
+		return ec.fieldContext_SovereignChessBoard_colours(ctx, field)
+	case "armies":
+		return ec.fieldContext_SovereignChessBoard_armies(ctx, field)
+	case "sides":
+		return ec.fieldContext_SovereignChessBoard_sides(ctx, field)
+	case "marks":
+		return ec.fieldContext_SovereignChessBoard_marks(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SovereignChessBoard", field.Name)
+}
+
 func (ec *executionContext) childFields_SquareColour(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "square":
@@ -2589,6 +2676,20 @@ func (ec *executionContext) childFields_SquareColour(ctx context.Context, field 
 		return ec.fieldContext_SquareColour_colour(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SquareColour", field.Name)
+}
+
+func (ec *executionContext) childFields_UnfairChessBoard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fen":
+		return ec.fieldContext_UnfairChessBoard_fen(ctx, field)
+	case "inCheck":
+		return ec.fieldContext_UnfairChessBoard_inCheck(ctx, field)
+	case "legalMoves":
+		return ec.fieldContext_UnfairChessBoard_legalMoves(ctx, field)
+	case "marks":
+		return ec.fieldContext_UnfairChessBoard_marks(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UnfairChessBoard", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

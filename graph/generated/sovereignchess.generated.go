@@ -161,13 +161,13 @@ func (ec *executionContext) fieldContext_Side_colour(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Side", field, false, false, "String")
 }
 
-func (ec *executionContext) _SovereignChessState_fen(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_fen(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SovereignChessState_fen(ctx, field)
+			return ec.fieldContext_SovereignChessBoard_fen(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Fen, nil
@@ -180,17 +180,17 @@ func (ec *executionContext) _SovereignChessState_fen(ctx context.Context, field 
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SovereignChessState_fen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "String")
+func (ec *executionContext) fieldContext_SovereignChessBoard_fen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessBoard", field, false, false, "String")
 }
 
-func (ec *executionContext) _SovereignChessState_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SovereignChessState_legalMoves(ctx, field)
+			return ec.fieldContext_SovereignChessBoard_legalMoves(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.LegalMoves, nil
@@ -203,17 +203,17 @@ func (ec *executionContext) _SovereignChessState_legalMoves(ctx context.Context,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SovereignChessState_legalMoves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "String")
+func (ec *executionContext) fieldContext_SovereignChessBoard_legalMoves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessBoard", field, false, false, "String")
 }
 
-func (ec *executionContext) _SovereignChessState_checked(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_checked(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SovereignChessState_checked(ctx, field)
+			return ec.fieldContext_SovereignChessBoard_checked(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Checked, nil
@@ -226,17 +226,17 @@ func (ec *executionContext) _SovereignChessState_checked(ctx context.Context, fi
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SovereignChessState_checked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "Int")
+func (ec *executionContext) fieldContext_SovereignChessBoard_checked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessBoard", field, false, false, "Int")
 }
 
-func (ec *executionContext) _SovereignChessState_interregnum(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_interregnum(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SovereignChessState_interregnum(ctx, field)
+			return ec.fieldContext_SovereignChessBoard_interregnum(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Interregnum, nil
@@ -249,17 +249,17 @@ func (ec *executionContext) _SovereignChessState_interregnum(ctx context.Context
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SovereignChessState_interregnum(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "Int")
+func (ec *executionContext) fieldContext_SovereignChessBoard_interregnum(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SovereignChessBoard", field, false, false, "Int")
 }
 
-func (ec *executionContext) _SovereignChessState_colours(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_colours(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SovereignChessState_colours(ctx, field)
+			return ec.fieldContext_SovereignChessBoard_colours(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Colours, nil
@@ -272,9 +272,9 @@ func (ec *executionContext) _SovereignChessState_colours(ctx context.Context, fi
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SovereignChessState_colours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_SovereignChessBoard_colours(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "SovereignChessState",
+		Object:     "SovereignChessBoard",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -285,13 +285,13 @@ func (ec *executionContext) fieldContext_SovereignChessState_colours(_ context.C
 	return fc, nil
 }
 
-func (ec *executionContext) _SovereignChessState_armies(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_armies(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SovereignChessState_armies(ctx, field)
+			return ec.fieldContext_SovereignChessBoard_armies(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Armies, nil
@@ -304,9 +304,9 @@ func (ec *executionContext) _SovereignChessState_armies(ctx context.Context, fie
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SovereignChessState_armies(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_SovereignChessBoard_armies(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "SovereignChessState",
+		Object:     "SovereignChessBoard",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -317,13 +317,13 @@ func (ec *executionContext) fieldContext_SovereignChessState_armies(_ context.Co
 	return fc, nil
 }
 
-func (ec *executionContext) _SovereignChessState_sides(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_sides(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SovereignChessState_sides(ctx, field)
+			return ec.fieldContext_SovereignChessBoard_sides(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Sides, nil
@@ -336,9 +336,9 @@ func (ec *executionContext) _SovereignChessState_sides(ctx context.Context, fiel
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SovereignChessState_sides(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_SovereignChessBoard_sides(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
-		Object:     "SovereignChessState",
+		Object:     "SovereignChessBoard",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
@@ -349,13 +349,13 @@ func (ec *executionContext) fieldContext_SovereignChessState_sides(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _SovereignChessState_marks(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_marks(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_SovereignChessState_marks(ctx, field)
+			return ec.fieldContext_SovereignChessBoard_marks(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
 			return obj.Marks, nil
@@ -368,14 +368,46 @@ func (ec *executionContext) _SovereignChessState_marks(ctx context.Context, fiel
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_SovereignChessState_marks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_SovereignChessBoard_marks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "SovereignChessBoard",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mark(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _SovereignChessState_board(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SovereignChessState_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.SovereignChessBoard) graphql.Marshaler {
+			return ec.marshalNSovereignChessBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSovereignChessBoard(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SovereignChessState_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "SovereignChessState",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Mark(ctx, field)
+			return ec.childFields_SovereignChessBoard(ctx, field)
 		},
 	}
 	return fc, nil
@@ -548,6 +580,74 @@ func (ec *executionContext) _Side(ctx context.Context, sel ast.SelectionSet, obj
 	return out
 }
 
+var sovereignChessBoardImplementors = []string{"SovereignChessBoard"}
+
+func (ec *executionContext) _SovereignChessBoard(ctx context.Context, sel ast.SelectionSet, obj *model.SovereignChessBoard) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, sovereignChessBoardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SovereignChessBoard")
+		case "fen":
+			out.Values[i] = ec._SovereignChessBoard_fen(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "legalMoves":
+			out.Values[i] = ec._SovereignChessBoard_legalMoves(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "checked":
+			out.Values[i] = ec._SovereignChessBoard_checked(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "interregnum":
+			out.Values[i] = ec._SovereignChessBoard_interregnum(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "colours":
+			out.Values[i] = ec._SovereignChessBoard_colours(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "armies":
+			out.Values[i] = ec._SovereignChessBoard_armies(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "sides":
+			out.Values[i] = ec._SovereignChessBoard_sides(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "marks":
+			out.Values[i] = ec._SovereignChessBoard_marks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var sovereignChessStateImplementors = []string{"SovereignChessState", "GameState"}
 
 func (ec *executionContext) _SovereignChessState(ctx context.Context, sel ast.SelectionSet, obj *model.SovereignChessState) graphql.Marshaler {
@@ -559,43 +659,8 @@ func (ec *executionContext) _SovereignChessState(ctx context.Context, sel ast.Se
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("SovereignChessState")
-		case "fen":
-			out.Values[i] = ec._SovereignChessState_fen(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "legalMoves":
-			out.Values[i] = ec._SovereignChessState_legalMoves(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "checked":
-			out.Values[i] = ec._SovereignChessState_checked(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "interregnum":
-			out.Values[i] = ec._SovereignChessState_interregnum(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "colours":
-			out.Values[i] = ec._SovereignChessState_colours(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "armies":
-			out.Values[i] = ec._SovereignChessState_armies(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "sides":
-			out.Values[i] = ec._SovereignChessState_sides(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "marks":
-			out.Values[i] = ec._SovereignChessState_marks(ctx, field, obj)
+		case "board":
+			out.Values[i] = ec._SovereignChessState_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -709,6 +774,14 @@ func (ec *executionContext) marshalNSide2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarb
 		return graphql.Null
 	}
 	return ec._Side(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNSovereignChessBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSovereignChessBoard(ctx context.Context, sel ast.SelectionSet, v *model.SovereignChessBoard) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SovereignChessBoard!")
+		return graphql.Null
+	}
+	return ec._SovereignChessBoard(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {

@@ -52,6 +52,107 @@ func (ec *executionContext) field_UnfairChessCard_text_args(ctx context.Context,
 
 // region    **************************** field.gotpl *****************************
 
+func (ec *executionContext) _UnfairChessBoard_fen(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UnfairChessBoard_fen(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fen, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UnfairChessBoard_fen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UnfairChessBoard", field, false, false, "String")
+}
+
+func (ec *executionContext) _UnfairChessBoard_inCheck(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UnfairChessBoard_inCheck(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InCheck, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UnfairChessBoard_inCheck(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UnfairChessBoard", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _UnfairChessBoard_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UnfairChessBoard_legalMoves(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.LegalMoves, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UnfairChessBoard_legalMoves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("UnfairChessBoard", field, false, false, "String")
+}
+
+func (ec *executionContext) _UnfairChessBoard_marks(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_UnfairChessBoard_marks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Marks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
+			return ec.marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_UnfairChessBoard_marks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "UnfairChessBoard",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mark(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _UnfairChessCard_id(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessCard) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -370,102 +471,33 @@ func (ec *executionContext) fieldContext_UnfairChessCard_textEn(_ context.Contex
 	return graphql.NewScalarFieldContext("UnfairChessCard", field, false, false, "String")
 }
 
-func (ec *executionContext) _UnfairChessState_fen(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessState_board(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
 		field,
 		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UnfairChessState_fen(ctx, field)
+			return ec.fieldContext_UnfairChessState_board(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Fen, nil
+			return obj.Board, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
-			return ec.marshalNString2string(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.UnfairChessBoard) graphql.Marshaler {
+			return ec.marshalNUnfairChessBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐUnfairChessBoard(ctx, selections, v)
 		},
 		true,
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_UnfairChessState_fen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UnfairChessState", field, false, false, "String")
-}
-
-func (ec *executionContext) _UnfairChessState_inCheck(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UnfairChessState_inCheck(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.InCheck, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
-			return ec.marshalNBoolean2bool(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_UnfairChessState_inCheck(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UnfairChessState", field, false, false, "Boolean")
-}
-
-func (ec *executionContext) _UnfairChessState_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UnfairChessState_legalMoves(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.LegalMoves, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
-			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_UnfairChessState_legalMoves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("UnfairChessState", field, false, false, "String")
-}
-
-func (ec *executionContext) _UnfairChessState_marks(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
-	return graphql.ResolveField(
-		ctx,
-		ec.OperationContext,
-		field,
-		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.fieldContext_UnfairChessState_marks(ctx, field)
-		},
-		func(ctx context.Context) (any, error) {
-			return obj.Marks, nil
-		},
-		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
-			return ec.marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx, selections, v)
-		},
-		true,
-		true,
-	)
-}
-func (ec *executionContext) fieldContext_UnfairChessState_marks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_UnfairChessState_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "UnfairChessState",
 		Field:      field,
 		IsMethod:   false,
 		IsResolver: false,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Mark(ctx, field)
+			return ec.childFields_UnfairChessBoard(ctx, field)
 		},
 	}
 	return fc, nil
@@ -570,6 +602,54 @@ func (ec *executionContext) fieldContext_UnfairChessState_seats(_ context.Contex
 
 // region    **************************** object.gotpl ****************************
 
+var unfairChessBoardImplementors = []string{"UnfairChessBoard"}
+
+func (ec *executionContext) _UnfairChessBoard(ctx context.Context, sel ast.SelectionSet, obj *model.UnfairChessBoard) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, unfairChessBoardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("UnfairChessBoard")
+		case "fen":
+			out.Values[i] = ec._UnfairChessBoard_fen(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "inCheck":
+			out.Values[i] = ec._UnfairChessBoard_inCheck(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "legalMoves":
+			out.Values[i] = ec._UnfairChessBoard_legalMoves(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "marks":
+			out.Values[i] = ec._UnfairChessBoard_marks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var unfairChessCardImplementors = []string{"UnfairChessCard", "Card"}
 
 func (ec *executionContext) _UnfairChessCard(ctx context.Context, sel ast.SelectionSet, obj *model.UnfairChessCard) graphql.Marshaler {
@@ -669,23 +749,8 @@ func (ec *executionContext) _UnfairChessState(ctx context.Context, sel ast.Selec
 		switch field.Name {
 		case "__typename":
 			out.Values[i] = graphql.MarshalString("UnfairChessState")
-		case "fen":
-			out.Values[i] = ec._UnfairChessState_fen(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "inCheck":
-			out.Values[i] = ec._UnfairChessState_inCheck(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "legalMoves":
-			out.Values[i] = ec._UnfairChessState_legalMoves(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
-		case "marks":
-			out.Values[i] = ec._UnfairChessState_marks(ctx, field, obj)
+		case "board":
+			out.Values[i] = ec._UnfairChessState_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
@@ -743,6 +808,14 @@ func (ec *executionContext) unmarshalNRarity2githubᚗcomᚋarbiterᚑgamesᚋar
 
 func (ec *executionContext) marshalNRarity2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐRarity(ctx context.Context, sel ast.SelectionSet, v model.Rarity) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalNUnfairChessBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐUnfairChessBoard(ctx context.Context, sel ast.SelectionSet, v *model.UnfairChessBoard) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "UnfairChessBoard!")
+		return graphql.Null
+	}
+	return ec._UnfairChessBoard(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************

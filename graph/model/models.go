@@ -116,3 +116,6 @@ func (j *JSON) UnmarshalGQL(v any) error {
 	*j = b
 	return nil
 }
+
+// GameState is a game's state as one viewer may see it: a member of the union GameState.
+type GameState interface{}

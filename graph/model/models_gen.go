@@ -16,12 +16,6 @@ type Card interface {
 	IsCard()
 }
 
-// A match's game state as one viewer may see it. Each game's schema file adds its own type
-// (extend union GameState = ...): a game's state holds what that game shows and nothing else.
-type GameState interface {
-	IsGameState()
-}
-
 type ActionPayload struct {
 	Match *Match `json:"match"`
 	// The match's version after the command.
@@ -64,20 +58,6 @@ type CardCount struct {
 	Card  Card `json:"card"`
 	Count int  `json:"count"`
 }
-
-// A game of classic chess as a viewer sees it: nothing in it is hidden.
-type ChessState struct {
-	// The position, in FEN.
-	Fen string `json:"fen"`
-	// The side to move is in check.
-	InCheck bool `json:"inCheck"`
-	// The legal moves of the side to move, in UCI (e2e4, e7e8q).
-	LegalMoves []string `json:"legalMoves"`
-	// The moves played, in SAN.
-	Moves []string `json:"moves"`
-}
-
-func (ChessState) IsGameState() {}
 
 // A match's game clock as of its last event. The running seat's time counts down from its
 // remainingMs at since: a client shows remainingMs - (now - since) for it, and remainingMs
@@ -250,8 +230,7 @@ type Side struct {
 	Colour *string `json:"colour,omitempty"`
 }
 
-// A game of Sovereign Chess as a viewer sees it: nothing in it is hidden.
-type SovereignChessState struct {
+type SovereignChessBoard struct {
 	// The position string: the board, the side to move, each side's owned colours.
 	Fen string `json:"fen"`
 	// The legal moves of the seat to act, from-to (e2e4, g15g16q, i1k1O).
@@ -269,6 +248,12 @@ type SovereignChessState struct {
 	Sides []*Side `json:"sides"`
 	// What is public on squares.
 	Marks []*Mark `json:"marks"`
+}
+
+// A game of Sovereign Chess as a viewer sees it: nothing in it is hidden.
+type SovereignChessState struct {
+	// The position, its legal moves, its colours, armies and sides.
+	Board *SovereignChessBoard `json:"board"`
 	// The moves played, from-to.
 	Moves []string `json:"moves"`
 }
@@ -283,8 +268,7 @@ type SquareColour struct {
 type Subscription struct {
 }
 
-// A game of UnfairChess as one viewer sees it: its own hand, and of the others' only what everyone may know.
-type UnfairChessState struct {
+type UnfairChessBoard struct {
 	// The position, in FEN.
 	Fen string `json:"fen"`
 	// The side to move is in check.
@@ -293,6 +277,12 @@ type UnfairChessState struct {
 	LegalMoves []string `json:"legalMoves"`
 	// What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares.
 	Marks []*Mark `json:"marks"`
+}
+
+// A game of UnfairChess as one viewer sees it: its own hand, and of the others' only what everyone may know.
+type UnfairChessState struct {
+	// The position, its legal moves, what lies on its squares.
+	Board *UnfairChessBoard `json:"board"`
 	// The turns played, in SAN, a card and its move as one.
 	Moves []string `json:"moves"`
 	// Your own hand, with what you may play now; null unless you sit here.
