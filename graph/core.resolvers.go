@@ -273,7 +273,7 @@ func (r *playerResolver) Ratings(ctx context.Context, obj *model.Player) ([]*mod
 	rs := r.Elo.Of(obj.ID)
 	out := make([]*model.Rating, len(rs))
 	for i, x := range rs {
-		out[i] = &model.Rating{Game: model.Game(x.Game), Rating: int(math.Round(x.Rating)), RatingExact: x.Rating, Games: x.Games, Wins: x.Wins, Losses: x.Losses, Draws: x.Draws}
+		out[i] = &model.Rating{Game: model.Game(x.Game), Key: x.Key, Rating: int(math.Round(x.Rating)), RatingExact: x.Rating, Games: x.Games, Wins: x.Wins, Losses: x.Losses, Draws: x.Draws}
 	}
 	return out, nil
 }

@@ -319,12 +319,13 @@ func TestEndToEnd(t *testing.T) {
 		}
 		Player struct {
 			Ratings []struct {
+				Key    string
 				Rating float64
 				Games  int
 			}
 		}
 	}
-	const q = `query($m:ID!,$p:ID!){match(id:$m){status version moves board{fen} result{winner reason} seed pgn events{version type data hash redacted}} player(id:$p){ratings{rating games}}}`
+	const q = `query($m:ID!,$p:ID!){match(id:$m){status version moves board{fen} result{winner reason} seed pgn events{version type data hash redacted}} player(id:$p){ratings{key rating games}}}`
 	whiteID := strings.SplitN(white, ".", 2)[0]
 	var before final
 	srv.must(t, "", q, map[string]any{"m": matchID, "p": whiteID}, &before)
@@ -344,7 +345,7 @@ func TestEndToEnd(t *testing.T) {
 	if m.Seed == nil {
 		t.Fatalf("the seed is not revealed at the end")
 	}
-	if len(before.Player.Ratings) != 1 || before.Player.Ratings[0].Rating != 1420 {
+	if len(before.Player.Ratings) != 1 || before.Player.Ratings[0].Rating != 1420 || before.Player.Ratings[0].Key != "CHESS" {
 		t.Fatalf("the winner of a first rated game goes from 1400 to 1420 (K=40): %+v", before.Player.Ratings)
 	}
 

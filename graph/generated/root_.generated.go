@@ -210,6 +210,7 @@ type ComplexityRoot struct {
 		Draws       func(childComplexity int) int
 		Game        func(childComplexity int) int
 		Games       func(childComplexity int) int
+		Key         func(childComplexity int) int
 		Losses      func(childComplexity int) int
 		Rating      func(childComplexity int) int
 		RatingExact func(childComplexity int) int
@@ -1173,6 +1174,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Rating.Games(childComplexity), true
+	case "Rating.key":
+		if e.ComplexityRoot.Rating.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Rating.Key(childComplexity), true
 	case "Rating.losses":
 		if e.ComplexityRoot.Rating.Losses == nil {
 			break
@@ -1846,6 +1853,11 @@ type PlayedCard {
 
 type Rating {
   game: Game!
+  """
+  What the rating is kept under: the game's ID, or a key the game names for a seat's
+  result, such as a class of the game (one rating per class).
+  """
+  key: String!
   "The Elo rating rounded to the nearest point, as it is shown."
   rating: Int!
   "The Elo rating as the updates compute it, unrounded."
@@ -2554,6 +2566,8 @@ func (ec *executionContext) childFields_Rating(ctx context.Context, field graphq
 	switch field.Name {
 	case "game":
 		return ec.fieldContext_Rating_game(ctx, field)
+	case "key":
+		return ec.fieldContext_Rating_key(ctx, field)
 	case "rating":
 		return ec.fieldContext_Rating_rating(ctx, field)
 	case "ratingExact":

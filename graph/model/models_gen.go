@@ -169,6 +169,9 @@ type Query struct {
 
 type Rating struct {
 	Game Game `json:"game"`
+	// What the rating is kept under: the game's ID, or a key the game names for a seat's
+	// result, such as a class of the game (one rating per class).
+	Key string `json:"key"`
 	// The Elo rating rounded to the nearest point, as it is shown.
 	Rating int `json:"rating"`
 	// The Elo rating as the updates compute it, unrounded.
