@@ -28,7 +28,10 @@ var castleLoss = func() (t [64]CastlingRights) {
 	return t
 }()
 
-// Position is a chess position: a value, cheap to copy.
+// Position is a chess position: a value, cheap to copy (a few hundred bytes), so trying
+// a move is a copy followed by Play. It holds bitboards, a mailbox of roles and piece
+// IDs, the side to move, castling rights, the en-passant square, the move clocks and an
+// incrementally kept Zobrist hash.
 type Position struct {
 	byColor  [2]Bitboard
 	byRole   [7]Bitboard // index NoRole unused

@@ -87,7 +87,11 @@ func (p Piece) String() string {
 	return string(c)
 }
 
-// PieceID names one piece for the whole game; 0 is no piece.
+// PieceID names one piece for the whole game; 0 is no piece. IDs are given a1..h8 in
+// board order when a position is created (1..32 for the starting position); a moving
+// piece keeps its ID, a promoted pawn keeps its ID (only its role changes), a captured
+// piece's ID leaves the board. IDs are part of neither the FEN nor the hash: two positions
+// with the same pieces on the same squares are the same chess position.
 type PieceID uint16
 
 // Square is a square of the board, a1 = 0, b1 = 1, ..., h8 = 63.
