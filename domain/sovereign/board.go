@@ -136,7 +136,10 @@ func (p Piece) String() string {
 }
 
 // PieceID names one piece for the whole game. IDs are given 1, 2, 3... in square order
-// (a1, b1, .. p1, a2, ..) when a position is parsed; 0 means "no piece".
+// (a1, b1, .. p1, a2, ..) when a position is parsed (1..112 for either start position);
+// 0 means "no piece". A moving piece keeps its ID; a promoted pawn keeps its ID, a
+// crowned king included; a defecting king keeps its ID and changes colour; a captured or
+// removed piece's ID leaves the board. IDs are not written in the notation.
 type PieceID uint8
 
 // The squares of colour, two per colour, as rotations of each other (board facts, section 2).
