@@ -118,11 +118,6 @@ type Clock struct {
 	Increment time.Duration
 	Left      []time.Duration // by seat: what each had left when its last turn ended
 	TurnStart time.Time       // when the current turn started: the clock of the seat to act runs from there
-
-	// held is set when TurnStart is a moment the turn may not have reached yet (see
-	// Quit at an untold moment): an action before it costs nothing, rather than giving
-	// time back.
-	held bool
 }
 
 // Start is the clock of a game of seats seats, with the time control c (nil: no clock),
@@ -155,11 +150,7 @@ func (c Clock) Late(seat int, at time.Time) bool {
 // LeftAfter is what seat, to act, has left when it ends its turn at at: its time less the
 // time the turn took, plus the increment.
 func (c Clock) LeftAfter(seat int, at time.Time) time.Duration {
-	took := at.Sub(c.TurnStart)
-	if c.held && took < 0 {
-		took = 0
-	}
-	return c.Left[seat] - took + c.Increment
+	return c.Left[seat] - at.Sub(c.TurnStart) + c.Increment
 }
 
 // Ended is the clock after seat's turn ended as st records: seat has st.LeftMs left, and
@@ -171,25 +162,15 @@ func (c Clock) Ended(seat int, st Stamp) Clock {
 	left := make([]time.Duration, len(c.Left))
 	copy(left, c.Left)
 	left[seat] = st.Left()
-	c.Left, c.TurnStart, c.held = left, st.At, false
+	c.Left, c.TurnStart = left, st.At
 	return c
 }
 
 // Quit is the clock after seat, to act, left the game during its turn at at (Royale: a
 // seat that resigns withdraws): its time ran until then, with no increment since it plays
 // no more (never below zero), and the next turn starts at at.
-//
-// A zero at is a departure at a moment the rules were not told (a withdrawal stored
-// before withdrawals recorded their time): the next turn starts at seat's deadline, the
-// latest moment its turn could have ended, and an action before that costs nothing, so
-// that the next seat is never charged for a turn that was not its own, nor credited more
-// than its increment.
 func (c Clock) Quit(seat int, at time.Time) Clock {
-	switch {
-	case !c.On:
-		return c
-	case at.IsZero():
-		c.TurnStart, c.held = c.Deadline(seat), true
+	if !c.On {
 		return c
 	}
 	left := max(c.LeftAfter(seat, at)-c.Increment, 0)

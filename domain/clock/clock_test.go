@@ -212,32 +212,6 @@ func TestQuit(t *testing.T) {
 	}
 }
 
-// A seat that left during its turn at a moment the rules were not told: the next turn
-// starts at its deadline, and the next seat is neither charged nor credited before then.
-func TestQuitUntold(t *testing.T) {
-	c := Start(&Setup{InitialMs: 60_000, IncrementMs: 2000}, 3, noon)
-	c = c.Quit(0, time.Time{})
-	if !c.Deadline(1).Equal(sec(120)) {
-		t.Fatalf("seat 1's deadline after seat 0 quit: %v", c.Deadline(1))
-	}
-	if left := c.LeftAfter(1, sec(5)); left != 62*time.Second {
-		t.Errorf("seat 1 moving before seat 0's deadline has %v, want its minute and the increment", left)
-	}
-	if left := c.LeftAfter(1, sec(70)); left != 52*time.Second {
-		t.Errorf("seat 1 moving 10 s after seat 0's deadline has %v", left)
-	}
-	c = c.Ended(1, c.Stamp(1, sec(5), true))
-	if !c.Deadline(2).Equal(sec(65)) {
-		t.Errorf("seat 2's deadline %v", c.Deadline(2))
-	}
-	// The turn after is an ordinary one again: exactly its time less what it took, as a
-	// chess clock has always counted (a receive time before the turn's start, from a node
-	// whose clock is behind, gives that time back).
-	if left := c.LeftAfter(2, sec(4)); left != 63*time.Second {
-		t.Errorf("seat 2 a second before its turn's start has %v", left)
-	}
-}
-
 // The reading shows the control, each seat's time as of the last event, and the seat
 // whose clock runs since its turn started; none once the game is over.
 func TestRead(t *testing.T) {

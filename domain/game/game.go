@@ -117,8 +117,7 @@ func Encode(e Event) ([]byte, error) { return json.Marshal(e) }
 // teams are left (Sovereign Chess Royale): Withdraw returns the events that take the seat
 // out of play at at, so that the rules stop giving it turns. at is the time of the
 // command that resigned (a forfeit's included), as an Action's At, for a game whose clock
-// must know when the seat left; a zero at is a withdrawal at a moment the game is not
-// told. The match records the resignation first; if the withdrawal ends the game, the
+// must know when the seat left. The match records the resignation first; if the withdrawal ends the game, the
 // match ends with the game's outcome.
 type Withdrawing interface {
 	Withdraw(st State, seat int, at time.Time) []Emitted

@@ -54,7 +54,7 @@ func (SeatVacated) EventType() string { return "SeatVacated" }
 // AbortAt is when a live match in which some seat has not moved yet is aborted, if it has
 // such a rule.
 func (s *State) AbortAt() (time.Time, bool) {
-	if s.Status != Live || s.Opened || s.Abandon == nil || s.Abandon.FirstMovesMs <= 0 || s.StartedAt.IsZero() {
+	if s.Status != Live || s.Opened || s.Abandon == nil || s.Abandon.FirstMovesMs <= 0 {
 		return time.Time{}, false
 	}
 	return s.StartedAt.Add(time.Duration(s.Abandon.FirstMovesMs) * time.Millisecond), true

@@ -40,8 +40,7 @@ type Report func(version int64, check, format string, args ...any)
 //   - a seat's withdrawal (game.Withdrawing, Sovereign Chess Royale): right after a
 //     Resigned that leaves the match going on come exactly the events Withdraw gives
 //     for the seat at the Resigned's time (the command's, which the events of a command
-//     share), or at no time (as stored before Withdraw was told the time), and no game
-//     event elsewhere is a seat's withdrawal;
+//     share), and no game event elsewhere is a seat's withdrawal;
 //   - presence: a seat leaves once before it returns, and forfeits no earlier than the
 //     match's rule allows;
 //   - the result: a game that ends by itself is followed by MatchEnded with the outcome
@@ -59,10 +58,8 @@ type Audit struct {
 	overAs game.Outcome   // the outcome the game's Status gave then
 
 	// withdrawal holds the events still expected from game.Withdrawing after a Resigned
-	// that left the match going on; withdrawer is the seat that resigned. untimed is the
-	// withdrawal at no time, until the first of its events says which one is stored.
+	// that left the match going on; withdrawer is the seat that resigned.
 	withdrawal []game.Emitted
-	untimed    []game.Emitted
 	withdrawer int
 
 	forfeiter int  // the seat a Forfeited names, whose Resigned must come next; -1 for none
@@ -125,12 +122,6 @@ func (a *Audit) Check(ev Recorded, d game.Event) bool {
 		a.setup = a.setup[1:]
 		a.expect(ev, d, want, CheckSetup, "the opening dealt from the seed")
 	case len(a.withdrawal) > 0:
-		if len(a.untimed) > 0 {
-			if same, _ := sameEvent(d, a.untimed[0].Event); same {
-				a.withdrawal = a.untimed
-			}
-			a.untimed = nil
-		}
 		want := a.withdrawal[0]
 		a.withdrawal = a.withdrawal[1:]
 		a.expect(ev, d, want, CheckRules, fmt.Sprintf("the withdrawal of seat %d, who resigned,", a.withdrawer))
@@ -200,7 +191,7 @@ func (a *Audit) Check(ev Recorded, d game.Event) bool {
 		if e, ok := d.(Resigned); ok {
 			a.resigned(e.Seat, ev.Time)
 		}
-		if e, ok := d.(DrawOffered); ok && e.Seat >= 0 && e.Seat < len(st.Offered) && st.Offered[e.Seat] && !st.StartedAt.IsZero() {
+		if e, ok := d.(DrawOffered); ok && e.Seat >= 0 && e.Seat < len(st.Offered) && st.Offered[e.Seat] {
 			a.report(version, CheckLifecycle, "seat %d offers a draw again before an opponent has moved", e.Seat)
 		}
 	case MatchEnded:
@@ -318,24 +309,20 @@ func (a *Audit) resigned(seat int, at time.Time) {
 		return
 	}
 	a.withdrawal, a.withdrawer = w.Withdraw(st.GameState, seat, at), seat
-	a.untimed = w.Withdraw(st.GameState, seat, time.Time{})
 }
 
 // strayWithdrawal reports a game event that is the withdrawal of a seat that did not
-// resign just before, at the event's time or at none: only the match's resignation may
-// take a seat out of play.
+// resign just before: only the match's resignation may take a seat out of play.
 func (a *Audit) strayWithdrawal(ev Recorded, d game.Event) {
 	w, ok := a.rules.(game.Withdrawing)
 	if !ok || a.st.GameState == nil {
 		return
 	}
 	for seat := range a.st.Seats {
-		for _, at := range []time.Time{ev.Time, {}} {
-			if evs := w.Withdraw(a.st.GameState, seat, at); len(evs) > 0 {
-				if same, _ := sameEvent(d, evs[0].Event); same {
-					a.report(ev.Version, CheckRules, "%s takes seat %d out of play, but the seat did not resign just before", ev.Type, seat)
-					return
-				}
+		if evs := w.Withdraw(a.st.GameState, seat, ev.Time); len(evs) > 0 {
+			if same, _ := sameEvent(d, evs[0].Event); same {
+				a.report(ev.Version, CheckRules, "%s takes seat %d out of play, but the seat did not resign just before", ev.Type, seat)
+				return
 			}
 		}
 	}
@@ -380,7 +367,7 @@ func (a *Audit) ended(version int64, e MatchEnded, at time.Time) {
 		}
 		a.overAt = 0
 		return
-	case st.Rated && !st.Opened && !st.StartedAt.IsZero(): // a start without its time predates the rule
+	case st.Rated && !st.Opened:
 		a.report(version, CheckResult, "a rated match ended by %s before every seat had moved: it should have been aborted", e.Reason)
 	}
 	switch e.Reason {

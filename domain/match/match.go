@@ -55,7 +55,7 @@ type State struct {
 	Resigned       []int
 	Abandon        *Abandon    // the rule for seats that leave; nil in matches created before it
 	AwaySince      []time.Time // by seat: when its player left, zero while present
-	StartedAt      time.Time   // when play started; zero in matches recorded before it
+	StartedAt      time.Time   // when play started
 	Opened         bool        // every seat has made its first move (see abort.go)
 	Offered        []bool      // by seat: it offered a draw and no opponent has moved since
 	GameState      game.State

@@ -22,11 +22,10 @@ import (
 //
 // FirstMovesMs is the rule for players who never show up: a live match in which some
 // seat has not made its first move FirstMovesMs after the start is aborted (see
-// abort.go); 0 for no such rule (matches created before it).
+// abort.go); 0 for no such rule.
 type Abandon struct {
-	ClaimAfterMs   int64 `json:"claimAfterMs"`
-	ForfeitAfterMs int64 `json:"forfeitAfterMs"`
-	// BotForfeitAfterMs is zero in matches created before it: ForfeitAfterMs applies.
+	ClaimAfterMs      int64 `json:"claimAfterMs"`
+	ForfeitAfterMs    int64 `json:"forfeitAfterMs"`
 	BotForfeitAfterMs int64 `json:"botForfeitAfterMs,omitempty"`
 	FirstMovesMs      int64 `json:"firstMovesMs,omitempty"`
 }
@@ -39,10 +38,10 @@ var DefaultAbandon = Abandon{ClaimAfterMs: 30_000, ForfeitAfterMs: 120_000, BotF
 func (a Abandon) claimAfter() time.Duration { return time.Duration(a.ClaimAfterMs) * time.Millisecond }
 
 // ForfeitAfter is how long seat may be away before it forfeits: the bot's wait when every
-// opponent of seat still playing is the bot (and the rule has one).
+// opponent of seat still playing is the bot.
 func (s *State) ForfeitAfter(rules game.Rules, seat int) time.Duration {
 	wait := s.Abandon.ForfeitAfterMs
-	if s.Abandon.BotForfeitAfterMs > 0 && s.onlyBotsAgainst(rules, seat) {
+	if s.onlyBotsAgainst(rules, seat) {
 		wait = s.Abandon.BotForfeitAfterMs
 	}
 	return time.Duration(wait) * time.Millisecond

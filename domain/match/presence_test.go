@@ -138,8 +138,7 @@ func TestSettledAroundTheEnd(t *testing.T) {
 }
 
 // Against the bot, a player who leaves is waited for longer: its forfeit comes at
-// BotForfeitAfter, not ForfeitAfter. A match whose rule predates the bot's wait, or with
-// a human opponent, keeps ForfeitAfter.
+// BotForfeitAfter, not ForfeitAfter. A match with a human opponent keeps ForfeitAfter.
 func TestAGameAgainstTheBotWaitsLonger(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -149,7 +148,6 @@ func TestAGameAgainstTheBotWaitsLonger(t *testing.T) {
 	}{
 		{"the bot", match.DefaultAbandon, match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true}, 10 * time.Minute},
 		{"a player", match.DefaultAbandon, match.Join{PlayerID: "bob", Name: "Bob"}, 2 * time.Minute},
-		{"the bot, under an older rule", match.Abandon{ClaimAfterMs: 30_000, ForfeitAfterMs: 120_000}, match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true}, 2 * time.Minute},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb := &table{t: t}

@@ -18,10 +18,10 @@ import (
 // before: the same canonical move, piece ID and position after, the same seats. A
 // PlayerWithdrew, from any seat still in a Royale game, must be what Withdraw records
 // at the time it records (that the match recorded the seat's resignation just before,
-// at that time, replay checks): none without a clock. Every other event must be the next
-// of the facts that the last move, choice or claim implies, field for field (a flag's
-// PlayerWithdrew at the flag's time, or with none, as it was stored before withdrawals
-// recorded their time); a move recorded while such a fact is still due is refused, so
+// at that time, replay checks): none without a clock, and always one with a clock. Every
+// other event must be the next of the facts that the last move, choice or claim implies,
+// field for field (a flag's PlayerWithdrew at the flag's time); a move recorded while
+// such a fact is still due is refused, so
 // that a stream can leave none of them out. With a clock, a move, choice or claim must come
 // before its seat's deadline and record the time left that the clock gives, and a flag
 // may fall only on the seat to act, at or after its deadline.
@@ -34,14 +34,7 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		return fmt.Errorf("%s before GameStarted", e.EventType())
 	}
 	if len(s.pending) > 0 {
-		want := s.pending[0]
-		if w, ok := want.(PlayerWithdrew); ok {
-			if got, ok := e.(PlayerWithdrew); ok && got.At.IsZero() {
-				w.At = got.At // stored before withdrawals recorded their time
-				want = w
-			}
-		}
-		return differ(e, want)
+		return differ(e, s.pending[0])
 	}
 	if s.Ended != nil {
 		return fmt.Errorf("%s after the game ended (%s)", e.EventType(), s.Ended.Reason)

@@ -200,23 +200,16 @@ func TestRoyaleWithdrawalOnTheClock(t *testing.T) {
 	turn(t, st, 0, secs(125))
 }
 
-// A withdrawal stored before PlayerWithdrew recorded its time replays as it did: the next
-// seat's turn starts at the withdrawn seat's deadline, and a move before it costs nothing.
-func TestRoyaleUntimedWithdrawalOnTheClock(t *testing.T) {
+// With a clock, a withdrawal always records its time: one without is refused, by Withdraw
+// and by the audit.
+func TestRoyaleWithdrawalOnTheClockHasItsTime(t *testing.T) {
 	st := onClock(t, royaleStart(t), time.Minute, 2*time.Second)
-	st, evs := withdrawAt(t, st, 2, time.Time{})
-	same(t, "White withdraws", evs, []game.Event{PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1"}})
-	turn(t, st, 0, secs(120))
-	st, evs = actAt(t, st, 0, secs(5), game.Move{Notation: r.Board(st).LegalMoves[0]})
-	same(t, "Ash's time", evs[0].(MovePlayed).Stamp, clock.Stamp{At: secs(5), LeftMs: 62_000})
-	turn(t, st, 3, secs(65))
-	// A flag's withdrawal stored without its time passes the audit too.
-	flagged := r.Evolve(st, clock.FlagFell{Seat: 3, At: secs(66)})
-	if err := r.Audit(flagged, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8"}); err != nil {
-		t.Errorf("a flag's withdrawal stored without its time: %v", err)
+	if evs := r.Withdraw(st, 2, time.Time{}); evs != nil {
+		t.Errorf("a withdrawal at no time, with a clock: %v", evs)
 	}
-	wantAuditError(t, flagged, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8", At: secs(67)}, "the rules give")
-	turn(t, r.Evolve(flagged, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8"}).(State), 1, secs(126))
+	wantAuditError(t, st, PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1"}, "at no time")
+	flagged := r.Evolve(st, clock.FlagFell{Seat: 2, At: secs(61)})
+	wantAuditError(t, flagged, PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1"}, "the rules give")
 }
 
 func TestAuditTheClock(t *testing.T) {

@@ -108,8 +108,7 @@ type PlayerWithdrew struct {
 	Colour string `json:"colour"`           // the colour the seat owned, now neutral
 	Square string `json:"square,omitempty"` // where its king stood; none in Interregnum
 	// At is, with a clock, when the seat withdrew (the resignation's time, or the flag's):
-	// a withdrawal during the seat's turn starts the next turn then. Withdrawals stored
-	// before it was recorded have none (see Clock).
+	// a withdrawal during the seat's turn starts the next turn then. None without a clock.
 	At time.Time `json:"at,omitzero"`
 }
 

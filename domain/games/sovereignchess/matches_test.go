@@ -60,8 +60,7 @@ func TestFlagsFallThroughTheEngine(t *testing.T) {
 
 // A Royale seat that resigns on its turn through the engine withdraws at the time of its
 // resignation: the next seat's clock starts then, and replay.Verify accepts the stream,
-// as it does the same stream stored before withdrawals recorded their time, but not one
-// whose withdrawal records another time.
+// but not one whose withdrawal records another time, or none.
 func TestRoyaleResignationOnTheClockThroughTheEngine(t *testing.T) {
 	tb := gametest.NewTable(t, sovereignchess.Rules{}, game.Options{"clock": "1+0", "mode": sovereignchess.Royale}, 1)
 	tb.After(10 * time.Second)
@@ -93,7 +92,7 @@ func TestRoyaleResignationOnTheClockThroughTheEngine(t *testing.T) {
 		return out
 	}
 	old := strings.Replace(string(evs[w].Payload), `,"at":"2026-11-30T12:00:10Z"`, "", 1)
-	if ps := rules(old); len(ps) > 0 || old == string(evs[w].Payload) {
+	if ps := rules(old); len(ps) == 0 || ps[0].Check != replay.CheckRules || ps[0].Version != evs[w].Version || old == string(evs[w].Payload) {
 		t.Errorf("the withdrawal stored without its time %s: %v", old, ps)
 	}
 	if ps := rules(strings.Replace(string(evs[w].Payload), "12:00:10Z", "12:00:05Z", 1)); len(ps) == 0 || ps[0].Check != replay.CheckRules || ps[0].Version != evs[w].Version {

@@ -103,9 +103,7 @@
 // may give check, or stop giving it. With a clock, a seat that withdraws during its own
 // turn has its time run until the withdrawal (none left when it resigns past its
 // deadline, before the engine's timeout), and the next seat's turn starts exactly then
-// (clock.Clock.Quit). A withdrawal stored before PlayerWithdrew recorded its time (At
-// empty in a game with a clock) still replays as it did: the next seat's turn starts at
-// the withdrawn seat's deadline, and an action before that costs it nothing.
+// (clock.Clock.Quit).
 //
 // Status lists the seats that withdrew, resigned or out on time, in game.Status.Out: the
 // match counts a seat whose flag fell out as it counts one that resigned, so that it no
@@ -406,6 +404,8 @@ func (s State) withdrawal(seat int, at time.Time) (PlayerWithdrew, error) {
 	pl, ok := s.playerOf(seat)
 	pos := s.Game.Position()
 	switch {
+	case s.Clock.On && at.IsZero():
+		return PlayerWithdrew{}, fmt.Errorf("seat %d withdraws at no time, in a game with a clock", seat)
 	case !ok:
 		return PlayerWithdrew{}, fmt.Errorf("seat %d does not play this game", seat)
 	case pos.Withdrawn(pl):
@@ -603,6 +603,9 @@ func (s State) apply(e game.Event) State {
 		}
 		s.pending = []game.Event{w}
 	case PlayerWithdrew:
+		if s.Clock.On && e.At.IsZero() {
+			panic(fmt.Sprintf("sovereignchess: a stored withdrawal of seat %d has no time, in a game with a clock", e.Seat))
+		}
 		if slices.Contains(s.toAct(), e.Seat) {
 			s.Clock = s.Clock.Quit(e.Seat, e.At)
 		}
