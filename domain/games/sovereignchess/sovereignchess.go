@@ -1,113 +1,12 @@
 // Package sovereignchess is Sovereign Chess (Mark Bates, Infinite Pi Games) and its
 // four-player variant Sovereign Chess Royale as an Arbiter game: it plugs the pure rules
-// of domain/sovereign into the game contract of domain/game, so that the engine can host
-// a match, the API show its board, and replay and verify re-check every event.
-//
-// # Options
-//
-// "mode" is TWO_PLAYER (the default) or ROYALE. "position" starts from a position in the
-// notation of domain/sovereign instead of the start position of the mode (two players'
-// positions have two owned colours, Royale's four); a position where the game is already
-// over is refused. Anything else is a BAD_USER_INPUT rejection.
-//
-// # Seats and colours
-//
-// Two players: seats 0 and 1, teams [0, 1]. The rulebook's "by random selection, one
-// player makes a move with the White army": Setup draws the first mover, the seat
-// sha256(seed || "sovereign/opening")[0] & 1, and records it in GameStarted. That seat
-// plays White's first move; the other seat then answers with game.Choose "keep" (it
-// takes White and the move, and plays White from then on) or "refuse" (it plays Black,
-// the first mover White), recorded as OpeningChosen; Black moves next either way. Until
-// the choice, the board shows the armies as a refusal would leave them: White's the
-// first mover's, Black's the other seat's. A position that is not at ply 0 with White's
-// side to move has no opening choice: seat 0 plays side "1" of the notation, seat 1 the
-// other.
-//
-// Royale: seats 0 to 3, teams [0, 1, 2, 3]. The rulebook assigns the four armies at
-// random: Setup draws a permutation, number n = (first eight bytes of
-// sha256(seed || "sovereign/royale-order"), big-endian) mod 24 in the lexicographic order
-// of the 24 permutations of [0 1 2 3], and records it in GameStarted.Order: Order[p] is
-// the seat of player p, the player who starts with White, Ash, Slate, Black for p = 0, 1,
-// 2, 3 and moves in that order for the whole game, whatever colours it comes to own.
-//
-// # Actions
-//
-//   - game.Move: a move in the move notation of domain/sovereign: "e2e4", "g6g7k",
-//     "i1k1O" (castling), "=y" and "=yk6k7" (defections), "escape" and "pass" (Royale).
-//     A text that is not in the notation is BAD_USER_INPUT, a move that is not legal
-//     ILLEGAL_MOVE.
-//   - Defect: a defection, by colour name or letter in any case ("Yellow", "y"); its
-//     KingMove is the king's move off a square of its new colour, when it stands on one.
-//   - game.Choose: "keep" or "refuse", by the seat that did not play White's first move.
-//   - game.ClaimDraw: on a threefold repetition or fifty moves each without a capture, a
-//     pawn move or a regime change, as sovereign.Game allows (Royale included).
-//
-// With a clock, the engine's game.Timeout at the deadline of the seat to act (see Clock).
-//
-// # Events
-//
-// Every event is public: Sovereign Chess hides nothing. A move is MovePlayed (seat, move
-// notation, piece ID, position after), followed by the facts it implies, in this order:
-// Defected; KingCrowned (a coup d'état or an overthrow) or InterregnumEnded (Royale: a
-// player without a king crowns one); KingCaptured and InterregnumBegun (Royale);
-// KingEscaped and InterregnumBegun (Royale); ChecksAnnounced (Royale: every seat whose
-// king is in check after the move, while the game goes on); GameEnded. OpeningChosen may
-// be followed by GameEnded (when White's first move ended the game), DrawClaimed always
-// is. PlayerWithdrew (see Resignation) is followed by GameEnded or ChecksAnnounced.
-// FlagFell (see Clock) is followed by GameEnded with two players, and in Royale by
-// PlayerWithdrew and what follows a withdrawal. The facts that follow are computed by
-// Evolve from the move itself (State keeps them until they are folded), so that Decide
-// records them and Audit checks that a stream records exactly them, none left out.
-//
-// # Outcome
-//
-// Two players: checkmate (the other seat wins), stalemate, fivefold repetition and the
-// seventy-five-move rule (draws), a claimed draw. Royale: the game ends when at most one
-// king is left; its owner's seat is the one winner, and GameEnded.Standings tells the
-// others apart: "tied" for a player whose king escaped and who crowned no new one,
-// "lost" for the rest. A tie is not a win: Winners lists only the seat that won, so a
-// draw (Winners empty) is a game that nobody won (a claimed draw, or no king left at
-// all).
-//
-// # Clock
-//
-// The option clock="minutes+increment" (domain/clock, as in chess) gives each seat its
-// own time, which runs while the seat is to act, and adds the increment when its turn
-// ends. Clocks are per seat, not per colour: a seat keeps its time whatever armies it
-// comes to own or play. The opening choice is a turn of the chooser: its clock runs from
-// White's first move to its keep or refuse, and gets the increment; whoever then plays
-// Black moves next on its own clock (the chooser again, after a refusal). Each move,
-// choice and claim records when it was made and what its seat had left (clock.Stamp).
-// An action of the seat to act that arrives at or after its deadline is not played: the
-// flag falls (clock.FlagFell, with the time it was found), as it does when the engine's
-// timeout finds the deadline passed; a timeout that comes early or for another deadline
-// is a CONFLICT rejection and changes nothing. Two players: the seat whose flag fell
-// loses (GameEnded "timeout" follows), whatever is left on the board. Royale: the seat is
-// out of the game as if it had withdrawn (PlayerWithdrew follows, at the flag's time, see
-// Resignation, then GameEnded or ChecksAnnounced as after a withdrawal): its king leaves,
-// it ranks lost, and the others play on, the next seat's clock started at the flag's
-// time.
-//
-// # Resignation
-//
-// Resignations are the match's: a two-player match ends on one. A Royale match goes on
-// while several seats are left, and asks the game to take the resigned seat out of play
-// (game.Withdrawing): Withdraw records PlayerWithdrew (seat, the colour it owned, the
-// square its king left and, with a clock, the time of the resignation), as
-// domain/sovereign's Position.Withdraw decides. The seat's king leaves the board, as an
-// escape would, but the seat can never crown a new one: the army it owned turns neutral,
-// its turns are skipped from then on (whether it was to move or not), Board lists it
-// neither among the armies' owners nor in Interregnum, and GameEnded stands it "lost",
-// never "tied", a claimed draw included. If a single king is left, the game ends there:
-// the last king standing wins. Otherwise the checks are announced, since the neutral army
-// may give check, or stop giving it. With a clock, a seat that withdraws during its own
-// turn has its time run until the withdrawal (none left when it resigns past its
-// deadline, before the engine's timeout), and the next seat's turn starts exactly then
-// (clock.Clock.Quit).
-//
-// Status lists the seats that withdrew, resigned or out on time, in game.Status.Out: the
-// match counts a seat whose flag fell out as it counts one that resigned, so that it no
-// longer offers, accepts or holds up a draw, and the others agree one among themselves.
+// of domain/sovereign into the game contract of domain/game (options "mode", "position"
+// and "clock"; the opening choice and Royale's seating drawn from the seed; moves,
+// defections, the opening's keep or refuse and draw claims as actions; Royale's
+// withdrawal of a seat that resigns or runs out of time), so that the engine can host a
+// match, the API show each viewer its view, and replay and verify re-check every event.
+// docs/games/sovereign.md says what the server enforces, the events it records and in
+// which order, and every choice made where the rulebook is silent.
 package sovereignchess
 
 import (
