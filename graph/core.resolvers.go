@@ -221,6 +221,15 @@ func (r *mutationResolver) PlayMove(ctx context.Context, matchID string, move st
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.Move{Notation: move}} })
 }
 
+// Act is the resolver for the act field.
+func (r *mutationResolver) Act(ctx context.Context, matchID string, action model.ActionInput, commandID *string) (*model.ActionPayload, error) {
+	do, err := oneAction(action)
+	if err != nil {
+		return nil, err
+	}
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
+}
+
 // Resign is the resolver for the resign field.
 func (r *mutationResolver) Resign(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Resign{PlayerID: id} })
@@ -426,3 +435,18 @@ type (
 	queryResolver        struct{ *Resolver }
 	subscriptionResolver struct{ *Resolver }
 )
+
+// !!! WARNING !!!
+// The code below was going to be deleted when updating resolvers. It has been copied here so you have
+// one last chance to move it out of harms way if you want. There are two reasons this happens:
+//  - When renaming or deleting a resolver the old code will be put in here. You can safely delete
+//    it when you're done.
+//  - You have helper methods in this file. Move them out to keep these resolver files clean.
+/*
+	func (r *claimDrawInputResolver) Claim(ctx context.Context, obj *game.ClaimDraw, data *bool) error {
+	panic(fmt.Errorf("not implemented: Claim - claim"))
+}
+func (r *Resolver) ClaimDrawInput() generated.ClaimDrawInputResolver {
+	return &claimDrawInputResolver{r}
+}
+*/

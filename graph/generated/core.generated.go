@@ -13,6 +13,7 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/introspection"
+	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -44,6 +45,7 @@ type MutationResolver interface {
 	CancelMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	LeaveMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	PlayMove(ctx context.Context, matchID string, move string, commandID *string) (*model.ActionPayload, error)
+	Act(ctx context.Context, matchID string, action model.ActionInput, commandID *string) (*model.ActionPayload, error)
 	Resign(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	OfferDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	AcceptDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
@@ -140,6 +142,36 @@ func (ec *executionContext) field_Mutation_acceptOpening_args(ctx context.Contex
 		return nil, err
 	}
 	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_act_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "action",
+		func(ctx context.Context, v any) (model.ActionInput, error) {
+			return ec.unmarshalNActionInput2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionInput(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["action"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg2
 	return args, nil
 }
 
@@ -2909,6 +2941,50 @@ func (ec *executionContext) fieldContext_Mutation_playMove(ctx context.Context, 
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_act(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_act(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Act(ctx, fc.Args["matchId"].(string), fc.Args["action"].(model.ActionInput), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_act(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_act_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_resign(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4646,6 +4722,111 @@ func (ec *executionContext) fieldContext_Subscription_matchUpdates(ctx context.C
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputActionInput(ctx context.Context, obj any) (model.ActionInput, error) {
+	var it model.ActionInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"move", "choose", "defect", "playCard"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "move":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("move"))
+			data, err := ec.unmarshalOMoveInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMove(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Move = data
+		case "choose":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("choose"))
+			data, err := ec.unmarshalOChooseInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐChoose(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Choose = data
+		case "defect":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defect"))
+			data, err := ec.unmarshalODefectInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsovereignchessᚐDefect(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Defect = data
+		case "playCard":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("playCard"))
+			data, err := ec.unmarshalOPlayCardInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋcardsᚐPlayCard(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlayCard = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalActionInput unmarshals raw into the ActionInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalActionInput(ctx context.Context, raw any) (model.ActionInput, error) {
+	var out model.ActionInput
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ActionInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputChooseInput(ctx context.Context, obj any) (game.Choose, error) {
+	var it game.Choose
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"option"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "option":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("option"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Option = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalChooseInput unmarshals raw into the ChooseInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalChooseInput(ctx context.Context, raw any) (game.Choose, error) {
+	var out game.Choose
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ChooseInput", raw, &out)
+	return out, err
+}
+
 func (ec *executionContext) unmarshalInputCreateMatchInput(ctx context.Context, obj any) (model.CreateMatchInput, error) {
 	var it model.CreateMatchInput
 	if obj == nil {
@@ -4713,6 +4894,48 @@ func (ec *executionContext) unmarshalInputCreateMatchInput(ctx context.Context, 
 func UnmarshalCreateMatchInput(ctx context.Context, raw any) (model.CreateMatchInput, error) {
 	var out model.CreateMatchInput
 	err := graphql.UnmarshalNamedInputFromContext(ctx, "CreateMatchInput", raw, &out)
+	return out, err
+}
+
+func (ec *executionContext) unmarshalInputMoveInput(ctx context.Context, obj any) (game.Move, error) {
+	var it game.Move
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"notation"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "notation":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("notation"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Notation = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalMoveInput unmarshals raw into the MoveInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalMoveInput(ctx context.Context, raw any) (game.Move, error) {
+	var out game.Move
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "MoveInput", raw, &out)
 	return out, err
 }
 
@@ -5588,6 +5811,13 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "act":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_act(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "resign":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_resign(ctx, field)
@@ -6218,6 +6448,11 @@ func (ec *executionContext) _Subscription(ctx context.Context, sel ast.Selection
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) unmarshalNActionInput2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionInput(ctx context.Context, v any) (model.ActionInput, error) {
+	res, err := ec.unmarshalInputActionInput(ctx, v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx context.Context, sel ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
 	if v == nil {
 		graphql.AddInvalidNullError(ctx, "ActionPayload!")
@@ -6615,6 +6850,14 @@ func (ec *executionContext) marshalOBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋar
 	return ec._Board(ctx, sel, v)
 }
 
+func (ec *executionContext) unmarshalOChooseInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐChoose(ctx context.Context, v any) (*game.Choose, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputChooseInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
 func (ec *executionContext) marshalOClock2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐClock(ctx context.Context, sel ast.SelectionSet, v *model.Clock) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
@@ -6717,6 +6960,14 @@ func (ec *executionContext) marshalOMode2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarb
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOMoveInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMove(ctx context.Context, v any) (*game.Move, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputMoveInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) unmarshalOOptionInput2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOptionInputᚄ(ctx context.Context, v any) ([]*model.OptionInput, error) {

@@ -161,6 +161,7 @@ type ComplexityRoot struct {
 	Mutation struct {
 		AcceptDraw     func(childComplexity int, matchID string, commandID *string) int
 		AcceptOpening  func(childComplexity int, matchID string, commandID *string) int
+		Act            func(childComplexity int, matchID string, action model.ActionInput, commandID *string) int
 		AddBot         func(childComplexity int, matchID string, seat *int, commandID *string) int
 		CancelMatch    func(childComplexity int, matchID string, commandID *string) int
 		ClaimDraw      func(childComplexity int, matchID string, commandID *string) int
@@ -864,6 +865,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AcceptOpening(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.act":
+		if e.ComplexityRoot.Mutation.Act == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_act_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Act(childComplexity, args["matchId"].(string), args["action"].(model.ActionInput), args["commandId"].(*string)), true
 	case "Mutation.addBot":
 		if e.ComplexityRoot.Mutation.AddBot == nil {
 			break
@@ -1571,8 +1583,13 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 	ec := newExecutionContext(opCtx, e, make(chan graphql.DeferredResult))
 	inputUnmarshalers := func() *graphql.InputUnmarshalerIndex {
 		return graphql.NewInputUnmarshalerIndex(
+			graphql.NewInputUnmarshaler("ActionInput", ec.unmarshalInputActionInput),
+			graphql.NewInputUnmarshaler("ChooseInput", ec.unmarshalInputChooseInput),
 			graphql.NewInputUnmarshaler("CreateMatchInput", ec.unmarshalInputCreateMatchInput),
+			graphql.NewInputUnmarshaler("DefectInput", ec.unmarshalInputDefectInput),
+			graphql.NewInputUnmarshaler("MoveInput", ec.unmarshalInputMoveInput),
 			graphql.NewInputUnmarshaler("OptionInput", ec.unmarshalInputOptionInput),
+			graphql.NewInputUnmarshaler("PlayCardInput", ec.unmarshalInputPlayCardInput),
 		)
 	}
 	first := true
@@ -1743,6 +1760,13 @@ type Mutation {
   leaveMatch(matchId: ID!, commandId: ID): ActionPayload!
   "Plays a move, in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O, exd8=Q+)."
   playMove(matchId: ID!, move: String!, commandId: ID): ActionPayload!
+  """
+  Takes an action of the match's game, given as exactly one field of action: a move, the
+  answer to a choice, or an action of the game's own (its schema file adds them). The
+  game's mutations (playMove, playCard, defect...) are shorthands for it. An action the
+  game does not take is refused with BAD_USER_INPUT.
+  """
+  act(matchId: ID!, action: ActionInput!, commandId: ID): ActionPayload!
   resign(matchId: ID!, commandId: ID): ActionPayload!
   "Offers a draw; not again before an opponent has moved (CONFLICT)."
   offerDraw(matchId: ID!, commandId: ID): ActionPayload!
@@ -1795,6 +1819,28 @@ input CreateMatchInput {
   keys, so choose a unique one (a UUID).
   """
   commandId: ID
+}
+
+"""
+An action of a game: exactly one field. The core holds those every game may take in its
+own sense; each game's schema file adds its own (extend input ActionInput), each bound to
+the game's action type.
+"""
+input ActionInput @oneOf {
+  "A move in the game's notation."
+  move: MoveInput
+  "The answer to a choice the rules put to you (Match.choices)."
+  choose: ChooseInput
+}
+
+"A move in the game's notation (chess: UCI e2e4 or SAN Nf3)."
+input MoveInput @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Move") {
+  notation: String!
+}
+
+"The answer to a choice, by the option's name (one of Match.choices)."
+input ChooseInput @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Choose") {
+  option: String!
 }
 
 input OptionInput {
@@ -2154,6 +2200,19 @@ extend type Mutation {
   refuseOpening(matchId: ID!, commandId: ID): ActionPayload!
 }
 
+extend input ActionInput {
+  "Your army defects to another colour (see defect)."
+  defect: DefectInput
+}
+
+"A defection, as defect takes it."
+input DefectInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/sovereignchess.Defect") {
+  "The colour your army defects to: its name or letter."
+  colour: String!
+  "When your king stands on a square of that colour, its move off it, in the same turn."
+  kingMove: String
+}
+
 extend type Board {
   "Sovereign Chess: the squares of colour."
   colours: [SquareColour!]!
@@ -2230,6 +2289,23 @@ extend type Mutation {
   "2"). A card that adds to the move takes the move in ` + "`" + `move` + "`" + ` or in the next playMove.
   """
   playCard(matchId: ID!, cardId: ID, slot: Int, targets: [String!], move: String, commandId: ID): ActionPayload!
+}
+
+extend input ActionInput {
+  "A card from your hand (see playCard)."
+  playCard: PlayCardInput
+}
+
+"A card played, as playCard takes it."
+input PlayCardInput @goModel(model: "github.com/arbiter-games/arbiter/domain/cards.PlayCard") {
+  "The card's catalog ID, when slot does not name it."
+  card: ID
+  "The card's hand slot, 0-3; -1 (the default) names it by card instead."
+  slot: Int! = -1
+  "Its targets, in square notation (a hand slot as \"2\")."
+  targets: [String!]
+  "For a card that adds to the move: the move, or play it with the next playMove."
+  move: String
 }
 
 enum Rarity {

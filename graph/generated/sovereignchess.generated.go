@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -486,6 +487,55 @@ func (ec *executionContext) fieldContext_SquareColour_colour(_ context.Context, 
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputDefectInput(ctx context.Context, obj any) (sovereignchess.Defect, error) {
+	var it sovereignchess.Defect
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"colour", "kingMove"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "colour":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("colour"))
+			data, err := ec.unmarshalNString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Colour = data
+		case "kingMove":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("kingMove"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.KingMove = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalDefectInput unmarshals raw into the DefectInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalDefectInput(ctx context.Context, raw any) (sovereignchess.Defect, error) {
+	var out sovereignchess.Defect
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "DefectInput", raw, &out)
+	return out, err
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -806,6 +856,14 @@ func (ec *executionContext) marshalNSquareColour2ᚖgithubᚗcomᚋarbiterᚑgam
 		return graphql.Null
 	}
 	return ec._SquareColour(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalODefectInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsovereignchessᚐDefect(ctx context.Context, v any) (*sovereignchess.Defect, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputDefectInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 // endregion ***************************** type.gotpl *****************************

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -594,6 +595,73 @@ func (ec *executionContext) fieldContext_UnfairChessState_seats(_ context.Contex
 
 // region    **************************** input.gotpl *****************************
 
+func (ec *executionContext) unmarshalInputPlayCardInput(ctx context.Context, obj any) (cards.PlayCard, error) {
+	var it cards.PlayCard
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["slot"]; !present {
+		asMap["slot"] = -1
+	}
+
+	fieldsInOrder := [...]string{"card", "slot", "targets", "move"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "card":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("card"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Card = data
+		case "slot":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slot"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slot = data
+		case "targets":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targets"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Targets = data
+		case "move":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("move"))
+			data, err := ec.unmarshalOString2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Move = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalPlayCardInput unmarshals raw into the PlayCardInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalPlayCardInput(ctx context.Context, raw any) (cards.PlayCard, error) {
+	var out cards.PlayCard
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "PlayCardInput", raw, &out)
+	return out, err
+}
+
 // endregion **************************** input.gotpl *****************************
 
 // region    ************************** interface.gotpl ***************************
@@ -816,6 +884,14 @@ func (ec *executionContext) marshalNUnfairChessBoard2ᚖgithubᚗcomᚋarbiter�
 		return graphql.Null
 	}
 	return ec._UnfairChessBoard(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOPlayCardInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋcardsᚐPlayCard(ctx context.Context, v any) (*cards.PlayCard, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputPlayCardInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 // endregion ***************************** type.gotpl *****************************

@@ -8,12 +8,30 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 )
 
 // A card of a card game's catalog. Each card game has its own card type (its schema file
 // declares it, implementing Card); these are the fields every card has.
 type Card interface {
 	IsCard()
+}
+
+// An action of a game: exactly one field. The core holds those every game may take in its
+// own sense; each game's schema file adds its own (extend input ActionInput), each bound to
+// the game's action type.
+type ActionInput struct {
+	// A move in the game's notation.
+	Move *game.Move `json:"move,omitempty"`
+	// The answer to a choice the rules put to you (Match.choices).
+	Choose *game.Choose `json:"choose,omitempty"`
+	// Your army defects to another colour (see defect).
+	Defect *sovereignchess.Defect `json:"defect,omitempty"`
+	// A card from your hand (see playCard).
+	PlayCard *cards.PlayCard `json:"playCard,omitempty"`
 }
 
 type ActionPayload struct {

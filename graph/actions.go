@@ -1,0 +1,33 @@
+package graph
+
+import (
+	"reflect"
+	"strings"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/graph/model"
+)
+
+// oneAction is the game action an ActionInput gives. Each field of ActionInput is bound
+// (@goModel) to an action type: the core's (game.Move, game.Choose) or a game's own, added
+// by its schema file, so that a game's action reaches its rules with no resolver of its
+// own. The input is @oneOf, but gqlparser does not hold a variable to that, so the count is
+// checked here.
+func oneAction(in model.ActionInput) (any, error) {
+	var do any
+	var given []string
+	v := reflect.ValueOf(in)
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Kind() != reflect.Pointer || f.IsNil() {
+			continue
+		}
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		given = append(given, name)
+		do = f.Elem().Interface()
+	}
+	if len(given) != 1 {
+		return nil, game.Reject(game.BadInput, "give exactly one field of action, not %d (%s)", len(given), strings.Join(given, ", "))
+	}
+	return do, nil
+}
