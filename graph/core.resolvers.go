@@ -435,18 +435,3 @@ type (
 	queryResolver        struct{ *Resolver }
 	subscriptionResolver struct{ *Resolver }
 )
-
-// !!! WARNING !!!
-// The code below was going to be deleted when updating resolvers. It has been copied here so you have
-// one last chance to move it out of harms way if you want. There are two reasons this happens:
-//  - When renaming or deleting a resolver the old code will be put in here. You can safely delete
-//    it when you're done.
-//  - You have helper methods in this file. Move them out to keep these resolver files clean.
-/*
-	func (r *claimDrawInputResolver) Claim(ctx context.Context, obj *game.ClaimDraw, data *bool) error {
-	panic(fmt.Errorf("not implemented: Claim - claim"))
-}
-func (r *Resolver) ClaimDrawInput() generated.ClaimDrawInputResolver {
-	return &claimDrawInputResolver{r}
-}
-*/
