@@ -76,7 +76,9 @@ type CardPlay interface {
 // notation. Move is the normal move of a card that adds to the move, when it is sent in
 // the same command. Both card games play a card this way: from the hand, on targets, and
 // at most with a move in the same turn (UnfairChess's cards that add to the move, Ajedrez
-// Mágico's "during this move").
+// Mágico's "during this move"). Whether a card may be played out of turn (Ajedrez
+// Mágico's reactions, on two boards) is the game's to decide from its state, not a
+// different action.
 type PlayCard struct {
 	Card    string
 	Slot    int // -1 when the card is named by ID
