@@ -77,9 +77,8 @@ func dbFlag(fs *flag.FlagSet) *string {
 }
 
 // openExisting opens the event store only if its file exists: the tools that read a store
-// must not leave an empty database behind after a typo in --db. They append nothing, but
-// opening a store of an older schema migrates it, which signs its head: with the private
-// key at keyFile if there is one there.
+// must not leave an empty database behind after a typo in --db. They append nothing; the
+// store is opened with the private key at keyFile if there is one there, as a server opens it.
 func openExisting(ctx context.Context, path, keyFile string) (eventstore.Store, error) {
 	var signer eventstore.Signer
 	if k, err := serverkey.Load(keyFile); err == nil {

@@ -25,7 +25,7 @@ var Signer = func() *serverkey.Key {
 
 // CheckGlobal asserts that a whole store, read in order, forms one global chain and that
 // its signed head names its last event with a valid signature by Signer; it returns that
-// head. Adapters' own tests (a migration, several processes on one database) use it too.
+// head. Adapters' own tests (several processes on one database) use it too.
 func CheckGlobal(t testing.TB, s eventstore.Store) eventstore.Head {
 	t.Helper()
 	return checkGlobal(t, s, mustReadAll(t, s))

@@ -34,8 +34,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
 )
 
-// schemaVersion is the version of the tables below; Open refuses a newer store and
-// migrates an older one (see migrate.go).
+// schemaVersion is the version of the tables below; Open refuses a store of any other.
 const schemaVersion = 2
 
 // tables is run with search_path set to the store's schema. head holds one row: the
@@ -164,12 +163,8 @@ func (s *Store) init(ctx context.Context, schema string) error {
 			}
 		case err != nil:
 			return err
-		case v > schemaVersion:
-			return fmt.Errorf("schema version %d, this build knows up to %d", v, schemaVersion)
-		case v < schemaVersion:
-			if err := migrate(ctx, tx, v, s.signer); err != nil {
-				return fmt.Errorf("migrate from schema version %d: %w", v, err)
-			}
+		case v != schemaVersion:
+			return fmt.Errorf("schema version %d, this build reads %d only", v, schemaVersion)
 		}
 		return nil
 	})

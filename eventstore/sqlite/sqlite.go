@@ -29,8 +29,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
 )
 
-// schemaVersion is the version of the tables below; Open refuses a newer file and
-// migrates an older one (see migrate.go).
+// schemaVersion is the version of the tables below; Open refuses a file of any other.
 const schemaVersion = 2
 
 const schema = `
@@ -174,12 +173,8 @@ func (s *Store) init(ctx context.Context, signer eventstore.Signer) error {
 		}
 	case err != nil:
 		return fmt.Errorf("read schema version: %w", err)
-	case v > schemaVersion:
-		return fmt.Errorf("the file has schema version %d, this build knows up to %d", v, schemaVersion)
-	case v < schemaVersion:
-		if err := migrate(ctx, s.write, v, signer); err != nil {
-			return fmt.Errorf("migrate from schema version %d: %w", v, err)
-		}
+	case v != schemaVersion:
+		return fmt.Errorf("the file has schema version %d, this build reads %d only", v, schemaVersion)
 	}
 	// The writer updates the one head row; a crash of the first open may have left none.
 	if _, err := s.write.ExecContext(ctx, `INSERT INTO head (position, hash, signed_ns) SELECT 0, '', 0 WHERE NOT EXISTS (SELECT 1 FROM head)`); err != nil {

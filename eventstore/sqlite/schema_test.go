@@ -1,0 +1,35 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+)
+
+// TestOtherSchemaVersionsAreRefused: a file whose tables are of another schema version,
+// older or newer, is refused with the version it has; no migration is guessed at.
+func TestOtherSchemaVersionsAreRefused(t *testing.T) {
+	for _, v := range []int{1, 3} {
+		path := filepath.Join(t.TempDir(), "events.db")
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(fmt.Sprintf(`CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version VALUES (%d)`, v)); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		s, err := sqlite.Open(context.Background(), path)
+		if err == nil {
+			s.Close()
+		}
+		if want := fmt.Sprintf("schema version %d, this build reads 2 only", v); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("opening a file of schema version %d: %v, want an error saying %q", v, err, want)
+		}
+	}
+}
