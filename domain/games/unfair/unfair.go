@@ -1,39 +1,11 @@
 // Package unfair is UnfairChess as an Arbiter game: classic chess (domain/chess) where
-// each player also holds four cards from a deck of 144 (58 cards in seven groups, listed
-// with their French and English texts in catalog.json), that move, summon, shield,
-// poison, blow up and bind pieces.
-//
-// Seat 0 plays White, seat 1 Black. Both decks hold the same cards, each shuffled from the
-// match's seed (deck.go). On its turn a seat plays a move, or a card that replaces the
-// move, or a card that adds to the move and then its move (in the same PlayCard or in the
-// next Move; until then the same seat is to act, in phase "move-after-card"). At most one
-// card per turn; a played card goes to its seat's discard pile for good and the hand is
-// refilled from the deck while the deck lasts.
-//
-// Kings are never destroyed nor change sides, and whatever a seat's turn did, its own king
-// must not be attacked at the end of it. A seat in check may only play what saves its
-// king; a seat with no legal move is mated (or stalemated) only if no card in its hand can
-// be played either, so Status says "check" and Hand shows the saving cards while one is
-// left. The game ends by checkmate, by stalemate, or, through the match around it, by a
-// draw both players agree to or a resignation. There is no draw by repetition, by the
-// fifty-move rule or by insufficient material in UnfairChess: a card can always change
-// the material.
-//
-// The option clock="minutes+increment" (domain/clock, as in chess) gives each seat its
-// time, which runs while the seat is to act: from the start of its turn to the end of it,
-// whatever the turn holds (a card that adds to the move, then the move it owes, or two for
-// the double move, in one command or several), and the increment is added once, when the
-// turn ends. Each action records when it was played, and the one that ends the turn what
-// the seat had left. A card or a move that arrives at or after the seat's deadline is not
-// played: the flag falls (clock.FlagFell), as it does when the engine's timeout finds the
-// deadline passed. A seat whose flag falls loses, always: a card can always change the
-// material, so there is no draw for want of mating material, as chess has.
-//
-// Statuses (statuses.go), restrictions and their suspension (restrictions.go), turns
-// (turn.go) and the cards (cards.go, cards_*.go) each have a file. The facts an action
-// sets off (draws, discards, statuses, suspensions) are events of their own, recorded right
-// after it: Evolve derives them again from the action, so they only check in (see Evolve),
-// and Audit checks that each one is what the rules derive.
+// each seat also holds four cards from its own deck, shuffled from the match's seed, that
+// move, summon, shield, poison, blow up and bind pieces (the 58 cards, with their French
+// and English texts, are in catalog.json). Statuses, restrictions, turns and each group
+// of cards have a file of their own. The facts an action sets off (draws, discards,
+// statuses, suspensions) are events of their own, recorded right after it: Evolve derives
+// them again from the action and Audit checks each one. docs/games/unfairchess.md says
+// what the server enforces, and every choice made where the rules are silent.
 package unfair
 
 import (
