@@ -85,3 +85,28 @@ func BenchmarkDecideMove(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkView measures a view of a middlegame for each kind of viewer: a spectator's
+// and the waiting seat's hold the public board and piles, the mover's its hand with every
+// legal choice of targets (the cost of BenchmarkHand), which the API pays once per caller
+// and version.
+func BenchmarkView(b *testing.B) {
+	states := midgames(b, 32)
+	for _, c := range []struct {
+		name string
+		of   func(s State) game.Viewpoint
+	}{
+		{"spectator", func(State) game.Viewpoint { return game.Viewpoint{} }},
+		{"waiting", func(s State) game.Viewpoint { return game.Viewpoint{Seats: []int{1 - s.toAct()}} }},
+		{"mover", func(s State) game.Viewpoint { return game.Viewpoint{Seats: []int{s.toAct()}} }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				s := states[i%len(states)]
+				Rules{}.View(s, c.of(s))
+				i++
+			}
+		})
+	}
+}
