@@ -46,14 +46,15 @@ type liveKey struct {
 
 // liveGroups is the groups of this node.
 type liveGroups struct {
-	exec *executor.Executor // runs a group's operation: no limits (each member's passed them), no rate
+	exec    *executor.Executor // runs a group's operation: no limits (each member's passed them), no rate
+	writers *liveWriters
 
 	mu     sync.Mutex
 	groups map[liveKey]*liveGroup
 }
 
 func newLiveGroups(exec *executor.Executor) *liveGroups {
-	return &liveGroups{exec: exec, groups: map[liveKey]*liveGroup{}}
+	return &liveGroups{exec: exec, writers: newLiveWriters(), groups: map[liveKey]*liveGroup{}}
 }
 
 // joinLive serves a live subscription through a group, when it can: it came over one of

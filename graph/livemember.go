@@ -11,8 +11,9 @@ import (
 )
 
 // liveMember is one subscription served by a group: its place in the group's ring and
-// its socket. It holds no goroutine while it has nothing to write; one writes while it
-// has (serve), so a member whose client reads slowly holds up nobody but itself.
+// its socket. It holds no goroutine: while it has something to write, it waits its turn
+// among the live writers (liveWriters), and a member whose client reads slowly holds up
+// nobody but itself.
 type liveMember struct {
 	ctx    context.Context // the subscription's, from gqlgen: cancelled by complete or the socket's end
 	conn   *wsConn
@@ -24,7 +25,7 @@ type liveMember struct {
 
 	// Under group.mu:
 	next     int64 // the number of the next message to write
-	writing  bool  // serve runs
+	writing  bool  // queued for a writer, or being written
 	state    liveState
 	finished bool        // finish has been called (or is about to be)
 	slow     *time.Timer // runs while the member has more waiting than liveLag
@@ -64,7 +65,7 @@ func (g *liveGroup) kickLocked(m *liveMember) {
 	}
 	if !m.writing && (m.next < g.head() || g.done) {
 		m.writing = true
-		go m.serve()
+		g.r.live.writers.push(m)
 	}
 	if m.slow == nil && g.head()-m.next > liveLag(g.key.kind) {
 		m.slow = time.AfterFunc(g.r.limits.SlowConsumerAfter, func() {
@@ -90,9 +91,12 @@ func (g *liveGroup) finishableLocked(m *liveMember) bool {
 }
 
 // serve writes m's waiting messages, in order (matchUpdates: only the latest), until it
-// has none, then returns; if m has left its group meanwhile, it finishes it.
-func (m *liveMember) serve() {
+// has none, then returns; if m has left its group meanwhile, it finishes it. It reports
+// false when a write took so long that the writer running it was replaced (see
+// liveWriters).
+func (m *liveMember) serve(w *liveWriters) (counted bool) {
 	g := m.group
+	counted = true
 	var buf []byte
 	for {
 		g.mu.Lock()
@@ -113,7 +117,15 @@ func (m *liveMember) serve() {
 				m.slow = nil
 			}
 			g.mu.Unlock()
-			if err := m.conn.writeLive(&buf, msg.payload, m.suffix); err != nil {
+			var stall *time.Timer
+			if counted {
+				stall = time.AfterFunc(liveStall, w.stalled)
+			}
+			err := m.conn.writeLive(&buf, msg.payload, m.suffix)
+			if stall != nil && !stall.Stop() {
+				counted = false
+			}
+			if err != nil {
 				g.leave(m, liveGone)
 				continue
 			}
@@ -134,7 +146,7 @@ func (m *liveMember) serve() {
 		if finish {
 			m.finish()
 		}
-		return
+		return counted
 	}
 }
 

@@ -87,7 +87,7 @@ func spectatorRound(ctx context.Context, cfg spectatorConfig, serveOwn bool, std
 		if serr != nil {
 			return res, serr
 		}
-		cfg.URL, cfg.ServerCPU = srv.url, srv.cpu
+		cfg.URL, cfg.ServerCPU, cfg.ServerLog = srv.url, srv.cpu, srv.log
 		fmt.Fprintf(stderr, "started arbiter serve (pid %d) on %s; its log is %s\n", srv.cmd.Process.Pid, srv.url, srv.log)
 		// The server's files go once it has stopped, unless the round failed: then its log tells why.
 		defer func() {
@@ -114,6 +114,7 @@ type spectatorConfig struct {
 	Seed                       uint64
 	Progress                   io.Writer            // a line a second on stderr; nil for none
 	ServerCPU                  func() time.Duration // the server's CPU time so far, when it is a child
+	ServerLog                  string               // the child server's log, where it times each request
 }
 
 // percentiles summarise durations.
@@ -150,21 +151,25 @@ type spectatorResult struct {
 	Before, After serverFigures
 	Delivery      percentiles // from a move's playMove answer to its receipt, per subscriber
 	PlayMove      percentiles // the players' round trips while the spectators watch
-	Expected      int         // deliveries due: every move to every subscriber
-	Delivered     int         // of those, received
-	BeforeAck     int         // received before the player had its answer (counted as 0)
-	Merged        int         // updates: moves that came within a later update, not on their own
-	Gaps          int         // events: versions skipped
-	Duplicates    int
-	Reordered     int
-	Missing       int // deliveries never received within the wait
-	Ended         int // subscriptions the server ended
-	EndedBy       string
-	Elapsed       time.Duration // the moves
-	Paced         time.Duration // when the last move was due: a longer Elapsed means the server held the players back
-	ServerCPU     time.Duration // during the moves, when the server is a child
-	ClientCPU     time.Duration // during the moves, this process
-	ClientRSS     float64       // this process's resident memory with every connection open; 0 unknown
+	// The same requests as the server timed them (its log, when it is a child): the
+	// round trip less this process's own delays, which its spectators' goroutines cause.
+	PlayMoveServer percentiles
+	Expected       int // deliveries due: every move to every subscriber
+	Delivered      int // of those, received
+	BeforeAck      int // received before the player had its answer (counted as 0)
+	Merged         int // updates: moves that came within a later update, not on their own
+	Gaps           int // events: versions skipped
+	Duplicates     int
+	Reordered      int
+	Missing        int // deliveries never received within the wait
+	Ended          int // subscriptions the server ended
+	Resumed        int // subscriptions dropped as too slow and subscribed again after the version the server said
+	EndedBy        string
+	Elapsed        time.Duration // the moves
+	Paced          time.Duration // when the last move was due: a longer Elapsed means the server held the players back
+	ServerCPU      time.Duration // during the moves, when the server is a child
+	ClientCPU      time.Duration // during the moves, this process
+	ClientRSS      float64       // this process's resident memory with every connection open; 0 unknown
 }
 
 // Faults counts what must never happen: a lost, repeated or reordered delivery.
@@ -182,11 +187,17 @@ func (r spectatorResult) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  delivery, playMove answer -> receipt: %s\n", r.Delivery)
 	fmt.Fprintf(w, "  playMove round trip:                 %s\n", r.PlayMove)
+	if r.PlayMoveServer.N > 0 {
+		fmt.Fprintf(w, "  playMove in the server (its log):    %s\n", r.PlayMoveServer)
+	}
 	fmt.Fprintf(w, "  received %d of %d deliveries (%d before the player's answer, counted as 0)", r.Delivered, r.Expected, r.BeforeAck)
 	if r.Kind == "updates" {
 		fmt.Fprintf(w, "; %d moves came merged into a later update", r.Merged)
 	}
 	fmt.Fprintf(w, "\n  gaps %d, duplicates %d, out of order %d, missing %d\n", r.Gaps, r.Duplicates, r.Reordered, r.Missing)
+	if r.Resumed > 0 {
+		fmt.Fprintf(w, "  %d subscriptions were dropped as too slow (SLOW_CONSUMER) and subscribed again from resumeAfter\n", r.Resumed)
+	}
 	if r.Ended > 0 {
 		fmt.Fprintf(w, "  the server ended %d subscriptions, e.g.: %s\n", r.Ended, r.EndedBy)
 	}
@@ -353,6 +364,9 @@ func benchSpectators(ctx context.Context, cfg spectatorConfig) (spectatorResult,
 		return nil
 	})
 	res.Elapsed, res.ClientCPU = time.Since(start), cputime.Used()-cpu0
+	if cfg.ServerLog != "" {
+		res.PlayMoveServer = percentilesOf(postDurations(cfg.ServerLog, start))
+	}
 	if cfg.ServerCPU != nil {
 		res.ServerCPU = cfg.ServerCPU() - srv0
 	}
@@ -386,6 +400,7 @@ func benchSpectators(ctx context.Context, cfg spectatorConfig) (spectatorResult,
 	var delays []time.Duration
 	for _, m := range ms {
 		for _, s := range m.watchers {
+			res.Resumed += s.resumed
 			if s.err != nil {
 				res.Ended++
 				res.EndedBy = s.err.Error()

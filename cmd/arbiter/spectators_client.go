@@ -132,10 +132,16 @@ type receipt struct {
 // progress and the waits meanwhile.
 type spectator struct {
 	conn     *websocket.Conn
+	kind     string // "events" or "updates"
+	matchID  string
 	receipts []receipt
 	last     atomic.Int32 // the last version received; 0 before the first message
 	ended    atomic.Bool  // the server ended the subscription or the connection
 	err      error        // why the server ended the subscription, if it did
+	// Resumed counts the times the server dropped the subscription as too slow
+	// (SLOW_CONSUMER) and it subscribed again from the version the server named.
+	resumed int
+	sub     int // the number of its current subscription: its ID
 }
 
 // The selections the spectators ask for: a viewer's needs, the events' payloads and the
@@ -171,15 +177,37 @@ func openSpectator(ctx context.Context, baseURL, kind, matchID string, after, mo
 	if !bytes.Contains(ack, []byte(`"connection_ack"`)) {
 		return fail("connection_init", fmt.Errorf("answered %.200s", ack))
 	}
-	query, vars := eventsSubscription, map[string]any{"m": matchID, "a": after}
-	if kind == "updates" {
-		query, vars = updatesSubscription, map[string]any{"m": matchID}
-	}
-	msg, _ := json.Marshal(map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{"query": query, "variables": vars}})
-	if err := conn.Write(ctx, websocket.MessageText, msg); err != nil {
+	s := &spectator{conn: conn, kind: kind, matchID: matchID, receipts: make([]receipt, 0, moves+2)}
+	if err := s.subscribe(ctx, after); err != nil {
 		return fail("subscribing", err)
 	}
-	return &spectator{conn: conn, receipts: make([]receipt, 0, moves+2)}, nil
+	return s, nil
+}
+
+// subscribe sends the spectator's subscription, under a new ID, after a version
+// (matchEvents; matchUpdates starts from the match as it is).
+func (s *spectator) subscribe(ctx context.Context, after int) error {
+	query, vars := eventsSubscription, map[string]any{"m": s.matchID, "a": after}
+	if s.kind == "updates" {
+		query, vars = updatesSubscription, map[string]any{"m": s.matchID}
+	}
+	s.sub++
+	msg, _ := json.Marshal(map[string]any{"id": strconv.Itoa(s.sub), "type": "subscribe", "payload": map[string]any{"query": query, "variables": vars}})
+	return s.conn.Write(ctx, websocket.MessageText, msg)
+}
+
+// resumeAfter is the version a SLOW_CONSUMER error says to subscribe again after.
+func resumeAfter(payload json.RawMessage) (int, bool) {
+	var errs []struct {
+		Extensions struct {
+			Code        string
+			ResumeAfter *int
+		}
+	}
+	if json.Unmarshal(payload, &errs) != nil || len(errs) != 1 || errs[0].Extensions.Code != "SLOW_CONSUMER" || errs[0].Extensions.ResumeAfter == nil {
+		return 0, false
+	}
+	return *errs[0].Extensions.ResumeAfter, true
 }
 
 // read receives until the connection closes or the server ends the subscription. It
@@ -219,18 +247,59 @@ func (s *spectator) read(epoch time.Time, delivered *atomic.Int64) {
 			} else if p.Data.Updates != nil {
 				v = p.Data.Updates.Version
 			}
+			if s.resumed > 0 && len(s.receipts) > 0 && v <= s.receipts[len(s.receipts)-1].version && s.kind == "updates" {
+				continue // a resumed matchUpdates starts with the match as it is: maybe what came last
+			}
 			s.receipts = append(s.receipts, receipt{version: v, at: at})
 			s.last.Store(v)
 			delivered.Add(1)
 		case "ping":
 			_ = s.conn.Write(context.Background(), websocket.MessageText, []byte(`{"type":"pong"}`))
 		case "error":
+			if after, ok := resumeAfter(m.Payload); ok {
+				// Dropped as too slow: subscribe again from where the server says, as a
+				// client should. What comes next tells whether anything was lost.
+				if s.kind == "updates" || int32(after) == s.last.Load() {
+					s.resumed++
+					if s.subscribe(context.Background(), after) == nil {
+						continue
+					}
+				}
+			}
 			s.err = fmt.Errorf("the server ended the subscription: %.300s", m.Payload)
 			return
 		case "complete":
 			return
 		}
 	}
+}
+
+// loggedPost is a request line of the server's log: a POST to /graphql, its time and
+// how long the server took (see logging.go).
+var loggedPost = regexp.MustCompile(`^time=(\S+) .*msg=http method=POST path=/graphql .*duration=(\S+)`)
+
+// postDurations returns how long the server took over each POST it logged from since on:
+// during a round's moves, only the players post (the spectators are on websockets).
+func postDurations(log string, since time.Time) []time.Duration {
+	f, err := os.Open(log)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var ds []time.Duration
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		m := loggedPost.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		at, err := time.Parse(time.RFC3339Nano, m[1])
+		d, derr := time.ParseDuration(m[2])
+		if err == nil && derr == nil && !at.Before(since) {
+			ds = append(ds, d)
+		}
+	}
+	return ds
 }
 
 // explainNetError names what a failed connection means and what to do about it.
