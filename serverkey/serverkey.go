@@ -1,12 +1,8 @@
-// Package serverkey holds the server's signing key: an Ed25519 key in a file of its own,
-// outside the event store, so that someone who can change the store's file cannot also
-// sign what they wrote. The store signs its head with it (eventstore.Head); `arbiter
-// verify` checks those signatures with the public half.
-//
-// The file is PEM: a PKCS #8 "PRIVATE KEY", created with mode 0600 at the first start.
-// A "PUBLIC KEY" file (PKIX) holds the public half only, enough to verify.
-//
-// The same key is meant to sign what else the server vouches for (match receipts).
+// Package serverkey holds the server's signing key: an Ed25519 key in a file of its own
+// (PEM: a PKCS #8 "PRIVATE KEY", mode 0600; a PKIX "PUBLIC KEY" file holds the public half,
+// enough to verify), outside the event store, so that someone who can change the store's
+// file cannot also sign what they wrote. The store signs its head with it
+// (eventstore.Head); `arbiter verify` checks those signatures with the public half.
 package serverkey
 
 import (

@@ -1,14 +1,11 @@
 // Package clock is the game clock that every game of Arbiter shares: a time control
 // chosen with the match option clock="minutes+increment" (for example "5+3"), one time
-// per seat that runs while the seat is to act, and an increment added once per turn.
-//
-// It is pure, like the rules that use it: time enters as data. Each action carries the
-// server's receive time; the event that ends a seat's turn records when (Stamp.At) and
-// what the seat had left (Stamp.LeftMs), so that folding the events gives the clock back
-// exactly, and an audit can compute each recorded value again. A game keeps a Clock in its
-// state and asks it for the deadline of the seat to act (game.Status.Deadline), whether
-// an action came too late or a timeout is due (Flag), the stamp of an action (Stamp) and
-// whether a recorded stamp is what the clock gives (Audit).
+// per seat that runs while the seat is to act, and an increment added once per turn. It
+// is pure, like the rules that use it: each action carries the server's receive time, and
+// the event that ends a turn records when and what the seat had left ([Stamp]), so that
+// folding the events gives the clock back and an audit can compute each value again. A
+// game keeps a [Clock] in its state for its deadline, the flag ([Clock.Flag]), the stamps, and
+// their audit.
 package clock
 
 import (

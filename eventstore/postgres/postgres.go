@@ -1,18 +1,8 @@
-// Package postgres is Arbiter's event store on a PostgreSQL server, for deployments where
-// several Arbiter processes share one store. It uses pgx/v5.
-//
-// Global positions must follow commit order, or a subscriber reading by position could
-// pass position p+1 before the transaction holding p commits, and skip p for ever. A plain
-// sequence does not give that: numbers are handed out at INSERT, commits land in any order.
-// So every append transaction first takes a transaction-level advisory lock
-// (pg_advisory_xact_lock), then assigns positions from a one-row counter table: the lock
-// is released only after COMMIT is visible, so the next holder both sees every earlier
-// append (each READ COMMITTED statement takes a fresh snapshot) and commits after it.
-// Positions are gapless too, because the counter rolls back with a failed append. The cost
-// is that appends are serialized across all processes; within a process, appends are
-// grouped into one transaction per batch (group commit), which keeps the throughput up.
-//
-// Its tests run against the server named by ARBITER_PG_URL, for example
+// Package postgres is Arbiter's event store on a PostgreSQL server (through pgx/v5), for
+// deployments where several Arbiter processes share one store. Appends are serialized
+// across processes by an advisory lock, so that global positions follow commit order
+// (see commitBatch), and grouped into one transaction per batch within a process. Its
+// tests run against the server named by ARBITER_PG_URL, for example
 // postgres://postgres@127.0.0.1:5432/test?sslmode=disable; they skip when it is unset,
 // and fail under CI=true.
 package postgres
@@ -201,6 +191,16 @@ func (s *Store) commit(batch []*groupcommit.Request) {
 	s.notifier.Notify()
 }
 
+// commitBatch appends a batch in one transaction. Global positions must follow commit
+// order, or a subscriber reading by position could pass position p+1 before the
+// transaction holding p commits, and skip p for ever. A plain sequence does not give that:
+// numbers are handed out at INSERT, commits land in any order. So every append
+// transaction first takes a transaction-level advisory lock (pg_advisory_xact_lock), then
+// assigns positions from a one-row counter table: the lock is released only after COMMIT
+// is visible, so the next holder both sees every earlier append (each READ COMMITTED
+// statement takes a fresh snapshot) and commits after it. Positions are gapless too,
+// because the counter rolls back with a failed append. The cost is that appends are
+// serialized across all processes; group commit keeps the throughput up.
 func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (err error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {

@@ -1,17 +1,8 @@
-// Package sqlite is Arbiter's embedded event store: one SQLite file, no server to run.
-// It uses the pure-Go driver modernc.org/sqlite.
-//
-// Appends go through one writer goroutine that commits every append waiting in the queue
-// in one transaction (group commit), each append on its own so that one append's version
-// conflict fails only that append (see write.go); each caller is answered after the shared
-// COMMIT returned. A single writer also makes global positions follow commit order, which
-// subscriptions rely on. Reads use a separate pool of connections, which WAL lets run
-// alongside the writer.
-//
-// Durability: the journal is WAL with synchronous=FULL, so that COMMIT returns only after
-// the WAL is flushed to disk. With WAL, synchronous=NORMAL survives a process crash
-// (kill -9) but may lose the last commits on power loss, which an acknowledged append
-// must not.
+// Package sqlite is Arbiter's embedded event store: one SQLite file, no server to run,
+// through the pure-Go driver modernc.org/sqlite. One writer goroutine commits every
+// waiting append in one transaction (group commit, see write.go), which also makes global
+// positions follow commit order, as subscriptions need; reads use a pool of connections
+// that WAL lets run alongside the writer; COMMIT returns only once the WAL is on disk.
 package sqlite
 
 import (
@@ -105,6 +96,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	// The journal is WAL with synchronous=FULL, so that COMMIT returns only after the WAL
+	// is flushed to disk. With WAL, synchronous=NORMAL survives a process crash (kill -9)
+	// but may lose the last commits on power loss, which an acknowledged append must not.
 	pragmas := []string{
 		fmt.Sprintf("busy_timeout(%d)", cfg.busyTimeout.Milliseconds()),
 		"journal_mode(WAL)",
