@@ -1,7 +1,10 @@
 // Package match is the lifecycle every Arbiter match shares, whatever its game: creation
 // with a secret seed, seats taken by players, the start, the game's own actions, draw
 // offers, resignation and the end with a result. It is a pure decider around a
-// game.Rules: Decide(state, command) gives events, Evolve(state, event) folds them.
+// game.Rules: Decide(state, command) gives events, Evolve(state, event) folds them. The
+// stored events come back as Recorded: Folder folds them into a state (the engine, the
+// projections and replay all read a match through it), and Audit checks each against
+// the state before it, for replay's verify.
 package match
 
 import (
@@ -53,7 +56,7 @@ type State struct {
 	DrawOfferBy    int   // the seat whose offer is pending, or -1
 	DrawAccepted   []int // seats that accepted the pending offer
 	Resigned       []int
-	Abandon        *Abandon    // the rule for seats that leave; nil in matches created before it
+	Abandon        *Abandon    // the rule for seats that leave; nil for none
 	AwaySince      []time.Time // by seat: when its player left, zero while present
 	StartedAt      time.Time   // when play started
 	Opened         bool        // every seat has made its first move (see abort.go)
