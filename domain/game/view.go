@@ -80,7 +80,11 @@ func (p Viewpoint) InTeam(t int) bool { return slices.Contains(p.Teams, t) }
 // state as p may see it, in the game's own view type: a plain exported struct, which the
 // API shows as the game's state type. It holds nothing p may not see (an opponent's hand,
 // a trap of the other team, an invisible fighter), and everything it lists as legal is
-// computed from what p sees alone. View returns nil before the game is set up.
+// computed from what p sees alone. Decide takes every play a view lists: a play that
+// meets a hidden fact (a move onto an invisible fighter's square, a trap on the way)
+// fails in the game, as events, never as a rejection, which would betray the fact. Its
+// unexported fields, if any, are as public as the rest (a conformance suite reads them).
+// View returns nil before the game is set up.
 type Viewed interface {
 	View(st State, p Viewpoint) View
 }
