@@ -34,7 +34,7 @@ func (Rules) View(st game.State, p game.Viewpoint) game.View {
 	if !ok || s.Traps[0] == "" {
 		return nil
 	}
-	v := &View{Turn: s.Turn, Burned: slices.Clone(s.Burned), state: s, seat: -1}
+	v := &View{Turn: s.Turn, Traps: []Trap{}, Burned: append([]string{}, s.Burned...), state: s, seat: -1}
 	if over(s) {
 		v.Turn = -1
 	}
