@@ -31,7 +31,7 @@ func TestReadmeOperationsValidate(t *testing.T) {
 		}
 		for _, op := range doc.Operations {
 			one := &ast.QueryDocument{Operations: ast.OperationList{op}, Fragments: doc.Fragments}
-			for _, e := range validator.Validate(schema, one) {
+			for _, e := range validator.ValidateWithRules(schema, one, nil) {
 				t.Errorf("README: %v, in\n%s", e.Message, b[1])
 			}
 			n++
