@@ -1,7 +1,7 @@
-// Package matchstream is where a match meets the event store: the name of its stream, and
-// its stored events read as the match's own records (match.Recorded), which the match's
-// fold and audit take. The engine, the projections and replay share it, so that none of
-// them needs another to read a match.
+// Package matchstream is where a match meets the event store: the name of its stream,
+// and its stored events as the match's fold and audit read them (match.Stored). The
+// engine, the projections and replay share it, so that none of them needs another to
+// read a match.
 package matchstream
 
 import (
@@ -20,7 +20,7 @@ func Name(id string) string { return prefix + id }
 func MatchID(stream string) (string, bool) { return strings.CutPrefix(stream, prefix) }
 
 // Record is a stored event of a match as the match reads it.
-func Record(ev eventstore.Event) match.Recorded {
-	return match.Recorded{Stream: ev.Stream, Version: ev.Version, Type: ev.Type, Schema: ev.SchemaVersion,
+func Record(ev eventstore.Event) match.Stored {
+	return match.Stored{Stream: ev.Stream, Version: ev.Version, Type: ev.Type, Schema: ev.SchemaVersion,
 		Payload: ev.Payload, Visibility: ev.Visibility, Time: ev.Time}
 }

@@ -94,7 +94,7 @@ func (a *Audit) End() {
 
 // Check verifies one decoded event against the state before it and folds it; false stops
 // the audit (the state no longer means anything).
-func (a *Audit) Check(ev Recorded, d game.Event) bool {
+func (a *Audit) Check(ev Stored, d game.Event) bool {
 	version, st := ev.Version, &a.st
 	if r, ok := d.(Resigned); ok {
 		a.forfeited = a.forfeiter == r.Seat
@@ -239,7 +239,7 @@ func (a *Audit) evolve(version int64, d game.Event) (ok bool) {
 
 // started checks that every seat is taken and deals the game's opening again from the
 // seed, to compare it with the events that follow.
-func (a *Audit) started(ev Recorded) {
+func (a *Audit) started(ev Stored) {
 	st := &a.st
 	if st.Status != Open {
 		a.report(ev.Version, CheckLifecycle, "MatchStarted while the match is %s", statusName(st.Status))
@@ -266,7 +266,7 @@ func (a *Audit) started(ev Recorded) {
 
 // expect compares one stored event with the event the rules give there (want), under
 // check; source names what gives it.
-func (a *Audit) expect(ev Recorded, d game.Event, want game.Emitted, check, source string) {
+func (a *Audit) expect(ev Stored, d game.Event, want game.Emitted, check, source string) {
 	if ev.Type != want.Event.EventType() {
 		a.report(ev.Version, check, "%s recorded where %s records %s", ev.Type, source, want.Event.EventType())
 		return
@@ -313,7 +313,7 @@ func (a *Audit) resigned(seat int, at time.Time) {
 
 // strayWithdrawal reports a game event that is the withdrawal of a seat that did not
 // resign just before: only the match's resignation may take a seat out of play.
-func (a *Audit) strayWithdrawal(ev Recorded, d game.Event) {
+func (a *Audit) strayWithdrawal(ev Stored, d game.Event) {
 	w, ok := a.rules.(game.Withdrawing)
 	if !ok || a.st.GameState == nil {
 		return
@@ -424,7 +424,7 @@ func sightName(vis visibility.Visibility) string {
 // seat leaves once before it returns, and a forfeit comes no earlier than the match's rule
 // allows (a claim after ClaimAfter away, the timer's forfeit at ForfeitAfter, or
 // BotForfeitAfter against the bot).
-func (a *Audit) presence(ev Recorded, d game.Event) {
+func (a *Audit) presence(ev Stored, d game.Event) {
 	st := &a.st
 	if st.Status != Live {
 		a.report(ev.Version, CheckLifecycle, "%s while the match is %s", ev.Type, statusName(st.Status))

@@ -8,7 +8,7 @@ import (
 )
 
 // audit runs the match's audit over evs and returns what it found, one line each.
-func audit(t *testing.T, evs []match.Recorded) []string {
+func audit(t *testing.T, evs []match.Stored) []string {
 	t.Helper()
 	var found []string
 	a := match.NewAudit("m", rules, func(version int64, check, format string, args ...any) {

@@ -8,9 +8,9 @@ import (
 	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
-// Recorded is one stored event of a match as its fold and its audit read it: the store's
+// Stored is one stored event of a match as its fold and its audit read it: the store's
 // envelope without what only the store needs (hashes, global positions, command IDs).
-type Recorded struct {
+type Stored struct {
 	Stream     string
 	Version    int64 // in the stream, from 1
 	Type       string
@@ -27,7 +27,7 @@ type Folder struct {
 }
 
 // Rules returns the rules a match was created under, from its first event.
-func (f Folder) Rules(first Recorded) (game.Rules, error) {
+func (f Folder) Rules(first Stored) (game.Rules, error) {
 	if first.Type != (MatchCreated{}).EventType() || first.Version != 1 {
 		return nil, fmt.Errorf("stream %s starts with %s at version %d, not MatchCreated at 1", first.Stream, first.Type, first.Version)
 	}
@@ -47,7 +47,7 @@ func (f Folder) Rules(first Recorded) (game.Rules, error) {
 }
 
 // Decode reads one stored event of a match played under rules.
-func (ev Recorded) Decode(rules game.Rules) (game.Event, error) {
+func (ev Stored) Decode(rules game.Rules) (game.Event, error) {
 	d, err := Decode(rules, ev.Type, ev.Schema, ev.Payload)
 	if err != nil {
 		return nil, fmt.Errorf("%s version %d: %w", ev.Stream, ev.Version, err)
@@ -82,7 +82,7 @@ func (e *Unreplayable) Refusal() *game.Error {
 // nil before the first event, which pins them. Any failure is an *Unreplayable: the rules
 // panic on a stored event they cannot apply (it cannot have been decided), and that
 // panic is recovered here so that one damaged match does not stop the process.
-func (f Folder) Apply(id string, rules game.Rules, st State, version int64, ev Recorded) (_ game.Rules, _ State, err error) {
+func (f Folder) Apply(id string, rules game.Rules, st State, version int64, ev Stored) (_ game.Rules, _ State, err error) {
 	fail := func(e error) (game.Rules, State, error) {
 		return nil, State{}, &Unreplayable{Match: id, Version: ev.Version, Err: e}
 	}

@@ -11,22 +11,22 @@ import (
 )
 
 // recorded stores the events the table emitted as the store would hand them back.
-func (tb *table) recorded() []match.Recorded {
+func (tb *table) recorded() []match.Stored {
 	tb.t.Helper()
-	out := make([]match.Recorded, len(tb.events))
+	out := make([]match.Stored, len(tb.events))
 	for i, e := range tb.events {
 		payload, err := game.Encode(e.Event)
 		if err != nil {
 			tb.t.Fatal(err)
 		}
 		typ := e.Event.EventType()
-		out[i] = match.Recorded{Stream: "match-m", Version: int64(i) + 1, Type: typ, Schema: match.SchemaOf(rules, typ),
+		out[i] = match.Stored{Stream: "match-m", Version: int64(i) + 1, Type: typ, Schema: match.SchemaOf(rules, typ),
 			Payload: payload, Visibility: e.Visibility, Time: t0}
 	}
 	return out
 }
 
-func fold(evs []match.Recorded) (game.Rules, match.State, error) {
+func fold(evs []match.Stored) (game.Rules, match.State, error) {
 	f := match.Folder{Games: game.NewRegistry(rules)}
 	var (
 		r   game.Rules
@@ -62,21 +62,21 @@ func TestFoldRefusesWhatDoesNotReplay(t *testing.T) {
 	good := tb.recorded()
 	last := int64(len(good))
 	for name, c := range map[string]struct {
-		change  func([]match.Recorded) []match.Recorded
+		change  func([]match.Stored) []match.Stored
 		version int64
 		cause   string
 	}{
-		"gap":          {func(evs []match.Recorded) []match.Recorded { return append(evs[:2], evs[3:]...) }, 4, "jumps from version 2 to 4"},
-		"not created":  {func(evs []match.Recorded) []match.Recorded { return evs[1:] }, 2, "jumps from version 0 to 2"},
-		"wrong first":  {func(evs []match.Recorded) []match.Recorded { evs[0].Type = "SeatTaken"; return evs }, 1, "not MatchCreated at 1"},
-		"payload":      {func(evs []match.Recorded) []match.Recorded { evs[last-1].Payload = []byte(`{"uci":`); return evs }, last, fmt.Sprintf("version %d", last)},
-		"schema ahead": {func(evs []match.Recorded) []match.Recorded { evs[last-1].Schema = 99; return evs }, last, "schema 99"},
-		"unplayable move": {func(evs []match.Recorded) []match.Recorded {
+		"gap":          {func(evs []match.Stored) []match.Stored { return append(evs[:2], evs[3:]...) }, 4, "jumps from version 2 to 4"},
+		"not created":  {func(evs []match.Stored) []match.Stored { return evs[1:] }, 2, "jumps from version 0 to 2"},
+		"wrong first":  {func(evs []match.Stored) []match.Stored { evs[0].Type = "SeatTaken"; return evs }, 1, "not MatchCreated at 1"},
+		"payload":      {func(evs []match.Stored) []match.Stored { evs[last-1].Payload = []byte(`{"uci":`); return evs }, last, fmt.Sprintf("version %d", last)},
+		"schema ahead": {func(evs []match.Stored) []match.Stored { evs[last-1].Schema = 99; return evs }, last, "schema 99"},
+		"unplayable move": {func(evs []match.Stored) []match.Stored {
 			evs[last-1].Payload = []byte(strings.Replace(string(evs[last-1].Payload), "e2e4", "z9z9", 1))
 			return evs
 		}, last, "cannot apply"},
 	} {
-		evs := c.change(append([]match.Recorded(nil), good...))
+		evs := c.change(append([]match.Stored(nil), good...))
 		for i := range evs {
 			evs[i].Payload = append([]byte(nil), evs[i].Payload...)
 		}

@@ -2,9 +2,9 @@
 // with a secret seed, seats taken by players, the start, the game's own actions, draw
 // offers, resignation and the end with a result. It is a pure decider around a
 // game.Rules: Decide(state, command) gives events, Evolve(state, event) folds them. The
-// stored events come back as Recorded: Folder folds them into a state (the engine, the
-// projections and replay all read a match through it), and Audit checks each against
-// the state before it, for replay's verify.
+// events come back from the store as Stored values: Folder folds them into a state (the
+// engine, the projections and replay all read a match through it), and Audit checks each
+// against the state before it, for replay's verify.
 package match
 
 import (
