@@ -89,39 +89,17 @@ func seatCardsModel(c *catalog, sc cards.SeatCards) *model.SeatCards {
 	return m
 }
 
-// boardModel turns a game's board into the API's.
-func boardModel(b game.Board) *model.Board {
-	m := &model.Board{
-		Fen: b.FEN, InCheck: b.InCheck, LegalMoves: append([]string{}, b.LegalMoves...),
-		Marks: make([]*model.Mark, len(b.Marks)), Colours: make([]*model.SquareColour, len(b.Colours)),
-		Armies: make([]*model.Army, len(b.Armies)), Checked: append([]int{}, b.Checked...),
-		Interregnum: append([]int{}, b.Interregnum...), Sides: make([]*model.Side, len(b.Sides)),
-	}
-	for i, k := range b.Marks {
-		m.Marks[i] = &model.Mark{Square: k.Square, Kind: k.Kind, Seat: seatOrNil(k.Seat)}
-		if k.Note != "" {
-			note := k.Note
-			m.Marks[i].Note = &note
-		}
-	}
-	for i, c := range b.Colours {
-		m.Colours[i] = &model.SquareColour{Square: c.Square, Colour: c.Colour}
-	}
-	for i, a := range b.Armies {
-		m.Armies[i] = &model.Army{Colour: a.Colour, Owner: seatOrNil(a.Owner), Controller: seatOrNil(a.Controller)}
-	}
-	for i, s := range b.Sides {
-		m.Sides[i] = &model.Side{Side: s.Side, Seat: s.Seat}
-		if s.Colour != "" {
-			colour := s.Colour
-			m.Sides[i].Colour = &colour
-		}
-	}
-	return m
-}
-
+// seatOrNil shows a seat, -1 for none, as the API's nullable Int.
 func seatOrNil(s int) *int {
 	if s < 0 {
+		return nil
+	}
+	return &s
+}
+
+// textOrNil shows a text, "" for none, as the API's nullable String.
+func textOrNil(s string) *string {
+	if s == "" {
 		return nil
 	}
 	return &s

@@ -19,6 +19,16 @@ import (
 	"github.com/arbiter-games/arbiter/projections"
 )
 
+// Seat is the resolver for the seat field.
+func (r *markResolver) Seat(ctx context.Context, obj *game.Mark) (*int, error) {
+	return seatOrNil(obj.Seat), nil
+}
+
+// Note is the resolver for the note field.
+func (r *markResolver) Note(ctx context.Context, obj *game.Mark) (*string, error) {
+	return textOrNil(obj.Note), nil
+}
+
 // Seats is the resolver for the seats field.
 func (r *matchResolver) Seats(ctx context.Context, obj *model.Match) ([]*model.Seat, error) {
 	return seatsOf(obj.View), nil
@@ -44,9 +54,9 @@ func (r *matchResolver) State(ctx context.Context, obj *model.Match) (model.Game
 }
 
 // Board is the resolver for the board field.
-func (r *matchResolver) Board(ctx context.Context, obj *model.Match) (*model.Board, error) {
+func (r *matchResolver) Board(ctx context.Context, obj *model.Match) (*game.Board, error) {
 	if obj.Shared != nil {
-		return obj.Shared.Board(func() (*model.Board, error) { return r.boardOf(ctx, obj) })
+		return obj.Shared.Board(func() (*game.Board, error) { return r.boardOf(ctx, obj) })
 	}
 	return r.boardOf(ctx, obj)
 }
@@ -413,6 +423,9 @@ func (r *subscriptionResolver) MatchUpdates(ctx context.Context, matchID string)
 	return r.updates(ctx, matchID)
 }
 
+// Mark returns generated.MarkResolver implementation.
+func (r *Resolver) Mark() generated.MarkResolver { return &markResolver{r} }
+
 // Match returns generated.MatchResolver implementation.
 func (r *Resolver) Match() generated.MatchResolver { return &matchResolver{r} }
 
@@ -429,6 +442,7 @@ func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 func (r *Resolver) Subscription() generated.SubscriptionResolver { return &subscriptionResolver{r} }
 
 type (
+	markResolver         struct{ *Resolver }
 	matchResolver        struct{ *Resolver }
 	mutationResolver     struct{ *Resolver }
 	playerResolver       struct{ *Resolver }

@@ -11,8 +11,19 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/model"
 )
+
+// Owner is the resolver for the owner field.
+func (r *armyResolver) Owner(ctx context.Context, obj *game.Army) (*int, error) {
+	return seatOrNil(obj.Owner), nil
+}
+
+// Controller is the resolver for the controller field.
+func (r *armyResolver) Controller(ctx context.Context, obj *game.Army) (*int, error) {
+	return seatOrNil(obj.Controller), nil
+}
 
 // Defect is the resolver for the defect field.
 func (r *mutationResolver) Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error) {
@@ -29,3 +40,19 @@ func (r *mutationResolver) AcceptOpening(ctx context.Context, matchID string, co
 func (r *mutationResolver) RefuseOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.Choose{Option: "refuse"}} })
 }
+
+// Colour is the resolver for the colour field.
+func (r *sideResolver) Colour(ctx context.Context, obj *game.Side) (*string, error) {
+	return textOrNil(obj.Colour), nil
+}
+
+// Army returns generated.ArmyResolver implementation.
+func (r *Resolver) Army() generated.ArmyResolver { return &armyResolver{r} }
+
+// Side returns generated.SideResolver implementation.
+func (r *Resolver) Side() generated.SideResolver { return &sideResolver{r} }
+
+type (
+	armyResolver struct{ *Resolver }
+	sideResolver struct{ *Resolver }
+)

@@ -10,7 +10,9 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/model"
 )
 
@@ -25,3 +27,35 @@ func (r *mutationResolver) PlayCard(ctx context.Context, matchID string, cardID 
 	}
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
 }
+
+// Hand is the resolver for the hand field.
+func (r *unfairChessStateResolver) Hand(ctx context.Context, obj *unfair.View) ([]*model.HandCard, error) {
+	if obj.Hand == nil {
+		return nil, nil // a spectator's view holds no hand
+	}
+	c, err := r.unfairCatalog()
+	if err != nil {
+		return nil, err
+	}
+	return handModel(c, obj.Hand), nil
+}
+
+// Seats is the resolver for the seats field.
+func (r *unfairChessStateResolver) Seats(ctx context.Context, obj *unfair.View) ([]*model.SeatCards, error) {
+	c, err := r.unfairCatalog()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.SeatCards, len(obj.Cards))
+	for i, sc := range obj.Cards {
+		out[i] = seatCardsModel(c, sc)
+	}
+	return out, nil
+}
+
+// UnfairChessState returns generated.UnfairChessStateResolver implementation.
+func (r *Resolver) UnfairChessState() generated.UnfairChessStateResolver {
+	return &unfairChessStateResolver{r}
+}
+
+type unfairChessStateResolver struct{ *Resolver }

@@ -233,7 +233,7 @@ func (r *Resolver) seeGame(ctx context.Context, obj *model.Match) (game.View, ga
 }
 
 // boardOf computes a match's board field (see matchResolver.Board).
-func (r *Resolver) boardOf(ctx context.Context, obj *model.Match) (*model.Board, error) {
+func (r *Resolver) boardOf(ctx context.Context, obj *model.Match) (*game.Board, error) {
 	gv, _, err := r.gameView(ctx, obj)
 	if err != nil {
 		return nil, err
@@ -242,7 +242,8 @@ func (r *Resolver) boardOf(ctx context.Context, obj *model.Match) (*model.Board,
 	if !ok {
 		return nil, nil
 	}
-	return boardModel(b.ShownBoard()), nil
+	board := b.ShownBoard()
+	return &board, nil
 }
 
 // movesOf computes a match's moves field (see matchResolver.Moves).

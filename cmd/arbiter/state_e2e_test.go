@@ -209,6 +209,22 @@ func TestSovereignChessStateOverGraphQL(t *testing.T) {
 	if !reflect.DeepEqual(m.State.Board, m.Board) {
 		t.Errorf("state shows %+v, the deprecated board %+v", m.State.Board, m.Board)
 	}
+	// The view says "nobody" with seat -1; the API says null.
+	owned, neutral := 0, 0
+	for _, raw := range m.State.Board.Armies {
+		var a struct{ Owner, Controller *int }
+		if err := json.Unmarshal(raw, &a); err != nil {
+			t.Fatal(err)
+		}
+		if a.Owner == nil {
+			neutral++
+		} else if *a.Owner >= 0 {
+			owned++
+		}
+	}
+	if owned != 2 || neutral == 0 {
+		t.Errorf("armies %s: want two owned by a seat and the others by nobody (null)", m.State.Board.Armies)
+	}
 }
 
 func TestSchemaIntrospectsGamesAndDeprecations(t *testing.T) {

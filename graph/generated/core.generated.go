@@ -15,19 +15,25 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // region    ************************** generated!.gotpl **************************
 
+type MarkResolver interface {
+	Seat(ctx context.Context, obj *game.Mark) (*int, error)
+	Note(ctx context.Context, obj *game.Mark) (*string, error)
+}
 type MatchResolver interface {
 	Seats(ctx context.Context, obj *model.Match) ([]*model.Seat, error)
 
 	MySeat(ctx context.Context, obj *model.Match) (*int, error)
 
 	State(ctx context.Context, obj *model.Match) (model.GameState, error)
-	Board(ctx context.Context, obj *model.Match) (*model.Board, error)
+	Board(ctx context.Context, obj *model.Match) (*game.Board, error)
 	Moves(ctx context.Context, obj *model.Match) ([]string, error)
 	Pgn(ctx context.Context, obj *model.Match) (*string, error)
 
@@ -803,7 +809,7 @@ func (ec *executionContext) fieldContext_ActionPayload_duplicate(_ context.Conte
 	return graphql.NewScalarFieldContext("ActionPayload", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _Board_fen(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_fen(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -812,7 +818,7 @@ func (ec *executionContext) _Board_fen(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Board_fen(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Fen, nil
+			return obj.FEN, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -826,7 +832,7 @@ func (ec *executionContext) fieldContext_Board_fen(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Board", field, false, false, "String")
 }
 
-func (ec *executionContext) _Board_inCheck(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_inCheck(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -849,7 +855,7 @@ func (ec *executionContext) fieldContext_Board_inCheck(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Board", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _Board_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_legalMoves(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -872,7 +878,7 @@ func (ec *executionContext) fieldContext_Board_legalMoves(_ context.Context, fie
 	return graphql.NewScalarFieldContext("Board", field, false, false, "String")
 }
 
-func (ec *executionContext) _Board_marks(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_marks(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -884,8 +890,8 @@ func (ec *executionContext) _Board_marks(ctx context.Context, field graphql.Coll
 			return obj.Marks, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
-			return ec.marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.Mark) graphql.Marshaler {
+			return ec.marshalNMark2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMarkᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -904,7 +910,7 @@ func (ec *executionContext) fieldContext_Board_marks(_ context.Context, field gr
 	return fc, nil
 }
 
-func (ec *executionContext) _Board_checked(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_checked(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -927,7 +933,7 @@ func (ec *executionContext) fieldContext_Board_checked(_ context.Context, field 
 	return graphql.NewScalarFieldContext("Board", field, false, false, "Int")
 }
 
-func (ec *executionContext) _Board_colours(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_colours(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -939,8 +945,8 @@ func (ec *executionContext) _Board_colours(ctx context.Context, field graphql.Co
 			return obj.Colours, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {
-			return ec.marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.SquareColour) graphql.Marshaler {
+			return ec.marshalNSquareColour2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSquareColourᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -959,7 +965,7 @@ func (ec *executionContext) fieldContext_Board_colours(_ context.Context, field 
 	return fc, nil
 }
 
-func (ec *executionContext) _Board_armies(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_armies(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -971,8 +977,8 @@ func (ec *executionContext) _Board_armies(ctx context.Context, field graphql.Col
 			return obj.Armies, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Army) graphql.Marshaler {
-			return ec.marshalNArmy2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmyᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.Army) graphql.Marshaler {
+			return ec.marshalNArmy2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐArmyᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -991,7 +997,7 @@ func (ec *executionContext) fieldContext_Board_armies(_ context.Context, field g
 	return fc, nil
 }
 
-func (ec *executionContext) _Board_sides(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_sides(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1003,8 +1009,8 @@ func (ec *executionContext) _Board_sides(ctx context.Context, field graphql.Coll
 			return obj.Sides, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Side) graphql.Marshaler {
-			return ec.marshalNSide2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSideᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.Side) graphql.Marshaler {
+			return ec.marshalNSide2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSideᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -1023,7 +1029,7 @@ func (ec *executionContext) fieldContext_Board_sides(_ context.Context, field gr
 	return fc, nil
 }
 
-func (ec *executionContext) _Board_interregnum(ctx context.Context, field graphql.CollectedField, obj *model.Board) (ret graphql.Marshaler) {
+func (ec *executionContext) _Board_interregnum(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1528,7 +1534,7 @@ func (ec *executionContext) fieldContext_JoinPayload_match(_ context.Context, fi
 	return fc, nil
 }
 
-func (ec *executionContext) _Mark_square(ctx context.Context, field graphql.CollectedField, obj *model.Mark) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mark_square(ctx context.Context, field graphql.CollectedField, obj *game.Mark) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1551,7 +1557,7 @@ func (ec *executionContext) fieldContext_Mark_square(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Mark", field, false, false, "String")
 }
 
-func (ec *executionContext) _Mark_kind(ctx context.Context, field graphql.CollectedField, obj *model.Mark) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mark_kind(ctx context.Context, field graphql.CollectedField, obj *game.Mark) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1574,7 +1580,7 @@ func (ec *executionContext) fieldContext_Mark_kind(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Mark", field, false, false, "String")
 }
 
-func (ec *executionContext) _Mark_seat(ctx context.Context, field graphql.CollectedField, obj *model.Mark) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mark_seat(ctx context.Context, field graphql.CollectedField, obj *game.Mark) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1583,7 +1589,7 @@ func (ec *executionContext) _Mark_seat(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Mark_seat(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Seat, nil
+			return ec.Resolvers.Mark().Seat(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
@@ -1594,10 +1600,10 @@ func (ec *executionContext) _Mark_seat(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Mark_seat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Mark", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("Mark", field, true, true, "Int")
 }
 
-func (ec *executionContext) _Mark_note(ctx context.Context, field graphql.CollectedField, obj *model.Mark) (ret graphql.Marshaler) {
+func (ec *executionContext) _Mark_note(ctx context.Context, field graphql.CollectedField, obj *game.Mark) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -1606,7 +1612,7 @@ func (ec *executionContext) _Mark_note(ctx context.Context, field graphql.Collec
 			return ec.fieldContext_Mark_note(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Note, nil
+			return ec.Resolvers.Mark().Note(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -1617,7 +1623,7 @@ func (ec *executionContext) _Mark_note(ctx context.Context, field graphql.Collec
 	)
 }
 func (ec *executionContext) fieldContext_Mark_note(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Mark", field, false, false, "String")
+	return graphql.NewScalarFieldContext("Mark", field, true, true, "String")
 }
 
 func (ec *executionContext) _Match_id(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
@@ -1972,8 +1978,8 @@ func (ec *executionContext) _Match_board(ctx context.Context, field graphql.Coll
 			return ec.Resolvers.Match().Board(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.Board) graphql.Marshaler {
-			return ec.marshalOBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐBoard(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *game.Board) graphql.Marshaler {
+			return ec.marshalOBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx, selections, v)
 		},
 		true,
 		false,
@@ -5016,16 +5022,16 @@ func (ec *executionContext) _GameState(ctx context.Context, sel ast.SelectionSet
 	switch obj := (obj).(type) {
 	case nil:
 		return graphql.Null
-	case model.UnfairChessState:
+	case unfair.View:
 		return ec._UnfairChessState(ctx, sel, &obj)
-	case *model.UnfairChessState:
+	case *unfair.View:
 		if obj == nil {
 			return graphql.Null
 		}
 		return ec._UnfairChessState(ctx, sel, obj)
-	case model.SovereignChessState:
+	case sovereignchess.View:
 		return ec._SovereignChessState(ctx, sel, &obj)
-	case *model.SovereignChessState:
+	case *sovereignchess.View:
 		if obj == nil {
 			return graphql.Null
 		}
@@ -5095,7 +5101,7 @@ func (ec *executionContext) _ActionPayload(ctx context.Context, sel ast.Selectio
 
 var boardImplementors = []string{"Board"}
 
-func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, obj *model.Board) graphql.Marshaler {
+func (ec *executionContext) _Board(ctx context.Context, sel ast.SelectionSet, obj *game.Board) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, boardImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -5431,7 +5437,7 @@ func (ec *executionContext) _JoinPayload(ctx context.Context, sel ast.SelectionS
 
 var markImplementors = []string{"Mark"}
 
-func (ec *executionContext) _Mark(ctx context.Context, sel ast.SelectionSet, obj *model.Mark) graphql.Marshaler {
+func (ec *executionContext) _Mark(ctx context.Context, sel ast.SelectionSet, obj *game.Mark) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, markImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -5443,23 +5449,25 @@ func (ec *executionContext) _Mark(ctx context.Context, sel ast.SelectionSet, obj
 		case "square":
 			out.Values[i] = ec._Mark_square(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "kind":
 			out.Values[i] = ec._Mark_kind(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "seat":
-			out.Values[i] = ec._Mark_seat(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Mark_seat(ctx, field, obj)
+				})
 		case "note":
-			out.Values[i] = ec._Mark_note(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Mark_note(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -6582,11 +6590,15 @@ func (ec *executionContext) marshalNLanguage2githubᚗcomᚋarbiterᚑgamesᚋar
 	return v
 }
 
-func (ec *executionContext) marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
+func (ec *executionContext) marshalNMark2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMark(ctx context.Context, sel ast.SelectionSet, v game.Mark) graphql.Marshaler {
+	return ec._Mark(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMark2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMarkᚄ(ctx context.Context, sel ast.SelectionSet, v []game.Mark) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNMark2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMark(ctx, sel, v[i])
+		return ec.marshalNMark2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMark(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -6596,14 +6608,6 @@ func (ec *executionContext) marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋ
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNMark2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMark(ctx context.Context, sel ast.SelectionSet, v *model.Mark) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Mark!")
-		return graphql.Null
-	}
-	return ec._Mark(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMatch2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMatchᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Match) graphql.Marshaler {
@@ -6843,7 +6847,7 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 	return res
 }
 
-func (ec *executionContext) marshalOBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐBoard(ctx context.Context, sel ast.SelectionSet, v *model.Board) graphql.Marshaler {
+func (ec *executionContext) marshalOBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx context.Context, sel ast.SelectionSet, v *game.Board) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}

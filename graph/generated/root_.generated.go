@@ -22,11 +22,15 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	Army() ArmyResolver
+	Mark() MarkResolver
 	Match() MatchResolver
 	Mutation() MutationResolver
 	Player() PlayerResolver
 	Query() QueryResolver
+	Side() SideResolver
 	Subscription() SubscriptionResolver
+	UnfairChessState() UnfairChessStateResolver
 }
 
 type DirectiveRoot struct {
@@ -49,7 +53,7 @@ type ComplexityRoot struct {
 		Armies      func(childComplexity int) int
 		Checked     func(childComplexity int) int
 		Colours     func(childComplexity int) int
-		Fen         func(childComplexity int) int
+		FEN         func(childComplexity int) int
 		InCheck     func(childComplexity int) int
 		Interregnum func(childComplexity int) int
 		LegalMoves  func(childComplexity int) int
@@ -260,7 +264,7 @@ type ComplexityRoot struct {
 		Armies      func(childComplexity int) int
 		Checked     func(childComplexity int) int
 		Colours     func(childComplexity int) int
-		Fen         func(childComplexity int) int
+		FEN         func(childComplexity int) int
 		Interregnum func(childComplexity int) int
 		LegalMoves  func(childComplexity int) int
 		Marks       func(childComplexity int) int
@@ -283,7 +287,7 @@ type ComplexityRoot struct {
 	}
 
 	UnfairChessBoard struct {
-		Fen        func(childComplexity int) int
+		FEN        func(childComplexity int) int
 		InCheck    func(childComplexity int) int
 		LegalMoves func(childComplexity int) int
 		Marks      func(childComplexity int) int
@@ -383,11 +387,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Board.Colours(childComplexity), true
 	case "Board.fen":
-		if e.ComplexityRoot.Board.Fen == nil {
+		if e.ComplexityRoot.Board.FEN == nil {
 			break
 		}
 
-		return e.ComplexityRoot.Board.Fen(childComplexity), true
+		return e.ComplexityRoot.Board.FEN(childComplexity), true
 	case "Board.inCheck":
 		if e.ComplexityRoot.Board.InCheck == nil {
 			break
@@ -1362,11 +1366,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SovereignChessBoard.Colours(childComplexity), true
 	case "SovereignChessBoard.fen":
-		if e.ComplexityRoot.SovereignChessBoard.Fen == nil {
+		if e.ComplexityRoot.SovereignChessBoard.FEN == nil {
 			break
 		}
 
-		return e.ComplexityRoot.SovereignChessBoard.Fen(childComplexity), true
+		return e.ComplexityRoot.SovereignChessBoard.FEN(childComplexity), true
 	case "SovereignChessBoard.interregnum":
 		if e.ComplexityRoot.SovereignChessBoard.Interregnum == nil {
 			break
@@ -1442,11 +1446,11 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		return e.ComplexityRoot.Subscription.MatchUpdates(childComplexity, args["matchId"].(string)), true
 
 	case "UnfairChessBoard.fen":
-		if e.ComplexityRoot.UnfairChessBoard.Fen == nil {
+		if e.ComplexityRoot.UnfairChessBoard.FEN == nil {
 			break
 		}
 
-		return e.ComplexityRoot.UnfairChessBoard.Fen(childComplexity), true
+		return e.ComplexityRoot.UnfairChessBoard.FEN(childComplexity), true
 	case "UnfairChessBoard.inCheck":
 		if e.ComplexityRoot.UnfairChessBoard.InCheck == nil {
 			break
@@ -2054,7 +2058,7 @@ type Seat {
   awaySince: Time
 }
 
-type Board {
+type Board @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Board") {
   "The position in the game's notation (FEN, for the games of chess)."
   fen: String!
   inCheck: Boolean!
@@ -2066,13 +2070,13 @@ type Board {
   checked: [Int!]!
 }
 
-type Mark {
+type Mark @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Mark") {
   square: String!
   "poison, sleep, shield, dynamite, barred, shackled, blocked..."
   kind: String!
   "The seat the mark concerns (the piece's owner, the barred seat), or null."
-  seat: Int
-  note: String
+  seat: Int @goField(forceResolver: true)
+  note: String @goField(forceResolver: true)
 }
 
 """
@@ -2113,6 +2117,8 @@ type MatchEvent {
 
 "Binds a schema type to a Go type (gqlgen): a game's state type to its own view type."
 directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on OBJECT | INPUT_OBJECT | SCALAR | ENUM | INTERFACE | UNION
+"Asks gqlgen for a resolver where a bound Go field needs shaping (a seat -1 shown as null)."
+directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on INPUT_FIELD_DEFINITION | FIELD_DEFINITION
 `, BuiltIn: false},
 	{Name: "../../domain/games/classic/chess.graphqls", Input: `# Classic chess's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 
@@ -2159,14 +2165,17 @@ extend enum Mode {
 extend union GameState = SovereignChessState
 
 "A game of Sovereign Chess as a viewer sees it: nothing in it is hidden."
-type SovereignChessState {
+# SovereignChessState and the types below are Sovereign Chess's own view types (its View,
+# game.Board and their parts), bound with @goModel; the resolvers in
+# graph/sovereignchess.resolvers.go only show a seat -1 or a colour "" as null.
+type SovereignChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/games/sovereignchess.View") {
   "The position, its legal moves, its colours, armies and sides."
   board: SovereignChessBoard!
   "The moves played, from-to."
   moves: [String!]!
 }
 
-type SovereignChessBoard {
+type SovereignChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Board") {
   "The position string: the board, the side to move, each side's owned colours."
   fen: String!
   "The legal moves of the seat to act, from-to (e2e4, g15g16q, i1k1O)."
@@ -2228,26 +2237,26 @@ extend type Board {
   interregnum: [Int!]!
 }
 
-type SquareColour {
+type SquareColour @goModel(model: "github.com/arbiter-games/arbiter/domain/game.SquareColour") {
   square: String!
   colour: String!
 }
 
-type Army {
+type Army @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Army") {
   colour: String!
   "The seat (not the position string's side number) whose king is of this colour, or null."
-  owner: Int
+  owner: Int @goField(forceResolver: true)
   "The seat (not the position string's side number) that controls this army now, or null."
-  controller: Int
+  controller: Int @goField(forceResolver: true)
 }
 
 "A side of the Sovereign Chess position string and the seat that plays it."
-type Side {
+type Side @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Side") {
   "The side's number in the position string: its turn field and the order of its owned colours."
   side: Int!
   seat: Int!
   "The colour of the side's king (the army it owns); null once the side has left play."
-  colour: String
+  colour: String @goField(forceResolver: true)
 }
 `, BuiltIn: false},
 	{Name: "../../domain/games/unfair/unfairchess.graphqls", Input: `# UnfairChess's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
@@ -2260,18 +2269,21 @@ extend enum Game {
 extend union GameState = UnfairChessState
 
 "A game of UnfairChess as one viewer sees it: its own hand, and of the others' only what everyone may know."
-type UnfairChessState {
+# UnfairChessState and UnfairChessBoard are UnfairChess's own view types (unfair.View,
+# game.Board), bound with @goModel; hand and seats are resolved in
+# graph/unfairchess.resolvers.go, which shows the view's card IDs as catalog cards.
+type UnfairChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/games/unfair.View") {
   "The position, its legal moves, what lies on its squares."
   board: UnfairChessBoard!
   "The turns played, in SAN, a card and its move as one."
   moves: [String!]!
   "Your own hand, with what you may play now; null unless you sit here."
-  hand: [HandCard!]
+  hand: [HandCard!] @goField(forceResolver: true)
   "What everyone may know of each seat's cards."
-  seats: [SeatCards!]!
+  seats: [SeatCards!]! @goField(forceResolver: true)
 }
 
-type UnfairChessBoard {
+type UnfairChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Board") {
   "The position, in FEN."
   fen: String!
   "The side to move is in check."

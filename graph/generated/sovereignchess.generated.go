@@ -9,12 +9,20 @@ import (
 	"sync/atomic"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
-	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // region    ************************** generated!.gotpl **************************
+
+type ArmyResolver interface {
+	Owner(ctx context.Context, obj *game.Army) (*int, error)
+	Controller(ctx context.Context, obj *game.Army) (*int, error)
+}
+type SideResolver interface {
+	Colour(ctx context.Context, obj *game.Side) (*string, error)
+}
 
 // endregion ************************** generated!.gotpl **************************
 
@@ -24,7 +32,7 @@ import (
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _Army_colour(ctx context.Context, field graphql.CollectedField, obj *model.Army) (ret graphql.Marshaler) {
+func (ec *executionContext) _Army_colour(ctx context.Context, field graphql.CollectedField, obj *game.Army) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -47,7 +55,7 @@ func (ec *executionContext) fieldContext_Army_colour(_ context.Context, field gr
 	return graphql.NewScalarFieldContext("Army", field, false, false, "String")
 }
 
-func (ec *executionContext) _Army_owner(ctx context.Context, field graphql.CollectedField, obj *model.Army) (ret graphql.Marshaler) {
+func (ec *executionContext) _Army_owner(ctx context.Context, field graphql.CollectedField, obj *game.Army) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -56,7 +64,7 @@ func (ec *executionContext) _Army_owner(ctx context.Context, field graphql.Colle
 			return ec.fieldContext_Army_owner(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Owner, nil
+			return ec.Resolvers.Army().Owner(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
@@ -67,10 +75,10 @@ func (ec *executionContext) _Army_owner(ctx context.Context, field graphql.Colle
 	)
 }
 func (ec *executionContext) fieldContext_Army_owner(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Army", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("Army", field, true, true, "Int")
 }
 
-func (ec *executionContext) _Army_controller(ctx context.Context, field graphql.CollectedField, obj *model.Army) (ret graphql.Marshaler) {
+func (ec *executionContext) _Army_controller(ctx context.Context, field graphql.CollectedField, obj *game.Army) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -79,7 +87,7 @@ func (ec *executionContext) _Army_controller(ctx context.Context, field graphql.
 			return ec.fieldContext_Army_controller(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Controller, nil
+			return ec.Resolvers.Army().Controller(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
@@ -90,10 +98,10 @@ func (ec *executionContext) _Army_controller(ctx context.Context, field graphql.
 	)
 }
 func (ec *executionContext) fieldContext_Army_controller(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Army", field, false, false, "Int")
+	return graphql.NewScalarFieldContext("Army", field, true, true, "Int")
 }
 
-func (ec *executionContext) _Side_side(ctx context.Context, field graphql.CollectedField, obj *model.Side) (ret graphql.Marshaler) {
+func (ec *executionContext) _Side_side(ctx context.Context, field graphql.CollectedField, obj *game.Side) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -116,7 +124,7 @@ func (ec *executionContext) fieldContext_Side_side(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Side", field, false, false, "Int")
 }
 
-func (ec *executionContext) _Side_seat(ctx context.Context, field graphql.CollectedField, obj *model.Side) (ret graphql.Marshaler) {
+func (ec *executionContext) _Side_seat(ctx context.Context, field graphql.CollectedField, obj *game.Side) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -139,7 +147,7 @@ func (ec *executionContext) fieldContext_Side_seat(_ context.Context, field grap
 	return graphql.NewScalarFieldContext("Side", field, false, false, "Int")
 }
 
-func (ec *executionContext) _Side_colour(ctx context.Context, field graphql.CollectedField, obj *model.Side) (ret graphql.Marshaler) {
+func (ec *executionContext) _Side_colour(ctx context.Context, field graphql.CollectedField, obj *game.Side) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -148,7 +156,7 @@ func (ec *executionContext) _Side_colour(ctx context.Context, field graphql.Coll
 			return ec.fieldContext_Side_colour(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Colour, nil
+			return ec.Resolvers.Side().Colour(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -159,10 +167,10 @@ func (ec *executionContext) _Side_colour(ctx context.Context, field graphql.Coll
 	)
 }
 func (ec *executionContext) fieldContext_Side_colour(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
-	return graphql.NewScalarFieldContext("Side", field, false, false, "String")
+	return graphql.NewScalarFieldContext("Side", field, true, true, "String")
 }
 
-func (ec *executionContext) _SovereignChessBoard_fen(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_fen(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -171,7 +179,7 @@ func (ec *executionContext) _SovereignChessBoard_fen(ctx context.Context, field 
 			return ec.fieldContext_SovereignChessBoard_fen(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Fen, nil
+			return obj.FEN, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -185,7 +193,7 @@ func (ec *executionContext) fieldContext_SovereignChessBoard_fen(_ context.Conte
 	return graphql.NewScalarFieldContext("SovereignChessBoard", field, false, false, "String")
 }
 
-func (ec *executionContext) _SovereignChessBoard_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_legalMoves(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -208,7 +216,7 @@ func (ec *executionContext) fieldContext_SovereignChessBoard_legalMoves(_ contex
 	return graphql.NewScalarFieldContext("SovereignChessBoard", field, false, false, "String")
 }
 
-func (ec *executionContext) _SovereignChessBoard_checked(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_checked(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -231,7 +239,7 @@ func (ec *executionContext) fieldContext_SovereignChessBoard_checked(_ context.C
 	return graphql.NewScalarFieldContext("SovereignChessBoard", field, false, false, "Int")
 }
 
-func (ec *executionContext) _SovereignChessBoard_interregnum(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_interregnum(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -254,7 +262,7 @@ func (ec *executionContext) fieldContext_SovereignChessBoard_interregnum(_ conte
 	return graphql.NewScalarFieldContext("SovereignChessBoard", field, false, false, "Int")
 }
 
-func (ec *executionContext) _SovereignChessBoard_colours(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_colours(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -266,8 +274,8 @@ func (ec *executionContext) _SovereignChessBoard_colours(ctx context.Context, fi
 			return obj.Colours, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {
-			return ec.marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.SquareColour) graphql.Marshaler {
+			return ec.marshalNSquareColour2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSquareColourᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -286,7 +294,7 @@ func (ec *executionContext) fieldContext_SovereignChessBoard_colours(_ context.C
 	return fc, nil
 }
 
-func (ec *executionContext) _SovereignChessBoard_armies(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_armies(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -298,8 +306,8 @@ func (ec *executionContext) _SovereignChessBoard_armies(ctx context.Context, fie
 			return obj.Armies, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Army) graphql.Marshaler {
-			return ec.marshalNArmy2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmyᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.Army) graphql.Marshaler {
+			return ec.marshalNArmy2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐArmyᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -318,7 +326,7 @@ func (ec *executionContext) fieldContext_SovereignChessBoard_armies(_ context.Co
 	return fc, nil
 }
 
-func (ec *executionContext) _SovereignChessBoard_sides(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_sides(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -330,8 +338,8 @@ func (ec *executionContext) _SovereignChessBoard_sides(ctx context.Context, fiel
 			return obj.Sides, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Side) graphql.Marshaler {
-			return ec.marshalNSide2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSideᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.Side) graphql.Marshaler {
+			return ec.marshalNSide2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSideᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -350,7 +358,7 @@ func (ec *executionContext) fieldContext_SovereignChessBoard_sides(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _SovereignChessBoard_marks(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessBoard_marks(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -362,8 +370,8 @@ func (ec *executionContext) _SovereignChessBoard_marks(ctx context.Context, fiel
 			return obj.Marks, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
-			return ec.marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.Mark) graphql.Marshaler {
+			return ec.marshalNMark2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMarkᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -382,7 +390,7 @@ func (ec *executionContext) fieldContext_SovereignChessBoard_marks(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _SovereignChessState_board(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessState_board(ctx context.Context, field graphql.CollectedField, obj *sovereignchess.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -394,8 +402,8 @@ func (ec *executionContext) _SovereignChessState_board(ctx context.Context, fiel
 			return obj.Board, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SovereignChessBoard) graphql.Marshaler {
-			return ec.marshalNSovereignChessBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSovereignChessBoard(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v game.Board) graphql.Marshaler {
+			return ec.marshalNSovereignChessBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx, selections, v)
 		},
 		true,
 		true,
@@ -414,7 +422,7 @@ func (ec *executionContext) fieldContext_SovereignChessState_board(_ context.Con
 	return fc, nil
 }
 
-func (ec *executionContext) _SovereignChessState_moves(ctx context.Context, field graphql.CollectedField, obj *model.SovereignChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _SovereignChessState_moves(ctx context.Context, field graphql.CollectedField, obj *sovereignchess.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -437,7 +445,7 @@ func (ec *executionContext) fieldContext_SovereignChessState_moves(_ context.Con
 	return graphql.NewScalarFieldContext("SovereignChessState", field, false, false, "String")
 }
 
-func (ec *executionContext) _SquareColour_square(ctx context.Context, field graphql.CollectedField, obj *model.SquareColour) (ret graphql.Marshaler) {
+func (ec *executionContext) _SquareColour_square(ctx context.Context, field graphql.CollectedField, obj *game.SquareColour) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -460,7 +468,7 @@ func (ec *executionContext) fieldContext_SquareColour_square(_ context.Context, 
 	return graphql.NewScalarFieldContext("SquareColour", field, false, false, "String")
 }
 
-func (ec *executionContext) _SquareColour_colour(ctx context.Context, field graphql.CollectedField, obj *model.SquareColour) (ret graphql.Marshaler) {
+func (ec *executionContext) _SquareColour_colour(ctx context.Context, field graphql.CollectedField, obj *game.SquareColour) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -546,7 +554,7 @@ func UnmarshalDefectInput(ctx context.Context, raw any) (sovereignchess.Defect, 
 
 var armyImplementors = []string{"Army"}
 
-func (ec *executionContext) _Army(ctx context.Context, sel ast.SelectionSet, obj *model.Army) graphql.Marshaler {
+func (ec *executionContext) _Army(ctx context.Context, sel ast.SelectionSet, obj *game.Army) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, armyImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -558,18 +566,20 @@ func (ec *executionContext) _Army(ctx context.Context, sel ast.SelectionSet, obj
 		case "colour":
 			out.Values[i] = ec._Army_colour(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "owner":
-			out.Values[i] = ec._Army_owner(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Army_owner(ctx, field, obj)
+				})
 		case "controller":
-			out.Values[i] = ec._Army_controller(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Army_controller(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -589,7 +599,7 @@ func (ec *executionContext) _Army(ctx context.Context, sel ast.SelectionSet, obj
 
 var sideImplementors = []string{"Side"}
 
-func (ec *executionContext) _Side(ctx context.Context, sel ast.SelectionSet, obj *model.Side) graphql.Marshaler {
+func (ec *executionContext) _Side(ctx context.Context, sel ast.SelectionSet, obj *game.Side) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, sideImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -601,18 +611,19 @@ func (ec *executionContext) _Side(ctx context.Context, sel ast.SelectionSet, obj
 		case "side":
 			out.Values[i] = ec._Side_side(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "seat":
 			out.Values[i] = ec._Side_seat(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "colour":
-			out.Values[i] = ec._Side_colour(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Side_colour(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -632,7 +643,7 @@ func (ec *executionContext) _Side(ctx context.Context, sel ast.SelectionSet, obj
 
 var sovereignChessBoardImplementors = []string{"SovereignChessBoard"}
 
-func (ec *executionContext) _SovereignChessBoard(ctx context.Context, sel ast.SelectionSet, obj *model.SovereignChessBoard) graphql.Marshaler {
+func (ec *executionContext) _SovereignChessBoard(ctx context.Context, sel ast.SelectionSet, obj *game.Board) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, sovereignChessBoardImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -700,7 +711,7 @@ func (ec *executionContext) _SovereignChessBoard(ctx context.Context, sel ast.Se
 
 var sovereignChessStateImplementors = []string{"SovereignChessState", "GameState"}
 
-func (ec *executionContext) _SovereignChessState(ctx context.Context, sel ast.SelectionSet, obj *model.SovereignChessState) graphql.Marshaler {
+func (ec *executionContext) _SovereignChessState(ctx context.Context, sel ast.SelectionSet, obj *sovereignchess.View) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, sovereignChessStateImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -738,7 +749,7 @@ func (ec *executionContext) _SovereignChessState(ctx context.Context, sel ast.Se
 
 var squareColourImplementors = []string{"SquareColour"}
 
-func (ec *executionContext) _SquareColour(ctx context.Context, sel ast.SelectionSet, obj *model.SquareColour) graphql.Marshaler {
+func (ec *executionContext) _SquareColour(ctx context.Context, sel ast.SelectionSet, obj *game.SquareColour) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, squareColourImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -778,11 +789,15 @@ func (ec *executionContext) _SquareColour(ctx context.Context, sel ast.Selection
 
 // region    ***************************** type.gotpl *****************************
 
-func (ec *executionContext) marshalNArmy2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmyᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Army) graphql.Marshaler {
+func (ec *executionContext) marshalNArmy2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐArmy(ctx context.Context, sel ast.SelectionSet, v game.Army) graphql.Marshaler {
+	return ec._Army(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNArmy2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐArmyᚄ(ctx context.Context, sel ast.SelectionSet, v []game.Army) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNArmy2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmy(ctx, sel, v[i])
+		return ec.marshalNArmy2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐArmy(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -794,19 +809,15 @@ func (ec *executionContext) marshalNArmy2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNArmy2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐArmy(ctx context.Context, sel ast.SelectionSet, v *model.Army) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Army!")
-		return graphql.Null
-	}
-	return ec._Army(ctx, sel, v)
+func (ec *executionContext) marshalNSide2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSide(ctx context.Context, sel ast.SelectionSet, v game.Side) graphql.Marshaler {
+	return ec._Side(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNSide2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSideᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.Side) graphql.Marshaler {
+func (ec *executionContext) marshalNSide2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSideᚄ(ctx context.Context, sel ast.SelectionSet, v []game.Side) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSide2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSide(ctx, sel, v[i])
+		return ec.marshalNSide2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSide(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -818,27 +829,19 @@ func (ec *executionContext) marshalNSide2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋ
 	return ret
 }
 
-func (ec *executionContext) marshalNSide2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSide(ctx context.Context, sel ast.SelectionSet, v *model.Side) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "Side!")
-		return graphql.Null
-	}
-	return ec._Side(ctx, sel, v)
+func (ec *executionContext) marshalNSovereignChessBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx context.Context, sel ast.SelectionSet, v game.Board) graphql.Marshaler {
+	return ec._SovereignChessBoard(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNSovereignChessBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSovereignChessBoard(ctx context.Context, sel ast.SelectionSet, v *model.SovereignChessBoard) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SovereignChessBoard!")
-		return graphql.Null
-	}
-	return ec._SovereignChessBoard(ctx, sel, v)
+func (ec *executionContext) marshalNSquareColour2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSquareColour(ctx context.Context, sel ast.SelectionSet, v game.SquareColour) graphql.Marshaler {
+	return ec._SquareColour(ctx, sel, &v)
 }
 
-func (ec *executionContext) marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColourᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SquareColour) graphql.Marshaler {
+func (ec *executionContext) marshalNSquareColour2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSquareColourᚄ(ctx context.Context, sel ast.SelectionSet, v []game.SquareColour) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
-		return ec.marshalNSquareColour2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColour(ctx, sel, v[i])
+		return ec.marshalNSquareColour2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐSquareColour(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {
@@ -848,14 +851,6 @@ func (ec *executionContext) marshalNSquareColour2ᚕᚖgithubᚗcomᚋarbiterᚑ
 	}
 
 	return ret
-}
-
-func (ec *executionContext) marshalNSquareColour2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSquareColour(ctx context.Context, sel ast.SelectionSet, v *model.SquareColour) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "SquareColour!")
-		return graphql.Null
-	}
-	return ec._SquareColour(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalODefectInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsovereignchessᚐDefect(ctx context.Context, v any) (*sovereignchess.Defect, error) {

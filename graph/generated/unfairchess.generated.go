@@ -11,11 +11,18 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // region    ************************** generated!.gotpl **************************
+
+type UnfairChessStateResolver interface {
+	Hand(ctx context.Context, obj *unfair.View) ([]*model.HandCard, error)
+	Seats(ctx context.Context, obj *unfair.View) ([]*model.SeatCards, error)
+}
 
 // endregion ************************** generated!.gotpl **************************
 
@@ -53,7 +60,7 @@ func (ec *executionContext) field_UnfairChessCard_text_args(ctx context.Context,
 
 // region    **************************** field.gotpl *****************************
 
-func (ec *executionContext) _UnfairChessBoard_fen(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessBoard_fen(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -62,7 +69,7 @@ func (ec *executionContext) _UnfairChessBoard_fen(ctx context.Context, field gra
 			return ec.fieldContext_UnfairChessBoard_fen(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Fen, nil
+			return obj.FEN, nil
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
@@ -76,7 +83,7 @@ func (ec *executionContext) fieldContext_UnfairChessBoard_fen(_ context.Context,
 	return graphql.NewScalarFieldContext("UnfairChessBoard", field, false, false, "String")
 }
 
-func (ec *executionContext) _UnfairChessBoard_inCheck(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessBoard_inCheck(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -99,7 +106,7 @@ func (ec *executionContext) fieldContext_UnfairChessBoard_inCheck(_ context.Cont
 	return graphql.NewScalarFieldContext("UnfairChessBoard", field, false, false, "Boolean")
 }
 
-func (ec *executionContext) _UnfairChessBoard_legalMoves(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessBoard_legalMoves(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -122,7 +129,7 @@ func (ec *executionContext) fieldContext_UnfairChessBoard_legalMoves(_ context.C
 	return graphql.NewScalarFieldContext("UnfairChessBoard", field, false, false, "String")
 }
 
-func (ec *executionContext) _UnfairChessBoard_marks(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessBoard) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessBoard_marks(ctx context.Context, field graphql.CollectedField, obj *game.Board) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -134,8 +141,8 @@ func (ec *executionContext) _UnfairChessBoard_marks(ctx context.Context, field g
 			return obj.Marks, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v []*model.Mark) graphql.Marshaler {
-			return ec.marshalNMark2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMarkᚄ(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v []game.Mark) graphql.Marshaler {
+			return ec.marshalNMark2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMarkᚄ(ctx, selections, v)
 		},
 		true,
 		true,
@@ -472,7 +479,7 @@ func (ec *executionContext) fieldContext_UnfairChessCard_textEn(_ context.Contex
 	return graphql.NewScalarFieldContext("UnfairChessCard", field, false, false, "String")
 }
 
-func (ec *executionContext) _UnfairChessState_board(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessState_board(ctx context.Context, field graphql.CollectedField, obj *unfair.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -484,8 +491,8 @@ func (ec *executionContext) _UnfairChessState_board(ctx context.Context, field g
 			return obj.Board, nil
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.UnfairChessBoard) graphql.Marshaler {
-			return ec.marshalNUnfairChessBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐUnfairChessBoard(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v game.Board) graphql.Marshaler {
+			return ec.marshalNUnfairChessBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx, selections, v)
 		},
 		true,
 		true,
@@ -504,7 +511,7 @@ func (ec *executionContext) fieldContext_UnfairChessState_board(_ context.Contex
 	return fc, nil
 }
 
-func (ec *executionContext) _UnfairChessState_moves(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessState_moves(ctx context.Context, field graphql.CollectedField, obj *unfair.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -527,7 +534,7 @@ func (ec *executionContext) fieldContext_UnfairChessState_moves(_ context.Contex
 	return graphql.NewScalarFieldContext("UnfairChessState", field, false, false, "String")
 }
 
-func (ec *executionContext) _UnfairChessState_hand(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessState_hand(ctx context.Context, field graphql.CollectedField, obj *unfair.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -536,7 +543,7 @@ func (ec *executionContext) _UnfairChessState_hand(ctx context.Context, field gr
 			return ec.fieldContext_UnfairChessState_hand(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Hand, nil
+			return ec.Resolvers.UnfairChessState().Hand(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.HandCard) graphql.Marshaler {
@@ -550,8 +557,8 @@ func (ec *executionContext) fieldContext_UnfairChessState_hand(_ context.Context
 	fc = &graphql.FieldContext{
 		Object:     "UnfairChessState",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_HandCard(ctx, field)
 		},
@@ -559,7 +566,7 @@ func (ec *executionContext) fieldContext_UnfairChessState_hand(_ context.Context
 	return fc, nil
 }
 
-func (ec *executionContext) _UnfairChessState_seats(ctx context.Context, field graphql.CollectedField, obj *model.UnfairChessState) (ret graphql.Marshaler) {
+func (ec *executionContext) _UnfairChessState_seats(ctx context.Context, field graphql.CollectedField, obj *unfair.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -568,7 +575,7 @@ func (ec *executionContext) _UnfairChessState_seats(ctx context.Context, field g
 			return ec.fieldContext_UnfairChessState_seats(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.Seats, nil
+			return ec.Resolvers.UnfairChessState().Seats(ctx, obj)
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.SeatCards) graphql.Marshaler {
@@ -582,8 +589,8 @@ func (ec *executionContext) fieldContext_UnfairChessState_seats(_ context.Contex
 	fc = &graphql.FieldContext{
 		Object:     "UnfairChessState",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SeatCards(ctx, field)
 		},
@@ -672,7 +679,7 @@ func UnmarshalPlayCardInput(ctx context.Context, raw any) (cards.PlayCard, error
 
 var unfairChessBoardImplementors = []string{"UnfairChessBoard"}
 
-func (ec *executionContext) _UnfairChessBoard(ctx context.Context, sel ast.SelectionSet, obj *model.UnfairChessBoard) graphql.Marshaler {
+func (ec *executionContext) _UnfairChessBoard(ctx context.Context, sel ast.SelectionSet, obj *game.Board) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, unfairChessBoardImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -808,7 +815,7 @@ func (ec *executionContext) _UnfairChessCard(ctx context.Context, sel ast.Select
 
 var unfairChessStateImplementors = []string{"UnfairChessState", "GameState"}
 
-func (ec *executionContext) _UnfairChessState(ctx context.Context, sel ast.SelectionSet, obj *model.UnfairChessState) graphql.Marshaler {
+func (ec *executionContext) _UnfairChessState(ctx context.Context, sel ast.SelectionSet, obj *unfair.View) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, unfairChessStateImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -820,23 +827,25 @@ func (ec *executionContext) _UnfairChessState(ctx context.Context, sel ast.Selec
 		case "board":
 			out.Values[i] = ec._UnfairChessState_board(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "moves":
 			out.Values[i] = ec._UnfairChessState_moves(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
-				out.Invalids++
+				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "hand":
-			out.Values[i] = ec._UnfairChessState_hand(ctx, field, obj)
-			if out.Values[i] == graphql.RequiredNull {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._UnfairChessState_hand(ctx, field, obj)
+				})
 		case "seats":
-			out.Values[i] = ec._UnfairChessState_seats(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				out.Invalids++
-			}
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._UnfairChessState_seats(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -878,12 +887,8 @@ func (ec *executionContext) marshalNRarity2githubᚗcomᚋarbiterᚑgamesᚋarbi
 	return v
 }
 
-func (ec *executionContext) marshalNUnfairChessBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐUnfairChessBoard(ctx context.Context, sel ast.SelectionSet, v *model.UnfairChessBoard) graphql.Marshaler {
-	if v == nil {
-		graphql.AddInvalidNullError(ctx, "UnfairChessBoard!")
-		return graphql.Null
-	}
-	return ec._UnfairChessBoard(ctx, sel, v)
+func (ec *executionContext) marshalNUnfairChessBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx context.Context, sel ast.SelectionSet, v game.Board) graphql.Marshaler {
+	return ec._UnfairChessBoard(ctx, sel, &v)
 }
 
 func (ec *executionContext) unmarshalOPlayCardInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋcardsᚐPlayCard(ctx context.Context, v any) (*cards.PlayCard, error) {

@@ -63,7 +63,7 @@ func (s *Seen) View(f func() (game.View, game.Rules, error)) (game.View, game.Ru
 // Shared holds the fields of a Match computed once for all its callers.
 type Shared struct {
 	boardOnce, movesOnce, stateOnce sync.Once
-	board                           *Board
+	board                           *game.Board
 	boardErr                        error
 	moves                           []string
 	movesErr                        error
@@ -78,7 +78,7 @@ func (s *Shared) State(f func() (GameState, error)) (GameState, error) {
 }
 
 // Board returns the board computed by f, calling f once.
-func (s *Shared) Board(f func() (*Board, error)) (*Board, error) {
+func (s *Shared) Board(f func() (*game.Board, error)) (*game.Board, error) {
 	s.boardOnce.Do(func() { s.board, s.boardErr = f() })
 	return s.board, s.boardErr
 }

@@ -42,36 +42,6 @@ type ActionPayload struct {
 	Duplicate bool `json:"duplicate"`
 }
 
-type Army struct {
-	Colour string `json:"colour"`
-	// The seat (not the position string's side number) whose king is of this colour, or null.
-	Owner *int `json:"owner,omitempty"`
-	// The seat (not the position string's side number) that controls this army now, or null.
-	Controller *int `json:"controller,omitempty"`
-}
-
-type Board struct {
-	// The position in the game's notation (FEN, for the games of chess).
-	Fen     string `json:"fen"`
-	InCheck bool   `json:"inCheck"`
-	// The legal moves of the side to act, in the game's move notation (UCI, for the games of chess).
-	LegalMoves []string `json:"legalMoves"`
-	// What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares.
-	Marks []*Mark `json:"marks"`
-	// The seats whose king is in check.
-	Checked []int `json:"checked"`
-	// Sovereign Chess: the squares of colour.
-	Colours []*SquareColour `json:"colours"`
-	// Sovereign Chess: each army's owner and controller, as seats.
-	Armies []*Army `json:"armies"`
-	// Sovereign Chess: the sides that the position string (fen) numbers, from 1 as its turn
-	// field does, and the seat that plays each. Side 1 plays White's first move; after the
-	// opening choice it may be either seat, so read seats here, never from the side numbers.
-	Sides []*Side `json:"sides"`
-	// Sovereign Chess Royale: the seats in Interregnum (king lost, may crown a new one).
-	Interregnum []int `json:"interregnum"`
-}
-
 type CardCount struct {
 	Card  Card `json:"card"`
 	Count int  `json:"count"`
@@ -131,15 +101,6 @@ type HandCard struct {
 type JoinPayload struct {
 	Seat  int    `json:"seat"`
 	Match *Match `json:"match"`
-}
-
-type Mark struct {
-	Square string `json:"square"`
-	// poison, sleep, shield, dynamite, barred, shackled, blocked...
-	Kind string `json:"kind"`
-	// The seat the mark concerns (the piece's owner, the barred seat), or null.
-	Seat *int    `json:"seat,omitempty"`
-	Note *string `json:"note,omitempty"`
 }
 
 type MatchEvent struct {
@@ -242,77 +203,8 @@ type SeatClock struct {
 	RemainingMs int `json:"remainingMs"`
 }
 
-// A side of the Sovereign Chess position string and the seat that plays it.
-type Side struct {
-	// The side's number in the position string: its turn field and the order of its owned colours.
-	Side int `json:"side"`
-	Seat int `json:"seat"`
-	// The colour of the side's king (the army it owns); null once the side has left play.
-	Colour *string `json:"colour,omitempty"`
-}
-
-type SovereignChessBoard struct {
-	// The position string: the board, the side to move, each side's owned colours.
-	Fen string `json:"fen"`
-	// The legal moves of the seat to act, from-to (e2e4, g15g16q, i1k1O).
-	LegalMoves []string `json:"legalMoves"`
-	// The seats whose king is in check.
-	Checked []int `json:"checked"`
-	// Royale: the seats in Interregnum (king lost, may crown a new one).
-	Interregnum []int `json:"interregnum"`
-	// The squares of colour.
-	Colours []*SquareColour `json:"colours"`
-	// Each army's owner and controller, as seats.
-	Armies []*Army `json:"armies"`
-	// The sides that the position string numbers, from 1 as its turn field does, and the seat
-	// that plays each: after the opening choice side 1 may be either seat.
-	Sides []*Side `json:"sides"`
-	// What is public on squares.
-	Marks []*Mark `json:"marks"`
-}
-
-// A game of Sovereign Chess as a viewer sees it: nothing in it is hidden.
-type SovereignChessState struct {
-	// The position, its legal moves, its colours, armies and sides.
-	Board *SovereignChessBoard `json:"board"`
-	// The moves played, from-to.
-	Moves []string `json:"moves"`
-}
-
-func (SovereignChessState) IsGameState() {}
-
-type SquareColour struct {
-	Square string `json:"square"`
-	Colour string `json:"colour"`
-}
-
 type Subscription struct {
 }
-
-type UnfairChessBoard struct {
-	// The position, in FEN.
-	Fen string `json:"fen"`
-	// The side to move is in check.
-	InCheck bool `json:"inCheck"`
-	// The legal moves of the side to move, in UCI (e2e4, e7e8q).
-	LegalMoves []string `json:"legalMoves"`
-	// What is public on squares: statuses on pieces (poison, sleep, shield, dynamite), barred or blocked squares.
-	Marks []*Mark `json:"marks"`
-}
-
-// A game of UnfairChess as one viewer sees it: its own hand, and of the others' only what everyone may know.
-type UnfairChessState struct {
-	// The position, its legal moves, what lies on its squares.
-	Board *UnfairChessBoard `json:"board"`
-	// The turns played, in SAN, a card and its move as one.
-	Moves []string `json:"moves"`
-	// Your own hand, with what you may play now; null unless you sit here.
-	Hand []*HandCard `json:"hand,omitempty"`
-	// What everyone may know of each seat's cards.
-	Seats []*SeatCards `json:"seats"`
-}
-
-func (UnfairChessState) IsGameState() {}
 
 type CardCost string
 
