@@ -190,6 +190,11 @@ func TestLayering(t *testing.T) {
 			t.Fatalf("go list did not list %s: the rules would check nothing", want)
 		}
 	}
+	for p := range exempt {
+		if _, ok := graph[p]; !ok {
+			t.Errorf("exempt package %s does not exist: remove it from exempt", p)
+		}
+	}
 	for _, v := range violations(graph) {
 		t.Error(v)
 	}
