@@ -16,7 +16,7 @@ const module = "github.com/arbiter-games/arbiter"
 
 // A rule forbids the packages under From to depend, directly or through other packages,
 // on any package under one of Never. Paths are relative to the module; a path stands for
-// itself and every package below it.
+// itself and every package below it, and "." for every package of the module.
 type rule struct {
 	From  string
 	Never []string
@@ -55,6 +55,11 @@ var rules = []rule{
 		Why:   "replay and verify read the store and fold through domain/match; they must work on a store no engine runs on",
 	},
 	{
+		From:  ".",
+		Never: []string{"domain/game/gametest"},
+		Why:   "the conformance kit for games is for tests only",
+	},
+	{
 		From:  "bot",
 		Never: []string{"domain/games"},
 		Why:   "the bot plays any game through its views and legal actions, never through one game's code",
@@ -78,7 +83,7 @@ type pkg struct {
 
 // under reports whether the module-relative path p is prefix or below it.
 func under(p, prefix string) bool {
-	return p == prefix || strings.HasPrefix(p, prefix+"/")
+	return prefix == "." || p == prefix || strings.HasPrefix(p, prefix+"/")
 }
 
 // listModule returns the module's packages (module-relative paths) and their direct
@@ -171,8 +176,12 @@ func violations(graph map[string][]string) []string {
 				continue
 			}
 			if c := chain(graph, p, r.Never); c != nil {
+				from := r.From
+				if from == "." {
+					from = "the code that ships"
+				}
 				found = append(found, fmt.Sprintf("%s imports %s (%s), across the layering: %s never imports %s (%s)",
-					p, c[len(c)-1], strings.Join(c, " → "), r.From, strings.Join(r.Never, ", "), r.Why))
+					p, c[len(c)-1], strings.Join(c, " → "), from, strings.Join(r.Never, ", "), r.Why))
 			}
 		}
 	}
@@ -215,9 +224,11 @@ func TestLayeringCatchesACrossing(t *testing.T) {
 		"domain/games/classic": {"domain/game"},
 		"projections":          {"engine"},
 		"bot":                  {"projections"},
+		"cmd/arbiter":          {"bot", "domain/game/gametest"},
 	}
 	got := violations(graph)
 	want := []string{
+		`cmd/arbiter imports domain/game/gametest (cmd/arbiter → domain/game/gametest)`,
 		`domain/helper imports engine (domain/helper → engine)`,
 		`domain/match imports engine (domain/match → domain/helper → engine)`,
 		`eventstore/sqlite imports domain/games/classic (eventstore/sqlite → domain/games/classic)`,
