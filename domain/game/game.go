@@ -60,6 +60,9 @@ type Setup struct {
 	Options Options
 	Seed    []byte    // the match's secret seed: derive every shuffle from it, deterministically
 	At      time.Time // when play starts
+	// Purses is, by seat, the most a Charging game may charge the seat (its funds beyond
+	// the match's stake); nil in a match that moves no coins.
+	Purses []int64
 }
 
 // State is a game's own state value, opaque to the engine.

@@ -196,6 +196,19 @@ func (a *Audit) Check(ev Stored, d game.Event) bool {
 		}
 	case MatchEnded:
 		a.ended(version, e, ev.Time)
+	case SeatFunded:
+		switch {
+		case st.Status != Open:
+			a.report(version, CheckLifecycle, "SeatFunded while the match is %s", statusName(st.Status))
+		case e.Seat < 0 || e.Seat >= len(st.Seats) || !st.Seats[e.Seat].Taken() || st.Holds[e.Seat] != "":
+			a.report(version, CheckLifecycle, "SeatFunded for seat %d, which is not a seat just taken", e.Seat)
+			return false
+		case !Funded(a.rules, st.Options):
+			a.report(version, CheckLifecycle, "SeatFunded in a match that moves no coins")
+		}
+		if want := visibility.Seat(e.Seat); ev.Visibility != want {
+			a.report(version, CheckSight, "SeatFunded is stored visible to %s; it is its seat's alone", sightName(ev.Visibility))
+		}
 	case SeatVacated:
 		switch {
 		case st.Status != Open:
@@ -248,6 +261,8 @@ func (a *Audit) started(ev Stored) {
 	for i, s := range st.Seats {
 		if !s.Taken() {
 			a.report(ev.Version, CheckLifecycle, "MatchStarted with seat %d free", i)
+		} else if Funded(a.rules, st.Options) && st.Holds[i] == "" {
+			a.report(ev.Version, CheckLifecycle, "MatchStarted with seat %d not funded, in a match that moves coins", i)
 		}
 	}
 	if a.seed == nil {
@@ -256,7 +271,7 @@ func (a *Audit) started(ev Stored) {
 	}
 	// The engine does not record the command's receive time; the start event's time is
 	// the closest record of it. Games whose opening depends on it would need it stored.
-	opening, err := a.rules.Setup(game.Setup{Plan: st.Plan, Options: GameOptions(st.Options), Seed: a.seed, At: ev.Time})
+	opening, err := a.rules.Setup(st.setup(a.seed, ev.Time))
 	if err != nil {
 		a.report(ev.Version, CheckSetup, "the rules refuse to deal this match's opening: %v", err)
 		return

@@ -121,6 +121,9 @@ func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
 	if _, err := SpectatorDelay(c.Options); err != nil {
 		return nil, err
 	}
+	if _, err := Stake(c.Options); err != nil {
+		return nil, err
+	}
 	plan, err := rules.Plan(GameOptions(c.Options))
 	if err != nil {
 		return nil, err
@@ -171,13 +174,20 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 			}
 		}
 	}
-	out := game.PublicEvents(SeatTaken{Seat: seat, PlayerID: c.PlayerID, Name: c.Name, Bot: c.Bot})
+	funded, err := fund(rules, s, c, seat)
+	if err != nil {
+		return nil, err
+	}
+	out := append(game.PublicEvents(SeatTaken{Seat: seat, PlayerID: c.PlayerID, Name: c.Name, Bot: c.Bot}), funded...)
 	if freeSeats(s) > 1 {
 		return out, nil
 	}
 	// The last seat is taken: play starts, and the game deals its opening.
+	for _, e := range out {
+		s = Evolve(rules, s, e.Event)
+	}
 	out = append(out, game.Emitted{Event: MatchStarted{At: c.At}})
-	opening, err := rules.Setup(game.Setup{Plan: s.Plan, Options: GameOptions(s.Options), Seed: s.Seed, At: c.At})
+	opening, err := rules.Setup(s.setup(s.Seed, c.At))
 	if err != nil {
 		return nil, err
 	}

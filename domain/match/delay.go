@@ -34,12 +34,15 @@ func SpectatorDelay(opts game.Options) (time.Duration, error) {
 }
 
 // GameOptions returns a match's options as its game's rules read them: without the
-// match's own (SpectatorDelayOption).
+// match's own (SpectatorDelayOption, StakeOption).
 func GameOptions(opts game.Options) game.Options {
-	if _, ok := opts[SpectatorDelayOption]; !ok {
+	_, delay := opts[SpectatorDelayOption]
+	_, stake := opts[StakeOption]
+	if !delay && !stake {
 		return opts
 	}
 	out := maps.Clone(opts)
 	delete(out, SpectatorDelayOption)
+	delete(out, StakeOption)
 	return out
 }

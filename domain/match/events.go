@@ -103,6 +103,7 @@ var lifecycle = func() *game.Codec {
 	game.Register[SeatReturned](c, 1)
 	game.Register[Forfeited](c, 1)
 	game.Register[SeatVacated](c, 1)
+	game.Register[SeatFunded](c, 1)
 	return c
 }()
 

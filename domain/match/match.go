@@ -63,6 +63,8 @@ type State struct {
 	Offered        []bool      // by seat: it offered a draw and no opponent has moved since
 	GameState      game.State
 	Result         *game.Outcome
+	Funds          []int64  // by seat: the coins held for it, in a match that moves coins (see funds.go)
+	Holds          []string // by seat: the ID of the hold that funds it
 }
 
 // SeatOf returns the seat of a player, or -1.
@@ -110,6 +112,7 @@ type Join struct {
 	Seat     *int
 	At       time.Time
 	Bot      bool
+	Funds    *Funds // the hold that funds the seat, in a match that moves coins (see funds.go)
 }
 
 // Act is a game action by the player's seat (a move, a card...). Seat names the seat
@@ -200,6 +203,7 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.CreatedBy, s.SeedCommitment, s.RematchOf = e.CreatedBy, e.SeedCommitment, e.RematchOf
 		s.Reserved = e.Reserved
 		s.Seats = make([]Seat, e.Seats)
+		s.Funds, s.Holds = make([]int64, e.Seats), make([]string, e.Seats)
 		s.AwaySince = make([]time.Time, e.Seats)
 		s.Abandon = e.Abandon
 		s.Status = Open
@@ -214,9 +218,16 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.StartedAt = e.At
 		s.Offered = make([]bool, len(s.Seats))
 		s.Opened = !keepsRecord(rules)
+	case SeatFunded:
+		s.Funds, s.Holds = slices.Clone(s.Funds), slices.Clone(s.Holds)
+		s.Funds[e.Seat], s.Holds[e.Seat] = e.Funds, e.Hold
 	case SeatVacated:
 		s.Seats = slices.Clone(s.Seats)
 		s.Seats[e.Seat] = Seat{}
+		if e.Seat < len(s.Funds) {
+			s.Funds, s.Holds = slices.Clone(s.Funds), slices.Clone(s.Holds)
+			s.Funds[e.Seat], s.Holds[e.Seat] = 0, ""
+		}
 	case DrawOffered:
 		s.DrawOfferBy, s.DrawAccepted = e.Seat, nil
 		if e.Seat >= 0 && e.Seat < len(s.Offered) {
