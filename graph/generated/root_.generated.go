@@ -1940,8 +1940,8 @@ type Match {
   phase: String
   """
   The game's state as you may see it (your own hand, never another's), or null before the
-  match is set up. Each game has its own type: ask its fields in a fragment,
-  state { ... on ChessState { fen } }.
+  match is set up. Each game has its own type: ask its fields in an inline fragment on your
+  game's state type, state { ... on <Game>State { board { fen } } }.
   """
   state: GameState
   board: Board @deprecated(reason: "Use state: the board's fields are in your game's state type.")
