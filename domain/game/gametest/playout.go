@@ -50,7 +50,7 @@ func playout(t *testing.T, g Game, opts game.Options, seed uint64) (actions int,
 		switch {
 		case !st.Deadline.IsZero() && (len(st.ToAct) == 0 || rng.IntN(256) == 0):
 			// Nobody acts in time: the engine's scheduler submits the timeout.
-			tb.now = st.Deadline.Add(time.Millisecond)
+			tb.passDeadline(st.Deadline)
 			expected := w.decide(game.Action{Seat: game.System, At: tb.now, Do: game.Timeout{Deadline: st.Deadline}})
 			tb.Timeout(st.Deadline)
 			w.catchUp(expected)

@@ -109,11 +109,19 @@ func (tb *Table) TimeOut() match.State {
 	tb.T.Helper()
 	ms, st := tb.Snapshot()
 	for ms.Status == match.Live && !st.Deadline.IsZero() {
-		tb.now = st.Deadline.Add(time.Millisecond)
+		tb.passDeadline(st.Deadline)
 		tb.Timeout(st.Deadline)
 		ms, st = tb.Snapshot()
 	}
 	return ms
+}
+
+// passDeadline moves the time just past deadline, unless it is later already: the
+// table's time never goes back.
+func (tb *Table) passDeadline(deadline time.Time) {
+	if past := deadline.Add(time.Millisecond); tb.now.Before(past) {
+		tb.now = past
+	}
 }
 
 // Timeout submits the timeout of deadline as the engine's scheduler does, and fails the
