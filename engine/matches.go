@@ -181,6 +181,16 @@ func (e *Engine) Handle(ctx context.Context, matchID string, cmd match.Command, 
 	if _, ok := cmd.(match.Create); ok {
 		return Ack{}, game.Reject(game.BadInput, "use CreateMatch to create a match")
 	}
+	if j, ok := cmd.(match.Join); ok && j.Funds == nil && !j.Bot {
+		// A match that moves coins is joined through a hold on the player's wallet.
+		snap, err := e.Match(ctx, matchID)
+		if err == nil && snap.State.Status == match.Open && snap.State.SeatOf(j.PlayerID) < 0 && match.Funded(snap.Rules, snap.State.Options) {
+			if err := CheckCommandID(meta.CommandID); err != nil {
+				return Ack{}, err
+			}
+			return e.fundedJoin(ctx, snap, j, meta)
+		}
+	}
 	return e.handle(ctx, matchID, nil, cmd, meta)
 }
 
@@ -366,6 +376,9 @@ func (e *Engine) Create(ctx context.Context, c CreateMatch, meta Meta) (Ack, err
 		return Ack{}, err
 	}
 	if err := CheckCommandID(meta.CommandID); err != nil {
+		return Ack{}, err
+	}
+	if err := e.checkStake(ctx, c); err != nil {
 		return Ack{}, err
 	}
 	var id string
