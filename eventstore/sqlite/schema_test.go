@@ -12,7 +12,8 @@ import (
 )
 
 // TestOtherSchemaVersionsAreRefused: a file whose tables are of another schema version,
-// older or newer, is refused with the version it has; no migration is guessed at.
+// older or newer, is refused with the version it has, and left as it was: no migration is
+// guessed at.
 func TestOtherSchemaVersionsAreRefused(t *testing.T) {
 	for _, v := range []int{1, 3} {
 		path := filepath.Join(t.TempDir(), "events.db")
@@ -30,6 +31,26 @@ func TestOtherSchemaVersionsAreRefused(t *testing.T) {
 		}
 		if want := fmt.Sprintf("schema version %d, this build reads 2 only", v); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("opening a file of schema version %d: %v, want an error saying %q", v, err, want)
+		}
+		db, err = sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tables []string
+		rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var name string
+			if err := rows.Scan(&name); err != nil {
+				t.Fatal(err)
+			}
+			tables = append(tables, name)
+		}
+		db.Close()
+		if strings.Join(tables, ",") != "schema_version" {
+			t.Errorf("a refused file of schema version %d now has the tables %v", v, tables)
 		}
 	}
 }

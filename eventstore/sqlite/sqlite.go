@@ -156,13 +156,32 @@ func openDB(path string, pragmas []string, txlock string, conns int) (*sql.DB, e
 // init creates the tables, checks the schema version and sets up the writer, which loads
 // the head position with its first batch.
 func (s *Store) init(ctx context.Context, signer eventstore.Signer) error {
-	if _, err := s.write.ExecContext(ctx, schema); err != nil {
+	if err := s.setUp(ctx); err != nil {
+		return err
+	}
+	w, err := newWriter(ctx, s.write, signer)
+	if err != nil {
+		return err
+	}
+	s.w = w
+	return nil
+}
+
+// setUp creates the tables of a new file and checks the schema version of an existing
+// one, in one transaction, so that a file of another version is refused as it was.
+func (s *Store) setUp(ctx context.Context) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
 		return fmt.Errorf("create tables: %w", err)
 	}
 	var v int64
-	switch err := s.write.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); {
+	switch err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); {
 	case errors.Is(err, sql.ErrNoRows):
-		if _, err := s.write.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, schemaVersion); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, schemaVersion); err != nil {
 			return fmt.Errorf("record schema version: %w", err)
 		}
 	case err != nil:
@@ -171,15 +190,10 @@ func (s *Store) init(ctx context.Context, signer eventstore.Signer) error {
 		return fmt.Errorf("the file has schema version %d, this build reads %d only", v, schemaVersion)
 	}
 	// The writer updates the one head row; a crash of the first open may have left none.
-	if _, err := s.write.ExecContext(ctx, `INSERT INTO head (position, hash, signed_ns) SELECT 0, '', 0 WHERE NOT EXISTS (SELECT 1 FROM head)`); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO head (position, hash, signed_ns) SELECT 0, '', 0 WHERE NOT EXISTS (SELECT 1 FROM head)`); err != nil {
 		return fmt.Errorf("record the head: %w", err)
 	}
-	w, err := newWriter(ctx, s.write, signer)
-	if err != nil {
-		return err
-	}
-	s.w = w
-	return nil
+	return tx.Commit()
 }
 
 // Append implements eventstore.Store.
