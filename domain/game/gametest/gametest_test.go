@@ -24,6 +24,7 @@ var broken = map[string]struct {
 	"a trap is stored public":            {publicTraps{}, "is stored visible to"},
 	"Setup draws on more than the seed":  {&restless{}, "two openings from one seed"},
 	"the audit refuses a move":           {fussyAudit{}, "the audit refuses"},
+	"a refusal has no code":              {untyped{}, "want a typed rejection"},
 }
 
 func TestBrokenGamesFail(t *testing.T) {
@@ -95,4 +96,14 @@ func (r fussyAudit) Audit(before game.State, e game.Event) error {
 		return os.ErrInvalid
 	}
 	return r.Rules.Audit(before, e)
+}
+
+// untyped refuses what it does not take with an error that has no code.
+type untyped struct{ ttt.Rules }
+
+func (r untyped) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
+	if _, ok := a.Do.(game.Move); !ok {
+		return nil, os.ErrInvalid
+	}
+	return r.Rules.Decide(st, a)
 }

@@ -17,9 +17,9 @@ import (
 
 // playout plays one seeded random match to its end at a table and checks it as it goes:
 // the opening is Setup's from the match's seed, every action of the game's player is
-// accepted, Decide changes nothing, the events stored are those Decide gave with the
-// visibility Sight gives, the audit accepts each of them, Evolve folds them, and the
-// game ends. At the end every viewer's transcript is compared with the revealed truth,
+// accepted and an action the game does not take is refused with a typed error, Decide
+// changes nothing, the events stored are those Decide gave with the visibility Sight
+// gives, the audit accepts each of them, Evolve folds them, and the game ends. At the end every viewer's transcript is compared with the revealed truth,
 // and the verifier must find the stream clean and catch a secret stored public.
 // It returns how many actions the match took and how it ended.
 func playout(t *testing.T, g Game, opts game.Options, seed uint64) (actions int, ending string) {
@@ -32,6 +32,7 @@ func playout(t *testing.T, g Game, opts game.Options, seed uint64) (actions int,
 		t.Fatalf("seed %d: the match is %s once every seat is taken", seed, ms.Status)
 	}
 	w.catchUp(w.opening(ms))
+	refuseAt := rng.IntN(8) // when an action the game does not take is sent
 	teams := map[int]bool{}
 	for _, team := range ms.Plan.Teams {
 		teams[team] = true
@@ -63,6 +64,9 @@ func playout(t *testing.T, g Game, opts game.Options, seed uint64) (actions int,
 			w.catchUp(nil)
 		default:
 			seat := st.ToAct[rng.IntN(len(st.ToAct))]
+			if actions == refuseAt {
+				w.refuse(seat)
+			}
 			var do any
 			if g.Act != nil && rng.IntN(4) > 0 {
 				do = g.Act(rng, w.a, seat)
@@ -100,6 +104,24 @@ func (w *watch) play(rng *rand.Rand, ms match.State, seat int) any {
 		plays = slices.DeleteFunc(plays, func(p game.Play) bool { return p.Score < best })
 	}
 	return plays[rng.IntN(len(plays))].Do
+}
+
+// nonsense is an action no game takes.
+type nonsense struct{ Of string }
+
+// refuse sends, for the seat to act, an action the game does not take: the rules and the
+// engine must refuse it with a typed error (game.Error's code), and nothing changes.
+func (w *watch) refuse(seat int) {
+	w.t.Helper()
+	do := nonsense{Of: "gametest"}
+	if _, err := w.rules.Decide(w.a, game.Action{Seat: seat, At: w.tb.now, Do: do}); game.CodeOf(err) == "" {
+		w.t.Fatalf("seed %d: Decide of an action the game does not take: %v, want a typed rejection", w.seed, err)
+	}
+	w.unchanged("Decide of an action the game does not take")
+	if err := w.tb.Do(match.Act{PlayerID: Player(seat), Do: do}); game.CodeOf(err) == "" {
+		w.t.Fatalf("seed %d: the engine, sent an action the game does not take: %v, want a typed rejection", w.seed, err)
+	}
+	w.catchUp([]game.Emitted{}) // nothing was stored
 }
 
 // agree has the players still playing agree a draw.
