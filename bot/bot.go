@@ -1,10 +1,9 @@
 // Package bot is Arbiter's house bot, the opponent a player seats at their own table
 // ("Contre le bot" in UnfairChess's rules): a player identity of its own, a pure policy
 // that picks one action from what the bot's seat may see, and a runner that plays the
-// policy's choice through the engine whenever the bot is to act.
-//
-// Bot games never count for ratings: the bot sits only in friendly matches (Add refuses
-// a rated one), at one seat of a match or several.
+// policy's choice through the engine whenever the bot is to act. Bot games never count
+// for ratings: the bot sits only in friendly matches (Add refuses a rated one), at one
+// seat of a match or several.
 package bot
 
 import (

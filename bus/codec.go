@@ -1,12 +1,9 @@
 // Package bus carries committed events from the event store to the readers of one or
-// many processes over Watermill, without ever becoming a second source of truth.
-//
-// A Relay follows the store's global stream and publishes each committed event on one
-// topic. A Follower consumes that topic and hands events to its handler strictly in
-// global position order, exactly once each: it drops duplicates, and whenever the bus
-// lost, delayed or reordered a message it reads the missing range from the store. A lost
-// or late message therefore costs latency, never data. A Hub fans one Follower out to
-// many in-process consumers, so a process keeps a single bus subscription.
+// many processes over Watermill, without ever becoming a second source of truth: a Relay
+// publishes the store's global stream on one topic; a Follower hands it to its handler in
+// global order, exactly once each, dropping duplicates and reading from the store whatever
+// the bus lost, delayed or reordered (a lost message costs latency, never data); a Hub
+// fans one Follower out to many in-process consumers.
 package bus
 
 import (

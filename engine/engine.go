@@ -2,10 +2,8 @@
 // against the store), asks the game's rules to decide, appends the events with the
 // expected version, and acknowledges only once the append is durable. A version conflict
 // (another node or request won) means reload and decide again; a command ID seen before
-// returns the first outcome instead of acting twice.
-//
-// The engine knows games only through game.Registry and the store only through the
-// eventstore port.
+// returns the first outcome instead of acting twice. The engine knows games only through
+// game.Registry and the store only through the eventstore port.
 package engine
 
 import (

@@ -1,10 +1,9 @@
 // Package eventstore is the port through which Arbiter keeps its truth: append-only
-// streams of events, one per match, with optimistic concurrency, idempotent appends,
-// a global order across all streams, and subscriptions that catch up from the store and
-// then follow live appends without a gap or a duplicate at the seam.
-//
-// Adapters live in sub-packages (sqlite, postgres, esdb); every adapter must pass the
-// same conformance suite in eventstore/conformance.
+// streams of events (one per match, one per player) with optimistic concurrency,
+// idempotent appends, a global order across all streams, and subscriptions that catch up
+// from the store and then follow live appends without a gap or a duplicate at the seam.
+// Adapters live in sub-packages (memstore, sqlite, postgres), and every one passes the
+// same conformance suite, eventstore/conformance.
 package eventstore
 
 import (

@@ -1,10 +1,9 @@
-// Package projections holds Arbiter's read models: the live state of every match (its
-// board, moves and seats, and the lobby of open and live matches) and the players'
-// ratings. Each is fed committed events in global order, remembers the position it has
-// applied (its checkpoint), ignores an event at or below it (so a redelivery is harmless),
-// and can be rebuilt from position zero with exactly the result it had live.
-//
-// It is also the one place that redacts events and state for a viewer (redact.go).
+// Package projections holds Arbiter's read models (every match's live state and the lobby,
+// the players' ratings, the cards played), and is the one place that redacts events and
+// state for a viewer (redact.go). Each model is fed committed events in global order,
+// remembers the position it has applied (its checkpoint), ignores an event at or below it
+// (so a redelivery is harmless), and can be rebuilt from position zero with exactly the
+// result it had live.
 package projections
 
 import (

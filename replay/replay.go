@@ -1,9 +1,7 @@
-// Package replay reads match streams back from the event store: it rebuilds the state of
-// any match at any version, under the rules the match pinned in its first event, and it
-// verifies a match: its hash chain, its versions, and that every recorded fact follows
-// from the ones before it under those rules (see Verify).
-//
-// Everything here only reads the store; nothing is appended.
+// Package replay reads match streams back from the event store, and appends nothing: it
+// rebuilds the state of any match at any version, under the rules the match pinned in its
+// first event, and it verifies a match: its hash chain, its versions, and that every
+// recorded fact follows from the ones before it under those rules (see Verify).
 package replay
 
 import (

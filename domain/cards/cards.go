@@ -1,10 +1,8 @@
 // Package cards is the kit that Arbiter's card games share (UnfairChess now, Ajedrez
 // Mágico next): the entries of a catalog, a hand as its holder sees it, the action of
 // playing a card, and the interfaces through which the API, the bot and the read models
-// see a card game without knowing which one it is.
-//
-// A card game shows its catalog through Carded, and its hands and piles in its view
-// (game.Viewed, through View here), where each viewer finds its own hand alone.
+// see a card game without knowing which one it is (its catalog through Carded, its hands
+// and piles in its view, where each viewer finds its own hand alone).
 package cards
 
 import (

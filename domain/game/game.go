@@ -1,12 +1,11 @@
-// Package game is the contract between Arbiter's engine and the rules of each game.
-//
-// A game is a pure decider: Setup deals the opening events of a match from its seats,
+// Package game is the contract between Arbiter's engine and the rules of each game. A
+// game is a pure decider: Setup deals the opening events of a match from its seats,
 // options and seed; Decide turns one seat's action into events or a rejection; Evolve
 // folds an event into the state; Status says who may act next, until when, and whether the
-// match is over. No rules package does I/O, reads a clock or draws random numbers of its
-// own: time arrives in each Action, randomness in the match seed, and every random outcome
-// is recorded in an event. The engine, the API and the store know games only through
-// this package and its Registry.
+// match is over; View shows the state as one viewer may see it. No rules package does
+// I/O, reads a clock or draws random numbers of its own: time arrives in each Action,
+// randomness in the match seed, and every random outcome is recorded in an event. The
+// engine, the API and the store know games only through this package and its Registry.
 package game
 
 import (

@@ -1,11 +1,10 @@
-// Package headlog keeps a store's signed heads in an append-only file outside the store:
-// one line of JSON per head, each written and flushed at most once per period.
-//
-// A signed head kept in the store's own file goes wherever the file goes: a file restored
-// from an older copy, or an SQLite file whose -wal was deleted, carries older heads that
-// still verify. The log remembers the newer ones, so that `arbiter verify` sees the store
-// is behind what it once acknowledged. It helps only as far as it is kept apart: on
-// another disk or machine (--head-log), it also survives someone who edits the store.
+// Package headlog keeps a store's signed heads in an append-only file outside the store,
+// one line of JSON per head, written and flushed at most once per period. A signed head
+// kept in the store's own file goes wherever the file goes (a file restored from an older
+// copy, an SQLite file whose -wal was deleted, still verifies); the log remembers the
+// newer heads, so that `arbiter verify` sees the store is behind what it once
+// acknowledged. It helps only as far as it is kept apart: on another disk or machine
+// (--head-log), it also survives someone who edits the store.
 package headlog
 
 import (

@@ -1,11 +1,9 @@
 // Package playout plays deterministic chess matches through the real engine, so that
 // benchmarks, tests and `arbiter bench` can fill an event store with matches that look
 // like real ones: two registered players, a creation with a secret seed, seats taken, a
-// game of legal moves, and for some matches an end by resignation or agreement.
-//
-// The moves of a match are chosen in advance from a per-match seed, so that picking them
-// costs nothing while the engine is being measured, and so that the same seed always
-// gives the same game.
+// game of legal moves, and for some matches an end by resignation or agreement. The moves
+// are chosen in advance from a per-match seed, so that picking them costs nothing while
+// the engine is measured, and the same seed always gives the same game.
 package playout
 
 import (
