@@ -237,10 +237,10 @@ func TestSchemaIntrospectsGamesAndDeprecations(t *testing.T) {
 	type named struct{ Name string }
 	var d struct {
 		State, Card struct{ PossibleTypes []named }
-		Game       struct{ EnumValues []named }
-		Match      struct{ Fields []field }
-		CardFields struct{ Fields []field }
-		Mutation   struct{ Fields []named }
+		Game        struct{ EnumValues []named }
+		Match       struct{ Fields []field }
+		CardFields  struct{ Fields []field }
+		Mutation    struct{ Fields []named }
 	}
 	srv.must(t, "", `{
 		State: __type(name:"GameState"){possibleTypes{name}}

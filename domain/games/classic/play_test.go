@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
-	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 )
 
 // TestEvolveForks checks that states stay values although a state's successor shares its
