@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Kind is what a cell is made of. Only Free cells are playable: fighters stand, walk and
@@ -85,6 +86,10 @@ type Grid struct {
 	obstacles [][]Cell
 	zones     [2][]Cell
 	playable  []Cell
+
+	sightOnce sync.Once
+	sight     []uint64 // sight between free cells: bit b of row a (words uint64s a row)
+	words     int
 }
 
 // ParseGrid reads a grid drawn in ASCII, one line per row, top row first:

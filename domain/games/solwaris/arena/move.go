@@ -84,25 +84,22 @@ func (g *Grid) Reachable(from Cell, mp int, blocked []Cell) []Step {
 	if !ok || mp <= 0 {
 		return nil
 	}
-	block := g.blockedSet(from, blocked)
-	seen := make(bits, len(block))
-	seen.set(start)
-	var out []Step
+	closed := g.blockedSet(from, blocked) // blocked cells, then every cell already listed
+	closed.set(start)
+	// out is also the breadth-first queue: costs never decrease along it.
+	out := make([]Step, 0, min(2*mp*(mp+1), len(g.playable)))
 	var nb [4]int
-	frontier := []int{start}
-	for cost := 1; cost <= mp && len(frontier) > 0; cost++ {
-		var next []int
-		for _, i := range frontier {
-			for _, n := range g.neighbours(nb[:0], i) {
-				if seen.has(n) || !g.walkable(n, block) {
-					continue
-				}
-				seen.set(n)
-				next = append(next, n)
+	visit := func(i, cost int) {
+		for _, n := range g.neighbours(nb[:0], i) {
+			if !closed.has(n) && g.kind[n] == Free {
+				closed.set(n)
 				out = append(out, Step{g.cell(n), cost})
 			}
 		}
-		frontier = next
+	}
+	visit(start, 1)
+	for k := 0; k < len(out) && out[k].Cost < mp; k++ {
+		visit(out[k].Cell.Y*g.w+out[k].Cell.X, out[k].Cost+1)
 	}
 	return out
 }

@@ -109,8 +109,10 @@ func TestSightMatchesTheDefinition(t *testing.T) {
 		for i := 0; i < len(cells); i++ {
 			for j := i % stride; j < len(cells); j += stride {
 				a, b := cells[i], cells[j]
-				if fast, slow := m.Sight(a, b), slowSight(m.Grid, a, b); fast != slow {
-					t.Fatalf("%s: Sight(%v, %v) = %v, the definition says %v", m.ID, a, b, fast, slow)
+				walk, table, slow := m.sightWalk(a, b), m.Sight(a, b), slowSight(m.Grid, a, b)
+				if walk != slow || table != slow {
+					t.Fatalf("%s: Sight(%v, %v) walks to %v, reads %v in the table, the definition says %v",
+						m.ID, a, b, walk, table, slow)
 				}
 				n++
 			}
@@ -127,14 +129,24 @@ func TestSightMatchesTheDefinition(t *testing.T) {
 		..#...#..
 		.#.....#.`} {
 		g := mustGrid(t, pic)
-		for _, a := range g.Playable() {
-			for _, b := range g.Playable() {
+		for _, a := range g.allCells() {
+			for _, b := range g.allCells() {
 				if fast, slow := g.Sight(a, b), slowSight(g, a, b); fast != slow {
 					t.Fatalf("Sight(%v, %v) = %v, the definition says %v in\n%s", a, b, fast, slow, g)
 				}
 			}
 		}
 	}
+}
+
+// allCells are all the cells of g, obstacles and void included (sight is defined
+// between any two cells of the grid; only the cells between them matter).
+func (g *Grid) allCells() []Cell {
+	var out []Cell
+	for i := 0; i < g.w*g.h; i++ {
+		out = append(out, g.cell(i))
+	}
+	return out
 }
 
 func checkerboard(w, h int) string {
@@ -153,6 +165,7 @@ func checkerboard(w, h int) string {
 }
 
 // Symmetry on every pair of free cells of every map: nobody sees without being seen.
+// The walk is checked (the table is filled from one direction of it).
 func TestSightIsSymmetric(t *testing.T) {
 	for _, m := range Maps() {
 		cells := m.Playable()
@@ -161,7 +174,7 @@ func TestSightIsSymmetric(t *testing.T) {
 				t.Fatalf("%s: %v does not see itself", m.ID, a)
 			}
 			for _, b := range cells[i+1:] {
-				if m.Sight(a, b) != m.Sight(b, a) {
+				if m.sightWalk(a, b) != m.sightWalk(b, a) || m.Sight(a, b) != m.Sight(b, a) {
 					t.Fatalf("%s: Sight(%v, %v) != Sight(%v, %v)", m.ID, a, b, b, a)
 				}
 			}

@@ -18,13 +18,24 @@ func (g *Grid) CanTarget(from, to Cell, r Range) bool {
 }
 
 // Targets lists the cells a caster on from may aim r at, row by row from the top.
-func (g *Grid) Targets(from Cell, r Range) []Cell { return g.AppendTargets(nil, from, r) }
+func (g *Grid) Targets(from Cell, r Range) []Cell {
+	n := 2*r.Max*(r.Max+1) + 1 // the cells of a diamond of radius Max
+	if r.Straight {
+		n = 4*r.Max + 1
+	}
+	return g.AppendTargets(make([]Cell, 0, max(0, min(n, len(g.playable)))), from, r)
+}
 
 // AppendTargets appends the cells of Targets to dst and returns it, for callers that
 // reuse one buffer over many spells.
 func (g *Grid) AppendTargets(dst []Cell, from Cell, r Range) []Cell {
 	if !g.In(from) || r.Max < r.Min || r.Max < 0 {
 		return dst
+	}
+	// With sight from a free cell, read the caster's row of the sight table directly.
+	var seen bits
+	if i, _ := g.index(from); r.Sight && g.kind[i] == Free {
+		seen = g.sightTable()[i*g.words : (i+1)*g.words]
 	}
 	y0, y1 := max(from.Y-r.Max, 0), min(from.Y+r.Max, g.h-1)
 	for y := y0; y <= y1; y++ {
@@ -39,7 +50,7 @@ func (g *Grid) AppendTargets(dst []Cell, from Cell, r Range) []Cell {
 				continue
 			}
 			c := Cell{x, y}
-			if r.Sight && !g.Sight(from, c) {
+			if seen != nil && !seen.has(row+x) || r.Sight && seen == nil && !g.Sight(from, c) {
 				continue
 			}
 			dst = append(dst, c)

@@ -205,3 +205,26 @@ func TestPush(t *testing.T) {
 		}
 	}
 }
+
+// On every map, the targets of the eight benchmark spells from every fifth free cell
+// are exactly the free cells that pass each condition checked one by one, sight walked
+// rather than read from the table.
+func TestTargetsOnEveryMap(t *testing.T) {
+	for _, m := range Maps() {
+		for k := 0; k < len(m.Playable()); k += 5 {
+			from := m.Playable()[k]
+			for _, r := range eightSpells {
+				var want []Cell
+				for _, c := range m.Playable() {
+					d := Distance(from, c)
+					if d >= r.Min && d <= r.Max && (!r.Straight || Straight(from, c)) && (!r.Sight || m.sightWalk(from, c)) {
+						want = append(want, c)
+					}
+				}
+				if got := m.Targets(from, r); !sameCells(got, want) {
+					t.Fatalf("%s: %+v from %v: %s, want %s", m.ID, r, from, names(got), names(want))
+				}
+			}
+		}
+	}
+}
