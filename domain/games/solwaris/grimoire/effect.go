@@ -3,6 +3,8 @@ package grimoire
 import (
 	"fmt"
 	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 )
 
 // Effect is one thing a spell, a passive, an aura or a trap does. Kind says what; To says
@@ -210,14 +212,15 @@ func checkEffect(e Effect, at where, summons map[string]bool) error {
 	return nil
 }
 
-// checkZone checks a zone's kind and size.
+// checkZone checks a zone's kind and size: a single cell has size 0, a ring at least 1.
 func checkZone(z Zone) error {
+	if _, err := z.Kind.MarshalText(); err != nil {
+		return err
+	}
 	switch {
-	case !slices.Contains(ZoneKinds, z.Kind):
-		return fmt.Errorf("unknown zone kind %q", z.Kind)
-	case z.Kind == ZoneCell && z.Size != 0:
-		return fmt.Errorf("a cell zone has size 0, not %d", z.Size)
-	case z.Kind == ZoneRing && z.Size < 1:
+	case z.Kind == arena.Single && z.Size != 0:
+		return fmt.Errorf("a single-cell zone has size 0, not %d", z.Size)
+	case z.Kind == arena.Ring && z.Size < 1:
 		return fmt.Errorf("a ring has size at least 1")
 	case z.Size < 0 || z.Size > MaxZoneSize:
 		return fmt.Errorf("zone size %d outside 0..%d", z.Size, MaxZoneSize)

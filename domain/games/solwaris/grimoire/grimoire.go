@@ -14,6 +14,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 )
 
 // Fighter defaults the rules fix; a class overrides them (the Arcaniste has 14 AP).
@@ -118,31 +120,10 @@ type Aura struct {
 	Effects []Effect `json:"effects"`
 }
 
-// Zone is the shape a spell or a trap hits, centred on its target cell: Kind is one of
-// the arena package's shapes (ZoneKinds), Size its radius or length.
-type Zone struct {
-	Kind ZoneKind `json:"kind"`
-	Size int      `json:"size"`
-}
-
-// ZoneKind names a zone shape; the cells of each are computed by package arena (the
-// agreed definitions are in docs/games/solwaris.md, "Arena").
-type ZoneKind string
-
-// The zone shapes. Size is N; T is the target cell, C the caster's.
-const (
-	ZoneCell   ZoneKind = "cell"   // T (N = 0)
-	ZoneCross  ZoneKind = "cross"  // T and up to N cells in each straight direction
-	ZoneX      ZoneKind = "x"      // T and up to N cells along each diagonal
-	ZoneCircle ZoneKind = "circle" // every cell at Manhattan distance <= N
-	ZoneSquare ZoneKind = "square" // every cell at Chebyshev distance <= N
-	ZoneRing   ZoneKind = "ring"   // every cell at Manhattan distance exactly N (N >= 1)
-	ZoneLine   ZoneKind = "line"   // T and N cells beyond it, away from C
-	ZoneBar    ZoneKind = "bar"    // T and N cells each side, across the direction C->T
-)
-
-// ZoneKinds lists the shapes in the order the docs show them.
-var ZoneKinds = []ZoneKind{ZoneCell, ZoneCross, ZoneX, ZoneCircle, ZoneSquare, ZoneRing, ZoneLine, ZoneBar}
+// Zone is the shape a spell, an aura or a trap hits, centred on its target cell: one of
+// package arena's shapes (single, cross, xcross, circle, square, ring, line, across) and
+// its size, which arena.Grid.Area turns into cells.
+type Zone = arena.Shape
 
 // Target says which cells in range a spell may be cast on.
 type Target string

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 )
 
 // What the rules and issue 13 fix about the two classes of part 1.
@@ -148,8 +151,9 @@ func TestCatalogChecks(t *testing.T) {
 		{"range upside down", "range", func(c []*Class) { spell(c, "comete").MinRange = 9 }},
 		{"a removal resistance past the cap", "removal resistances", func(c []*Class) { c[1].APResist = 80 }},
 		{"no HP", "HP", func(c []*Class) { c[0].HP = 0 }},
-		{"unknown zone", "zone kind", func(c []*Class) { spell(c, "comete").Zone.Kind = "star" }},
-		{"a cell zone with a size", "size 0", func(c []*Class) { spell(c, "taille").Zone.Size = 1 }},
+		{"unknown zone", "unknown zone shape", func(c []*Class) { spell(c, "comete").Zone.Kind = 99 }},
+		{"a single-cell zone with a size", "size 0", func(c []*Class) { spell(c, "taille").Zone.Size = 1 }},
+		{"a zone too large", "zone size", func(c []*Class) { spell(c, "comete").Zone.Size = 7 }},
 		{"a ring of size 0", "ring", func(c []*Class) { spell(c, "tourbillon").Zone.Size = 0 }},
 		{"unknown effect", "unknown effect kind", func(c []*Class) { spell(c, "taille").Effects[0].Kind = "heal" }},
 		{"a field the kind does not use", "does not use", func(c []*Class) { spell(c, "taille").Effects[0].Cells = 2 }},
@@ -182,7 +186,8 @@ func TestCatalogChecks(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{`[{"id":"x","colour":"red"}]`, `{"id":"x"}`, `[]`} {
+	for _, bad := range []string{`[{"id":"x","colour":"red"}]`, `{"id":"x"}`, `[]`,
+		`[{"id":"x","spells":[{"zone":{"kind":"star"}}]}]`} {
 		cs, err := parse([]byte(bad))
 		if err == nil {
 			err = check(cs)
@@ -199,7 +204,7 @@ func TestTrapEffects(t *testing.T) {
 	trap := func(edit func(*Effect)) error {
 		cs, _ := parse(classesJSON)
 		s := cs[0].Spell(3, false) // Leap aims at a free cell, as a trap does
-		s.Effects = []Effect{{Kind: Trap, To: ToCell, Duration: 8, Zone: &Zone{Kind: ZoneCross, Size: 1},
+		s.Effects = []Effect{{Kind: Trap, To: ToCell, Duration: 8, Zone: &Zone{Kind: arena.Cross, Size: 1},
 			Effects: []Effect{{Kind: Damage, To: ToAll, Min: 20, Max: 24}, {Kind: MPRemoval, To: ToAll, Amount: 1}}}}
 		edit(&s.Effects[0])
 		return check(cs)
@@ -212,7 +217,7 @@ func TestTrapEffects(t *testing.T) {
 		"no effect":        func(e *Effect) { e.Effects = nil },
 		"no duration":      func(e *Effect) { e.Duration = 0 },
 		"a trap in a trap": func(e *Effect) { e.Effects = append(e.Effects, *e) },
-		"a bad zone":       func(e *Effect) { e.Zone = &Zone{Kind: ZoneRing} },
+		"a bad zone":       func(e *Effect) { e.Zone = &Zone{Kind: arena.Ring} },
 		"a bad effect":     func(e *Effect) { e.Effects[0].Max = 0 },
 		"aimed at target":  func(e *Effect) { e.To = ToTarget },
 	} {
@@ -227,7 +232,7 @@ func TestTrapEffects(t *testing.T) {
 // text fails here.
 func TestTextsQuoteTheirFigures(t *testing.T) {
 	number := regexp.MustCompile(`\d+`)
-	common := []int{ShockPerCellInTexts, SummonTurnSeconds}
+	common := []int{combat.ShockPerCell, SummonTurnSeconds}
 	checkText := func(what string, figures []int, texts ...string) {
 		for _, text := range texts {
 			for _, n := range number.FindAllString(text, -1) {
@@ -258,10 +263,6 @@ func TestTextsQuoteTheirFigures(t *testing.T) {
 		}
 	}
 }
-
-// ShockPerCellInTexts is combat.ShockPerCell, which a text may quote (this package does
-// not import combat).
-const ShockPerCellInTexts = 12
 
 func spellFigures(c *Class, s *Spell) []int {
 	f := []int{s.Cost, s.MinRange, s.MaxRange, s.PerTurn, s.PerTarget, s.Cooldown, s.Zone.Size}
