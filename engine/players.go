@@ -89,10 +89,6 @@ func (e *Engine) RegisterPlayer(ctx context.Context, name, commandID string) (Pl
 		return Player{}, "", appendError("registering a player", err)
 	}
 	e.players.Store(id, reg)
-	if err := e.grantStarting(ctx, id); err != nil {
-		// The player exists: the grant is given at the first read of the wallet instead.
-		e.cfg.Logger.Warn("the starting grant of a new player failed; it is given at the first read of the wallet", "player", id, "err", err)
-	}
 	return Player{ID: id, Name: name}, token, nil
 }
 

@@ -53,8 +53,10 @@ func (e *Engine) ReadWallet(ctx context.Context, playerID string) (Wallet, error
 }
 
 // Wallet returns a registered player's wallet, giving the starting grant first if the
-// player has not had it (a player registered before wallets existed, or whose
-// registration stopped before its grant).
+// player has not had it. The grant is given at the first use of the wallet (this read, a
+// hold, a staked creation) rather than at registration: a player who never touches coins
+// adds nothing to the store, and players registered before wallets existed are granted
+// the same way.
 func (e *Engine) Wallet(ctx context.Context, playerID string) (Wallet, error) {
 	if _, err := e.registration(ctx, playerID); err != nil {
 		return Wallet{}, err
