@@ -327,3 +327,32 @@ func TestCardNamesPerLanguage(t *testing.T) {
 		t.Errorf("chess has cards: %s", none.Cards)
 	}
 }
+
+// BenchmarkSovereignBoardQuery reads a Sovereign Chess board, its armies, sides and colours
+// among its fields, over HTTP from a real server: the state type and the deprecated board
+// both show the view's game.Board through gqlgen's bindings.
+func BenchmarkSovereignBoardQuery(b *testing.B) {
+	for _, q := range []struct{ name, query string }{
+		{"board", `query($m:ID!){match(id:$m){board{fen legalMoves checked interregnum colours{square colour} armies{colour owner controller} sides{side seat colour} marks{square kind seat}}}}`},
+		{"state", `query($m:ID!){match(id:$m){state{... on SovereignChessState{board{fen legalMoves checked interregnum colours{square colour} armies{colour owner controller} sides{side seat colour} marks{square kind seat}}}}}}`},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			srv := startServer(b, filepath.Join(b.TempDir(), "arbiter.db"))
+			_, ann := srv.register(b, "Ann")
+			_, bob := srv.register(b, "Bob")
+			var c struct {
+				CreateMatch struct{ Match struct{ ID string } }
+			}
+			srv.must(b, ann, `mutation{createMatch(input:{game:SOVEREIGN_CHESS}){match{id}}}`, nil, &c)
+			id := c.CreateMatch.Match.ID
+			for seat, tok := range []string{ann, bob} {
+				srv.must(b, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+			}
+			vars := map[string]any{"m": id}
+			b.ResetTimer()
+			for range b.N {
+				srv.must(b, "", q.query, vars, nil)
+			}
+		})
+	}
+}
