@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 )
 
@@ -18,6 +19,7 @@ type section struct {
 func sections() []section {
 	return []section{
 		{"unfairchess.md", "catalog", func() string { return catalog(unfair.Rules{}.Catalog()) }},
+		{"solwaris.md", "arenas", func() string { return arenas(arena.Maps()) }},
 	}
 }
 

@@ -7,23 +7,23 @@ import (
 )
 
 // ShapeKind is the form of a spell's or a trap's zone, as data: the catalog names it by
-// its text ("cross", "circle", ...).
+// its text ("cross", "circle", ...), the same words as grimoire.ZoneKind.
 type ShapeKind uint8
 
 // The zone shapes. Size is n in each description; distances are counted from the
 // target cell, and the "cast direction" is DirTo(caster, target).
 const (
-	Single ShapeKind = iota // the target cell alone
-	Cross                   // the target and n cells on each side along its row and column
-	XCross                  // the target and n cells along each of its four diagonals
-	Circle                  // every cell within Manhattan distance n (a diamond)
-	Square                  // every cell within n in both directions (a (2n+1)-square)
-	Ring                    // every cell at Manhattan distance exactly n
-	Line                    // n cells from the target onwards in the cast direction
-	Across                  // the target and n cells on each side, across the cast direction
+	Single ShapeKind = iota // "cell": the target cell alone
+	Cross                   // "cross": the target and n cells on each side along its row and column
+	XCross                  // "x": the target and n cells along each of its four diagonals
+	Circle                  // "circle": every cell within Manhattan distance n (a diamond)
+	Square                  // "square": every cell within n in both directions (a (2n+1)-square)
+	Ring                    // "ring": every cell at Manhattan distance exactly n
+	Line                    // "line": the target and n cells beyond it, in the cast direction
+	Bar                     // "bar": the target and n cells on each side, across the cast direction
 )
 
-var shapeNames = [...]string{"single", "cross", "xcross", "circle", "square", "ring", "line", "across"}
+var shapeNames = [...]string{"cell", "cross", "x", "circle", "square", "ring", "line", "bar"}
 
 // ErrUnknownShape is returned when a text names no shape.
 var ErrUnknownShape = errors.New("arena: unknown zone shape")
@@ -33,6 +33,13 @@ func (k ShapeKind) String() string {
 		return shapeNames[k]
 	}
 	return "?shape"
+}
+
+// ParseShapeKind reads a shape's name ("cell", "cross", "x", "circle", "square",
+// "ring", "line", "bar").
+func ParseShapeKind(name string) (ShapeKind, error) {
+	var k ShapeKind
+	return k, k.UnmarshalText([]byte(name))
 }
 
 // MarshalText and UnmarshalText spell shapes in JSON catalogs.
@@ -61,7 +68,7 @@ type Shape struct {
 // Area lists the cells a zone of shape s covers when cast from from onto target, row by
 // row from the top. The zone is clipped to the arena: only free cells are listed, and
 // obstacles or void inside the zone do not stop it (a zone needs no sight from its
-// centre). Line and Across need a direction: when target == from they cover the target
+// centre). Line and Bar need a direction: when target == from they cover the target
 // alone. A negative size counts as 0.
 func (g *Grid) Area(s Shape, from, target Cell) []Cell {
 	n := max(s.Size, 0)
@@ -96,14 +103,14 @@ func (g *Grid) Area(s Shape, from, target Cell) []Cell {
 				}
 			}
 		}
-	case Line, Across:
+	case Line, Bar:
 		d, ok := DirTo(from, target)
 		if !ok {
 			add(target)
 			break
 		}
 		if s.Kind == Line {
-			for k, c := 0, target; k < n; k, c = k+1, c.Step(d) {
+			for k, c := 0, target; k <= n; k, c = k+1, c.Step(d) {
 				add(c)
 			}
 			break

@@ -40,10 +40,11 @@ func (c Cell) String() string {
 	if c.X < 0 || c.Y < 0 || c.X >= MaxSide || c.Y >= MaxSide {
 		return fmt.Sprintf("?%d,%d", c.X, c.Y)
 	}
-	return columnName(c.X) + strconv.Itoa(c.Y+1)
+	return ColumnName(c.X) + strconv.Itoa(c.Y+1)
 }
 
-func columnName(x int) string {
+// ColumnName is the letters of column x (0 is "a", 26 is "aa"), for x in [0, MaxSide).
+func ColumnName(x int) string {
 	if x < 26 {
 		return string(rune('a' + x))
 	}
@@ -74,7 +75,7 @@ func ParseCell(s string) (Cell, error) {
 		x += 26 * int(s[0]-'a'+1)
 	}
 	if x >= MaxSide {
-		return bad(fmt.Sprintf("columns stop at %s", columnName(MaxSide-1)))
+		return bad(fmt.Sprintf("columns stop at %s", ColumnName(MaxSide-1)))
 	}
 	digits := s[i:]
 	if digits[0] == '0' {

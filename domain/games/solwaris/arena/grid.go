@@ -337,7 +337,7 @@ func (g *Grid) ParseCell(s string) (Cell, error) {
 	}
 	if !g.In(c) {
 		return Cell{}, &CellError{Text: s, Err: ErrOutside,
-			Why: fmt.Sprintf("the arena is %d columns (a to %s) by %d rows", g.w, columnName(g.w-1), g.h)}
+			Why: fmt.Sprintf("the arena is %d columns (a to %s) by %d rows", g.w, ColumnName(g.w-1), g.h)}
 	}
 	return c, nil
 }

@@ -125,12 +125,12 @@ func TestAreas(t *testing.T) {
 		..*..
 		.*.*.
 		..*.@`)
-	// A line of 3 from the target onwards in the cast direction (east here, the
+	// A line: the target and 3 cells beyond it in the cast direction (east here, the
 	// larger gap), through a rock it skips.
 	checkArea(t, Shape{Line, 3}, "c3", `
 		.......
 		.......
-		..*#*..
+		..*#**.
 		@......`)
 	checkArea(t, Shape{Line, 3}, "b2", `
 		.*.
@@ -138,12 +138,12 @@ func TestAreas(t *testing.T) {
 		.@.
 		...`)
 	// Across the cast direction: a barrier of 1 on each side of the target.
-	checkArea(t, Shape{Across, 1}, "c2", `
+	checkArea(t, Shape{Bar, 1}, "c2", `
 		.....
 		.***.
 		.....
 		..@..`)
-	checkArea(t, Shape{Across, 2}, "a2", `
+	checkArea(t, Shape{Bar, 2}, "a2", `
 		*....
 		*...@
 		*....
@@ -157,7 +157,7 @@ func TestAreas(t *testing.T) {
 }
 
 func TestShapeNames(t *testing.T) {
-	for k := Single; k <= Across; k++ {
+	for k := Single; k <= Bar; k++ {
 		b, err := json.Marshal(Shape{Kind: k, Size: 2})
 		if err != nil {
 			t.Fatal(err)
