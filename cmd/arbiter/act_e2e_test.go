@@ -111,7 +111,12 @@ func TestActTakesEachGamesOwnActions(t *testing.T) {
 	if viaAct.code() != "BAD_USER_INPUT" || len(viaPlayCard.Errors) == 0 || viaAct.Errors[0].Message != viaPlayCard.Errors[0].Message {
 		t.Errorf("an unknown card: act answered %+v, playCard %+v; want the same refusal", viaAct.Errors, viaPlayCard.Errors)
 	}
-	r := srv.post(t, seatTokens[0], actMutation, map[string]any{"m": id, "a": map[string]any{"defect": map[string]any{"colour": "navy"}}})
+	before := srv.versionOf(t, id)
+	r := srv.post(t, seatTokens[0], actMutation, map[string]any{"m": id, "a": map[string]any{"playCard": map[string]any{}}})
+	if r.code() != "BAD_USER_INPUT" || srv.versionOf(t, id) != before {
+		t.Errorf("a card named neither by ID nor by slot: %+v", r.Errors)
+	}
+	r = srv.post(t, seatTokens[0], actMutation, map[string]any{"m": id, "a": map[string]any{"defect": map[string]any{"colour": "navy"}}})
 	if r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "defections") {
 		t.Errorf("a defection in UnfairChess: %+v", r.Errors)
 	}
