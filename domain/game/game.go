@@ -62,6 +62,9 @@ type Setup struct {
 	// Purses is, by seat, the most a Charging game may charge the seat (its funds beyond
 	// the match's stake); nil in a match that moves no coins.
 	Purses []int64
+	// Stake is the coins each seat stakes on the result (the match's stake option, which
+	// Options do not carry); zero in a match without a stake.
+	Stake int64
 }
 
 // State is a game's own state value, opaque to the engine.

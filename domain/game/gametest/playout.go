@@ -160,7 +160,9 @@ func (w *watch) unchanged(what string) {
 // opening is what Setup deals from the match's seed when its last seat is taken.
 func (w *watch) opening(ms match.State) []game.Emitted {
 	w.t.Helper()
-	evs, err := w.rules.Setup(game.Setup{Plan: ms.Plan, Options: match.GameOptions(ms.Options), Seed: ms.Seed, At: ms.StartedAt})
+	stake, _ := match.Stake(ms.Options)
+	evs, err := w.rules.Setup(game.Setup{Plan: ms.Plan, Options: match.GameOptions(ms.Options), Seed: ms.Seed, At: ms.StartedAt,
+		Purses: ms.Purses(), Stake: stake})
 	if err != nil {
 		w.t.Fatalf("seed %d: Setup: %v", w.seed, err)
 	}

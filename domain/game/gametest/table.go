@@ -54,8 +54,15 @@ func NewTable(t testing.TB, rules game.Rules, opts game.Options, seed uint64) *T
 	if err != nil {
 		t.Fatal(err)
 	}
+	stake, ceiling := match.SeatFunds(rules, opts)
 	for seat := range plan.Seats {
-		tb.Must(match.Join{PlayerID: Player(seat), Name: Player(seat)})
+		join := match.Join{PlayerID: Player(seat), Name: Player(seat)}
+		if match.Funded(rules, opts) {
+			// A match that moves coins seats players through holds on their wallets:
+			// the table funds each seat as if its player's balance covered it all.
+			join.Funds = &match.Funds{Hold: fmt.Sprintf("gametest-hold-%d", seat), Amount: stake + ceiling}
+		}
+		tb.Must(join)
 	}
 	return tb
 }

@@ -1,0 +1,58 @@
+package solwaris
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// Audit checks that a recorded event is one the rules record in the state before it. The
+// opening (Keyed, Opened) is dealt again from the seed by the verifier. An event that
+// follows from a seat's action is checked against the state: the phase it belongs to,
+// the fighter whose turn it is, a path that the fighter could walk. Random outcomes are
+// checked by drawing them again from the key: a timeout's placements, designation and
+// bonuses are what the rules draw at that version.
+func (r Rules) Audit(before game.State, e game.Event) error {
+	s, _ := before.(State)
+	switch e := e.(type) {
+	case Keyed, Opened:
+		return nil
+	case GrimoireChosen:
+		return r.replays(s, e, e.Seat, ChooseGrimoire{Class: e.Class, Variants: e.Variants})
+	case PlacementChosen:
+		return r.replays(s, e, e.Seat, PlaceFighter{Cell: e.Cell})
+	case BidPlaced:
+		if s.Phase != PhaseAuction || s.Teams[e.Seat] != s.Auction.ToBid || e.Price != s.Auction.Price+BidStep || e.Price > s.Purses[e.Seat] {
+			return fmt.Errorf("seat %d may not bid %d now (auction %+v)", e.Seat, e.Price, s.Auction)
+		}
+	case FighterMoved:
+		if f := s.acting(); f == nil || s.Actor != e.Fighter {
+			return fmt.Errorf("fighter %d moves out of its turn", e.Fighter)
+		}
+		if len(e.Path) > s.Fighters[e.Fighter].MP {
+			return fmt.Errorf("fighter %d walks %d steps with %d MP", e.Fighter, len(e.Path), s.Fighters[e.Fighter].MP)
+		}
+	case TurnEnded:
+		if s.Phase != PhasePlay || s.Actor != e.Fighter {
+			return fmt.Errorf("fighter %d ends a turn that is not its own", e.Fighter)
+		}
+	case GrimoiresLocked, FightersPlaced, AuctionClosed:
+		if s.Phase == PhaseOver || s.Phase == PhasePlay {
+			return fmt.Errorf("%s in the %s phase", e.EventType(), s.Phase)
+		}
+	}
+	return nil
+}
+
+// replays checks that seat's action decided on s records e first.
+func (r Rules) replays(s State, e game.Event, seat int, do any) error {
+	evs, err := r.Decide(s, game.Action{Seat: seat, Do: do})
+	if err != nil {
+		return fmt.Errorf("seat %d's %T is refused: %w", seat, do, err)
+	}
+	if !reflect.DeepEqual(evs[0].Event, e) {
+		return fmt.Errorf("recorded %+v, the rules record %+v", e, evs[0].Event)
+	}
+	return nil
+}

@@ -1,0 +1,447 @@
+package solwaris
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+)
+
+// decision is one action being decided: the state as its events so far leave it, the
+// events, and the random stream of the decision.
+type decision struct {
+	r   Rules
+	s   State
+	at  time.Time
+	rng *rand.Rand
+	out []game.Emitted
+}
+
+// emit records e and folds it, so that what follows is decided on the state it leaves.
+func (d *decision) emit(e game.Event) {
+	d.out = append(d.out, game.Emitted{Event: e, Visibility: d.r.Sight(e)})
+	d.s = d.r.Evolve(d.s, e).(State)
+}
+
+const takes = "chooseGrimoire, placeFighter, bid, passBid, moveFighter, castSpell and endTurn"
+
+// Decide checks one action of one seat and returns its events.
+func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
+	s, _ := st.(State)
+	if s.Phase == "" || s.Phase == PhaseOver {
+		return nil, game.Reject(game.NotYourTurn, "the fight is over")
+	}
+	d := &decision{r: r, s: s, at: a.At, rng: newRand(s.Key, s.Version)}
+	var err error
+	if t, ok := a.Do.(game.Timeout); ok {
+		if !t.Deadline.Equal(s.Deadline) {
+			return nil, game.Reject(game.Conflict, "the deadline %s has passed already: the deadline now is %s", t.Deadline.Format(time.RFC3339), s.Deadline.Format(time.RFC3339))
+		}
+		d.timeout()
+		return d.out, nil
+	}
+	switch do := a.Do.(type) {
+	case ChooseGrimoire:
+		err = d.choose(a.Seat, do)
+	case PlaceFighter:
+		err = d.place(a.Seat, do)
+	case Bid:
+		err = d.bid(a.Seat)
+	case PassBid:
+		err = d.pass(a.Seat)
+	case MoveFighter:
+		err = d.move(a.Seat, do)
+	case CastSpell:
+		err = d.cast(a.Seat, do)
+	case EndTurn:
+		err = d.endTurn(a.Seat)
+	default:
+		return nil, game.Unsupported("Solwaris", a.Do, takes)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d.out, nil
+}
+
+// inPhase refuses an action of another phase, or of a seat that is not to act in it.
+func (d *decision) inPhase(seat int, phase, what string) error {
+	if d.s.Phase != phase {
+		return game.Reject(game.NotYourTurn, "%s is for the %s phase; the match is in the %s phase", what, phase, d.s.Phase)
+	}
+	if !slices.Contains(d.r.Status(d.s).ToAct, seat) {
+		return game.Reject(game.NotYourTurn, "seat %d is not to act in the %s phase", seat, phase)
+	}
+	return nil
+}
+
+// choose records a seat's grimoire, and locks them all once every seat has chosen.
+func (d *decision) choose(seat int, c ChooseGrimoire) error {
+	if err := d.inPhase(seat, PhaseGrimoire, "choosing a grimoire"); err != nil {
+		return err
+	}
+	g, err := grimoire.Choose(c.Class, c.Variants)
+	if err != nil {
+		return &game.Error{Code: game.BadInput, Reason: err.Error(), Err: err}
+	}
+	vs := g.Variants()
+	if len(vs) == 0 {
+		vs = nil // as the event reads back
+	}
+	d.emit(GrimoireChosen{Seat: seat, Team: d.s.Teams[seat], Class: g.Class.ID, Variants: vs})
+	if !slices.Contains(d.s.Chosen, false) {
+		d.lock(nil)
+	}
+	return nil
+}
+
+// DefaultClass is the class of a seat that chose none by the deadline, with its originals.
+func DefaultClass() string { return grimoire.Classes()[0].ID }
+
+// lock reveals the grimoires, the seats in auto given the default, and opens placement.
+func (d *decision) lock(auto []int) {
+	gs := make([]Grimoire, len(d.s.Teams))
+	for seat := range gs {
+		gs[seat] = Grimoire{Seat: seat, Class: DefaultClass()}
+		if d.s.Chosen[seat] {
+			gs[seat] = d.s.Grimoires[seat]
+		}
+	}
+	d.emit(GrimoiresLocked{Grimoires: gs, Auto: auto, Deadline: d.at.Add(PlacementTime)})
+}
+
+// place records a seat's start cell, and reveals them all once every seat has placed.
+func (d *decision) place(seat int, p PlaceFighter) error {
+	if err := d.inPhase(seat, PhasePlacement, "placing a fighter"); err != nil {
+		return err
+	}
+	g := d.s.grid()
+	c, err := g.ParseCell(p.Cell)
+	if err != nil {
+		return &game.Error{Code: game.BadInput, Reason: err.Error(), Err: err}
+	}
+	if side, ok := g.ZoneOf(c); !ok || int(side) != d.s.Teams[seat] {
+		return game.Reject(game.IllegalMove, "%s is not in your start zone (%s)", p.Cell, cellList(g.Zone(arena.Side(d.s.Teams[seat]))))
+	}
+	for other, cell := range d.s.Placed {
+		if cell == p.Cell && d.s.Teams[other] == d.s.Teams[seat] {
+			return game.Reject(game.IllegalMove, "%s is taken by your teammate", p.Cell)
+		}
+	}
+	d.emit(PlacementChosen{Seat: seat, Team: d.s.Teams[seat], Cell: p.Cell})
+	if !slices.Contains(d.s.Placed, "") {
+		d.reveal()
+	}
+	return nil
+}
+
+// reveal places the seats that have not placed on free cells of their zone drawn from the
+// seed, shows every start cell, and opens the auction on a team the seed designates.
+func (d *decision) reveal() {
+	g := d.s.grid()
+	cells := make([]Placement, len(d.s.Teams))
+	taken := map[string]bool{}
+	for seat, c := range d.s.Placed {
+		cells[seat] = Placement{Seat: seat, Cell: c}
+		taken[c] = c != ""
+	}
+	for seat := range cells {
+		if cells[seat].Cell != "" {
+			continue
+		}
+		var free []arena.Cell
+		for _, c := range g.Zone(arena.Side(d.s.Teams[seat])) {
+			if !taken[c.String()] {
+				free = append(free, c)
+			}
+		}
+		c := free[d.rng.IntN(len(free))].String()
+		cells[seat] = Placement{Seat: seat, Cell: c, Auto: true}
+		taken[c] = true
+	}
+	teams := d.s.teams()
+	d.emit(FightersPlaced{Cells: cells, Designated: teams[d.rng.IntN(len(teams))], Deadline: d.at.Add(BidTime)})
+}
+
+// bid raises the initiative's price for the bidder's team.
+func (d *decision) bid(seat int) error {
+	if err := d.inPhase(seat, PhaseAuction, "bidding"); err != nil {
+		return err
+	}
+	price := d.s.Auction.Price + BidStep
+	if purse := d.s.Purses[seat]; price > purse {
+		return game.Reject(game.IllegalMove, "a bid of %d coins is above your purse of %d", price, purse)
+	}
+	d.emit(BidPlaced{Seat: seat, Price: price, Deadline: d.at.Add(BidTime)})
+	return nil
+}
+
+// pass lets the standing bid (or designation) win.
+func (d *decision) pass(seat int) error {
+	if err := d.inPhase(seat, PhaseAuction, "passing the bid"); err != nil {
+		return err
+	}
+	d.closeAuction(false)
+	return nil
+}
+
+// closeAuction gives the first turn to the last bidder's team (paying the price), or to
+// the designated team for free, and starts the first turn.
+func (d *decision) closeAuction(timeout bool) {
+	a := d.s.Auction
+	e := AuctionClosed{Team: a.Designated, Payer: -1, Timeout: timeout}
+	if a.Bidder >= 0 {
+		e = AuctionClosed{Team: a.Leader, Payer: a.Bidder, Price: a.Price, Timeout: timeout}
+	}
+	d.emit(e)
+	d.startTurn(d.s.Order[0], 1)
+}
+
+// startTurn gives fighter f its turn in round turn: on a hero's turn the bonuses are
+// drawn anew first.
+func (d *decision) startTurn(f, turn int) {
+	fi := d.s.Fighters[f]
+	if fi.Hero() {
+		d.emit(BonusesSpawned{Bonuses: d.drawBonuses()})
+	}
+	limit := TurnTime
+	if !fi.Hero() {
+		limit = SummonTime
+	}
+	d.emit(TurnStarted{Fighter: f, Turn: turn, AP: fi.BaseAP, MP: fi.BaseMP, Deadline: d.at.Add(limit)})
+}
+
+// drawBonuses draws BonusesPerTurn different bonus kinds onto different free cells that
+// nothing stands on.
+func (d *decision) drawBonuses() []Bonus {
+	g := d.s.grid()
+	occupied := d.s.occupied(-1)
+	var free []arena.Cell
+	for _, c := range g.Playable() {
+		if !slices.Contains(occupied, c) {
+			free = append(free, c)
+		}
+	}
+	kinds := d.rng.Perm(len(BonusKinds))
+	out := make([]Bonus, 0, BonusesPerTurn)
+	for i := 0; i < BonusesPerTurn && i < len(free) && i < len(kinds); i++ {
+		k := d.rng.IntN(len(free))
+		out = append(out, Bonus{Kind: BonusKinds[kinds[i]].ID, Cell: free[k].String()})
+		free = slices.Delete(free, k, k+1)
+	}
+	return out
+}
+
+// actor is the fighter seat acts with, or a rejection.
+func (d *decision) actor(seat int, what string) (int, error) {
+	if err := d.inPhase(seat, PhasePlay, what); err != nil {
+		return -1, err
+	}
+	return d.s.Actor, nil
+}
+
+// move walks the acting fighter along a path. A hidden trap on the way ends the walk
+// where it triggers: an event, never a rejection, which would betray the trap.
+func (d *decision) move(seat int, m MoveFighter) error {
+	f, err := d.actor(seat, "moving")
+	if err != nil {
+		return err
+	}
+	g := d.s.grid()
+	path := make([]arena.Cell, len(m.Path))
+	for i, name := range m.Path {
+		c, err := g.ParseCell(name)
+		if err != nil {
+			return &game.Error{Code: game.BadInput, Reason: fmt.Sprintf("step %d: %v", i+1, err), Err: err}
+		}
+		path[i] = c
+	}
+	fi := d.s.Fighters[f]
+	if err := g.ValidatePath(fi.Cell, path, d.s.occupied(f)); err != nil {
+		code := game.IllegalMove
+		if errors.Is(err, arena.ErrEmptyPath) {
+			code = game.BadInput
+		}
+		return &game.Error{Code: code, Reason: err.Error(), Err: err}
+	}
+	if len(path) > fi.MP {
+		return game.Reject(game.IllegalMove, "a path of %d steps needs %d MP; the fighter has %d", len(path), len(path), fi.MP)
+	}
+	d.walk(f, path)
+	return nil
+}
+
+// walk moves f along path, cut where it enters a trap's zone, and picks up the bonuses
+// on the cells it went through.
+func (d *decision) walk(f int, path []arena.Cell) {
+	trap := -1
+	for i, c := range path {
+		if t := d.s.trapAt(c); t >= 0 {
+			path, trap = path[:i+1], t
+			break
+		}
+	}
+	names := make([]string, len(path))
+	for i, c := range path {
+		names[i] = c.String()
+	}
+	d.emit(FighterMoved{Fighter: f, Path: names})
+	d.pickUp(f, names)
+	if trap >= 0 {
+		d.emit(TrapTriggered{Trap: trap, Fighter: f, Cell: names[len(names)-1]})
+	}
+}
+
+// pickUp gives f the bonuses lying on cells, in order, unless f is inert.
+func (d *decision) pickUp(f int, cells []string) {
+	if d.s.Fighters[f].Inert {
+		return
+	}
+	for _, c := range cells {
+		for _, b := range d.s.Bonuses {
+			if b.Cell == c {
+				d.emit(BonusTaken{Fighter: f, Kind: b.Kind, Cell: c})
+			}
+		}
+	}
+}
+
+// trapAt is the index of an unsprung trap whose zone holds c, or -1.
+func (s *State) trapAt(c arena.Cell) int {
+	g := s.grid()
+	for i, t := range s.Traps {
+		if !t.Sprung && slices.Contains(g.Area(shapeOf(t.Zone), t.Cell, t.Cell), c) {
+			return i
+		}
+	}
+	return -1
+}
+
+// endTurn ends the acting fighter's turn.
+func (d *decision) endTurn(seat int) error {
+	f, err := d.actor(seat, "ending a turn")
+	if err != nil {
+		return err
+	}
+	d.emit(TurnEnded{Fighter: f})
+	d.next()
+	return nil
+}
+
+// next starts the turn of the next standing fighter in the order, a new round after the
+// last, or ends the fight after MaxTurns rounds.
+func (d *decision) next() {
+	s := &d.s
+	i := slices.Index(s.Order, s.Actor)
+	turn := s.Turn
+	for range len(s.Order) + 1 {
+		i++
+		if i >= len(s.Order) {
+			i, turn = 0, turn+1
+		}
+		if s.Fighters[s.Order[i]].Standing() {
+			break
+		}
+	}
+	if turn > MaxTurns {
+		d.emit(d.s.turnsOut())
+		return
+	}
+	d.startTurn(s.Order[i], turn)
+}
+
+// turnsOut ends a fight that lasted MaxTurns rounds: a draw, or in a staked match the
+// team that kept the larger share of its heroes' HP wins.
+func (s *State) turnsOut() FightEnded {
+	if s.Stake <= 0 {
+		return FightEnded{Winners: []int{}, Reason: fmt.Sprintf("%d turns", MaxTurns)}
+	}
+	best, bestTeam, tie := -1.0, -1, false
+	for _, t := range s.teams() {
+		hp, max := 0, 0
+		for _, f := range s.Fighters {
+			if f.Hero() && f.Team == t {
+				hp, max = hp+f.HP, max+f.MaxHP
+			}
+		}
+		share := float64(hp) / float64(max)
+		switch {
+		case share > best:
+			best, bestTeam, tie = share, t, false
+		case share == best:
+			tie = true
+		}
+	}
+	if tie {
+		return FightEnded{Winners: []int{}, Reason: fmt.Sprintf("%d turns, equal shares of HP", MaxTurns)}
+	}
+	return FightEnded{Winners: s.seatsOf(bestTeam), Reason: fmt.Sprintf("%d turns, larger share of HP", MaxTurns)}
+}
+
+// timeout acts for whoever let the deadline pass.
+func (d *decision) timeout() {
+	switch d.s.Phase {
+	case PhaseGrimoire:
+		var auto []int
+		for seat, ok := range d.s.Chosen {
+			if !ok {
+				auto = append(auto, seat)
+			}
+		}
+		d.lock(auto)
+	case PhasePlacement:
+		d.reveal()
+	case PhaseAuction:
+		d.closeAuction(true)
+	case PhasePlay:
+		d.emit(TurnEnded{Fighter: d.s.Actor, Timeout: true})
+		d.next()
+	}
+}
+
+// checkEnd ends the fight when one team alone has a hero standing (or none has).
+func (d *decision) checkEnd() bool {
+	var alive []int
+	for _, t := range d.s.teams() {
+		for _, f := range d.s.Fighters {
+			if f.Team == t && f.Hero() && f.Standing() {
+				alive = append(alive, t)
+				break
+			}
+		}
+	}
+	switch len(alive) {
+	case 0:
+		d.emit(FightEnded{Winners: []int{}, Reason: "no hero standing"})
+	case 1:
+		d.emit(FightEnded{Winners: d.s.seatsOf(alive[0]), Reason: "no hero standing on the other side"})
+	default:
+		return false
+	}
+	return true
+}
+
+// cellList names cells, for a refusal's reason.
+func cellList(cs []arena.Cell) string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+// shapeOf is the arena's shape of a catalog zone.
+func shapeOf(z grimoire.Zone) arena.Shape {
+	kinds := map[grimoire.ZoneKind]arena.ShapeKind{
+		grimoire.ZoneCell: arena.Single, grimoire.ZoneCross: arena.Cross, grimoire.ZoneX: arena.XCross,
+		grimoire.ZoneCircle: arena.Circle, grimoire.ZoneSquare: arena.Square, grimoire.ZoneRing: arena.Ring,
+		grimoire.ZoneLine: arena.Line, grimoire.ZoneBar: arena.Across,
+	}
+	return arena.Shape{Kind: kinds[z.Kind], Size: z.Size}
+}

@@ -1,0 +1,120 @@
+package solwaris
+
+import (
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+)
+
+// Evolve folds one event into the state. It never changes the state it is given: it
+// works on a copy of what it changes.
+func (Rules) Evolve(st game.State, e game.Event) game.State {
+	s, _ := st.(State)
+	s = s.clone()
+	s.Version++
+	switch e := e.(type) {
+	case Keyed:
+		s.Key, _ = hex.DecodeString(e.Key)
+		s.Purses = slices.Clone(e.Purses)
+	case Opened:
+		s.Map, s.Teams, s.Stake = e.Map, slices.Clone(e.Teams), e.Stake
+		s.Phase, s.Deadline = PhaseGrimoire, e.Deadline
+		s.Chosen = make([]bool, len(e.Teams))
+		s.Grimoires = make([]Grimoire, len(e.Teams))
+		s.Placed = make([]string, len(e.Teams))
+		s.Actor = -1
+		if len(s.Purses) < len(e.Teams) {
+			s.Purses = append(s.Purses, make([]int64, len(e.Teams)-len(s.Purses))...)
+		}
+	case GrimoireChosen:
+		s.Chosen[e.Seat] = true
+		if e.Class != "" { // the shadow a verifier never folds, but a fold of it stays sane
+			s.Grimoires[e.Seat] = Grimoire{Seat: e.Seat, Class: e.Class, Variants: slices.Clone(e.Variants)}
+		}
+	case GrimoiresLocked:
+		s.Phase, s.Deadline = PhasePlacement, e.Deadline
+		for _, g := range e.Grimoires {
+			s.Chosen[g.Seat] = true
+			s.Grimoires[g.Seat] = g
+			s.Fighters = append(s.Fighters, hero(g, s.Teams[g.Seat]))
+		}
+	case PlacementChosen:
+		s.Placed[e.Seat] = e.Cell
+	case FightersPlaced:
+		for _, p := range e.Cells {
+			s.Placed[p.Seat] = p.Cell
+			c, _ := arena.ParseCell(p.Cell)
+			s.Fighters[p.Seat].Cell, s.Fighters[p.Seat].OnArena = c, true
+		}
+		s.Phase, s.Deadline = PhaseAuction, e.Deadline
+		s.Auction = Auction{Designated: e.Designated, ToBid: other(s.teams(), e.Designated), Leader: -1, Bidder: -1, Payer: -1}
+	case BidPlaced:
+		t := s.Teams[e.Seat]
+		s.Auction.Leader, s.Auction.Bidder, s.Auction.Price = t, e.Seat, e.Price
+		s.Auction.ToBid = other(s.teams(), t)
+		s.Deadline = e.Deadline
+	case AuctionClosed:
+		s.Auction.Closed, s.Auction.Payer = true, e.Payer
+		s.Auction.Price = e.Price
+		s.Phase, s.First, s.Turn = PhasePlay, e.Team, 0
+		s.Order = s.turnOrder(e.Team)
+	case BonusesSpawned:
+		s.Bonuses = slices.Clone(e.Bonuses)
+	case TurnStarted:
+		s.Actor, s.Turn, s.Deadline = e.Fighter, e.Turn, e.Deadline
+		f := &s.Fighters[e.Fighter]
+		f.AP, f.MP, f.APLost, f.MPLost = e.AP, e.MP, 0, 0
+		s.Traps = slices.DeleteFunc(s.Traps, func(t Trap) bool { return t.Until < e.Turn })
+	case FighterMoved:
+		f := &s.Fighters[e.Fighter]
+		f.MP -= len(e.Path)
+		f.Cell, _ = arena.ParseCell(e.Path[len(e.Path)-1])
+	case BonusTaken:
+		s.Bonuses = slices.DeleteFunc(s.Bonuses, func(b Bonus) bool { return b.Cell == e.Cell })
+		f, k := &s.Fighters[e.Fighter], bonusKind(e.Kind)
+		f.AP += k.AP
+		f.MP += k.MP
+		f.HP = min(f.HP+k.Heal, f.MaxHP)
+		f.Armour += k.Armour
+	case TrapTriggered:
+		s.Traps[e.Trap].Sprung = true
+		s.Fighters[e.Fighter].MP = 0
+	case TurnEnded:
+	case FightEnded:
+		s.Phase, s.Deadline, s.Actor = PhaseOver, timeZero, -1
+		s.Winners, s.Reason = slices.Clone(e.Winners), e.Reason
+	default:
+		if !s.evolveCombat(e) {
+			panic(fmt.Sprintf("solwaris: no event %T", e))
+		}
+	}
+	return s
+}
+
+// hero is the fighter a locked grimoire brings into the match.
+func hero(g Grimoire, team int) Fighter {
+	gr, err := grimoire.Choose(g.Class, g.Variants)
+	if err != nil {
+		panic("solwaris: a locked grimoire the catalog refuses: " + err.Error())
+	}
+	c := gr.Class
+	f := Fighter{Seat: g.Seat, Team: team, Class: c.ID, Summoner: -1, Passive: gr.Passive.ID,
+		HP: c.HP, MaxHP: c.HP, BaseAP: c.AP, BaseMP: c.MP, APResist: c.APResist, MPResist: c.MPResist}
+	for _, sp := range gr.Spells {
+		f.Spells = append(f.Spells, sp.ID)
+	}
+	return f
+}
+
+// other is the team after t, in a match of these teams.
+func other(teams []int, t int) int {
+	i := slices.Index(teams, t)
+	return teams[(i+1)%len(teams)]
+}
+
+var timeZero time.Time

@@ -1,0 +1,204 @@
+package solwaris
+
+import (
+	"slices"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+)
+
+// State is a match of Solwaris. It holds every secret (the key, the choices not yet
+// revealed, every trap): views show each viewer its part.
+type State struct {
+	Key    []byte  // the key random outcomes are drawn from (Keyed)
+	Purses []int64 // by seat: the most the auction may charge it
+	Map    string
+	Teams  []int // by seat
+	Stake  int64
+
+	Phase    string
+	Deadline time.Time
+	Version  int // game events folded: each decision draws from its own stream
+
+	Chosen    []bool     // by seat: its grimoire is chosen
+	Grimoires []Grimoire // by seat, once chosen
+	Placed    []string   // by seat: its start cell, once chosen
+
+	Fighters []Fighter // heroes by seat first, then summons as they come
+	Auction  Auction
+	First    int   // the team that plays first
+	Order    []int // fighters by turn order in a round
+	Actor    int   // the fighter whose turn it is (index in Fighters), -1 for none
+	Turn     int   // the round, from 1
+	Bonuses  []Bonus
+	Traps    []Trap
+
+	Winners []int
+	Reason  string
+
+	ground *arena.Grid // a test's own arena, drawn as a picture; nil: the map's
+}
+
+// Fighter is anything that stands on the arena with HP: a hero, a summon that plays its
+// own turns, an inert entity (a banner).
+type Fighter struct {
+	Seat     int
+	Team     int
+	Class    string // the class of the hero, or of the summoner
+	Entity   string // the summon's entity ID; "" for a hero
+	Summoner int    // the fighter that summoned it; -1 for a hero
+	Inert    bool   // plays no turn, picks up nothing
+	Spells   []string
+	Passive  string
+
+	HP, MaxHP      int
+	BaseAP, BaseMP int
+	AP, MP         int
+	APResist       int
+	MPResist       int
+	Cell           arena.Cell
+	OnArena        bool // placed, and not yet fallen
+	Armour         int
+	APLost, MPLost int // removed since the start of its last turn (capped at RemovalCap)
+}
+
+// Hero reports whether f is a hero (summons do not count for the end of the fight).
+func (f Fighter) Hero() bool { return f.Summoner < 0 }
+
+// Standing reports whether f is on the arena with HP left.
+func (f Fighter) Standing() bool { return f.OnArena && f.HP > 0 }
+
+// Auction is the initiative auction: the designated team, the team to answer, the last
+// bidder and the price.
+type Auction struct {
+	Designated int
+	ToBid      int   // the team that may overbid now
+	Leader     int   // the team of the last bid, -1 for none
+	Bidder     int   // the seat of the last bid, -1 for none
+	Price      int64 // the price reached
+	Closed     bool
+	Payer      int // the seat that pays, -1 for nobody
+}
+
+// Trap is a hidden trap: its team, its cell and zone, and the round it vanishes.
+type Trap struct {
+	Team   int
+	Layer  int // the fighter that laid it
+	Cell   arena.Cell
+	Zone   grimoire.Zone
+	Until  int
+	Sprung bool
+}
+
+// grid is the match's arena.
+func (s *State) grid() *arena.Grid {
+	if s.ground != nil {
+		return s.ground
+	}
+	m, err := arena.ByID(s.Map)
+	if err != nil {
+		panic("solwaris: a match on an unknown arena " + s.Map)
+	}
+	return m.Grid
+}
+
+// acting is the fighter whose turn it is, or nil.
+func (s *State) acting() *Fighter {
+	if s.Phase != PhasePlay || s.Actor < 0 || s.Actor >= len(s.Fighters) {
+		return nil
+	}
+	return &s.Fighters[s.Actor]
+}
+
+// seatsOf lists the seats of team t.
+func (s *State) seatsOf(t int) []int {
+	var out []int
+	for seat, team := range s.Teams {
+		if team == t {
+			out = append(out, seat)
+		}
+	}
+	return out
+}
+
+// teams lists the teams, ascending.
+func (s *State) teams() []int {
+	out := slices.Clone(s.Teams)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// occupied lists the cells entities stand on, but for fighter except.
+func (s *State) occupied(except int) []arena.Cell {
+	var out []arena.Cell
+	for i, f := range s.Fighters {
+		if i != except && f.Standing() {
+			out = append(out, f.Cell)
+		}
+	}
+	return out
+}
+
+// at is the standing fighter on c, or -1.
+func (s *State) at(c arena.Cell) int {
+	for i, f := range s.Fighters {
+		if f.Standing() && f.Cell == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// clone copies everything Evolve changes in place, so that the state it was given stays
+// as it was.
+func (s State) clone() State {
+	s.Chosen = slices.Clone(s.Chosen)
+	s.Grimoires = slices.Clone(s.Grimoires)
+	s.Placed = slices.Clone(s.Placed)
+	s.Fighters = slices.Clone(s.Fighters)
+	s.Order = slices.Clone(s.Order)
+	s.Bonuses = slices.Clone(s.Bonuses)
+	s.Traps = slices.Clone(s.Traps)
+	return s
+}
+
+// turnOrder is the order of a round: the heroes, the teams alternating from first (never
+// two allies in a row), each followed by the summons of it that play a turn.
+func (s *State) turnOrder(first int) []int {
+	teams := s.teams()
+	k := slices.Index(teams, first)
+	teams = append(teams[k:], teams[:k]...)
+	byTeam := map[int][]int{}
+	for i, f := range s.Fighters {
+		if f.Hero() {
+			byTeam[f.Team] = append(byTeam[f.Team], i)
+		}
+	}
+	var out []int
+	for n := 0; ; n++ {
+		added := false
+		for _, t := range teams {
+			if n < len(byTeam[t]) {
+				h := byTeam[t][n]
+				out = append(out, h)
+				out = append(out, s.summonsOf(h)...)
+				added = true
+			}
+		}
+		if !added {
+			return out
+		}
+	}
+}
+
+// summonsOf lists the standing summons of fighter h that play turns, in the order they came.
+func (s *State) summonsOf(h int) []int {
+	var out []int
+	for i, f := range s.Fighters {
+		if f.Summoner == h && !f.Inert && f.Standing() {
+			out = append(out, i)
+		}
+	}
+	return out
+}
