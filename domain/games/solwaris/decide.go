@@ -316,7 +316,7 @@ func (d *decision) pickUp(f int, cells []string) {
 func (s *State) trapAt(c arena.Cell) int {
 	g := s.grid()
 	for i, t := range s.Traps {
-		if !t.Sprung && slices.Contains(g.Area(shapeOf(t.Zone), t.Cell, t.Cell), c) {
+		if !t.Sprung && slices.Contains(g.Area(t.Zone, t.Cell, t.Cell), c) {
 			return i
 		}
 	}
@@ -434,14 +434,4 @@ func cellList(cs []arena.Cell) string {
 		names[i] = c.String()
 	}
 	return strings.Join(names, ", ")
-}
-
-// shapeOf is the arena's shape of a catalog zone.
-func shapeOf(z grimoire.Zone) arena.Shape {
-	kinds := map[grimoire.ZoneKind]arena.ShapeKind{
-		grimoire.ZoneCell: arena.Single, grimoire.ZoneCross: arena.Cross, grimoire.ZoneX: arena.XCross,
-		grimoire.ZoneCircle: arena.Circle, grimoire.ZoneSquare: arena.Square, grimoire.ZoneRing: arena.Ring,
-		grimoire.ZoneLine: arena.Line, grimoire.ZoneBar: arena.Across,
-	}
-	return arena.Shape{Kind: kinds[z.Kind], Size: z.Size}
 }
