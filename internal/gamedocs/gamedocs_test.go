@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 )
 
@@ -56,5 +57,35 @@ func TestSpliceNeedsItsMarkers(t *testing.T) {
 	got, err := splice(doc, "s", "new\n")
 	if err != nil || got != strings.Replace(doc, "old\n", "new\n", 1) {
 		t.Fatalf("splice = %q, %v", got, err)
+	}
+}
+
+// TestClassesListEverySpell checks the generated class sheets against the data: every
+// spell, passive and summon of every class appears once, under its names.
+func TestClassesListEverySpell(t *testing.T) {
+	cs := grimoire.Classes()
+	out := classes(cs)
+	once := func(what string) {
+		if n := strings.Count(out, what); n != 1 {
+			t.Errorf("%q appears %d times in the sheets", what, n)
+		}
+	}
+	for _, c := range cs {
+		once("### " + c.NameEn + " (" + c.NameFr + ", `" + c.ID + "`)")
+		for _, s := range c.Spells {
+			once(" " + s.NameEn + " (" + s.NameFr + ") `" + s.ID + "`")
+		}
+		for _, p := range c.Passives {
+			once("| " + p.NameEn + " (" + p.NameFr + ") `" + p.ID + "`")
+		}
+		for _, e := range c.Summons {
+			once("**" + e.NameEn + "** (" + e.NameFr + ", `" + e.ID + "`)")
+			for _, s := range e.Spells {
+				once(" " + s.NameEn + " (" + s.NameFr + ") `" + s.ID + "`")
+			}
+		}
+	}
+	if !strings.HasPrefix(out, "2 classes, each with 8 spell slots") {
+		t.Errorf("totals line: %q", strings.SplitN(out, "\n", 2)[0])
 	}
 }

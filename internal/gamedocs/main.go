@@ -1,7 +1,7 @@
 // Command gamedocs writes the parts of the game pages in docs/games that come from the
-// games' embedded data (the UnfairChess card catalog), between marker lines, so that the
-// pages can never say something the server does not. Its test fails when a committed page
-// differs from what it would write.
+// games' embedded data (the UnfairChess card catalog, the Solwaris classes), between
+// marker lines, so that the pages can never say something the server does not. Its test
+// fails when a committed page differs from what it would write.
 //
 //	go run ./internal/gamedocs            # from the repository root
 //

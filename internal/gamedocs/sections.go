@@ -6,6 +6,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 )
 
@@ -20,6 +21,7 @@ func sections() []section {
 	return []section{
 		{"unfairchess.md", "catalog", func() string { return catalog(unfair.Rules{}.Catalog()) }},
 		{"solwaris.md", "arenas", func() string { return arenas(arena.Maps()) }},
+		{"solwaris.md", "classes", func() string { return classes(grimoire.Classes()) }},
 	}
 }
 

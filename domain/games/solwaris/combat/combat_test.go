@@ -172,6 +172,13 @@ func TestArmourAbsorbsWhatResistanceLetThrough(t *testing.T) {
 		t.Errorf("Resolve = %+v, want 20 dealt, 12 absorbed, 8 HP", o)
 	}
 
+	// The example of docs/games/solwaris.md: an Execution rolled 54, critical, under War
+	// Cry, on a Warrior with Scale Armour (12%) and Anchor's 20 points of armour.
+	o = Resolve(Hit{Base: 54, Critical: true, Bonus: Bonus([]int{30}, 0), Resistance: 12}, []Stock{{20, 1}})
+	if o.Dealt != 93 || o.Absorbed != 20 || o.HPLoss != 73 {
+		t.Errorf("the page's example: %+v, want 93 dealt, 20 absorbed, 73 HP", o)
+	}
+
 	// An armour lasts until its end, spent or not.
 	stocks := []Stock{{20, 3}, {45, 4}, {0, 9}}
 	if got := Expire(stocks, 3); !slices.Equal(got, []Stock{{45, 4}}) {

@@ -219,7 +219,7 @@ func checkZone(z Zone) error {
 	}
 	switch {
 	case z.Kind == arena.Single && z.Size != 0:
-		return fmt.Errorf("a single-cell zone has size 0, not %d", z.Size)
+		return fmt.Errorf("a one-cell zone has size 0, not %d", z.Size)
 	case z.Kind == arena.Ring && z.Size < 1:
 		return fmt.Errorf("a ring has size at least 1")
 	case z.Size < 0 || z.Size > MaxZoneSize:

@@ -121,7 +121,7 @@ type Aura struct {
 }
 
 // Zone is the shape a spell, an aura or a trap hits, centred on its target cell: one of
-// package arena's shapes (single, cross, xcross, circle, square, ring, line, across) and
+// package arena's shapes (cell, cross, x, circle, square, ring, line, bar) and
 // its size, which arena.Grid.Area turns into cells.
 type Zone = arena.Shape
 

@@ -152,7 +152,7 @@ func TestCatalogChecks(t *testing.T) {
 		{"a removal resistance past the cap", "removal resistances", func(c []*Class) { c[1].APResist = 80 }},
 		{"no HP", "HP", func(c []*Class) { c[0].HP = 0 }},
 		{"unknown zone", "unknown zone shape", func(c []*Class) { spell(c, "comete").Zone.Kind = 99 }},
-		{"a single-cell zone with a size", "size 0", func(c []*Class) { spell(c, "taille").Zone.Size = 1 }},
+		{"a one-cell zone with a size", "size 0", func(c []*Class) { spell(c, "taille").Zone.Size = 1 }},
 		{"a zone too large", "zone size", func(c []*Class) { spell(c, "comete").Zone.Size = 7 }},
 		{"a ring of size 0", "ring", func(c []*Class) { spell(c, "tourbillon").Zone.Size = 0 }},
 		{"unknown effect", "unknown effect kind", func(c []*Class) { spell(c, "taille").Effects[0].Kind = "heal" }},
