@@ -34,7 +34,7 @@ func TestMapsAsTheRulesSay(t *testing.T) {
 		}
 		sizes[len(m.Playable())] = m.ID
 		if m.Width() > 30 && m.ID != "grande-plaine" {
-			t.Errorf("%s is wider than the Grande Plaine's kind of map", m.ID)
+			t.Errorf("%s is wider than 30 cells: only the Grande Plaine is that wide", m.ID)
 		}
 	}
 	if _, err := ByID("nowhere"); !errors.Is(err, ErrUnknownMap) {
@@ -93,12 +93,23 @@ func TestMapsAreFair(t *testing.T) {
 				t.Errorf("%s: zones at %s and its mirror %s do not swap", m.ID, c, r)
 			}
 		}
+	}
+}
+
+// The rules name walls of two cells and vaults of four: the maps have both, and rocks.
+func TestMapsHaveWallsAndVaults(t *testing.T) {
+	sizes := map[int]int{}
+	for _, m := range Maps() {
 		for _, ob := range m.Obstacles() {
-			if len(ob) > 1 && len(ob) != 2 && len(ob) != 4 && len(ob) != 3 {
-				t.Errorf("%s: obstacle of %d cells", m.ID, len(ob))
-			}
+			sizes[len(ob)]++
 		}
 	}
+	for _, n := range []int{1, 2, 4} {
+		if sizes[n] == 0 {
+			t.Errorf("no obstacle of %d cells on any map", n)
+		}
+	}
+	t.Logf("obstacles by size: %v", sizes)
 }
 
 // The embedded file passes the checks of LoadMaps (it would panic at load otherwise);
