@@ -184,7 +184,7 @@ func (e *Engine) Handle(ctx context.Context, matchID string, cmd match.Command, 
 	if j, ok := cmd.(match.Join); ok && j.Funds == nil && !j.Bot {
 		// A match that moves coins is joined through a hold on the player's wallet.
 		snap, err := e.Match(ctx, matchID)
-		if err == nil && snap.State.Status == match.Open && snap.State.SeatOf(j.PlayerID) < 0 && match.Funded(snap.Rules, snap.State.Options) {
+		if err == nil && match.Funded(snap.Rules, snap.State.Options) {
 			if err := CheckCommandID(meta.CommandID); err != nil {
 				return Ack{}, err
 			}

@@ -198,6 +198,17 @@ func (e *Engine) holdFor(ctx context.Context, snap Snapshot, j match.Join, meta 
 // the match refuses the join. A failure between the steps is completed by the settlement
 // process (FinishJoin), which takes the same steps.
 func (e *Engine) fundedJoin(ctx context.Context, snap Snapshot, j match.Join, meta Meta) (Ack, error) {
+	w, err := e.ReadWallet(ctx, j.PlayerID)
+	if err != nil {
+		return Ack{}, err
+	}
+	if h, ok := w.State.OpenHold(snap.ID); ok {
+		// A join sent again, or one a crash interrupted: its hold's join answers it.
+		return e.FinishJoin(ctx, j.PlayerID, j.Name, h)
+	}
+	if snap.State.Status != match.Open || snap.State.SeatOf(j.PlayerID) >= 0 {
+		return e.handle(ctx, snap.ID, nil, j, meta) // refused as any join: nothing to hold
+	}
 	h, err := e.holdFor(ctx, snap, j, meta)
 	if err != nil {
 		return Ack{}, err
@@ -215,7 +226,8 @@ func (e *Engine) FinishJoin(ctx context.Context, playerID, name string, h wallet
 	var busy *eventstore.VersionConflict // the match kept changing: the join may be sent again
 	if game.CodeOf(err) != "" && !errors.As(err, &busy) {
 		if rerr := e.ReleaseHold(ctx, playerID, h.ID, "join refused"); rerr != nil {
-			return Ack{}, fmt.Errorf("%w; and releasing its hold failed: %w", err, rerr)
+			// Not the refusal: the hold is still open, and the step is to be taken again.
+			return Ack{}, fmt.Errorf("engine: the join was refused (%v) and releasing its hold failed: %w", err, rerr)
 		}
 	}
 	return ack, err

@@ -29,6 +29,7 @@ import (
 	"github.com/arbiter-games/arbiter/graph"
 	"github.com/arbiter-games/arbiter/metrics"
 	"github.com/arbiter-games/arbiter/projections"
+	"github.com/arbiter-games/arbiter/settlement"
 )
 
 // games is every game this binary hosts: the one place a game is plugged in.
@@ -118,6 +119,7 @@ type app struct {
 	matches  *projections.Matches
 	ratings  *projections.Ratings
 	cards    *projections.CardsPlayed
+	settle   *settlement.Process
 	metrics  *metrics.Registry
 	limits   graph.Limits
 	follower *bus.Follower
@@ -154,12 +156,13 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		ratings: projections.NewRatings(reg),
 		cards:   projections.NewCardsPlayed(reg),
 	}
+	a.settle = settlement.New(a.engine, log)
 	head, err := store.HeadPosition(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the store's head: %w", err)
 	}
 	log.Info("rebuilding the read side", "events", head)
-	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards); err != nil {
+	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards, a.settle); err != nil {
 		return nil, err
 	}
 	hub := graph.NewHub()
@@ -192,6 +195,9 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 			if err := a.cards.Apply(ev); err != nil {
 				return err
 			}
+			if err := a.settle.Apply(ev); err != nil {
+				return err
+			}
 			if id, ok := strings.CutPrefix(ev.Stream, "match-"); ok {
 				if v := a.matches.Get(id); v != nil {
 					timers.Track(id, v.State.Deadline(v.Rules))
@@ -206,7 +212,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	a.cancel = cancel
-	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run, "bot": bots.Run, "archiver": a.matches.RunArchiver} {
+	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run, "bot": bots.Run, "archiver": a.matches.RunArchiver, "settlement": a.settle.Run} {
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()

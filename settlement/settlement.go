@@ -1,0 +1,321 @@
+// Package settlement is the process that links wallets and matches: it follows the same
+// feed as the read side, keeps the open holds of every wallet and the funded seats of
+// every match, and acts on the difference through the engine, each step a single-stream
+// append with a derived event ID (see docs/architecture.md, "escrow and settlement"):
+//
+//   - a hold whose match has ended: settle it as the match's own events say (what the
+//     seat pays and wins: match.Settlement);
+//   - a hold whose seat was vacated before the start: release it;
+//   - a hold with no funded seat in its match (the engine stopped between the hold and
+//     the join): submit the same join again, and release the hold if it is refused.
+//
+// Every step is safe to take twice, by a restarted process or by two nodes: the wallet
+// decides nothing for a hold no longer open, and the store answers a step stored before
+// as a duplicate. At boot the process is rebuilt from the store with the projections and
+// then acts on whatever a crash left undone.
+package settlement
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/wallet"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// DefaultGrace is how long a hold waits for its join before the process takes the join
+// again: far longer than a join takes, so the process does not race a live request (it
+// would be harmless, the same command under the same ID, but wasted).
+const DefaultGrace = 10 * time.Second
+
+// Process is the settlement process. It is a projection (Apply, Checkpoint, Digest) fed
+// in global order, and a worker (Run, Step) that acts on what it has seen.
+type Process struct {
+	eng   *engine.Engine
+	log   *slog.Logger
+	grace time.Duration
+	every time.Duration
+	now   func() time.Time
+	kick  chan struct{}
+
+	mu      sync.Mutex
+	pos     int64
+	holds   map[string]openHold // open holds by ID
+	matches map[string]*funded  // matches with a funded seat, by ID
+	done    map[string]string   // hold ID -> the step last taken for it, until the hold or the match moves on
+}
+
+type openHold struct {
+	player string
+	hold   wallet.Hold
+	at     time.Time
+}
+
+// funded is what the process knows of a match with funded seats.
+type funded struct {
+	seats  map[int]string  // seat -> the hold that funds it now
+	holds  map[string]bool // every hold that funded a seat: true while it still does
+	ended  bool
+	reason string
+}
+
+// Option configures a Process.
+type Option func(*Process)
+
+// Grace sets how long a hold waits for its join before the process takes it again.
+func Grace(d time.Duration) Option { return func(p *Process) { p.grace = d } }
+
+// Clock sets the process's clock (time.Now by default).
+func Clock(now func() time.Time) Option { return func(p *Process) { p.now = now } }
+
+// New returns a process that acts through eng.
+func New(eng *engine.Engine, log *slog.Logger, opts ...Option) *Process {
+	p := &Process{
+		eng: eng, log: log, grace: DefaultGrace, every: time.Second, now: time.Now, kick: make(chan struct{}, 1),
+		holds: map[string]openHold{}, matches: map[string]*funded{}, done: map[string]string{},
+	}
+	for _, o := range opts {
+		o(p)
+	}
+	return p
+}
+
+// Name implements projections.Projection.
+func (p *Process) Name() string { return "settlement" }
+
+// Checkpoint implements projections.Projection.
+func (p *Process) Checkpoint() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pos
+}
+
+// Digest implements projections.Projection: the open holds and where their matches stand.
+func (p *Process) Digest() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ids := make([]string, 0, len(p.holds))
+	for id := range p.holds {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var b strings.Builder
+	for _, id := range ids {
+		h := p.holds[id]
+		m := p.matches[h.hold.Match]
+		fmt.Fprintf(&b, "%s %s %s %d funded=%v ended=%v\n", id, h.player, h.hold.Match, h.hold.Amount, m != nil && m.holds[id], m != nil && m.ended)
+	}
+	return b.String()
+}
+
+// Apply implements projections.Projection: it folds the events that open and close holds
+// and fund, vacate and end matches, and wakes the worker when there may be a step to take.
+func (p *Process) Apply(ev eventstore.Event) error {
+	player, isWallet := strings.CutPrefix(ev.Stream, "wallet-")
+	matchID, isMatch := strings.CutPrefix(ev.Stream, "match-")
+	if isMatch && ev.Type != "SeatFunded" && ev.Type != "SeatVacated" && ev.Type != "MatchEnded" || !isMatch && !isWallet {
+		p.advance(ev)
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ev.Position <= p.pos {
+		return nil
+	}
+	p.pos = ev.Position
+	if isWallet {
+		d, err := wallet.Events.Decode(ev.Type, ev.SchemaVersion, ev.Payload)
+		if err != nil {
+			return fmt.Errorf("settlement: %s version %d: %w", ev.Stream, ev.Version, err)
+		}
+		switch e := d.(type) {
+		case wallet.CoinsHeld:
+			p.holds[e.Hold] = openHold{player: player, hold: wallet.Hold{ID: e.Hold, Match: e.Match, Amount: e.Amount, Seat: e.Seat}, at: ev.Time}
+		case wallet.HoldReleased:
+			p.closed(e.Hold, e.Match)
+		case wallet.HoldSettled:
+			p.closed(e.Hold, e.Match)
+		}
+		p.wake()
+		return nil
+	}
+	d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
+	if err != nil {
+		return fmt.Errorf("settlement: %s version %d: %w", ev.Stream, ev.Version, err)
+	}
+	m := p.matches[matchID]
+	switch e := d.(type) {
+	case match.SeatFunded:
+		if m == nil {
+			m = &funded{seats: map[int]string{}, holds: map[string]bool{}}
+			p.matches[matchID] = m
+		}
+		m.seats[e.Seat], m.holds[e.Hold] = e.Hold, true
+		delete(p.done, e.Hold)
+	case match.SeatVacated:
+		if m != nil {
+			if h, ok := m.seats[e.Seat]; ok {
+				m.holds[h] = false
+				delete(m.seats, e.Seat)
+			}
+		}
+	case match.MatchEnded:
+		if m != nil {
+			m.ended, m.reason = true, e.Reason
+		}
+	}
+	p.wake()
+	return nil
+}
+
+// advance moves the checkpoint past an event of no interest.
+func (p *Process) advance(ev eventstore.Event) {
+	p.mu.Lock()
+	p.pos = max(p.pos, ev.Position)
+	p.mu.Unlock()
+}
+
+// closed forgets a hold that is settled or released, and its match once it holds no
+// open hold and is over.
+func (p *Process) closed(hold, matchID string) {
+	delete(p.holds, hold)
+	delete(p.done, hold)
+	m := p.matches[matchID]
+	if m == nil {
+		return
+	}
+	for _, h := range p.holds {
+		if h.hold.Match == matchID {
+			return
+		}
+	}
+	if m.ended {
+		delete(p.matches, matchID)
+	}
+}
+
+func (p *Process) wake() {
+	select {
+	case p.kick <- struct{}{}:
+	default:
+	}
+}
+
+// step is one thing to do for one open hold.
+type step struct {
+	kind string // "settle", "release", "join"
+	hold openHold
+}
+
+// pending lists the steps that the holds and matches call for, in a stable order.
+func (p *Process) pending() []step {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.now()
+	var out []step
+	for id, h := range p.holds {
+		m := p.matches[h.hold.Match]
+		var kind string
+		switch {
+		case m != nil && m.holds[id] && m.ended:
+			kind = "settle"
+		case m != nil && m.holds[id]:
+			continue // funds a seat of a match still going
+		case m != nil && !m.holds[id] && hasKey(m.holds, id):
+			kind = "release" // its seat was vacated
+		case now.Sub(h.at) >= p.grace:
+			kind = "join"
+		default:
+			continue
+		}
+		if p.done[id] == kind {
+			continue
+		}
+		out = append(out, step{kind: kind, hold: h})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].hold.hold.ID < out[j].hold.hold.ID })
+	return out
+}
+
+func hasKey(m map[string]bool, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// Step takes every step pending now and returns how many it took; a step that fails is
+// logged and taken again at the next Step.
+func (p *Process) Step(ctx context.Context) int {
+	n := 0
+	for _, s := range p.pending() {
+		if err := p.take(ctx, s); err != nil {
+			p.log.Warn("settlement: a step failed; it is taken again later", "step", s.kind, "hold", s.hold.hold.ID, "match", s.hold.hold.Match, "player", s.hold.player, "err", err)
+			continue
+		}
+		p.mu.Lock()
+		if _, open := p.holds[s.hold.hold.ID]; open {
+			p.done[s.hold.hold.ID] = s.kind
+		}
+		p.mu.Unlock()
+		n++
+	}
+	return n
+}
+
+// take takes one step. The settlement is computed from the match's stream alone, so that
+// the same step taken anywhere appends the same event.
+func (p *Process) take(ctx context.Context, s step) error {
+	h := s.hold
+	switch s.kind {
+	case "release":
+		return p.eng.ReleaseHold(ctx, h.player, h.hold.ID, "seat vacated")
+	case "join":
+		pl, err := p.eng.Player(ctx, h.player)
+		if err != nil {
+			return err
+		}
+		_, err = p.eng.FinishJoin(ctx, h.player, pl.Name, h.hold)
+		var busy *eventstore.VersionConflict
+		if game.CodeOf(err) != "" && !errors.As(err, &busy) {
+			return nil // refused, and FinishJoin released the hold: the step is done
+		}
+		return err
+	}
+	snap, err := p.eng.Match(ctx, h.hold.Match)
+	if err != nil {
+		return err
+	}
+	if snap.State.Status != match.Finished {
+		return fmt.Errorf("match %s is %s, not finished", h.hold.Match, snap.State.Status)
+	}
+	for _, seat := range match.Settlement(snap.Rules, snap.State) {
+		if seat.Hold == h.hold.ID {
+			return p.eng.SettleHold(ctx, h.player, h.hold.ID, seat.Charged, seat.Won)
+		}
+	}
+	return p.eng.ReleaseHold(ctx, h.player, h.hold.ID, "seat vacated")
+}
+
+// Run takes the pending steps whenever an event may have made one due, and every second
+// or so (a hold waiting out its grace, a step that failed), until ctx ends.
+func (p *Process) Run(ctx context.Context) error {
+	t := time.NewTicker(p.every)
+	defer t.Stop()
+	for {
+		p.Step(ctx)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-p.kick:
+		case <-t.C:
+		}
+	}
+}
