@@ -44,8 +44,9 @@ type liveGroup struct {
 	ring    []liveMessage // consecutive results; ring[0] is message number base
 	base    int64
 	members map[*liveMember]struct{}
-	done    bool // the operation ended: nothing more comes
-	closed  bool // the pump stopped (done, or no member left): joins go to a new group
+	kicked  []*liveMember // members to hand to the writers (kickLocked, flushLocked)
+	done    bool          // the operation ended: nothing more comes
+	closed  bool          // the pump stopped (done, or no member left): joins go to a new group
 }
 
 // liveMessage is one result of a group's operation: its payload, as JSON, and the
@@ -126,6 +127,7 @@ func (g *liveGroup) publish(msg liveMessage) {
 	for m := range g.members {
 		g.kickLocked(m)
 	}
+	g.flushLocked()
 }
 
 // end marks the operation over: each member is sent what remains, then completes.
@@ -135,6 +137,7 @@ func (g *liveGroup) end() {
 	for m := range g.members {
 		g.kickLocked(m)
 	}
+	g.flushLocked()
 	g.mu.Unlock()
 	g.stop()
 	g.r.live.forget(g)
@@ -158,6 +161,7 @@ func (g *liveGroup) add(m *liveMember) bool {
 	}
 	g.members[m] = struct{}{}
 	g.kickLocked(m)
+	g.flushLocked()
 	// A subscription cancelled (complete, or its socket gone) leaves at once.
 	context.AfterFunc(m.ctx, func() { g.leave(m, liveGone) })
 	return true

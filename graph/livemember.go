@@ -56,8 +56,8 @@ func newLiveMember(ctx context.Context, conn *wsConn, id string, after int64, en
 
 func (m *liveMember) release() { m.free.Do(m.undo) }
 
-// kickLocked starts m's writer if it has something to write (or its group has ended, so
-// that it completes), and starts counting the time it is behind when it has more than
+// kickLocked queues m for a writer (see flushLocked) if it has something to write (or
+// its group has ended, so that it completes), and starts counting the time it is behind when it has more than
 // liveLag messages waiting: if it still has after SlowConsumerAfter, it is dropped.
 func (g *liveGroup) kickLocked(m *liveMember) {
 	if m.state != liveActive {
@@ -65,7 +65,7 @@ func (g *liveGroup) kickLocked(m *liveMember) {
 	}
 	if !m.writing && (m.next < g.head() || g.done) {
 		m.writing = true
-		g.r.live.writers.push(m)
+		g.kicked = append(g.kicked, m) // for the caller's flush
 	}
 	if m.slow == nil && g.head()-m.next > liveLag(g.key.kind) {
 		m.slow = time.AfterFunc(g.r.limits.SlowConsumerAfter, func() {
@@ -78,6 +78,13 @@ func (g *liveGroup) kickLocked(m *liveMember) {
 			}
 		})
 	}
+}
+
+// flushLocked hands the members kicked since the last flush to the writers.
+func (g *liveGroup) flushLocked() {
+	g.r.live.writers.push(g.kicked)
+	clear(g.kicked)
+	g.kicked = g.kicked[:0]
 }
 
 // finishableLocked reports whether the caller is the one to call m.finish: m has left its

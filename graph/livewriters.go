@@ -31,16 +31,19 @@ func newLiveWriters() *liveWriters {
 	return w
 }
 
-// push queues a member that has something to write (its writing flag set by the caller).
-func (w *liveWriters) push(m *liveMember) {
+// push queues members that have something to write (their writing flag set by the
+// caller), all at once: a move wakes every member of a group.
+func (w *liveWriters) push(ms []*liveMember) {
+	if len(ms) == 0 {
+		return
+	}
 	w.mu.Lock()
-	w.queue = append(w.queue, m)
-	if w.counted < w.size {
+	w.queue = append(w.queue, ms...)
+	for w.counted < w.size {
 		w.counted++
 		go w.run()
-	} else {
-		w.wake.Signal()
 	}
+	w.wake.Broadcast()
 	w.mu.Unlock()
 }
 

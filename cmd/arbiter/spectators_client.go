@@ -196,6 +196,44 @@ func (s *spectator) subscribe(ctx context.Context, after int) error {
 	return s.conn.Write(ctx, websocket.MessageText, msg)
 }
 
+// receive records a message of version v that came at.
+func (s *spectator) receive(v int32, at int64, delivered *atomic.Int64) {
+	if s.resumed > 0 && len(s.receipts) > 0 && v <= s.receipts[len(s.receipts)-1].version && s.kind == "updates" {
+		return // a resumed matchUpdates starts with the match as it is: maybe what came last
+	}
+	s.receipts = append(s.receipts, receipt{version: v, at: at})
+	s.last.Store(v)
+	delivered.Add(1)
+}
+
+// The start and end of a next message as the server sends one of the tool's selections
+// (its version first), and what follows the version.
+var (
+	nextStarts = [][]byte{[]byte(`{"payload":{"data":{"matchEvents":{"version":`), []byte(`{"payload":{"data":{"matchUpdates":{"version":`)}
+	nextEnd    = []byte(`"type":"next"}`)
+)
+
+// nextVersion reads the version of a next message without decoding the rest: with
+// 10,000 spectators, decoding each message whole would cost this process as much CPU as
+// the server spends sending it, and the figures are the server's. Any other message, or
+// one not shaped as expected, is left to the full decoding (ok false).
+func nextVersion(b []byte) (v int32, ok bool) {
+	if !bytes.HasSuffix(b, nextEnd) || bytes.Contains(b, []byte(`"errors"`)) {
+		return 0, false
+	}
+	for _, start := range nextStarts {
+		if rest, found := bytes.CutPrefix(b, start); found {
+			end := bytes.IndexAny(rest, ",}")
+			if end <= 0 {
+				return 0, false
+			}
+			n, err := strconv.ParseInt(string(rest[:end]), 10, 32)
+			return int32(n), err == nil
+		}
+	}
+	return 0, false
+}
+
 // resumeAfter is the version a SLOW_CONSUMER error says to subscribe again after.
 func resumeAfter(payload json.RawMessage) (int, bool) {
 	var errs []struct {
@@ -220,6 +258,10 @@ func (s *spectator) read(epoch time.Time, delivered *atomic.Int64) {
 			return
 		}
 		at := time.Since(epoch).Nanoseconds()
+		if v, ok := nextVersion(b); ok {
+			s.receive(v, at, delivered)
+			continue
+		}
 		var m struct {
 			Type    string          `json:"type"`
 			Payload json.RawMessage `json:"payload"`
@@ -247,12 +289,7 @@ func (s *spectator) read(epoch time.Time, delivered *atomic.Int64) {
 			} else if p.Data.Updates != nil {
 				v = p.Data.Updates.Version
 			}
-			if s.resumed > 0 && len(s.receipts) > 0 && v <= s.receipts[len(s.receipts)-1].version && s.kind == "updates" {
-				continue // a resumed matchUpdates starts with the match as it is: maybe what came last
-			}
-			s.receipts = append(s.receipts, receipt{version: v, at: at})
-			s.last.Store(v)
-			delivered.Add(1)
+			s.receive(v, at, delivered)
 		case "ping":
 			_ = s.conn.Write(context.Background(), websocket.MessageText, []byte(`{"type":"pong"}`))
 		case "error":

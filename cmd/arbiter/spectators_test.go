@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,34 @@ func TestSpectatorTally(t *testing.T) {
 				t.Errorf("%d delays, %d delivered, %d missing of 4 moves", len(delays), r.Delivered, r.Missing)
 			}
 		})
+	}
+}
+
+// TestSpectatorMessages: the client reads the version of the server's next messages
+// without decoding them whole, leaves every other message to the full decoding, and
+// knows a SLOW_CONSUMER error's version to subscribe again after.
+func TestSpectatorMessages(t *testing.T) {
+	for _, c := range []struct {
+		msg string
+		v   int32
+		ok  bool
+	}{
+		{`{"payload":{"data":{"matchEvents":{"version":42,"type":"MovePlayed"}}},"id":"1","type":"next"}`, 42, true},
+		{`{"payload":{"data":{"matchUpdates":{"version":7}}},"id":"12","type":"next"}`, 7, true},
+		{`{"payload":{"data":{"matchUpdates":null},"errors":[{"message":"x"}]},"id":"1","type":"next"}`, 0, false},
+		{`{"payload":{"data":{"matchEvents":{"type":"MovePlayed","version":42}}},"id":"1","type":"next"}`, 0, false},
+		{`{"id":"1","type":"complete"}`, 0, false},
+	} {
+		if v, ok := nextVersion([]byte(c.msg)); v != c.v || ok != c.ok {
+			t.Errorf("%s: version %d, %v; want %d, %v", c.msg, v, ok, c.v, c.ok)
+		}
+	}
+	if v, ok := resumeAfter(json.RawMessage(`[{"message":"slow","extensions":{"code":"SLOW_CONSUMER","resumeAfter":17}}]`)); v != 17 || !ok {
+		t.Errorf("SLOW_CONSUMER after 17 read as %d, %v", v, ok)
+	}
+	for _, other := range []string{`[{"message":"x","extensions":{"code":"INTERNAL"}}]`, `[{"message":"x","extensions":{"code":"SLOW_CONSUMER"}}]`, `{}`} {
+		if _, ok := resumeAfter(json.RawMessage(other)); ok {
+			t.Errorf("%s read as a SLOW_CONSUMER to resume", other)
+		}
 	}
 }
