@@ -94,6 +94,25 @@ func ParseCell(s string) (Cell, error) {
 	return Cell{X: x, Y: y - 1}, nil
 }
 
+// MarshalText writes the cell's name, so that events and JSON carry "c7" rather than
+// coordinates; a cell that has no name (negative, or beyond MaxSide) is an error.
+func (c Cell) MarshalText() ([]byte, error) {
+	if c.X < 0 || c.Y < 0 || c.X >= MaxSide || c.Y >= MaxSide {
+		return nil, &CellError{Text: c.String(), Err: ErrCellSyntax, Why: "no cell has these coordinates"}
+	}
+	return []byte(c.String()), nil
+}
+
+// UnmarshalText reads a cell's name as ParseCell does.
+func (c *Cell) UnmarshalText(b []byte) error {
+	v, err := ParseCell(string(b))
+	if err != nil {
+		return err
+	}
+	*c = v
+	return nil
+}
+
 // Distance is the Manhattan distance: diagonals shorten nothing.
 func Distance(a, b Cell) int { return abs(a.X-b.X) + abs(a.Y-b.Y) }
 

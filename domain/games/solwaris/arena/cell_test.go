@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 )
@@ -74,5 +75,33 @@ func TestDistanceAndDirections(t *testing.T) {
 		if a.Step(d).Step(d.Opposite()) != a {
 			t.Errorf("%v then %v does not come back", d, d.Opposite())
 		}
+	}
+}
+
+func TestCellsInJSON(t *testing.T) {
+	b, err := json.Marshal(map[string]any{"at": Cell{2, 6}, "path": []Cell{{26, 0}, {26, 1}}})
+	if err != nil || string(b) != `{"at":"c7","path":["aa1","aa2"]}` {
+		t.Fatalf("marshal: %s, %v", b, err)
+	}
+	var back struct {
+		At   Cell
+		Path []Cell
+	}
+	if err := json.Unmarshal(b, &back); err != nil || back.At != (Cell{2, 6}) || len(back.Path) != 2 || back.Path[1] != (Cell{26, 1}) {
+		t.Fatalf("unmarshal: %+v, %v", back, err)
+	}
+	if _, err := json.Marshal(Cell{-1, 0}); !errors.Is(err, ErrCellSyntax) {
+		t.Errorf("a cell with no name marshals: %v", err)
+	}
+	if err := json.Unmarshal([]byte(`"Z9"`), &back.At); !errors.Is(err, ErrCellSyntax) {
+		t.Errorf("a bad name unmarshals: %v", err)
+	}
+	caveau, _ := ByID("caveau")
+	if cells, err := caveau.ParseCells([]string{"c3", "c4"}); err != nil || len(cells) != 2 || cells[1] != (Cell{2, 3}) {
+		t.Errorf("ParseCells: %v, %v", cells, err)
+	}
+	var ce *CellError
+	if _, err := caveau.ParseCells([]string{"c3", "z4"}); !errors.Is(err, ErrOutside) || !errors.As(err, &ce) || ce.Text != "z4" {
+		t.Errorf("ParseCells with a cell off the Caveau: %v", err)
 	}
 }

@@ -342,6 +342,20 @@ func (g *Grid) ParseCell(s string) (Cell, error) {
 	return c, nil
 }
 
+// ParseCells reads a list of cell names (a path, as moveFighter sends it), each on this
+// grid; the error says which element is wrong and wraps its *CellError.
+func (g *Grid) ParseCells(names []string) ([]Cell, error) {
+	out := make([]Cell, len(names))
+	for i, n := range names {
+		c, err := g.ParseCell(n)
+		if err != nil {
+			return nil, fmt.Errorf("cell %d of %d: %w", i+1, len(names), err)
+		}
+		out[i] = c
+	}
+	return out, nil
+}
+
 func (g *Grid) index(c Cell) (int, bool) {
 	if !g.In(c) {
 		return 0, false
