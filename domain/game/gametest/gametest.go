@@ -32,12 +32,12 @@ type Game struct {
 	// a match with no options). nil plays the game with no options.
 	Options map[string]game.Options
 	// Act, if set, returns a random action of seat, one of the seats to act in st, drawn
-	// with rng alone: it then chooses three actions in four, for a game whose views do not list
-	// every kind of action (a card played with its move in one command). It may call the
-	// rules; it must not change st. The other actions are drawn from the plays that the
-	// view of the seat's player lists (game.View.Plays), half the time among those the
-	// game scores best, so that matches end. The suite fails a match whose action the game
-	// refuses.
+	// with rng alone: it then chooses three actions in four, for a game whose views do
+	// not list every kind of action (a card played with its move in one command). It may
+	// call the rules; it must not change st. The other actions are drawn from the plays
+	// that the view of the seat's player lists (game.View.Plays), three times in four
+	// among those the game scores best, so that matches end. The suite fails a match
+	// whose action the game refuses.
 	Act func(rng *rand.Rand, st game.State, seat int) any
 	// MaxActions bounds a match: one that has not ended after this many actions fails
 	// the "the game ends" check. 0 is 2000.

@@ -25,6 +25,7 @@ var broken = map[string]struct {
 	"Setup draws on more than the seed":  {&restless{}, "two openings from one seed"},
 	"the audit refuses a move":           {fussyAudit{}, "the audit refuses"},
 	"a refusal has no code":              {untyped{}, "want a typed rejection"},
+	"a refusal betrays the trap":         {betrayer{}, "refuse"},
 }
 
 func TestBrokenGamesFail(t *testing.T) {
@@ -104,6 +105,16 @@ type untyped struct{ ttt.Rules }
 func (r untyped) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if _, ok := a.Do.(game.Move); !ok {
 		return nil, os.ErrInvalid
+	}
+	return r.Rules.Decide(st, a)
+}
+
+// betrayer refuses a move onto the other seat's trap, which tells the mover where it is.
+type betrayer struct{ ttt.Rules }
+
+func (r betrayer) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
+	if m, ok := a.Do.(game.Move); ok && m.Notation == st.(ttt.State).Traps[1-a.Seat] {
+		return nil, game.Reject(game.IllegalMove, "a trap is there")
 	}
 	return r.Rules.Decide(st, a)
 }

@@ -83,8 +83,8 @@ func playout(t *testing.T, g Game, opts game.Options, seed uint64) (actions int,
 	return actions, ms.Result.Reason
 }
 
-// play picks one of the plays that the view of seat's player lists for seat: half the
-// time one of those the game scores best (mates and captures first, in the chess-like
+// play picks one of the plays that the view of seat's player lists for seat: three times
+// in four one of those the game scores best (mates and captures first, in the chess-like
 // games), so that matches end, and otherwise any.
 func (w *watch) play(rng *rand.Rand, ms match.State, seat int) any {
 	w.t.Helper()
@@ -99,7 +99,15 @@ func (w *watch) play(rng *rand.Rand, ms match.State, seat int) any {
 	if len(plays) == 0 {
 		w.t.Fatalf("seed %d: version %d: seat %d is to act and its view lists no play", w.seed, w.version, seat)
 	}
-	if rng.IntN(2) == 0 {
+	// Decide takes every play a view lists (game.Viewed): a few of them, each time.
+	for range min(len(plays), 4) {
+		p := plays[rng.IntN(len(plays))]
+		if _, err := w.rules.Decide(w.a, game.Action{Seat: seat, At: w.tb.now, Do: p.Do}); err != nil {
+			w.t.Fatalf("seed %d: version %d: seat %d's view lists %+v, which Decide refuses: %v", w.seed, w.version, seat, p.Do, err)
+		}
+	}
+	w.unchanged("Decide of the plays a view lists")
+	if rng.IntN(4) > 0 {
 		best := slices.MaxFunc(plays, func(a, b game.Play) int { return a.Score - b.Score }).Score
 		plays = slices.DeleteFunc(plays, func(p game.Play) bool { return p.Score < best })
 	}

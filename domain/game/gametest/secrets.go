@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -232,9 +233,14 @@ func collect[W any](into map[string]W, raw []byte, where W) {
 	walk(doc)
 }
 
-// strs calls visit with every string a view shows: those of its exported fields, as the
-// API shows them, followed through pointers, interfaces, slices and maps.
+// strs calls visit with every string a view holds, in every field, exported or not: a
+// view's unexported fields are as public as the rest (game.Viewed), since a client may be
+// shown whatever Plays computes from them. Pointers, interfaces, slices and maps are
+// followed; what cannot hold a string is skipped.
 func strs(v reflect.Value, visit func(string)) {
+	if !holdsStrings(v.Type()) {
+		return
+	}
 	switch v.Kind() {
 	case reflect.String:
 		if v.Len() > 0 {
@@ -246,9 +252,7 @@ func strs(v reflect.Value, visit func(string)) {
 		}
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				strs(v.Field(i), visit)
-			}
+			strs(v.Field(i), visit)
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
@@ -260,4 +264,31 @@ func strs(v reflect.Value, visit func(string)) {
 			strs(it.Value(), visit)
 		}
 	}
+}
+
+// stringTypes caches holdsStrings by type.
+var stringTypes sync.Map // reflect.Type -> bool
+
+// holdsStrings reports whether a value of type t may hold a string: a position made of
+// numbers is skipped whole rather than walked square by square.
+func holdsStrings(t reflect.Type) bool {
+	if v, ok := stringTypes.Load(t); ok {
+		return v.(bool)
+	}
+	stringTypes.Store(t, true) // a type that refers to itself may hold one: walk it
+	var holds bool
+	switch t.Kind() {
+	case reflect.String, reflect.Interface:
+		holds = true
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		holds = holdsStrings(t.Elem())
+	case reflect.Map:
+		holds = holdsStrings(t.Key()) || holdsStrings(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			holds = holds || holdsStrings(t.Field(i).Type)
+		}
+	}
+	stringTypes.Store(t, holds)
+	return holds
 }

@@ -14,8 +14,10 @@ type View struct {
 	Traps  []Trap   // the traps the viewer may know of: its own, those sprung, all once over
 	Burned []string // the burned cells
 
-	state State
-	seat  int // the seat the viewer holds and may move with now, or -1
+	// What Plays needs, as public as the rest (never the traps): the marks, the burned
+	// cells, and the seat the viewer holds and may move with now, or -1.
+	board State
+	seat  int
 }
 
 // Trap is a seat's trap cell.
@@ -34,7 +36,8 @@ func (Rules) View(st game.State, p game.Viewpoint) game.View {
 	if !ok || s.Traps[0] == "" {
 		return nil
 	}
-	v := &View{Turn: s.Turn, Traps: []Trap{}, Burned: append([]string{}, s.Burned...), state: s, seat: -1}
+	v := &View{Turn: s.Turn, Traps: []Trap{}, Burned: append([]string{}, s.Burned...), seat: -1,
+		board: State{Marks: s.Marks, Burned: s.Burned, Turn: s.Turn}}
 	if over(s) {
 		v.Turn = -1
 	}
@@ -68,8 +71,8 @@ func (v *View) Plays() []game.Play {
 		return nil
 	}
 	var out []game.Play
-	for _, c := range free(v.state) {
-		after := v.state
+	for _, c := range free(v.board) {
+		after := v.board
 		after.Marks[slices.Index(Cells[:], c)] = v.seat + 1
 		score := 0
 		if winner(after) == v.seat {
