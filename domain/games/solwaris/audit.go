@@ -5,6 +5,8 @@ import (
 	"reflect"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 )
 
 // Audit checks that a recorded event is one the rules record in the state before it. The
@@ -36,6 +38,29 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 	case TurnEnded:
 		if s.Phase != PhasePlay || s.Actor != e.Fighter {
 			return fmt.Errorf("fighter %d ends a turn that is not its own", e.Fighter)
+		}
+	case SpellCast:
+		if s.Phase != PhasePlay || s.Actor != e.Fighter {
+			return fmt.Errorf("fighter %d casts out of its turn", e.Fighter)
+		}
+		sp, why := s.castable(e.Fighter, e.Spell)
+		if sp == nil {
+			return fmt.Errorf("fighter %d may not cast %s: %s", e.Fighter, e.Spell, why)
+		}
+		to, err := arena.ParseCell(e.Cell)
+		if err != nil {
+			return err
+		}
+		if why := s.aimable(e.Fighter, sp, to); why != "" || e.AP != sp.Cost || e.Target != s.at(to) {
+			return fmt.Errorf("fighter %d's %s on %s (AP %d, target %d): %s", e.Fighter, e.Spell, e.Cell, e.AP, e.Target, why)
+		}
+	case Damaged:
+		// The formulas of the hit, from the base and critical recorded: the bonus and
+		// resistance are the state's, the damage and the armour's share are combat's.
+		h := combat.Hit{Base: e.Base, Critical: e.Critical, Bonus: s.bonus(e.Caster), Resistance: s.resistance(e.Fighter)}
+		o := combat.Resolve(h, s.Fighters[e.Fighter].Stocks)
+		if h.Bonus != e.Bonus || h.Resistance != e.Resistance || o.Dealt != e.Dealt || o.Absorbed != e.Absorbed || o.HPLoss != e.HPLoss {
+			return fmt.Errorf("recorded the hit %+v, the formulas give %+v dealing %+v", e, h, o)
 		}
 	case GrimoiresLocked, FightersPlaced, AuctionClosed:
 		if s.Phase == PhaseOver || s.Phase == PhasePlay {

@@ -1,21 +1,341 @@
 package solwaris
 
-import "github.com/arbiter-games/arbiter/domain/game"
+import (
+	"fmt"
+	"slices"
 
-// cast casts a spell of the acting fighter. Spells come with the next step of this
-// package, on the grimoire's effects and the combat package's formulas.
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+)
+
+// Casting: the checks a spell must pass (AP, range, line, sight, the cell it needs, its
+// limits and cooldown), then its effects in order, each on the entities its selector
+// picks in its zone. The formulas are package combat's; every draw they take comes from
+// the decision's stream and is recorded in the event that uses it.
+
+// cast casts a spell of the acting fighter.
 func (d *decision) cast(seat int, c CastSpell) error {
-	if _, err := d.actor(seat, "casting a spell"); err != nil {
+	f, err := d.actor(seat, "casting a spell")
+	if err != nil {
 		return err
 	}
-	return game.Reject(game.IllegalMove, "spells are not cast yet in this version of Solwaris")
+	g := d.s.grid()
+	to, err := g.ParseCell(c.Cell)
+	if err != nil {
+		return &game.Error{Code: game.BadInput, Reason: err.Error(), Err: err}
+	}
+	sp, why := d.s.castable(f, c.Spell)
+	if sp == nil {
+		return game.Reject(game.IllegalMove, "%s", why)
+	}
+	if why := d.s.aimable(f, sp, to); why != "" {
+		return game.Reject(game.IllegalMove, "%s on %s: %s", sp.ID, c.Cell, why)
+	}
+	d.emit(SpellCast{Fighter: f, Spell: sp.ID, Cell: c.Cell, Target: d.s.at(to), AP: sp.Cost})
+	from := d.s.Fighters[f].Cell
+	area := g.Area(sp.Zone, from, to)
+	for _, e := range sp.Effects {
+		d.apply(f, sp, e, from, to, area)
+		if d.s.Phase == PhaseOver {
+			return nil
+		}
+	}
+	if !d.s.Fighters[f].Standing() {
+		d.emit(TurnEnded{Fighter: f})
+		d.next()
+	}
+	return nil
 }
 
-// evolveCombat folds the events of spells; false for an event that is none of them.
-func (s *State) evolveCombat(e game.Event) bool { return false }
+// castable is fighter f's spell id if it may cast it now, whatever the target, or why not.
+func (s *State) castable(f int, id string) (*grimoire.Spell, string) {
+	fi := s.Fighters[f]
+	if !slices.Contains(fi.Spells, id) {
+		return nil, fmt.Sprintf("the fighter has no spell %q (its spells: %v)", id, fi.Spells)
+	}
+	sp, err := grimoire.SpellByID(id)
+	if err != nil {
+		return nil, err.Error()
+	}
+	casts := 0
+	for _, c := range fi.Casts {
+		if c.Spell == id {
+			casts++
+		}
+	}
+	switch {
+	case sp.Cost > fi.AP:
+		return nil, fmt.Sprintf("%s costs %d AP; the fighter has %d", id, sp.Cost, fi.AP)
+	case sp.PerTurn > 0 && casts >= sp.PerTurn:
+		return nil, fmt.Sprintf("%s is cast at most %d times a turn", id, sp.PerTurn)
+	}
+	for _, cd := range fi.Cooldowns {
+		if cd.Spell == id && s.Turn < cd.From {
+			return nil, fmt.Sprintf("%s may be cast again from turn %d", id, cd.From)
+		}
+	}
+	return sp, ""
+}
 
-// targets lists, by spell of fighter f, the cells it may be cast on now.
-func (s *State) targets(f int) []SpellTargets { return []SpellTargets{} }
+// aimable says why f may not aim sp at to ("" when it may).
+func (s *State) aimable(f int, sp *grimoire.Spell, to arena.Cell) string {
+	g := s.grid()
+	from := s.Fighters[f].Cell
+	r := arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight}
+	if !g.CanTarget(from, to, r) {
+		d := arena.Distance(from, to)
+		switch {
+		case !g.Free(to):
+			return "not a playable cell"
+		case d < r.Min || d > r.Max:
+			return fmt.Sprintf("at distance %d, out of range %d-%d", d, r.Min, r.Max)
+		case r.Straight && !arena.Straight(from, to):
+			return "not in a straight line"
+		default:
+			return "out of sight"
+		}
+	}
+	on := s.at(to)
+	switch {
+	case sp.Target == grimoire.TargetFree && on >= 0:
+		return "the cell is taken"
+	case sp.Target == grimoire.TargetEntity && on < 0:
+		return "nobody stands there"
+	}
+	if sp.PerTarget > 0 && on >= 0 {
+		n := 0
+		for _, c := range s.Fighters[f].Casts {
+			if c.Spell == sp.ID && c.Target == on {
+				n++
+			}
+		}
+		if n >= sp.PerTarget {
+			return fmt.Sprintf("cast at most %d times a turn on one target", sp.PerTarget)
+		}
+	}
+	return ""
+}
 
-// castScore hints how good a cast is, for a player in a hurry.
-func (s *State) castScore(f int, spell, cell string) int { return 0 }
+// chosen lists the entities effect e of caster reaches.
+func (s *State) chosen(caster int, e grimoire.Effect, to arena.Cell, area []arena.Cell) []int {
+	switch e.To {
+	case grimoire.ToCaster:
+		return []int{caster}
+	case grimoire.ToTarget:
+		if i := s.at(to); i >= 0 {
+			return []int{i}
+		}
+		return nil
+	}
+	team := s.Fighters[caster].Team
+	var out []int
+	for _, c := range area {
+		i := s.at(c)
+		if i < 0 {
+			continue
+		}
+		ally := s.Fighters[i].Team == team
+		if e.To == grimoire.ToAll || (e.To == grimoire.ToAllies && ally) || (e.To == grimoire.ToEnemies && !ally) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// apply applies one effect of caster's spell sp (nil for a passive or an aura).
+func (d *decision) apply(caster int, sp *grimoire.Spell, e grimoire.Effect, from, to arena.Cell, area []arena.Cell) {
+	if e.Kind == grimoire.Summon {
+		d.summon(caster, e, to)
+		return
+	}
+	for _, t := range d.s.chosen(caster, e, to, area) {
+		if !d.s.Fighters[t].Standing() {
+			continue
+		}
+		switch e.Kind {
+		case grimoire.Damage:
+			d.hit(caster, t, combat.Roll(e.Min, e.Max, d.draw()), false)
+		case grimoire.Push:
+			if dir, ok := arena.DirTo(from, d.s.Fighters[t].Cell); ok {
+				d.push(caster, t, dir, e.Cells, e.Shock)
+			}
+		case grimoire.Pull:
+			if dir, ok := arena.DirTo(d.s.Fighters[t].Cell, from); ok {
+				d.push(caster, t, dir, e.Cells, 0)
+			}
+		case grimoire.Swap:
+			if t != caster && !d.s.anchored(t) && !d.s.anchored(caster) {
+				d.emit(Swapped{A: caster, B: t})
+				d.pickUp(caster, []string{d.s.Fighters[caster].Cell.String()})
+				d.pickUp(t, []string{d.s.Fighters[t].Cell.String()})
+			}
+		case grimoire.Teleport:
+			d.emit(Teleported{Fighter: t, Cell: to.String()})
+			d.pickUp(t, []string{to.String()})
+		case grimoire.APRemoval, grimoire.MPRemoval:
+			d.remove(t, e)
+		case grimoire.APGain, grimoire.MPGain, grimoire.Boost, grimoire.Resistance, grimoire.Armour, grimoire.SetState:
+			d.emit(Affected{Fighter: t, Caster: caster, Kind: string(e.Kind), Amount: e.Amount, State: string(e.State), Ends: d.s.Turn + e.Duration})
+		}
+		if d.checkEnd() {
+			return
+		}
+	}
+}
+
+// draw is the decision's next random value.
+func (d *decision) draw() combat.Draw { return combat.Draw(d.rng.Uint64()) }
+
+// hit deals a blow of caster to t: its base (a roll or a shock), a critical drawn, the
+// caster's bonus and t's resistance, then t's armour. A fighter at 0 HP falls.
+func (d *decision) hit(caster, t, base int, shock bool) {
+	h := combat.Hit{Base: base, Critical: combat.Critical(d.draw()), Bonus: d.s.bonus(caster), Resistance: d.s.resistance(t)}
+	o := combat.Resolve(h, d.s.Fighters[t].Stocks)
+	d.emit(Damaged{Fighter: t, Caster: caster, Base: base, Critical: h.Critical, Bonus: h.Bonus, Resistance: h.Resistance,
+		Dealt: o.Dealt, Absorbed: o.Absorbed, HPLoss: o.HPLoss, Shock: shock})
+	if d.s.Fighters[t].HP <= 0 {
+		d.emit(Fallen{Fighter: t})
+	}
+}
+
+// push moves t n cells in direction dir, unless it is anchored: a trap on the way stops
+// it without shock; a blocked push deals its shock to t and half of it to the entity
+// struck, each a hit of caster.
+func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int) {
+	if d.s.anchored(t) {
+		return
+	}
+	g := d.s.grid()
+	p := g.Push(d.s.Fighters[t].Cell, dir, n, d.s.occupied(t))
+	trap := -1
+	for i, c := range p.Path {
+		if tr := d.s.trapAt(c); tr >= 0 {
+			p.Path, p.Missed, trap = p.Path[:i+1], 0, tr
+			break
+		}
+	}
+	names := make([]string, len(p.Path))
+	for i, c := range p.Path {
+		names[i] = c.String()
+	}
+	struck := -1
+	if p.Missed > 0 && p.Stop == arena.ByEntity {
+		struck = d.s.at(p.Struck)
+	}
+	d.emit(Pushed{Fighter: t, Path: names, Missed: p.Missed, Stop: p.Stop.String(), Struck: struck})
+	d.pickUp(t, names)
+	if trap >= 0 {
+		d.emit(TrapTriggered{Trap: trap, Fighter: t, Cell: names[len(names)-1]})
+		return
+	}
+	if p.Missed > 0 {
+		victim, other := combat.Shock(p.Missed, perCell)
+		d.hit(caster, t, victim, true)
+		if struck >= 0 && d.s.Fighters[struck].Standing() {
+			d.hit(caster, struck, other, true)
+		}
+	}
+}
+
+// remove takes AP or MP from t point by point, each resisted, within the cap.
+func (d *decision) remove(t int, e grimoire.Effect) {
+	f := d.s.Fighters[t]
+	resist, lost, kind := f.APResist, f.APLost, "ap"
+	if e.Kind == grimoire.MPRemoval {
+		resist, lost, kind = f.MPResist, f.MPLost, "mp"
+	}
+	draws := make([]combat.Draw, combat.Attempts(e.Amount, lost))
+	for i := range draws {
+		draws[i] = d.draw()
+	}
+	r, err := combat.Remove(e.Amount, resist, lost, draws)
+	if err != nil {
+		panic("solwaris: " + err.Error())
+	}
+	d.emit(PointsRemoved{Fighter: t, Kind: kind, Removed: r.Removed, Resisted: r.Resisted, Capped: r.Capped})
+}
+
+// summon brings e's entity onto cell to, within its limit.
+func (d *decision) summon(caster int, e grimoire.Effect, to arena.Cell) {
+	n := 0
+	for _, f := range d.s.Fighters {
+		if f.Summoner == caster && f.Entity == e.Summon && f.Standing() {
+			n++
+		}
+	}
+	if n >= max(e.Limit, 1) || d.s.at(to) >= 0 {
+		return
+	}
+	d.emit(Summoned{Fighter: len(d.s.Fighters), Summoner: caster, Entity: e.Summon, Cell: to.String()})
+}
+
+// anchored reports whether t holds the anchored state.
+func (s *State) anchored(t int) bool {
+	return slices.ContainsFunc(s.Fighters[t].Lasting, func(l Lasting) bool { return l.State == string(grimoire.Anchored) })
+}
+
+// bonus is f's damage bonus: the strongest of its spells' boosts, plus its passive's.
+func (s *State) bonus(f int) int {
+	var boosts []int
+	for _, l := range s.Fighters[f].Lasting {
+		if l.Kind == string(grimoire.Boost) {
+			boosts = append(boosts, l.Amount)
+		}
+	}
+	return combat.Bonus(boosts, s.Fighters[f].PassiveBoost)
+}
+
+// resistance is f's damage resistance: its passive's and every lasting gain or loss.
+func (s *State) resistance(f int) int {
+	r := s.Fighters[f].PassiveResist
+	for _, l := range s.Fighters[f].Lasting {
+		if l.Kind == string(grimoire.Resistance) {
+			r += l.Amount
+		}
+	}
+	return r
+}
+
+// targets lists, by spell of fighter f, the cells it may be cast on now, as the state
+// shows them (a view of a state with hidden entities will pass its own).
+func (s *State) targets(f int) []SpellTargets {
+	out := []SpellTargets{}
+	g := s.grid()
+	from := s.Fighters[f].Cell
+	for _, id := range s.Fighters[f].Spells {
+		sp, _ := s.castable(f, id)
+		if sp == nil {
+			continue
+		}
+		var cells []string
+		for _, c := range g.Targets(from, arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight}) {
+			if s.aimable(f, sp, c) == "" {
+				cells = append(cells, c.String())
+			}
+		}
+		if len(cells) > 0 {
+			out = append(out, SpellTargets{Spell: id, Cells: cells})
+		}
+	}
+	return out
+}
+
+// castScore hints how good a cast is for a player in a hurry: a blow that reaches an
+// enemy first, then a spell on oneself, then the rest.
+func (s *State) castScore(f int, id, cell string) int {
+	sp, err := grimoire.SpellByID(id)
+	if err != nil {
+		return 0
+	}
+	to, _ := arena.ParseCell(cell)
+	g := s.grid()
+	area := g.Area(sp.Zone, s.Fighters[f].Cell, to)
+	for _, e := range sp.Effects {
+		if e.Kind == grimoire.Damage && slices.ContainsFunc(s.chosen(f, e, to, area), func(t int) bool { return s.Fighters[t].Team != s.Fighters[f].Team }) {
+			return 3
+		}
+	}
+	return 0
+}

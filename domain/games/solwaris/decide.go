@@ -214,7 +214,43 @@ func (d *decision) startTurn(f, turn int) {
 	if !fi.Hero() {
 		limit = SummonTime
 	}
-	d.emit(TurnStarted{Fighter: f, Turn: turn, AP: fi.BaseAP, MP: fi.BaseMP, Deadline: d.at.Add(limit)})
+	d.emit(TurnStarted{Fighter: f, Turn: turn, AP: max(fi.BaseAP-fi.APDue, 0), MP: max(fi.BaseMP-fi.MPDue, 0), Deadline: d.at.Add(limit)})
+	if fi.Passive != "" {
+		if p := passive(fi); p != nil && p.Trigger == grimoire.TriggerTurnStart {
+			for _, e := range p.Effects {
+				d.apply(f, nil, e, fi.Cell, fi.Cell, nil)
+			}
+		}
+	}
+	g := d.s.grid()
+	for _, b := range d.s.Fighters {
+		if b.Summoner != f || !b.Standing() {
+			continue
+		}
+		if c, err := grimoire.ClassByID(b.Class); err == nil {
+			if en, err := c.Summon(b.Entity); err == nil && en.Aura != nil {
+				area := g.Area(en.Aura.Zone, b.Cell, b.Cell)
+				for _, e := range en.Aura.Effects {
+					d.apply(f, nil, e, b.Cell, b.Cell, area)
+				}
+			}
+		}
+	}
+	d.checkEnd()
+}
+
+// passive is a hero's passive from the catalog, or nil.
+func passive(f Fighter) *grimoire.Passive {
+	c, err := grimoire.ClassByID(f.Class)
+	if err != nil {
+		return nil
+	}
+	for _, variant := range []bool{false, true} {
+		if p := c.Passive(variant); p.ID == f.Passive {
+			return p
+		}
+	}
+	return nil
 }
 
 // drawBonuses draws BonusesPerTurn different bonus kinds onto different free cells that

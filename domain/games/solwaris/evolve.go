@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 )
 
@@ -68,7 +69,12 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 	case TurnStarted:
 		s.Actor, s.Turn, s.Deadline = e.Fighter, e.Turn, e.Deadline
 		f := &s.Fighters[e.Fighter]
-		f.AP, f.MP, f.APLost, f.MPLost = e.AP, e.MP, 0, 0
+		f.AP, f.MP, f.APLost, f.MPLost, f.APDue, f.MPDue, f.Casts = e.AP, e.MP, 0, 0, 0, 0, nil
+		f.Stocks = combat.Expire(f.Stocks, e.Turn)
+		for i := range s.Fighters {
+			h := &s.Fighters[i]
+			h.Lasting = slices.DeleteFunc(slices.Clone(h.Lasting), func(l Lasting) bool { return l.Caster == e.Fighter && l.Ends <= e.Turn })
+		}
 		s.Traps = slices.DeleteFunc(s.Traps, func(t Trap) bool { return t.Until < e.Turn })
 	case FighterMoved:
 		f := &s.Fighters[e.Fighter]
@@ -80,7 +86,9 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		f.AP += k.AP
 		f.MP += k.MP
 		f.HP = min(f.HP+k.Heal, f.MaxHP)
-		f.Armour += k.Armour
+		if k.Armour > 0 {
+			f.Stocks = append(slices.Clone(f.Stocks), combat.Stock{Points: k.Armour, Ends: s.Turn + 1})
+		}
 	case TrapTriggered:
 		s.Traps[e.Trap].Sprung = true
 		s.Fighters[e.Fighter].MP = 0
@@ -107,6 +115,20 @@ func hero(g Grimoire, team int) Fighter {
 		HP: c.HP, MaxHP: c.HP, BaseAP: c.AP, BaseMP: c.MP, APResist: c.APResist, MPResist: c.MPResist}
 	for _, sp := range gr.Spells {
 		f.Spells = append(f.Spells, sp.ID)
+	}
+	if gr.Passive.Trigger == grimoire.TriggerAlways {
+		for _, e := range gr.Passive.Effects {
+			switch e.Kind {
+			case grimoire.Boost:
+				f.PassiveBoost += e.Amount
+			case grimoire.Resistance:
+				f.PassiveResist += e.Amount
+			case grimoire.APGain:
+				f.BaseAP += e.Amount
+			case grimoire.MPGain:
+				f.BaseMP += e.Amount
+			}
+		}
 	}
 	return f
 }

@@ -36,8 +36,6 @@ const (
 	MaxBid = 1000
 	// BonusesPerTurn is how many terrain bonuses lie on the arena during a hero's turn.
 	BonusesPerTurn = 2
-	// RemovalCap is the most AP, and the most MP, a fighter loses between two of its turns.
-	RemovalCap = 4
 )
 
 // The options of a match. The stake is the match's (match.StakeOption): the game learns it
@@ -180,5 +178,6 @@ func (Rules) Events() *game.Codec {
 	game.Register[TrapTriggered](c, 1)
 	game.Register[TurnEnded](c, 1)
 	game.Register[FightEnded](c, 1)
+	registerCombat(c)
 	return c
 }

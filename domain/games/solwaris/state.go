@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 )
 
@@ -59,9 +60,19 @@ type Fighter struct {
 	MPResist       int
 	Cell           arena.Cell
 	OnArena        bool // placed, and not yet fallen
-	Armour         int
-	APLost, MPLost int // removed since the start of its last turn (capped at RemovalCap)
+	APLost, MPLost int  // removed since the start of its last turn (capped at combat.MaxLoss)
+	APDue, MPDue   int  // removed out of its turn: taken from its next turn's AP and MP
+
+	Stocks        []combat.Stock // armour, the soonest to end first
+	Lasting       []Lasting      // boosts, resistances, states
+	PassiveBoost  int            // the damage bonus of an "always" passive
+	PassiveResist int            // the resistance of an "always" passive
+	Casts         []Cast         // the casts of its current turn
+	Cooldowns     []Cooldown
 }
+
+// Armour is the armour points f holds.
+func (f Fighter) Armour() int { return combat.Armour(f.Stocks) }
 
 // Hero reports whether f is a hero (summons do not count for the end of the fight).
 func (f Fighter) Hero() bool { return f.Summoner < 0 }
@@ -192,11 +203,11 @@ func (s *State) turnOrder(first int) []int {
 	}
 }
 
-// summonsOf lists the standing summons of fighter h that play turns, in the order they came.
+// summonsOf lists the summons of fighter h that play turns (fallen or not: the order skips those fallen), in the order they came.
 func (s *State) summonsOf(h int) []int {
 	var out []int
 	for i, f := range s.Fighters {
-		if f.Summoner == h && !f.Inert && f.Standing() {
+		if f.Summoner == h && !f.Inert {
 			out = append(out, i)
 		}
 	}

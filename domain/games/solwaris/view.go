@@ -1,6 +1,7 @@
 package solwaris
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -121,7 +122,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	revealed := s.Phase != PhaseGrimoire && s.Phase != PhasePlacement
 	for i, f := range s.Fighters {
 		fv := FighterView{ID: i, Seat: f.Seat, Team: f.Team, Class: f.Class, Entity: f.Entity, Hero: f.Hero(),
-			HP: f.HP, MaxHP: f.MaxHP, AP: f.AP, MP: f.MP, Armour: f.Armour, Statuses: []string{}, Spells: slices.Clone(f.Spells)}
+			HP: f.HP, MaxHP: f.MaxHP, AP: f.AP, MP: f.MP, Armour: f.Armour(), Statuses: statuses(f), Spells: slices.Clone(f.Spells)}
 		switch {
 		case f.OnArena && (revealed || all):
 			fv.Cell = f.Cell.String()
@@ -209,7 +210,11 @@ func (v *View) Plays() []game.Play {
 			for i, c := range path {
 				names[i] = c.String()
 			}
-			out = append(out, game.Play{Seat: seat, Kind: KindStep, Do: MoveFighter{Path: names}, Of: KindStep})
+			score := 0
+			if s.nearestEnemy(s.Actor, to) < s.nearestEnemy(s.Actor, f.Cell) {
+				score = 2
+			}
+			out = append(out, game.Play{Seat: seat, Kind: KindStep, Do: MoveFighter{Path: names}, Of: KindStep, Score: score})
 		}
 		for _, t := range v.Targets {
 			for _, c := range t.Cells {
@@ -219,4 +224,28 @@ func (v *View) Plays() []game.Play {
 		}
 	}
 	return out
+}
+
+// statuses names what lasts on f: its states, boosts and resistances.
+func statuses(f Fighter) []string {
+	out := []string{}
+	for _, l := range f.Lasting {
+		if l.State != "" {
+			out = append(out, l.State)
+		} else {
+			out = append(out, fmt.Sprintf("%s %+d", l.Kind, l.Amount))
+		}
+	}
+	return out
+}
+
+// nearestEnemy is the distance from c to the nearest standing enemy of fighter f.
+func (s *State) nearestEnemy(f int, c arena.Cell) int {
+	best := 1 << 30
+	for _, e := range s.Fighters {
+		if e.Standing() && e.Team != s.Fighters[f].Team {
+			best = min(best, arena.Distance(c, e.Cell))
+		}
+	}
+	return best
 }

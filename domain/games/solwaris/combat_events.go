@@ -1,0 +1,208 @@
+package solwaris
+
+import (
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+)
+
+// The events of spells. Each records its outcome, the random ones included (a damage's
+// base roll and critical, a removal's points), so that the fold never draws.
+type (
+	// SpellCast spends AP on a spell aimed at Cell (Target: the entity there, -1 none).
+	SpellCast struct {
+		Fighter int    `json:"fighter"`
+		Spell   string `json:"spell"`
+		Cell    string `json:"cell"`
+		Target  int    `json:"target"`
+		AP      int    `json:"ap"`
+	}
+	// Damaged is a hit on Fighter: Base (the roll, or a shock's), the critical, the
+	// caster's bonus and the resistance, and what it dealt, the armour absorbed, the HP lost.
+	Damaged struct {
+		Fighter    int  `json:"fighter"`
+		Caster     int  `json:"caster"`
+		Base       int  `json:"base"`
+		Critical   bool `json:"critical,omitempty"`
+		Bonus      int  `json:"bonus,omitempty"`
+		Resistance int  `json:"resistance,omitempty"`
+		Dealt      int  `json:"dealt"`
+		Absorbed   int  `json:"absorbed,omitempty"`
+		HPLoss     int  `json:"hpLoss"`
+		Shock      bool `json:"shock,omitempty"`
+	}
+	// Fallen takes a fighter at 0 HP off the arena.
+	Fallen struct {
+		Fighter int `json:"fighter"`
+	}
+	// Pushed moves Fighter along Path by force (a push or a pull); Missed cells were not
+	// travelled, for what Stop says, striking Struck (-1 none).
+	Pushed struct {
+		Fighter int      `json:"fighter"`
+		Path    []string `json:"path"`
+		Missed  int      `json:"missed,omitempty"`
+		Stop    string   `json:"stop,omitempty"`
+		Struck  int      `json:"struck"`
+	}
+	// Swapped trades the cells of two entities.
+	Swapped struct {
+		A int `json:"a"`
+		B int `json:"b"`
+	}
+	// Teleported puts Fighter on Cell.
+	Teleported struct {
+		Fighter int    `json:"fighter"`
+		Cell    string `json:"cell"`
+	}
+	// PointsRemoved takes AP or MP (Kind "ap" or "mp") from Fighter.
+	PointsRemoved struct {
+		Fighter  int    `json:"fighter"`
+		Kind     string `json:"kind"`
+		Removed  int    `json:"removed"`
+		Resisted int    `json:"resisted,omitempty"`
+		Capped   int    `json:"capped,omitempty"`
+	}
+	// Affected puts a lasting effect (boost, resistance, armour, state) or a gain of AP or
+	// MP on Fighter, from Caster, until the start of Caster's turn of round Ends.
+	Affected struct {
+		Fighter int    `json:"fighter"`
+		Caster  int    `json:"caster"`
+		Kind    string `json:"kind"`
+		Amount  int    `json:"amount,omitempty"`
+		State   string `json:"state,omitempty"`
+		Ends    int    `json:"ends"`
+	}
+	// Summoned brings Summoner's entity onto Cell as fighter number Fighter.
+	Summoned struct {
+		Fighter  int    `json:"fighter"`
+		Summoner int    `json:"summoner"`
+		Entity   string `json:"entity"`
+		Cell     string `json:"cell"`
+	}
+)
+
+func (SpellCast) EventType() string     { return "SpellCast" }
+func (Damaged) EventType() string       { return "Damaged" }
+func (Fallen) EventType() string        { return "Fallen" }
+func (Pushed) EventType() string        { return "Pushed" }
+func (Swapped) EventType() string       { return "Swapped" }
+func (Teleported) EventType() string    { return "Teleported" }
+func (PointsRemoved) EventType() string { return "PointsRemoved" }
+func (Affected) EventType() string      { return "Affected" }
+func (Summoned) EventType() string      { return "Summoned" }
+
+// Lasting is an effect that holds on a fighter until the start of its caster's turn of
+// round Ends.
+type Lasting struct {
+	Kind   string
+	Amount int
+	State  string
+	Caster int
+	Ends   int
+}
+
+// Cast is a cast of the fighter's current turn, and the entity it aimed (-1 none).
+type Cast struct {
+	Spell  string
+	Target int
+}
+
+// Cooldown says a spell may be cast again from round From.
+type Cooldown struct {
+	Spell string
+	From  int
+}
+
+// registerCombat adds the events of spells to c.
+func registerCombat(c *game.Codec) {
+	game.Register[SpellCast](c, 1)
+	game.Register[Damaged](c, 1)
+	game.Register[Fallen](c, 1)
+	game.Register[Pushed](c, 1)
+	game.Register[Swapped](c, 1)
+	game.Register[Teleported](c, 1)
+	game.Register[PointsRemoved](c, 1)
+	game.Register[Affected](c, 1)
+	game.Register[Summoned](c, 1)
+}
+
+// evolveCombat folds the events of spells; false for an event that is none of them.
+func (s *State) evolveCombat(e game.Event) bool {
+	switch e := e.(type) {
+	case SpellCast:
+		f := &s.Fighters[e.Fighter]
+		f.AP -= e.AP
+		f.Casts = append(slices.Clone(f.Casts), Cast{Spell: e.Spell, Target: e.Target})
+		if sp, err := grimoire.SpellByID(e.Spell); err == nil && sp.Cooldown > 0 {
+			f.Cooldowns = append(slices.DeleteFunc(slices.Clone(f.Cooldowns), func(c Cooldown) bool { return c.Spell == e.Spell }),
+				Cooldown{Spell: e.Spell, From: s.Turn + sp.Cooldown})
+		}
+	case Damaged:
+		f := &s.Fighters[e.Fighter]
+		f.HP = max(f.HP-e.HPLoss, 0)
+		_, f.Stocks = combat.Absorb(e.Dealt, f.Stocks)
+	case Fallen:
+		s.Fighters[e.Fighter].OnArena = false
+	case Pushed:
+		if len(e.Path) > 0 {
+			s.Fighters[e.Fighter].Cell, _ = arena.ParseCell(e.Path[len(e.Path)-1])
+		}
+	case Swapped:
+		a, b := &s.Fighters[e.A], &s.Fighters[e.B]
+		a.Cell, b.Cell = b.Cell, a.Cell
+	case Teleported:
+		s.Fighters[e.Fighter].Cell, _ = arena.ParseCell(e.Cell)
+	case PointsRemoved:
+		// Points removed from the fighter to act are taken now; from another, at the
+		// start of its next turn.
+		f, now := &s.Fighters[e.Fighter], e.Fighter == s.Actor
+		switch {
+		case e.Kind == "ap" && now:
+			f.AP, f.APLost = max(f.AP-e.Removed, 0), f.APLost+e.Removed
+		case e.Kind == "ap":
+			f.APDue, f.APLost = f.APDue+e.Removed, f.APLost+e.Removed
+		case now:
+			f.MP, f.MPLost = max(f.MP-e.Removed, 0), f.MPLost+e.Removed
+		default:
+			f.MPDue, f.MPLost = f.MPDue+e.Removed, f.MPLost+e.Removed
+		}
+	case Affected:
+		f := &s.Fighters[e.Fighter]
+		switch grimoire.EffectKind(e.Kind) {
+		case grimoire.APGain:
+			f.AP += e.Amount
+		case grimoire.MPGain:
+			f.MP += e.Amount
+		case grimoire.Armour:
+			f.Stocks = append(slices.Clone(f.Stocks), combat.Stock{Points: e.Amount, Ends: e.Ends})
+			slices.SortStableFunc(f.Stocks, func(a, b combat.Stock) int { return a.Ends - b.Ends })
+		default:
+			f.Lasting = append(slices.Clone(f.Lasting), Lasting{Kind: e.Kind, Amount: e.Amount, State: e.State, Caster: e.Caster, Ends: e.Ends})
+		}
+	case Summoned:
+		s.Fighters = append(s.Fighters, summoned(s.Fighters[e.Summoner], e))
+		s.Order = s.turnOrder(s.First)
+	default:
+		return false
+	}
+	return true
+}
+
+// summoned is the fighter a summon brings.
+func summoned(by Fighter, e Summoned) Fighter {
+	c, _ := grimoire.ClassByID(by.Class)
+	en, err := c.Summon(e.Entity)
+	if err != nil {
+		panic("solwaris: " + err.Error())
+	}
+	cell, _ := arena.ParseCell(e.Cell)
+	f := Fighter{Seat: by.Seat, Team: by.Team, Class: by.Class, Entity: en.ID, Summoner: e.Summoner, Inert: en.Inert,
+		HP: en.HP, MaxHP: en.HP, BaseAP: en.AP, BaseMP: en.MP, AP: en.AP, MP: en.MP, Cell: cell, OnArena: true}
+	for _, sp := range en.Spells {
+		f.Spells = append(f.Spells, sp.ID)
+	}
+	return f
+}
