@@ -111,9 +111,12 @@ func ParseGrid(text string) (*Grid, error) {
 }
 
 func parseGrid(id string, firstLine int, lines []string) (*Grid, error) {
-	bad := func(line int, why string, args ...any) error {
-		if line > 0 {
-			line += firstLine
+	// bad reports an error at lines[i], or about the whole picture when i < 0; lines[0]
+	// is line firstLine+1 of the text.
+	bad := func(i int, why string, args ...any) error {
+		line := 0
+		if i >= 0 {
+			line = firstLine + i + 1
 		}
 		return &MapError{Map: id, Line: line, Err: ErrMapSyntax, Why: fmt.Sprintf(why, args...)}
 	}
@@ -137,11 +140,11 @@ func parseGrid(id string, firstLine int, lines []string) (*Grid, error) {
 		rowLine = append(rowLine, i)
 	}
 	if len(rows) == 0 {
-		return nil, bad(0, "no rows")
+		return nil, bad(-1, "no rows")
 	}
 	w, h := len(rows[0]), len(rows)
 	if w > MaxSide || h > MaxSide {
-		return nil, bad(0, "%dx%d is larger than %dx%d", w, h, MaxSide, MaxSide)
+		return nil, bad(-1, "%dx%d is larger than %dx%d", w, h, MaxSide, MaxSide)
 	}
 	g := &Grid{w: w, h: h, kind: make([]Kind, w*h), obstacle: make([]int16, w*h),
 		zone: make([]int8, w*h), text: make([]byte, w*h)}
@@ -180,7 +183,7 @@ func parseGrid(id string, firstLine int, lines []string) (*Grid, error) {
 		}
 	}
 	if len(g.playable) == 0 {
-		return nil, bad(0, "no free cell")
+		return nil, bad(-1, "no free cell")
 	}
 	return g, nil
 }

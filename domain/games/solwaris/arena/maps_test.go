@@ -141,6 +141,14 @@ func TestLoadMapsRefuses(t *testing.T) {
 			t.Errorf("%s: err = %v, want %v as a *MapError", c.name, err, c.want)
 		}
 	}
+	_, err := LoadMaps("// two maps\n" + strings.Replace(header, "%d", "8", 1) + "AAAA\nBBBB\n" + strings.Replace(header, "%d", "8", 1) + "AAAA\nB?BB\n")
+	var me *MapError
+	if !errors.As(err, &me) || me.Line != 15 || me.Map != "m" {
+		t.Errorf("a bad cell on line 15: %v", err)
+	}
+	if _, err := ParseGrid("\n\t..\n\t.?\n"); !errors.As(err, &me) || me.Line != 3 {
+		t.Errorf("a bad cell on line 3 of a grid: %v", err)
+	}
 	ok := strings.Replace(header, "%d", "13", 1) + "AAAA\n.aa.\n.#..\nBBBB\n"
 	ms, err := LoadMaps(ok)
 	if err != nil || len(ms) != 1 || len(ms[0].Obstacles()) != 2 {
