@@ -80,6 +80,13 @@ type Spell struct {
 	AdviceEn string   `json:"adviceEn"`
 }
 
+// Range is where s may be cast from its caster, as package arena checks it
+// (arena.Grid.CanTarget, arena.Grid.Targets); the Target kind (free cell, entity) is the
+// game's to check on top, as only it knows who stands where.
+func (s *Spell) Range() arena.Range {
+	return arena.Range{Min: s.MinRange, Max: s.MaxRange, Straight: s.Straight, Sight: s.Sight}
+}
+
 // Passive is a class's standing rule twist.
 type Passive struct {
 	ID       string   `json:"id"`

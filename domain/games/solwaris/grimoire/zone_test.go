@@ -102,3 +102,47 @@ func TestZonesAsTheArenaDrawsThem(t *testing.T) {
 		}
 	}
 }
+
+// A spell's range, read by the arena: the Comet is never cast closer than 3 cells, the
+// Javelin only along a row or a column, and Starfall over an obstacle that stops the Comet.
+func TestRangesAsTheArenaReadsThem(t *testing.T) {
+	g, err := arena.ParseGrid(`
+		.........
+		.........
+		....#....
+		.........
+		.........`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caster := arena.Cell{X: 4, Y: 4}
+	for _, tc := range []struct {
+		spell  string
+		target arena.Cell
+		want   bool
+	}{
+		{"comete", arena.Cell{X: 4, Y: 1}, false}, // behind the rock
+		{"pluie-d-etoiles", arena.Cell{X: 4, Y: 1}, true},
+		{"comete", arena.Cell{X: 2, Y: 3}, true},  // 3 cells
+		{"comete", arena.Cell{X: 3, Y: 3}, false}, // 2 cells
+		{"javelot", arena.Cell{X: 8, Y: 4}, true},
+		{"javelot", arena.Cell{X: 7, Y: 3}, false}, // not in line
+		{"taille", arena.Cell{X: 4, Y: 3}, true},
+		{"oeil-du-mage", caster, true},
+		{"oeil-du-mage", arena.Cell{X: 4, Y: 3}, false},
+	} {
+		s, err := SpellByID(tc.spell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.CanTarget(caster, tc.target, s.Range()); got != tc.want {
+			t.Errorf("%s from %v at %v: %v, want %v", tc.spell, caster, tc.target, got, tc.want)
+		}
+	}
+	c, _ := SpellByID("comete")
+	for _, target := range g.Targets(caster, c.Range()) {
+		if arena.Distance(caster, target) < 3 {
+			t.Errorf("the Comet may be cast at %v, %d cells away", target, arena.Distance(caster, target))
+		}
+	}
+}
