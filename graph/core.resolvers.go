@@ -317,6 +317,11 @@ func (r *playerResolver) CardsPlayed(ctx context.Context, obj *model.Player) ([]
 	return out, nil
 }
 
+// Wallet is the resolver for the wallet field.
+func (r *playerResolver) Wallet(ctx context.Context, obj *model.Player) (*model.Wallet, error) {
+	return r.wallet(ctx, obj.ID)
+}
+
 // Match is the resolver for the match field.
 func (r *queryResolver) Match(ctx context.Context, id string) (*model.Match, error) {
 	p, err := r.viewer(ctx)

@@ -136,6 +136,7 @@ type appConfig struct {
 	abandon      *match.Abandon // the rule for players who leave; nil for the default
 	archiveAfter time.Duration  // how long a finished match keeps its board in memory
 	limits       graph.Limits   // what one request, and one caller, may cost
+	noSettle     bool           // this node leaves the settlement process to others (--settle=false)
 }
 
 // startApp wires everything on a store: it rebuilds the read side from the store, then
@@ -212,7 +213,11 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	a.cancel = cancel
-	for name, run := range map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run, "bot": bots.Run, "archiver": a.matches.RunArchiver, "settlement": a.settle.Run} {
+	runs := map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run, "bot": bots.Run, "archiver": a.matches.RunArchiver, "settlement": a.settle.Run}
+	if cfg.noSettle {
+		delete(runs, "settlement")
+	}
+	for name, run := range runs {
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()

@@ -45,6 +45,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	writeTimeout := fs.Duration("write-timeout", 60*time.Second, "how long a request may take from its headers to the end of its answer (websockets have their own limits)")
 	idleTimeout := fs.Duration("idle-timeout", 2*time.Minute, "how long an idle keep-alive connection stays open")
 	logFormat := fs.String("log-format", "text", "the log's format on stderr: text or json")
+	settle := fs.Bool("settle", true, "run the settlement process, which pays out and releases the coins held for matches; any node may run it, and a node without it leaves the payouts to the others or to its next start")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
@@ -122,7 +123,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}()
 	defer func() { stopKeeping(); <-kept }()
 	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits}, log)
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle}, log)
 	if err != nil {
 		return whatToDo(err)
 	}

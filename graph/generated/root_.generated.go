@@ -200,6 +200,7 @@ type ComplexityRoot struct {
 		ID          func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Ratings     func(childComplexity int) int
+		Wallet      func(childComplexity int) int
 	}
 
 	Query struct {
@@ -313,6 +314,24 @@ type ComplexityRoot struct {
 		Hand  func(childComplexity int) int
 		Moves func(childComplexity int) int
 		Seats func(childComplexity int) int
+	}
+
+	Wallet struct {
+		Balance func(childComplexity int) int
+		Entries func(childComplexity int) int
+		Held    func(childComplexity int) int
+	}
+
+	WalletEntry struct {
+		Amount  func(childComplexity int) int
+		At      func(childComplexity int) int
+		MatchID func(childComplexity int) int
+		Reason  func(childComplexity int) int
+	}
+
+	WalletHold struct {
+		Amount  func(childComplexity int) int
+		MatchID func(childComplexity int) int
 	}
 }
 
@@ -1113,6 +1132,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Player.Ratings(childComplexity), true
+	case "Player.wallet":
+		if e.ComplexityRoot.Player.Wallet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Wallet(childComplexity), true
 
 	case "Query.cards":
 		if e.ComplexityRoot.Query.Cards == nil {
@@ -1578,6 +1603,63 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UnfairChessState.Seats(childComplexity), true
 
+	case "Wallet.balance":
+		if e.ComplexityRoot.Wallet.Balance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Wallet.Balance(childComplexity), true
+	case "Wallet.entries":
+		if e.ComplexityRoot.Wallet.Entries == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Wallet.Entries(childComplexity), true
+	case "Wallet.held":
+		if e.ComplexityRoot.Wallet.Held == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Wallet.Held(childComplexity), true
+
+	case "WalletEntry.amount":
+		if e.ComplexityRoot.WalletEntry.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletEntry.Amount(childComplexity), true
+	case "WalletEntry.at":
+		if e.ComplexityRoot.WalletEntry.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletEntry.At(childComplexity), true
+	case "WalletEntry.matchId":
+		if e.ComplexityRoot.WalletEntry.MatchID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletEntry.MatchID(childComplexity), true
+	case "WalletEntry.reason":
+		if e.ComplexityRoot.WalletEntry.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletEntry.Reason(childComplexity), true
+
+	case "WalletHold.amount":
+		if e.ComplexityRoot.WalletHold.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletHold.Amount(childComplexity), true
+	case "WalletHold.matchId":
+		if e.ComplexityRoot.WalletHold.MatchID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.WalletHold.MatchID(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -1893,6 +1975,41 @@ type Player {
   ratings: [Rating!]!
   "The cards this player has played, per game and card (what badges are earned from)."
   cardsPlayed: [PlayedCard!]!
+  """
+  The player's coins, shown to that player alone (read it as me { wallet }): anyone else
+  is refused with FORBIDDEN, a caller without a token with UNAUTHENTICATED. A new player
+  starts with 1000 coins, granted at the first read.
+  """
+  wallet: Wallet
+}
+
+"""
+A player's coins. A match with option stake (or a game that charges its seats) holds the
+coins of each seat when it is joined; once the match is settled the hold comes back less
+what was lost or charged, plus what was won.
+"""
+type Wallet {
+  "Coins available: neither held for a match nor spent."
+  balance: Int!
+  "Coins held for matches not settled yet: a stake, a purse."
+  held: [WalletHold!]!
+  "Every movement of the balance, oldest first."
+  entries: [WalletEntry!]!
+}
+
+type WalletHold {
+  matchId: ID!
+  amount: Int!
+}
+
+type WalletEntry {
+  "Coins that entered the balance (positive) or left it (negative: a hold, a spending)."
+  amount: Int!
+  "Why: starting grant, held, settled, join refused, seat vacated..."
+  reason: String!
+  "The match it is for, if any."
+  matchId: ID
+  at: Time!
 }
 
 type PlayedCard {
@@ -2646,6 +2763,8 @@ func (ec *executionContext) childFields_Player(ctx context.Context, field graphq
 		return ec.fieldContext_Player_ratings(ctx, field)
 	case "cardsPlayed":
 		return ec.fieldContext_Player_cardsPlayed(ctx, field)
+	case "wallet":
+		return ec.fieldContext_Player_wallet(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Player", field.Name)
 }
@@ -2792,6 +2911,42 @@ func (ec *executionContext) childFields_UnfairChessBoard(ctx context.Context, fi
 		return ec.fieldContext_UnfairChessBoard_marks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UnfairChessBoard", field.Name)
+}
+
+func (ec *executionContext) childFields_Wallet(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "balance":
+		return ec.fieldContext_Wallet_balance(ctx, field)
+	case "held":
+		return ec.fieldContext_Wallet_held(ctx, field)
+	case "entries":
+		return ec.fieldContext_Wallet_entries(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Wallet", field.Name)
+}
+
+func (ec *executionContext) childFields_WalletEntry(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "amount":
+		return ec.fieldContext_WalletEntry_amount(ctx, field)
+	case "reason":
+		return ec.fieldContext_WalletEntry_reason(ctx, field)
+	case "matchId":
+		return ec.fieldContext_WalletEntry_matchId(ctx, field)
+	case "at":
+		return ec.fieldContext_WalletEntry_at(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WalletEntry", field.Name)
+}
+
+func (ec *executionContext) childFields_WalletHold(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "matchId":
+		return ec.fieldContext_WalletHold_matchId(ctx, field)
+	case "amount":
+		return ec.fieldContext_WalletHold_amount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type WalletHold", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -206,6 +206,33 @@ type SeatClock struct {
 type Subscription struct {
 }
 
+// A player's coins. A match with option stake (or a game that charges its seats) holds the
+// coins of each seat when it is joined; once the match is settled the hold comes back less
+// what was lost or charged, plus what was won.
+type Wallet struct {
+	// Coins available: neither held for a match nor spent.
+	Balance int `json:"balance"`
+	// Coins held for matches not settled yet: a stake, a purse.
+	Held []*WalletHold `json:"held"`
+	// Every movement of the balance, oldest first.
+	Entries []*WalletEntry `json:"entries"`
+}
+
+type WalletEntry struct {
+	// Coins that entered the balance (positive) or left it (negative: a hold, a spending).
+	Amount int `json:"amount"`
+	// Why: starting grant, held, settled, join refused, seat vacated...
+	Reason string `json:"reason"`
+	// The match it is for, if any.
+	MatchID *string   `json:"matchId,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+type WalletHold struct {
+	MatchID string `json:"matchId"`
+	Amount  int    `json:"amount"`
+}
+
 type CardCost string
 
 const (
