@@ -1,10 +1,12 @@
 package graph
 
 import (
+	"context"
 	"reflect"
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/graph/model"
 )
 
@@ -30,4 +32,10 @@ func oneAction(in model.ActionInput) (any, error) {
 		return nil, game.Reject(game.BadInput, "give exactly one field of action, not %d (%s)", len(given), strings.Join(given, ", "))
 	}
 	return do, nil
+}
+
+// do has the caller's seat take a game's own action: the body of a game's named
+// shorthand mutation (Solwaris's placeFighter, bid...), which act(action:) also takes.
+func (r *Resolver) do(ctx context.Context, matchID string, commandID *string, do any) (*model.ActionPayload, error) {
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/graph/model"
@@ -59,6 +61,13 @@ type MutationResolver interface {
 	Rematch(ctx context.Context, matchID string, commandID *string) (*model.JoinPayload, error)
 	ClaimVictory(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	ChooseGrimoire(ctx context.Context, matchID string, class string, variants []string, commandID *string) (*model.ActionPayload, error)
+	PlaceFighter(ctx context.Context, matchID string, cell string, commandID *string) (*model.ActionPayload, error)
+	Bid(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	PassBid(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	MoveFighter(ctx context.Context, matchID string, path []string, commandID *string) (*model.ActionPayload, error)
+	CastSpell(ctx context.Context, matchID string, spell string, cell string, commandID *string) (*model.ActionPayload, error)
+	EndTurn(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error)
 	AcceptOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	RefuseOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
@@ -76,6 +85,8 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*model.Player, error)
 	Games(ctx context.Context) ([]*model.GameInfo, error)
 	Cards(ctx context.Context, game model.Game) ([]model.Card, error)
+	Arenas(ctx context.Context) ([]*solwaris.Arena, error)
+	SolwarisClasses(ctx context.Context) ([]*grimoire.Class, error)
 }
 type SubscriptionResolver interface {
 	MatchEvents(ctx context.Context, matchID string, after *int) (<-chan *model.MatchEvent, error)
@@ -212,6 +223,28 @@ func (ec *executionContext) field_Mutation_addBot_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_bid_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_cancelMatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -231,6 +264,82 @@ func (ec *executionContext) field_Mutation_cancelMatch_args(ctx context.Context,
 		return nil, err
 	}
 	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_castSpell_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "spell",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["spell"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "cell",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cell"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg3
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_chooseGrimoire_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "class",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["class"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "variants",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["variants"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg3
 	return args, nil
 }
 
@@ -352,6 +461,28 @@ func (ec *executionContext) field_Mutation_defect_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_endTurn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_joinMatch_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -404,6 +535,36 @@ func (ec *executionContext) field_Mutation_leaveMatch_args(ctx context.Context, 
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_moveFighter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "path",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["path"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg2
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_offerDraw_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -423,6 +584,58 @@ func (ec *executionContext) field_Mutation_offerDraw_args(ctx context.Context, r
 		return nil, err
 	}
 	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_passBid_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_placeFighter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "cell",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cell"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg2
 	return args, nil
 }
 
@@ -3300,6 +3513,314 @@ func (ec *executionContext) fieldContext_Mutation_claimDraw(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_chooseGrimoire(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_chooseGrimoire(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().ChooseGrimoire(ctx, fc.Args["matchId"].(string), fc.Args["class"].(string), fc.Args["variants"].([]string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_chooseGrimoire(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_chooseGrimoire_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_placeFighter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_placeFighter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PlaceFighter(ctx, fc.Args["matchId"].(string), fc.Args["cell"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_placeFighter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_placeFighter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_bid(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_bid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Bid(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_bid(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_bid_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_passBid(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_passBid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PassBid(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_passBid(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_passBid_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_moveFighter(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_moveFighter(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().MoveFighter(ctx, fc.Args["matchId"].(string), fc.Args["path"].([]string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_moveFighter(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_moveFighter_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_castSpell(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_castSpell(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().CastSpell(ctx, fc.Args["matchId"].(string), fc.Args["spell"].(string), fc.Args["cell"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_castSpell(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_castSpell_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_endTurn(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_endTurn(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().EndTurn(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_endTurn(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_endTurn_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_defect(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3978,6 +4499,70 @@ func (ec *executionContext) fieldContext_Query_cards(ctx context.Context, field 
 	if fc.Args, err = ec.field_Query_cards_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_arenas(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_arenas(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Arenas(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*solwaris.Arena) graphql.Marshaler {
+			return ec.marshalNArena2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚐArenaᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_arenas(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Arena(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_solwarisClasses(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_solwarisClasses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().SolwarisClasses(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*grimoire.Class) graphql.Marshaler {
+			return ec.marshalNSolwarisClass2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚋgrimoireᚐClassᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_solwarisClasses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SolwarisClass(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -4997,7 +5582,7 @@ func (ec *executionContext) unmarshalInputActionInput(ctx context.Context, obj a
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"move", "choose", "defect", "playCard"}
+	fieldsInOrder := [...]string{"move", "choose", "chooseGrimoire", "placeFighter", "moveFighter", "castSpell", "defect", "playCard"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -5018,6 +5603,34 @@ func (ec *executionContext) unmarshalInputActionInput(ctx context.Context, obj a
 				return it, err
 			}
 			it.Choose = data
+		case "chooseGrimoire":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("chooseGrimoire"))
+			data, err := ec.unmarshalOSolwarisGrimoireInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚐChooseGrimoire(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ChooseGrimoire = data
+		case "placeFighter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("placeFighter"))
+			data, err := ec.unmarshalOSolwarisPlaceInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚐPlaceFighter(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.PlaceFighter = data
+		case "moveFighter":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("moveFighter"))
+			data, err := ec.unmarshalOSolwarisMoveInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚐMoveFighter(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MoveFighter = data
+		case "castSpell":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("castSpell"))
+			data, err := ec.unmarshalOSolwarisCastInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚐCastSpell(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.CastSpell = data
 		case "defect":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("defect"))
 			data, err := ec.unmarshalODefectInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsovereignchessᚐDefect(ctx, v)
@@ -5294,6 +5907,13 @@ func (ec *executionContext) _GameState(ctx context.Context, sel ast.SelectionSet
 			return graphql.Null
 		}
 		return ec._SovereignChessState(ctx, sel, obj)
+	case solwaris.View:
+		return ec._SolwarisState(ctx, sel, &obj)
+	case *solwaris.View:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._SolwarisState(ctx, sel, obj)
 	case classic.View:
 		return ec._ChessState(ctx, sel, &obj)
 	case *classic.View:
@@ -6133,6 +6753,55 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "chooseGrimoire":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_chooseGrimoire(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "placeFighter":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_placeFighter(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "bid":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_bid(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "passBid":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_passBid(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "moveFighter":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_moveFighter(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "castSpell":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_castSpell(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "endTurn":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_endTurn(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "defect":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_defect(ctx, field)
@@ -6369,6 +7038,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_cards(ctx, field)
+				})
+		case "arenas":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_arenas(ctx, field)
+				})
+		case "solwarisClasses":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_solwarisClasses(ctx, field)
 				})
 		case "__type":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
@@ -7444,6 +8125,18 @@ func (ec *executionContext) marshalOResult2ᚖgithubᚗcomᚋarbiterᚑgamesᚋa
 		return graphql.Null
 	}
 	return ec._Result(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOTime2timeᚐTime(ctx context.Context, v any) (time.Time, error) {
+	res, err := graphql.UnmarshalTime(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOTime2timeᚐTime(ctx context.Context, sel ast.SelectionSet, v time.Time) graphql.Marshaler {
+	_ = sel
+	_ = ctx
+	res := graphql.MarshalTime(v)
+	return res
 }
 
 func (ec *executionContext) unmarshalOTime2ᚖtimeᚐTime(ctx context.Context, v any) (*time.Time, error) {

@@ -43,6 +43,17 @@ type ComplexityRoot struct {
 		Version   func(childComplexity int) int
 	}
 
+	Arena struct {
+		Cells         func(childComplexity int) int
+		Height        func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Name          func(childComplexity int) int
+		NameEn        func(childComplexity int) int
+		NameFr        func(childComplexity int) int
+		PlayableCells func(childComplexity int) int
+		Width         func(childComplexity int) int
+	}
+
 	Army struct {
 		Colour     func(childComplexity int) int
 		Controller func(childComplexity int) int
@@ -167,15 +178,22 @@ type ComplexityRoot struct {
 		AcceptOpening  func(childComplexity int, matchID string, commandID *string) int
 		Act            func(childComplexity int, matchID string, action model.ActionInput, commandID *string) int
 		AddBot         func(childComplexity int, matchID string, seat *int, commandID *string) int
+		Bid            func(childComplexity int, matchID string, commandID *string) int
 		CancelMatch    func(childComplexity int, matchID string, commandID *string) int
+		CastSpell      func(childComplexity int, matchID string, spell string, cell string, commandID *string) int
+		ChooseGrimoire func(childComplexity int, matchID string, class string, variants []string, commandID *string) int
 		ClaimDraw      func(childComplexity int, matchID string, commandID *string) int
 		ClaimVictory   func(childComplexity int, matchID string, commandID *string) int
 		CreateMatch    func(childComplexity int, input model.CreateMatchInput) int
 		DeclineDraw    func(childComplexity int, matchID string, commandID *string) int
 		Defect         func(childComplexity int, matchID string, colour string, kingMove *string, commandID *string) int
+		EndTurn        func(childComplexity int, matchID string, commandID *string) int
 		JoinMatch      func(childComplexity int, matchID string, seat *int, commandID *string) int
 		LeaveMatch     func(childComplexity int, matchID string, commandID *string) int
+		MoveFighter    func(childComplexity int, matchID string, path []string, commandID *string) int
 		OfferDraw      func(childComplexity int, matchID string, commandID *string) int
+		PassBid        func(childComplexity int, matchID string, commandID *string) int
+		PlaceFighter   func(childComplexity int, matchID string, cell string, commandID *string) int
 		PlayCard       func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) int
 		PlayMove       func(childComplexity int, matchID string, move string, commandID *string) int
 		RefuseOpening  func(childComplexity int, matchID string, commandID *string) int
@@ -204,12 +222,14 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		Cards   func(childComplexity int, game model.Game) int
-		Games   func(childComplexity int) int
-		Match   func(childComplexity int, id string) int
-		Matches func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int) int
-		Me      func(childComplexity int) int
-		Player  func(childComplexity int, id string) int
+		Arenas          func(childComplexity int) int
+		Cards           func(childComplexity int, game model.Game) int
+		Games           func(childComplexity int) int
+		Match           func(childComplexity int, id string) int
+		Matches         func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int) int
+		Me              func(childComplexity int) int
+		Player          func(childComplexity int, id string) int
+		SolwarisClasses func(childComplexity int) int
 	}
 
 	Rating struct {
@@ -259,6 +279,122 @@ type ComplexityRoot struct {
 		Colour func(childComplexity int) int
 		Seat   func(childComplexity int) int
 		Side   func(childComplexity int) int
+	}
+
+	SolwarisAuction struct {
+		Closed     func(childComplexity int) int
+		Designated func(childComplexity int) int
+		Leader     func(childComplexity int) int
+		Price      func(childComplexity int) int
+		ToBid      func(childComplexity int) int
+	}
+
+	SolwarisBonus struct {
+		Cell func(childComplexity int) int
+		Kind func(childComplexity int) int
+	}
+
+	SolwarisClass struct {
+		AP       func(childComplexity int) int
+		APResist func(childComplexity int) int
+		HP       func(childComplexity int) int
+		ID       func(childComplexity int) int
+		MP       func(childComplexity int) int
+		MPResist func(childComplexity int) int
+		NameEn   func(childComplexity int) int
+		NameFr   func(childComplexity int) int
+		Passives func(childComplexity int) int
+		Spells   func(childComplexity int) int
+	}
+
+	SolwarisFighter struct {
+		AP       func(childComplexity int) int
+		Armour   func(childComplexity int) int
+		Cell     func(childComplexity int) int
+		Class    func(childComplexity int) int
+		Entity   func(childComplexity int) int
+		HP       func(childComplexity int) int
+		Hero     func(childComplexity int) int
+		ID       func(childComplexity int) int
+		MP       func(childComplexity int) int
+		MaxHP    func(childComplexity int) int
+		Seat     func(childComplexity int) int
+		Spells   func(childComplexity int) int
+		Statuses func(childComplexity int) int
+		Team     func(childComplexity int) int
+	}
+
+	SolwarisGrimoire struct {
+		Class    func(childComplexity int) int
+		Seat     func(childComplexity int) int
+		Variants func(childComplexity int) int
+	}
+
+	SolwarisPassive struct {
+		ID      func(childComplexity int) int
+		NameEn  func(childComplexity int) int
+		NameFr  func(childComplexity int) int
+		TextEn  func(childComplexity int) int
+		TextFr  func(childComplexity int) int
+		Variant func(childComplexity int) int
+	}
+
+	SolwarisReach struct {
+		Cell func(childComplexity int) int
+		Cost func(childComplexity int) int
+	}
+
+	SolwarisSpell struct {
+		AdviceEn  func(childComplexity int) int
+		AdviceFr  func(childComplexity int) int
+		Cooldown  func(childComplexity int) int
+		Cost      func(childComplexity int) int
+		ID        func(childComplexity int) int
+		MaxRange  func(childComplexity int) int
+		MinRange  func(childComplexity int) int
+		NameEn    func(childComplexity int) int
+		NameFr    func(childComplexity int) int
+		PerTarget func(childComplexity int) int
+		PerTurn   func(childComplexity int) int
+		Sight     func(childComplexity int) int
+		Slot      func(childComplexity int) int
+		Straight  func(childComplexity int) int
+		TextEn    func(childComplexity int) int
+		TextFr    func(childComplexity int) int
+		Variant   func(childComplexity int) int
+	}
+
+	SolwarisSpellTargets struct {
+		Cells func(childComplexity int) int
+		Spell func(childComplexity int) int
+	}
+
+	SolwarisState struct {
+		Acting         func(childComplexity int) int
+		Auction        func(childComplexity int) int
+		Bonuses        func(childComplexity int) int
+		Cells          func(childComplexity int) int
+		Deadline       func(childComplexity int) int
+		Fighters       func(childComplexity int) int
+		Grimoires      func(childComplexity int) int
+		Height         func(childComplexity int) int
+		Map            func(childComplexity int) int
+		Phase          func(childComplexity int) int
+		PlacementCells func(childComplexity int) int
+		Purse          func(childComplexity int) int
+		Reachable      func(childComplexity int) int
+		Reason         func(childComplexity int) int
+		Targets        func(childComplexity int) int
+		Traps          func(childComplexity int) int
+		Turn           func(childComplexity int) int
+		Width          func(childComplexity int) int
+		Winners        func(childComplexity int) int
+	}
+
+	SolwarisTrap struct {
+		Cell  func(childComplexity int) int
+		Team  func(childComplexity int) int
+		Until func(childComplexity int) int
 	}
 
 	SovereignChessBoard struct {
@@ -367,6 +503,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ActionPayload.Version(childComplexity), true
+
+	case "Arena.cells":
+		if e.ComplexityRoot.Arena.Cells == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Arena.Cells(childComplexity), true
+	case "Arena.height":
+		if e.ComplexityRoot.Arena.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Arena.Height(childComplexity), true
+	case "Arena.id":
+		if e.ComplexityRoot.Arena.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Arena.ID(childComplexity), true
+	case "Arena.name":
+		if e.ComplexityRoot.Arena.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Arena.Name(childComplexity), true
+	case "Arena.nameEn":
+		if e.ComplexityRoot.Arena.NameEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Arena.NameEn(childComplexity), true
+	case "Arena.nameFr":
+		if e.ComplexityRoot.Arena.NameFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Arena.NameFr(childComplexity), true
+	case "Arena.playableCells":
+		if e.ComplexityRoot.Arena.PlayableCells == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Arena.PlayableCells(childComplexity), true
+	case "Arena.width":
+		if e.ComplexityRoot.Arena.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Arena.Width(childComplexity), true
 
 	case "Army.colour":
 		if e.ComplexityRoot.Army.Colour == nil {
@@ -910,6 +1095,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddBot(childComplexity, args["matchId"].(string), args["seat"].(*int), args["commandId"].(*string)), true
+	case "Mutation.bid":
+		if e.ComplexityRoot.Mutation.Bid == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_bid_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Bid(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.cancelMatch":
 		if e.ComplexityRoot.Mutation.CancelMatch == nil {
 			break
@@ -921,6 +1117,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CancelMatch(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.castSpell":
+		if e.ComplexityRoot.Mutation.CastSpell == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_castSpell_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CastSpell(childComplexity, args["matchId"].(string), args["spell"].(string), args["cell"].(string), args["commandId"].(*string)), true
+	case "Mutation.chooseGrimoire":
+		if e.ComplexityRoot.Mutation.ChooseGrimoire == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_chooseGrimoire_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ChooseGrimoire(childComplexity, args["matchId"].(string), args["class"].(string), args["variants"].([]string), args["commandId"].(*string)), true
 	case "Mutation.claimDraw":
 		if e.ComplexityRoot.Mutation.ClaimDraw == nil {
 			break
@@ -976,6 +1194,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Defect(childComplexity, args["matchId"].(string), args["colour"].(string), args["kingMove"].(*string), args["commandId"].(*string)), true
+	case "Mutation.endTurn":
+		if e.ComplexityRoot.Mutation.EndTurn == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_endTurn_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.EndTurn(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.joinMatch":
 		if e.ComplexityRoot.Mutation.JoinMatch == nil {
 			break
@@ -998,6 +1227,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.LeaveMatch(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.moveFighter":
+		if e.ComplexityRoot.Mutation.MoveFighter == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_moveFighter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.MoveFighter(childComplexity, args["matchId"].(string), args["path"].([]string), args["commandId"].(*string)), true
 	case "Mutation.offerDraw":
 		if e.ComplexityRoot.Mutation.OfferDraw == nil {
 			break
@@ -1009,6 +1249,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.OfferDraw(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.passBid":
+		if e.ComplexityRoot.Mutation.PassBid == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_passBid_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PassBid(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.placeFighter":
+		if e.ComplexityRoot.Mutation.PlaceFighter == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_placeFighter_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PlaceFighter(childComplexity, args["matchId"].(string), args["cell"].(string), args["commandId"].(*string)), true
 	case "Mutation.playCard":
 		if e.ComplexityRoot.Mutation.PlayCard == nil {
 			break
@@ -1139,6 +1401,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Player.Wallet(childComplexity), true
 
+	case "Query.arenas":
+		if e.ComplexityRoot.Query.Arenas == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Arenas(childComplexity), true
 	case "Query.cards":
 		if e.ComplexityRoot.Query.Cards == nil {
 			break
@@ -1196,6 +1464,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Player(childComplexity, args["id"].(string)), true
+	case "Query.solwarisClasses":
+		if e.ComplexityRoot.Query.SolwarisClasses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.SolwarisClasses(childComplexity), true
 
 	case "Rating.draws":
 		if e.ComplexityRoot.Rating.Draws == nil {
@@ -1371,6 +1645,515 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Side.Side(childComplexity), true
+
+	case "SolwarisAuction.closed":
+		if e.ComplexityRoot.SolwarisAuction.Closed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisAuction.Closed(childComplexity), true
+	case "SolwarisAuction.designated":
+		if e.ComplexityRoot.SolwarisAuction.Designated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisAuction.Designated(childComplexity), true
+	case "SolwarisAuction.leader":
+		if e.ComplexityRoot.SolwarisAuction.Leader == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisAuction.Leader(childComplexity), true
+	case "SolwarisAuction.price":
+		if e.ComplexityRoot.SolwarisAuction.Price == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisAuction.Price(childComplexity), true
+	case "SolwarisAuction.toBid":
+		if e.ComplexityRoot.SolwarisAuction.ToBid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisAuction.ToBid(childComplexity), true
+
+	case "SolwarisBonus.cell":
+		if e.ComplexityRoot.SolwarisBonus.Cell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisBonus.Cell(childComplexity), true
+	case "SolwarisBonus.kind":
+		if e.ComplexityRoot.SolwarisBonus.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisBonus.Kind(childComplexity), true
+
+	case "SolwarisClass.ap":
+		if e.ComplexityRoot.SolwarisClass.AP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.AP(childComplexity), true
+	case "SolwarisClass.apResist":
+		if e.ComplexityRoot.SolwarisClass.APResist == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.APResist(childComplexity), true
+	case "SolwarisClass.hp":
+		if e.ComplexityRoot.SolwarisClass.HP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.HP(childComplexity), true
+	case "SolwarisClass.id":
+		if e.ComplexityRoot.SolwarisClass.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.ID(childComplexity), true
+	case "SolwarisClass.mp":
+		if e.ComplexityRoot.SolwarisClass.MP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.MP(childComplexity), true
+	case "SolwarisClass.mpResist":
+		if e.ComplexityRoot.SolwarisClass.MPResist == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.MPResist(childComplexity), true
+	case "SolwarisClass.nameEn":
+		if e.ComplexityRoot.SolwarisClass.NameEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.NameEn(childComplexity), true
+	case "SolwarisClass.nameFr":
+		if e.ComplexityRoot.SolwarisClass.NameFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.NameFr(childComplexity), true
+	case "SolwarisClass.passives":
+		if e.ComplexityRoot.SolwarisClass.Passives == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.Passives(childComplexity), true
+	case "SolwarisClass.spells":
+		if e.ComplexityRoot.SolwarisClass.Spells == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisClass.Spells(childComplexity), true
+
+	case "SolwarisFighter.ap":
+		if e.ComplexityRoot.SolwarisFighter.AP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.AP(childComplexity), true
+	case "SolwarisFighter.armour":
+		if e.ComplexityRoot.SolwarisFighter.Armour == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Armour(childComplexity), true
+	case "SolwarisFighter.cell":
+		if e.ComplexityRoot.SolwarisFighter.Cell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Cell(childComplexity), true
+	case "SolwarisFighter.class":
+		if e.ComplexityRoot.SolwarisFighter.Class == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Class(childComplexity), true
+	case "SolwarisFighter.entity":
+		if e.ComplexityRoot.SolwarisFighter.Entity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Entity(childComplexity), true
+	case "SolwarisFighter.hp":
+		if e.ComplexityRoot.SolwarisFighter.HP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.HP(childComplexity), true
+	case "SolwarisFighter.hero":
+		if e.ComplexityRoot.SolwarisFighter.Hero == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Hero(childComplexity), true
+	case "SolwarisFighter.id":
+		if e.ComplexityRoot.SolwarisFighter.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.ID(childComplexity), true
+	case "SolwarisFighter.mp":
+		if e.ComplexityRoot.SolwarisFighter.MP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.MP(childComplexity), true
+	case "SolwarisFighter.maxHp":
+		if e.ComplexityRoot.SolwarisFighter.MaxHP == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.MaxHP(childComplexity), true
+	case "SolwarisFighter.seat":
+		if e.ComplexityRoot.SolwarisFighter.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Seat(childComplexity), true
+	case "SolwarisFighter.spells":
+		if e.ComplexityRoot.SolwarisFighter.Spells == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Spells(childComplexity), true
+	case "SolwarisFighter.statuses":
+		if e.ComplexityRoot.SolwarisFighter.Statuses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Statuses(childComplexity), true
+	case "SolwarisFighter.team":
+		if e.ComplexityRoot.SolwarisFighter.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisFighter.Team(childComplexity), true
+
+	case "SolwarisGrimoire.class":
+		if e.ComplexityRoot.SolwarisGrimoire.Class == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisGrimoire.Class(childComplexity), true
+	case "SolwarisGrimoire.seat":
+		if e.ComplexityRoot.SolwarisGrimoire.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisGrimoire.Seat(childComplexity), true
+	case "SolwarisGrimoire.variants":
+		if e.ComplexityRoot.SolwarisGrimoire.Variants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisGrimoire.Variants(childComplexity), true
+
+	case "SolwarisPassive.id":
+		if e.ComplexityRoot.SolwarisPassive.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisPassive.ID(childComplexity), true
+	case "SolwarisPassive.nameEn":
+		if e.ComplexityRoot.SolwarisPassive.NameEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisPassive.NameEn(childComplexity), true
+	case "SolwarisPassive.nameFr":
+		if e.ComplexityRoot.SolwarisPassive.NameFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisPassive.NameFr(childComplexity), true
+	case "SolwarisPassive.textEn":
+		if e.ComplexityRoot.SolwarisPassive.TextEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisPassive.TextEn(childComplexity), true
+	case "SolwarisPassive.textFr":
+		if e.ComplexityRoot.SolwarisPassive.TextFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisPassive.TextFr(childComplexity), true
+	case "SolwarisPassive.variant":
+		if e.ComplexityRoot.SolwarisPassive.Variant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisPassive.Variant(childComplexity), true
+
+	case "SolwarisReach.cell":
+		if e.ComplexityRoot.SolwarisReach.Cell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisReach.Cell(childComplexity), true
+	case "SolwarisReach.cost":
+		if e.ComplexityRoot.SolwarisReach.Cost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisReach.Cost(childComplexity), true
+
+	case "SolwarisSpell.adviceEn":
+		if e.ComplexityRoot.SolwarisSpell.AdviceEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.AdviceEn(childComplexity), true
+	case "SolwarisSpell.adviceFr":
+		if e.ComplexityRoot.SolwarisSpell.AdviceFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.AdviceFr(childComplexity), true
+	case "SolwarisSpell.cooldown":
+		if e.ComplexityRoot.SolwarisSpell.Cooldown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.Cooldown(childComplexity), true
+	case "SolwarisSpell.cost":
+		if e.ComplexityRoot.SolwarisSpell.Cost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.Cost(childComplexity), true
+	case "SolwarisSpell.id":
+		if e.ComplexityRoot.SolwarisSpell.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.ID(childComplexity), true
+	case "SolwarisSpell.maxRange":
+		if e.ComplexityRoot.SolwarisSpell.MaxRange == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.MaxRange(childComplexity), true
+	case "SolwarisSpell.minRange":
+		if e.ComplexityRoot.SolwarisSpell.MinRange == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.MinRange(childComplexity), true
+	case "SolwarisSpell.nameEn":
+		if e.ComplexityRoot.SolwarisSpell.NameEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.NameEn(childComplexity), true
+	case "SolwarisSpell.nameFr":
+		if e.ComplexityRoot.SolwarisSpell.NameFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.NameFr(childComplexity), true
+	case "SolwarisSpell.perTarget":
+		if e.ComplexityRoot.SolwarisSpell.PerTarget == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.PerTarget(childComplexity), true
+	case "SolwarisSpell.perTurn":
+		if e.ComplexityRoot.SolwarisSpell.PerTurn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.PerTurn(childComplexity), true
+	case "SolwarisSpell.sight":
+		if e.ComplexityRoot.SolwarisSpell.Sight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.Sight(childComplexity), true
+	case "SolwarisSpell.slot":
+		if e.ComplexityRoot.SolwarisSpell.Slot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.Slot(childComplexity), true
+	case "SolwarisSpell.straight":
+		if e.ComplexityRoot.SolwarisSpell.Straight == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.Straight(childComplexity), true
+	case "SolwarisSpell.textEn":
+		if e.ComplexityRoot.SolwarisSpell.TextEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.TextEn(childComplexity), true
+	case "SolwarisSpell.textFr":
+		if e.ComplexityRoot.SolwarisSpell.TextFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.TextFr(childComplexity), true
+	case "SolwarisSpell.variant":
+		if e.ComplexityRoot.SolwarisSpell.Variant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpell.Variant(childComplexity), true
+
+	case "SolwarisSpellTargets.cells":
+		if e.ComplexityRoot.SolwarisSpellTargets.Cells == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpellTargets.Cells(childComplexity), true
+	case "SolwarisSpellTargets.spell":
+		if e.ComplexityRoot.SolwarisSpellTargets.Spell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisSpellTargets.Spell(childComplexity), true
+
+	case "SolwarisState.acting":
+		if e.ComplexityRoot.SolwarisState.Acting == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Acting(childComplexity), true
+	case "SolwarisState.auction":
+		if e.ComplexityRoot.SolwarisState.Auction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Auction(childComplexity), true
+	case "SolwarisState.bonuses":
+		if e.ComplexityRoot.SolwarisState.Bonuses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Bonuses(childComplexity), true
+	case "SolwarisState.cells":
+		if e.ComplexityRoot.SolwarisState.Cells == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Cells(childComplexity), true
+	case "SolwarisState.deadline":
+		if e.ComplexityRoot.SolwarisState.Deadline == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Deadline(childComplexity), true
+	case "SolwarisState.fighters":
+		if e.ComplexityRoot.SolwarisState.Fighters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Fighters(childComplexity), true
+	case "SolwarisState.grimoires":
+		if e.ComplexityRoot.SolwarisState.Grimoires == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Grimoires(childComplexity), true
+	case "SolwarisState.height":
+		if e.ComplexityRoot.SolwarisState.Height == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Height(childComplexity), true
+	case "SolwarisState.map":
+		if e.ComplexityRoot.SolwarisState.Map == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Map(childComplexity), true
+	case "SolwarisState.phase":
+		if e.ComplexityRoot.SolwarisState.Phase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Phase(childComplexity), true
+	case "SolwarisState.placementCells":
+		if e.ComplexityRoot.SolwarisState.PlacementCells == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.PlacementCells(childComplexity), true
+	case "SolwarisState.purse":
+		if e.ComplexityRoot.SolwarisState.Purse == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Purse(childComplexity), true
+	case "SolwarisState.reachable":
+		if e.ComplexityRoot.SolwarisState.Reachable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Reachable(childComplexity), true
+	case "SolwarisState.reason":
+		if e.ComplexityRoot.SolwarisState.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Reason(childComplexity), true
+	case "SolwarisState.targets":
+		if e.ComplexityRoot.SolwarisState.Targets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Targets(childComplexity), true
+	case "SolwarisState.traps":
+		if e.ComplexityRoot.SolwarisState.Traps == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Traps(childComplexity), true
+	case "SolwarisState.turn":
+		if e.ComplexityRoot.SolwarisState.Turn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Turn(childComplexity), true
+	case "SolwarisState.width":
+		if e.ComplexityRoot.SolwarisState.Width == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Width(childComplexity), true
+	case "SolwarisState.winners":
+		if e.ComplexityRoot.SolwarisState.Winners == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisState.Winners(childComplexity), true
+
+	case "SolwarisTrap.cell":
+		if e.ComplexityRoot.SolwarisTrap.Cell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisTrap.Cell(childComplexity), true
+	case "SolwarisTrap.team":
+		if e.ComplexityRoot.SolwarisTrap.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisTrap.Team(childComplexity), true
+	case "SolwarisTrap.until":
+		if e.ComplexityRoot.SolwarisTrap.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisTrap.Until(childComplexity), true
 
 	case "SovereignChessBoard.armies":
 		if e.ComplexityRoot.SovereignChessBoard.Armies == nil {
@@ -1676,6 +2459,10 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("MoveInput", ec.unmarshalInputMoveInput),
 			graphql.NewInputUnmarshaler("OptionInput", ec.unmarshalInputOptionInput),
 			graphql.NewInputUnmarshaler("PlayCardInput", ec.unmarshalInputPlayCardInput),
+			graphql.NewInputUnmarshaler("SolwarisCastInput", ec.unmarshalInputSolwarisCastInput),
+			graphql.NewInputUnmarshaler("SolwarisGrimoireInput", ec.unmarshalInputSolwarisGrimoireInput),
+			graphql.NewInputUnmarshaler("SolwarisMoveInput", ec.unmarshalInputSolwarisMoveInput),
+			graphql.NewInputUnmarshaler("SolwarisPlaceInput", ec.unmarshalInputSolwarisPlaceInput),
 		)
 	}
 	first := true
@@ -2265,6 +3052,229 @@ type ChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Bo
   legalMoves: [String!]!
 }
 `, BuiltIn: false},
+	{Name: "../../domain/games/solwaris/solwaris.graphqls", Input: `# Solwaris's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
+# The state and its parts are the game's own view types, bound with @goModel; the class
+# catalog is package grimoire's. graph/solwaris.resolvers.go holds the named mutations
+# (each builds the game's action and hands it to the engine) and the two catalog queries.
+
+extend enum Game {
+  "An arena duel: spend AP on spells and MP on steps until the other side has no hero standing."
+  SOLWARIS
+}
+
+extend union GameState = SolwarisState
+
+"""
+A match of Solwaris as the viewer sees it. Before their reveal, a grimoire or a start cell
+is shown to its team alone; a trap, to its team alone until it triggers. placementCells,
+reachable and targets are filled for the seat to act only.
+"""
+type SolwarisState @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.View") {
+  "The arena's ID (see arenas)."
+  map: String!
+  width: Int!
+  height: Int!
+  "The arena's rows, top first: '.' free, '#' or a letter an obstacle, '~' void, 'A'/'B' a start zone."
+  cells: [String!]!
+  "grimoire, placement, auction, play or over."
+  phase: String!
+  "When the phase's or the turn's time runs out."
+  deadline: Time
+  "The round, from 1 (0 before play); the fight is over after 40."
+  turn: Int!
+  "The fighter whose turn it is (a summon's included); -1 for none."
+  acting: Int!
+  grimoires: [SolwarisGrimoire!]!
+  fighters: [SolwarisFighter!]!
+  bonuses: [SolwarisBonus!]!
+  "The traps the viewer may see: its team's, and those that have triggered."
+  traps: [SolwarisTrap!]!
+  auction: SolwarisAuction
+  "The viewer's own purse: the most it may bid."
+  purse: Int!
+  "For the seat to place: the start cells it may take."
+  placementCells: [String!]
+  "For the seat to act: the cells its fighter may walk to, with their MP cost."
+  reachable: [SolwarisReach!]
+  "For the seat to act: by spell, the cells it may be cast on now."
+  targets: [SolwarisSpellTargets!]
+  "The winning seats once over (empty for a draw)."
+  winners: [Int!]
+  reason: String!
+}
+
+type SolwarisGrimoire @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.Grimoire") {
+  seat: Int!
+  class: String!
+  "The variants taken, by slot, the passive's last."
+  variants: [String!]
+}
+
+type SolwarisFighter @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.FighterView") {
+  id: Int!
+  seat: Int!
+  team: Int!
+  class: String!
+  "A summon's entity ID; empty for a hero."
+  entity: String!
+  hero: Boolean!
+  hp: Int!
+  maxHp: Int!
+  ap: Int!
+  mp: Int!
+  armour: Int!
+  "The fighter's cell; empty while the viewer may not know it."
+  cell: String!
+  statuses: [String!]!
+  spells: [String!]
+}
+
+type SolwarisBonus @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.Bonus") {
+  kind: String!
+  cell: String!
+}
+
+type SolwarisTrap @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.TrapView") {
+  team: Int!
+  cell: String!
+  until: Int!
+}
+
+type SolwarisAuction @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.AuctionView") {
+  "The team the seed designated to play first."
+  designated: Int!
+  "The team that may overbid now."
+  toBid: Int!
+  "The team of the last bid; -1 for none."
+  leader: Int!
+  price: Int!
+  closed: Boolean!
+}
+
+type SolwarisReach @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.Reach") {
+  cell: String!
+  cost: Int!
+}
+
+type SolwarisSpellTargets @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.SpellTargets") {
+  spell: String!
+  cells: [String!]!
+}
+
+"An arena of the rotation."
+type Arena @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.Arena") {
+  id: ID!
+  name: String!
+  nameFr: String!
+  nameEn: String!
+  width: Int!
+  height: Int!
+  playableCells: Int!
+  "The rows, top first: '.' free, '#' or a letter an obstacle, '~' void, 'A'/'B' a start zone."
+  cells: [String!]!
+}
+
+"A Solwaris class."
+type SolwarisClass @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire.Class") {
+  id: ID!
+  nameFr: String!
+  nameEn: String!
+  hp: Int!
+  ap: Int!
+  mp: Int!
+  "Percent chance that one point of an AP removal fails on this class."
+  apResist: Int!
+  "Percent chance that one point of an MP removal fails on this class."
+  mpResist: Int!
+  "The 16 spells, slot by slot, the original before its variant."
+  spells: [SolwarisSpell!]!
+  "The original passive, then its variant."
+  passives: [SolwarisPassive!]!
+}
+
+type SolwarisSpell @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire.Spell") {
+  id: ID!
+  slot: Int!
+  variant: Boolean!
+  nameFr: String!
+  nameEn: String!
+  cost: Int!
+  minRange: Int!
+  maxRange: Int!
+  straight: Boolean!
+  sight: Boolean!
+  perTurn: Int!
+  perTarget: Int!
+  cooldown: Int!
+  textFr: String!
+  textEn: String!
+  adviceFr: String!
+  adviceEn: String!
+}
+
+type SolwarisPassive @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire.Passive") {
+  id: ID!
+  variant: Boolean!
+  nameFr: String!
+  nameEn: String!
+  textFr: String!
+  textEn: String!
+}
+
+extend type Query {
+  "The arenas Solwaris is fought on (the map option of createMatch names one by its id)."
+  arenas: [Arena!]!
+  "The Solwaris classes, their spells and passives."
+  solwarisClasses: [SolwarisClass!]!
+}
+
+input SolwarisGrimoireInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.ChooseGrimoire") {
+  class: String!
+  "IDs of variant spells or of the variant passive; every other slot keeps its original."
+  variants: [String!]! = []
+}
+
+input SolwarisPlaceInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.PlaceFighter") {
+  cell: String!
+}
+
+input SolwarisMoveInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.MoveFighter") {
+  path: [String!]!
+}
+
+input SolwarisCastInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.CastSpell") {
+  spell: String!
+  cell: String!
+}
+
+extend input ActionInput {
+  "Solwaris: choose a class and its variants before the fight."
+  chooseGrimoire: SolwarisGrimoireInput
+  "Solwaris: take a start cell in your zone."
+  placeFighter: SolwarisPlaceInput
+  "Solwaris: walk the acting fighter along a path."
+  moveFighter: SolwarisMoveInput
+  "Solwaris: cast a spell of the acting fighter on a cell."
+  castSpell: SolwarisCastInput
+}
+
+extend type Mutation {
+  "Solwaris: choose your class and its variants before the fight (locked once both have chosen)."
+  chooseGrimoire(matchId: ID!, class: String!, variants: [String!]! = [], commandId: ID): ActionPayload!
+  "Solwaris: take your start cell, in your start zone (hidden from the other side until both are placed)."
+  placeFighter(matchId: ID!, cell: String!, commandId: ID): ActionPayload!
+  "Solwaris: buy the initiative at the price reached plus 100 coins."
+  bid(matchId: ID!, commandId: ID): ActionPayload!
+  "Solwaris: let the standing bid (or the seed's designation) win the initiative."
+  passBid(matchId: ID!, commandId: ID): ActionPayload!
+  "Solwaris: walk the acting fighter along a path of adjacent cells, one MP a step."
+  moveFighter(matchId: ID!, path: [String!]!, commandId: ID): ActionPayload!
+  "Solwaris: cast a spell of the acting fighter on a cell."
+  castSpell(matchId: ID!, spell: String!, cell: String!, commandId: ID): ActionPayload!
+  "Solwaris: end the acting fighter's turn."
+  endTurn(matchId: ID!, commandId: ID): ActionPayload!
+}
+`, BuiltIn: false},
 	{Name: "../../domain/games/sovereignchess/sovereignchess.graphqls", Input: `# Sovereign Chess's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 
 extend enum Game {
@@ -2501,6 +3511,28 @@ func (ec *executionContext) childFields_ActionPayload(ctx context.Context, field
 		return ec.fieldContext_ActionPayload_duplicate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ActionPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_Arena(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Arena_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Arena_name(ctx, field)
+	case "nameFr":
+		return ec.fieldContext_Arena_nameFr(ctx, field)
+	case "nameEn":
+		return ec.fieldContext_Arena_nameEn(ctx, field)
+	case "width":
+		return ec.fieldContext_Arena_width(ctx, field)
+	case "height":
+		return ec.fieldContext_Arena_height(ctx, field)
+	case "playableCells":
+		return ec.fieldContext_Arena_playableCells(ctx, field)
+	case "cells":
+		return ec.fieldContext_Arena_cells(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Arena", field.Name)
 }
 
 func (ec *executionContext) childFields_Army(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -2865,6 +3897,194 @@ func (ec *executionContext) childFields_Side(ctx context.Context, field graphql.
 		return ec.fieldContext_Side_colour(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Side", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisAuction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "designated":
+		return ec.fieldContext_SolwarisAuction_designated(ctx, field)
+	case "toBid":
+		return ec.fieldContext_SolwarisAuction_toBid(ctx, field)
+	case "leader":
+		return ec.fieldContext_SolwarisAuction_leader(ctx, field)
+	case "price":
+		return ec.fieldContext_SolwarisAuction_price(ctx, field)
+	case "closed":
+		return ec.fieldContext_SolwarisAuction_closed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisAuction", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisBonus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_SolwarisBonus_kind(ctx, field)
+	case "cell":
+		return ec.fieldContext_SolwarisBonus_cell(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisBonus", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisClass(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SolwarisClass_id(ctx, field)
+	case "nameFr":
+		return ec.fieldContext_SolwarisClass_nameFr(ctx, field)
+	case "nameEn":
+		return ec.fieldContext_SolwarisClass_nameEn(ctx, field)
+	case "hp":
+		return ec.fieldContext_SolwarisClass_hp(ctx, field)
+	case "ap":
+		return ec.fieldContext_SolwarisClass_ap(ctx, field)
+	case "mp":
+		return ec.fieldContext_SolwarisClass_mp(ctx, field)
+	case "apResist":
+		return ec.fieldContext_SolwarisClass_apResist(ctx, field)
+	case "mpResist":
+		return ec.fieldContext_SolwarisClass_mpResist(ctx, field)
+	case "spells":
+		return ec.fieldContext_SolwarisClass_spells(ctx, field)
+	case "passives":
+		return ec.fieldContext_SolwarisClass_passives(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisClass", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisFighter(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SolwarisFighter_id(ctx, field)
+	case "seat":
+		return ec.fieldContext_SolwarisFighter_seat(ctx, field)
+	case "team":
+		return ec.fieldContext_SolwarisFighter_team(ctx, field)
+	case "class":
+		return ec.fieldContext_SolwarisFighter_class(ctx, field)
+	case "entity":
+		return ec.fieldContext_SolwarisFighter_entity(ctx, field)
+	case "hero":
+		return ec.fieldContext_SolwarisFighter_hero(ctx, field)
+	case "hp":
+		return ec.fieldContext_SolwarisFighter_hp(ctx, field)
+	case "maxHp":
+		return ec.fieldContext_SolwarisFighter_maxHp(ctx, field)
+	case "ap":
+		return ec.fieldContext_SolwarisFighter_ap(ctx, field)
+	case "mp":
+		return ec.fieldContext_SolwarisFighter_mp(ctx, field)
+	case "armour":
+		return ec.fieldContext_SolwarisFighter_armour(ctx, field)
+	case "cell":
+		return ec.fieldContext_SolwarisFighter_cell(ctx, field)
+	case "statuses":
+		return ec.fieldContext_SolwarisFighter_statuses(ctx, field)
+	case "spells":
+		return ec.fieldContext_SolwarisFighter_spells(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisFighter", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisGrimoire(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seat":
+		return ec.fieldContext_SolwarisGrimoire_seat(ctx, field)
+	case "class":
+		return ec.fieldContext_SolwarisGrimoire_class(ctx, field)
+	case "variants":
+		return ec.fieldContext_SolwarisGrimoire_variants(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisGrimoire", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisPassive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SolwarisPassive_id(ctx, field)
+	case "variant":
+		return ec.fieldContext_SolwarisPassive_variant(ctx, field)
+	case "nameFr":
+		return ec.fieldContext_SolwarisPassive_nameFr(ctx, field)
+	case "nameEn":
+		return ec.fieldContext_SolwarisPassive_nameEn(ctx, field)
+	case "textFr":
+		return ec.fieldContext_SolwarisPassive_textFr(ctx, field)
+	case "textEn":
+		return ec.fieldContext_SolwarisPassive_textEn(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisPassive", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisReach(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "cell":
+		return ec.fieldContext_SolwarisReach_cell(ctx, field)
+	case "cost":
+		return ec.fieldContext_SolwarisReach_cost(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisReach", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisSpell(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SolwarisSpell_id(ctx, field)
+	case "slot":
+		return ec.fieldContext_SolwarisSpell_slot(ctx, field)
+	case "variant":
+		return ec.fieldContext_SolwarisSpell_variant(ctx, field)
+	case "nameFr":
+		return ec.fieldContext_SolwarisSpell_nameFr(ctx, field)
+	case "nameEn":
+		return ec.fieldContext_SolwarisSpell_nameEn(ctx, field)
+	case "cost":
+		return ec.fieldContext_SolwarisSpell_cost(ctx, field)
+	case "minRange":
+		return ec.fieldContext_SolwarisSpell_minRange(ctx, field)
+	case "maxRange":
+		return ec.fieldContext_SolwarisSpell_maxRange(ctx, field)
+	case "straight":
+		return ec.fieldContext_SolwarisSpell_straight(ctx, field)
+	case "sight":
+		return ec.fieldContext_SolwarisSpell_sight(ctx, field)
+	case "perTurn":
+		return ec.fieldContext_SolwarisSpell_perTurn(ctx, field)
+	case "perTarget":
+		return ec.fieldContext_SolwarisSpell_perTarget(ctx, field)
+	case "cooldown":
+		return ec.fieldContext_SolwarisSpell_cooldown(ctx, field)
+	case "textFr":
+		return ec.fieldContext_SolwarisSpell_textFr(ctx, field)
+	case "textEn":
+		return ec.fieldContext_SolwarisSpell_textEn(ctx, field)
+	case "adviceFr":
+		return ec.fieldContext_SolwarisSpell_adviceFr(ctx, field)
+	case "adviceEn":
+		return ec.fieldContext_SolwarisSpell_adviceEn(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisSpell", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisSpellTargets(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "spell":
+		return ec.fieldContext_SolwarisSpellTargets_spell(ctx, field)
+	case "cells":
+		return ec.fieldContext_SolwarisSpellTargets_cells(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisSpellTargets", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisTrap(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "team":
+		return ec.fieldContext_SolwarisTrap_team(ctx, field)
+	case "cell":
+		return ec.fieldContext_SolwarisTrap_cell(ctx, field)
+	case "until":
+		return ec.fieldContext_SolwarisTrap_until(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisTrap", field.Name)
 }
 
 func (ec *executionContext) childFields_SovereignChessBoard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 )
 
@@ -28,6 +29,14 @@ type ActionInput struct {
 	Move *game.Move `json:"move,omitempty"`
 	// The answer to a choice the rules put to you (Match.choices).
 	Choose *game.Choose `json:"choose,omitempty"`
+	// Solwaris: choose a class and its variants before the fight.
+	ChooseGrimoire *solwaris.ChooseGrimoire `json:"chooseGrimoire,omitempty"`
+	// Solwaris: take a start cell in your zone.
+	PlaceFighter *solwaris.PlaceFighter `json:"placeFighter,omitempty"`
+	// Solwaris: walk the acting fighter along a path.
+	MoveFighter *solwaris.MoveFighter `json:"moveFighter,omitempty"`
+	// Solwaris: cast a spell of the acting fighter on a cell.
+	CastSpell *solwaris.CastSpell `json:"castSpell,omitempty"`
 	// Your army defects to another colour (see defect).
 	Defect *sovereignchess.Defect `json:"defect,omitempty"`
 	// A card from your hand (see playCard).
@@ -296,6 +305,8 @@ type Game string
 const (
 	// Classic chess, FIDE Laws.
 	GameChess Game = "CHESS"
+	// An arena duel: spend AP on spells and MP on steps until the other side has no hero standing.
+	GameSolwaris Game = "SOLWARIS"
 	// 16x16, twelve armies, two players or four (Royale).
 	GameSovereignChess Game = "SOVEREIGN_CHESS"
 	// Chess with a 58-card deck: each player holds four cards.
@@ -304,13 +315,14 @@ const (
 
 var AllGame = []Game{
 	GameChess,
+	GameSolwaris,
 	GameSovereignChess,
 	GameUnfairChess,
 }
 
 func (e Game) IsValid() bool {
 	switch e {
-	case GameChess, GameSovereignChess, GameUnfairChess:
+	case GameChess, GameSolwaris, GameSovereignChess, GameUnfairChess:
 		return true
 	}
 	return false
