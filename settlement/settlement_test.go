@@ -16,6 +16,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 	"github.com/arbiter-games/arbiter/projections"
+	"github.com/arbiter-games/arbiter/replay"
 	"github.com/arbiter-games/arbiter/settlement"
 )
 
@@ -286,5 +287,58 @@ func TestAVacatedSeatIsReleased(t *testing.T) {
 	}
 	if b, holds := balance(t, e, bob); b != 1000 || holds != 0 {
 		t.Fatalf("bob after leaving: %d, %d hold(s)", b, holds)
+	}
+}
+
+// verify re-derives the store's wallets.
+func verify(t *testing.T, store eventstore.Store) replay.WalletReport {
+	t.Helper()
+	r, err := replay.VerifyWallets(context.Background(), store, game.NewRegistry(classic.Rules{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestVerifyRederivesTheWalletsAndTheirSettlements(t *testing.T) {
+	ctx := context.Background()
+	store, e, id, ann, bob := live(t)
+	if r := verify(t, store); !r.OK() || r.Wallets != 2 || r.Holds != 2 || r.Matches != 1 || len(r.Pending) != 0 {
+		t.Fatalf("a live staked match: %+v", r)
+	}
+	if _, err := e.Handle(ctx, id, match.Resign{PlayerID: bob.ID}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := verify(t, store); !r.OK() || len(r.Pending) != 2 {
+		t.Fatalf("a finished match not settled yet: %+v", r)
+	}
+	// A settlement that pays Ann more than the result says is caught.
+	snap, _ := e.Match(ctx, id)
+	s := match.Settlement(snap.Rules, snap.State)
+	if s[0].Won != 300 || s[1].Charged != 300 {
+		t.Fatalf("settlement %+v", s)
+	}
+	if err := e.SettleHold(ctx, ann.ID, s[0].Hold, 0, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SettleHold(ctx, bob.ID, s[1].Hold, s[1].Charged, s[1].Won); err != nil {
+		t.Fatal(err)
+	}
+	r := verify(t, store)
+	if r.OK() || len(r.Problems) != 2 || !strings.Contains(r.Problems[0], "paying 1000; the result says 0 and 300") || !strings.Contains(r.Problems[1], "coins were made or lost") {
+		t.Fatalf("a forged settlement: %+v", r)
+	}
+}
+
+func TestVerifyPassesWhatTheProcessSettled(t *testing.T) {
+	ctx := context.Background()
+	store, e, id, ann, _ := live(t)
+	if _, err := e.Handle(ctx, id, match.Resign{PlayerID: ann.ID}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	_, p := boot(t, store)
+	step(t, store, p)
+	if r := verify(t, store); !r.OK() || len(r.Pending) != 0 || r.Holds != 2 {
+		t.Fatalf("after the process: %+v", r)
 	}
 }

@@ -110,6 +110,16 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		first = cmp.Or(first, r.Err())
 	}
+	if *id == "" {
+		w, err := replay.VerifyWallets(ctx, store, games())
+		if err != nil {
+			return err
+		}
+		if !printWallets(stdout, w) {
+			failed++
+			first = cmp.Or(first, w.Err())
+		}
+	}
 	fmt.Fprintf(stdout, "%d matches and %d other streams, %d events, verified in %s: ", matches, others, events, time.Since(start).Round(time.Millisecond))
 	switch {
 	case failed == 0 && storeErr == nil:
@@ -124,6 +134,26 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "%d FAILED\n", failed)
 	return fmt.Errorf("%d stream(s) do not verify; first: %w", failed, first)
+}
+
+// printWallets writes the verification of the wallets, if the store has any, and reports
+// whether they verified.
+func printWallets(w io.Writer, r replay.WalletReport) bool {
+	if r.Wallets == 0 && r.Matches == 0 {
+		return true
+	}
+	status := "ok  "
+	if !r.OK() {
+		status = "FAIL"
+	}
+	fmt.Fprintf(w, "%s wallets: %d re-derived, %d holds over %d matches that move coins, %d step(s) pending\n", status, r.Wallets, r.Holds, r.Matches, len(r.Pending))
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "     %s\n", p)
+	}
+	for _, p := range r.Pending {
+		fmt.Fprintf(w, "     pending: %s\n", p)
+	}
+	return r.OK()
 }
 
 // printStore writes the verification of the store as a whole.

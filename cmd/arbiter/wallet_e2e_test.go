@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -130,6 +131,10 @@ func TestKillNineBetweenTheEndAndTheSettlement(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = proc.Wait()
+	var before syncBuffer
+	if code := run(t.Context(), []string{"verify", "--db", db}, &before, &before); code != 0 || !strings.Contains(before.String(), "ok   wallets: 2 re-derived, 2 holds over 1 matches that move coins, 2 step(s) pending") {
+		t.Fatalf("verify before the settlement (exit %d): %s", code, before.String())
+	}
 
 	for restart := range 2 {
 		s := startServer(t, db)
@@ -140,7 +145,7 @@ func TestKillNineBetweenTheEndAndTheSettlement(t *testing.T) {
 		s.stop(t)
 	}
 	var out syncBuffer
-	if code := run(t.Context(), []string{"verify", "--db", db}, &out, &out); code != 0 {
+	if code := run(t.Context(), []string{"verify", "--db", db}, &out, &out); code != 0 || !strings.Contains(out.String(), "ok   wallets: 2 re-derived, 2 holds over 1 matches that move coins, 0 step(s) pending") {
 		t.Fatalf("verify after the settlement: %s", out.String())
 	}
 }

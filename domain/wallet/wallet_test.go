@@ -155,3 +155,36 @@ func TestEventsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestAuditCatchesWhatTheDeciderRefuses(t *testing.T) {
+	s := run(t, started(t), wallet.HoldCoins{ID: "h1", Match: "m1", Amount: 300})
+	for _, c := range []struct {
+		id string
+		e  game.Event
+	}{
+		{"x", wallet.CoinsGranted{Amount: 1000, Reason: wallet.ReasonStarting}},
+		{"h2", wallet.CoinsHeld{Hold: "h2", Match: "m2", Amount: 701}},
+		{"h3", wallet.CoinsHeld{Hold: "h3", Match: "m1", Amount: 1}},
+		{"h4", wallet.CoinsHeld{Hold: "h5", Match: "m4", Amount: 1}},
+		{"settle:h1", wallet.HoldSettled{Match: "m1", Hold: "h1", Held: 250, Charged: 0, Won: 0}},
+		{"settle:hx", wallet.HoldSettled{Match: "m1", Hold: "hx", Held: 300}},
+		{"release:h1", wallet.HoldReleased{Match: "m1", Hold: "h1", Amount: 400, Reason: "r"}},
+		{"s", wallet.CoinsSpent{Amount: 701, Reason: "hat"}},
+	} {
+		if err := wallet.Audit(s, c.id, c.e); err == nil {
+			t.Errorf("%s %+v passed the audit", c.id, c.e)
+		}
+	}
+	for _, c := range []struct {
+		id string
+		e  game.Event
+	}{
+		{"settle:h1", wallet.HoldSettled{Match: "m1", Hold: "h1", Held: 300, Charged: 300}},
+		{"release:h1", wallet.HoldReleased{Match: "m1", Hold: "h1", Amount: 300, Reason: "r"}},
+		{"h2", wallet.CoinsHeld{Hold: "h2", Match: "m2", Amount: 700}},
+	} {
+		if err := wallet.Audit(s, c.id, c.e); err != nil {
+			t.Errorf("%s %+v: %v", c.id, c.e, err)
+		}
+	}
+}
