@@ -52,7 +52,9 @@ func (s *server) settledTo(t *testing.T, token string, want int) walletData {
 
 func (s *server) stakedMatch(t *testing.T, creator string, stake string, joiners ...string) string {
 	t.Helper()
-	var c struct{ CreateMatch struct{ Match struct{ ID string } } }
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
 	s.must(t, creator, `mutation($s:String!){createMatch(input:{game:CHESS, options:[{key:"stake", value:$s}]}){match{id}}}`, map[string]any{"s": stake}, &c)
 	id := c.CreateMatch.Match.ID
 	for _, tok := range joiners {
