@@ -136,7 +136,7 @@ func (e *Engine) walletDo(ctx context.Context, playerID, key string, build func(
 				Payload: payload, CommandID: "wallet", Actor: "system", Visibility: visibility.Server, Time: now,
 			}
 		}
-		_, err = e.cfg.Store.Append(ctx, stream, w.Version, proposed...)
+		res, err := e.cfg.Store.Append(ctx, stream, w.Version, proposed...)
 		var conflict *eventstore.VersionConflict
 		switch {
 		case errors.As(err, &conflict) && attempt+1 < e.cfg.MaxRetries:
@@ -145,6 +145,9 @@ func (e *Engine) walletDo(ctx context.Context, playerID, key string, build func(
 			return wallet.State{}, &game.Error{Code: game.Conflict, Reason: "the wallet kept changing under this command; send it again", Err: err}
 		case err != nil:
 			return wallet.State{}, appendError("appending to "+stream, err)
+		case res.Duplicate: // stored before, under the same key: the wallet as it is
+			w, err := e.ReadWallet(ctx, playerID)
+			return w.State, err
 		}
 		for _, ev := range evs {
 			w.State = wallet.Evolve(w.State, ev)
@@ -251,4 +254,46 @@ func (e *Engine) checkStake(ctx context.Context, c CreateMatch) error {
 		return wallet.Short(stake, w.State.Balance, "a stake of "+fmt.Sprint(stake))
 	}
 	return nil
+}
+
+// GrantCoins credits a registered player's wallet (a daily bonus, a reward: the economy's),
+// once per key: the same key sent again grants nothing more.
+func (e *Engine) GrantCoins(ctx context.Context, playerID string, amount int64, reason, key string) (wallet.State, error) {
+	if _, err := e.registration(ctx, playerID); err != nil {
+		return wallet.State{}, err
+	}
+	if err := CheckCommandID(key); err != nil || key == "" {
+		return wallet.State{}, cmpErr(err, game.Reject(game.BadInput, "a grant needs a key: the same key grants once"))
+	}
+	if err := e.grantStarting(ctx, playerID); err != nil {
+		return wallet.State{}, err
+	}
+	return e.walletDo(ctx, playerID, "grant:"+key, func(wallet.State) (wallet.Command, error) {
+		return wallet.Grant{Amount: amount, Reason: reason}, nil
+	})
+}
+
+// SpendCoins debits a registered player's wallet for ref (a hat: the economy's), once per
+// key, refused with INSUFFICIENT_FUNDS above the balance.
+func (e *Engine) SpendCoins(ctx context.Context, playerID string, amount int64, reason, ref, key string) (wallet.State, error) {
+	if _, err := e.registration(ctx, playerID); err != nil {
+		return wallet.State{}, err
+	}
+	if err := CheckCommandID(key); err != nil || key == "" {
+		return wallet.State{}, cmpErr(err, game.Reject(game.BadInput, "a spending needs a key: the same key spends once"))
+	}
+	if err := e.grantStarting(ctx, playerID); err != nil {
+		return wallet.State{}, err
+	}
+	return e.walletDo(ctx, playerID, "spend:"+key, func(wallet.State) (wallet.Command, error) {
+		return wallet.Spend{Amount: amount, Reason: reason, Ref: ref}, nil
+	})
+}
+
+// cmpErr is err, or otherwise when err is nil.
+func cmpErr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
 }

@@ -189,3 +189,28 @@ func TestTwoRacingJoinsCannotOverdraw(t *testing.T) {
 		}
 	}
 }
+
+func TestGrantsAndSpendingsAreOncePerKey(t *testing.T) {
+	ctx := context.Background()
+	e := newEngine(openStore(t))
+	ann := register(t, e, "Ann")
+	for range 2 {
+		if w, err := e.GrantCoins(ctx, ann.ID, 50, "daily bonus", "daily-2026-12-01"); err != nil || w.Balance != 1050 {
+			t.Fatalf("the daily bonus: %d, %v", w.Balance, err)
+		}
+	}
+	for range 2 {
+		if w, err := e.SpendCoins(ctx, ann.ID, 300, "hat", "beret", "buy-beret"); err != nil || w.Balance != 750 {
+			t.Fatalf("a hat: %d, %v", w.Balance, err)
+		}
+	}
+	if _, err := e.SpendCoins(ctx, ann.ID, 751, "hat", "crown", "buy-crown"); game.CodeOf(err) != wallet.InsufficientFunds {
+		t.Fatalf("a hat above the balance: %v", err)
+	}
+	if _, err := e.GrantCoins(ctx, ann.ID, 50, "daily bonus", ""); game.CodeOf(err) != game.BadInput {
+		t.Fatalf("a grant without a key: %v", err)
+	}
+	if w := balance(t, e, ann); w.Balance != 750 {
+		t.Fatalf("balance %d", w.Balance)
+	}
+}
