@@ -55,6 +55,11 @@ var rules = []rule{
 		Why:   "the read side folds a match through domain/match and matchstream, as the engine does, without the write side",
 	},
 	{
+		From:  "settlement",
+		Never: []string{"graph", "bot"},
+		Why:   "the settlement process acts through the engine for any node, API or not; the API shows what it did, not the other way round",
+	},
+	{
 		From:  "replay",
 		Never: []string{"engine"},
 		Why:   "replay and verify read the store and fold through domain/match; they must work on a store no engine runs on",
