@@ -100,6 +100,30 @@ func TestWalletOverGraphQL(t *testing.T) {
 	if w.Balance != 700 || len(w.Held) != 1 || w.Held[0].MatchID != id || w.Held[0].Amount != 300 {
 		t.Fatalf("Ann's wallet in a match staked 300: %+v", w)
 	}
+	// Each seat's funds are its own while the match is live (its purse, in a game that charges).
+	var ev struct {
+		Match struct {
+			Events []struct {
+				Type     string
+				Data     map[string]any
+				Redacted bool
+			}
+		}
+	}
+	s.must(t, bob, `query($m:ID!){match(id:$m){events{type data redacted}}}`, map[string]any{"m": id}, &ev)
+	funded := 0
+	for _, e := range ev.Match.Events {
+		if e.Type != "SeatFunded" {
+			continue
+		}
+		funded++
+		if mine := e.Data != nil && e.Data["seat"] == float64(1); mine == e.Redacted || !mine && e.Data != nil {
+			t.Fatalf("Bob (seat 1) reads a SeatFunded as %+v", e)
+		}
+	}
+	if funded != 2 {
+		t.Fatalf("%d SeatFunded events", funded)
+	}
 	// Eve cannot afford a second match's stake once she holds one.
 	big := s.stakedMatch(t, ann, "600")
 	s.stakedMatch(t, bob, "600", eve)
