@@ -71,7 +71,9 @@ func solwarisDuel(t *testing.T, mapID string) {
 	_, ann := srv.register(t, "ann")
 	_, bob := srv.register(t, "bob")
 	tokens := []string{ann, bob}
-	var c struct{ CreateMatch struct{ Match struct{ ID string } } }
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
 	srv.must(t, ann, `mutation($map:String!){createMatch(input:{game:SOLWARIS, options:[{key:"map", value:$map}]}){match{id}}}`,
 		map[string]any{"map": mapID}, &c)
 	id := c.CreateMatch.Match.ID

@@ -97,6 +97,12 @@ func (s *State) aimable(f int, sp *grimoire.Spell, to arena.Cell) string {
 			return "out of sight"
 		}
 	}
+	return s.fits(f, sp, to)
+}
+
+// fits says why sp may not be aimed at to, a cell in its range ("" when it may): the
+// cell it needs (free, or holding an entity), and its limit per target.
+func (s *State) fits(f int, sp *grimoire.Spell, to arena.Cell) string {
 	on := s.at(to)
 	switch {
 	case sp.Target == grimoire.TargetFree && on >= 0:
@@ -311,7 +317,7 @@ func (s *State) targets(f int) []SpellTargets {
 		}
 		var cells []string
 		for _, c := range g.Targets(from, arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight}) {
-			if s.aimable(f, sp, c) == "" {
+			if sp.Target == grimoire.TargetAny && sp.PerTarget == 0 || s.fits(f, sp, c) == "" {
 				cells = append(cells, c.String())
 			}
 		}
@@ -320,22 +326,4 @@ func (s *State) targets(f int) []SpellTargets {
 		}
 	}
 	return out
-}
-
-// castScore hints how good a cast is for a player in a hurry: a blow that reaches an
-// enemy first, then a spell on oneself, then the rest.
-func (s *State) castScore(f int, id, cell string) int {
-	sp, err := grimoire.SpellByID(id)
-	if err != nil {
-		return 0
-	}
-	to, _ := arena.ParseCell(cell)
-	g := s.grid()
-	area := g.Area(sp.Zone, s.Fighters[f].Cell, to)
-	for _, e := range sp.Effects {
-		if e.Kind == grimoire.Damage && slices.ContainsFunc(s.chosen(f, e, to, area), func(t int) bool { return s.Fighters[t].Team != s.Fighters[f].Team }) {
-			return 3
-		}
-	}
-	return 0
 }

@@ -254,22 +254,23 @@ func passive(f Fighter) *grimoire.Passive {
 }
 
 // drawBonuses draws BonusesPerTurn different bonus kinds onto different free cells that
-// nothing stands on.
+// nothing stands on: a cell is drawn among the playable ones until one is neither taken
+// nor occupied (the draws are the decision's, so the verifier draws the same).
 func (d *decision) drawBonuses() []Bonus {
-	g := d.s.grid()
+	playable := d.s.grid().Playable()
 	occupied := d.s.occupied(-1)
-	var free []arena.Cell
-	for _, c := range g.Playable() {
-		if !slices.Contains(occupied, c) {
-			free = append(free, c)
-		}
-	}
 	kinds := d.rng.Perm(len(BonusKinds))
 	out := make([]Bonus, 0, BonusesPerTurn)
-	for i := 0; i < BonusesPerTurn && i < len(free) && i < len(kinds); i++ {
-		k := d.rng.IntN(len(free))
-		out = append(out, Bonus{Kind: BonusKinds[kinds[i]].ID, Cell: free[k].String()})
-		free = slices.Delete(free, k, k+1)
+	var taken []arena.Cell
+	for i := 0; i < BonusesPerTurn && i < len(kinds); i++ {
+		for try := 0; try < 4*len(playable); try++ {
+			c := playable[d.rng.IntN(len(playable))]
+			if !slices.Contains(occupied, c) && !slices.Contains(taken, c) {
+				taken = append(taken, c)
+				out = append(out, Bonus{Kind: BonusKinds[kinds[i]].ID, Cell: c.String()})
+				break
+			}
+		}
 	}
 	return out
 }

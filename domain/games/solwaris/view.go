@@ -40,10 +40,10 @@ type View struct {
 	Winners []int
 	Reason  string
 
-	state State
-	seat  int // the viewer's seat to act now, or -1
-	team  int // the viewer's team, -1 for a spectator
-	over  bool
+	grid *arena.Grid // the arena, for the plays' zones
+	seat int         // the viewer's seat to act now, or -1
+	team int         // the viewer's team, -1 for a spectator
+	over bool
 }
 
 // FighterView is a fighter as the API shows it.
@@ -106,7 +106,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	}
 	v := &View{Map: s.Map, Width: g.Width(), Height: g.Height(), Cells: g.Rows(), Phase: s.Phase, Deadline: s.Deadline,
 		Turn: s.Turn, Acting: s.Actor, Grimoires: []Grimoire{}, Fighters: []FighterView{}, Bonuses: slices.Clone(s.Bonuses),
-		Traps: []TrapView{}, Winners: slices.Clone(s.Winners), Reason: s.Reason, state: s, seat: -1, team: team, over: all}
+		Traps: []TrapView{}, Winners: slices.Clone(s.Winners), Reason: s.Reason, grid: g, seat: -1, team: team, over: all}
 	if v.Bonuses == nil {
 		v.Bonuses = []Bonus{}
 	}
@@ -169,14 +169,14 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	return v
 }
 
-// Plays lists what the viewer's seat may do now.
+// Plays lists what the viewer's seat may do now, from what the view shows alone.
 func (v *View) Plays() []game.Play {
 	if v.seat < 0 || v.over {
 		return nil
 	}
-	s, seat := v.state, v.seat
+	seat := v.seat
 	var out []game.Play
-	switch s.Phase {
+	switch v.Phase {
 	case PhaseGrimoire:
 		for _, c := range grimoire.Classes() {
 			out = append(out, game.Play{Seat: seat, Kind: KindGrimoire, Do: ChooseGrimoire{Class: c.ID, Variants: []string{}}})
@@ -192,38 +192,76 @@ func (v *View) Plays() []game.Play {
 			out = append(out, game.Play{Seat: seat, Kind: KindPlace, Do: PlaceFighter{Cell: c}, Of: KindPlace})
 		}
 	case PhaseAuction:
-		if s.Auction.Price+BidStep <= v.Purse {
+		if v.Auction != nil && v.Auction.Price+BidStep <= v.Purse {
 			out = append(out, game.Play{Seat: seat, Kind: KindBid, Do: Bid{}})
 		}
 		out = append(out, game.Play{Seat: seat, Kind: KindPass, Do: PassBid{}, Score: 1})
 	case PhasePlay:
 		out = append(out, game.Play{Seat: seat, Kind: KindEndTurn, Do: EndTurn{}, Score: 1})
-		f := s.Fighters[s.Actor]
-		g := s.grid()
+		me := v.Fighters[v.Acting]
+		from, _ := arena.ParseCell(me.Cell)
+		var enemies []arena.Cell
+		for _, f := range v.Fighters {
+			if c, err := arena.ParseCell(f.Cell); err == nil && f.Team != me.Team && f.HP > 0 {
+				enemies = append(enemies, c)
+			}
+		}
+		cost := make(map[arena.Cell]int, len(v.Reachable))
+		for _, r := range v.Reachable {
+			c, _ := arena.ParseCell(r.Cell)
+			cost[c] = r.Cost
+		}
 		for _, r := range v.Reachable {
 			to, _ := arena.ParseCell(r.Cell)
-			path, err := g.Path(f.Cell, to, s.occupied(s.Actor))
-			if err != nil {
-				continue
-			}
-			names := make([]string, len(path))
-			for i, c := range path {
-				names[i] = c.String()
-			}
 			score := 0
-			if s.nearestEnemy(s.Actor, to) < s.nearestEnemy(s.Actor, f.Cell) {
+			if nearest(to, enemies) < nearest(from, enemies) {
 				score = 2
 			}
-			out = append(out, game.Play{Seat: seat, Kind: KindStep, Do: MoveFighter{Path: names}, Of: KindStep, Score: score})
+			out = append(out, game.Play{Seat: seat, Kind: KindStep, Do: MoveFighter{Path: walkBack(cost, to)}, Of: KindStep, Score: score})
 		}
+		g := v.grid
 		for _, t := range v.Targets {
+			sp, _ := grimoire.SpellByID(t.Spell)
 			for _, c := range t.Cells {
+				to, _ := arena.ParseCell(c)
 				out = append(out, game.Play{Seat: seat, Kind: KindSpell, Do: CastSpell{Spell: t.Spell, Cell: c}, Of: t.Spell,
-					Score: s.castScore(s.Actor, t.Spell, c)})
+					Score: castScore(g, sp, from, to, enemies)})
 			}
 		}
 	}
 	return out
+}
+
+// castScore hints how good a cast is for a player in a hurry: a blow that reaches an
+// enemy the viewer sees first.
+func castScore(g *arena.Grid, sp *grimoire.Spell, from, to arena.Cell, enemies []arena.Cell) int {
+	if sp == nil {
+		return 0
+	}
+	if nearest(to, enemies) > 2*sp.Zone.Size { // no zone reaches farther from its target
+		return 0
+	}
+	area := g.Area(sp.Zone, from, to)
+	for _, e := range sp.Effects {
+		if e.Kind != grimoire.Damage {
+			continue
+		}
+		for _, c := range enemies {
+			if (e.To == grimoire.ToTarget && c == to) || (e.To != grimoire.ToTarget && e.To != grimoire.ToCaster && slices.Contains(area, c)) {
+				return 3
+			}
+		}
+	}
+	return 0
+}
+
+// nearest is the distance from c to the nearest of cells.
+func nearest(c arena.Cell, cells []arena.Cell) int {
+	best := 1 << 30
+	for _, e := range cells {
+		best = min(best, arena.Distance(c, e))
+	}
+	return best
 }
 
 // statuses names what lasts on f: its states, boosts and resistances.
@@ -239,13 +277,20 @@ func statuses(f Fighter) []string {
 	return out
 }
 
-// nearestEnemy is the distance from c to the nearest standing enemy of fighter f.
-func (s *State) nearestEnemy(f int, c arena.Cell) int {
-	best := 1 << 30
-	for _, e := range s.Fighters {
-		if e.Standing() && e.Team != s.Fighters[f].Team {
-			best = min(best, arena.Distance(c, e.Cell))
+// walkBack is a shortest walk to cell, read off the costs of the reachable cells: back
+// from cell, each step to a neighbour that costs one MP less, down to the mover's.
+func walkBack(cost map[arena.Cell]int, cell arena.Cell) []string {
+	path := make([]string, cost[cell])
+	for c := cell; ; {
+		path[cost[c]-1] = c.String()
+		if cost[c] == 1 {
+			return path
+		}
+		for _, d := range []arena.Dir{arena.North, arena.East, arena.South, arena.West} {
+			if n := c.Step(d); cost[n] == cost[c]-1 {
+				c = n
+				break
+			}
 		}
 	}
-	return best
 }
