@@ -1,39 +1,19 @@
 package unfair
 
 import (
-	"crypto/sha256"
-	"math/rand/v2"
-	"slices"
 	"strconv"
+
+	"github.com/arbiter-games/arbiter/domain/cards"
 )
 
 // Decks, hands and piles. Both decks hold the same 144 cards; each is shuffled from the
 // match's seed alone, so the order is fixed when the match is created (and committed to by
 // the seed's hash) and anyone can deal it again once the seed is revealed.
 
-// shuffle is seat's deck for the match seed: a Fisher-Yates shuffle driven by ChaCha8
-// keyed with sha256(seed || "unfair/deck/" || seat). Both the generator and the way a
-// draw becomes an index are written down here, so that a deck dealt today deals the same
-// under any later Go release.
+// shuffle is seat's deck for the match seed: the kit's shuffle (cards.Shuffle) under the
+// label "unfair/deck/<seat>".
 func shuffle(seed []byte, seat int) []string {
-	key := sha256.Sum256(slices.Concat(seed, []byte("unfair/deck/"+strconv.Itoa(seat))))
-	rng := rand.NewChaCha8(key)
-	out := slices.Clone(deck)
-	for i := len(out) - 1; i > 0; i-- {
-		j := below(rng, uint64(i+1))
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
-}
-
-// below is a uniform number in [0, n), rejecting the draws that would bias the modulo.
-func below(rng *rand.ChaCha8, n uint64) uint64 {
-	threshold := -n % n // 2^64 mod n
-	for {
-		if x := rng.Uint64(); x >= threshold {
-			return x % n
-		}
-	}
+	return cards.Shuffle(seed, "unfair/deck/"+strconv.Itoa(seat), deck)
 }
 
 // refill draws into every empty slot of seat's hand, lowest slot first, while its deck

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
-	"maps"
 	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -47,11 +46,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 		}
 	}
 	for seat := range 2 {
-		sc := cards.SeatCards{Seat: seat, HandSize: r.HandSize(s, seat), DeckSize: r.DeckSize(s, seat), Discard: r.Discard(s, seat), Played: []cards.CardCount{}}
-		played := r.Played(s, seat)
-		for _, id := range slices.Sorted(maps.Keys(played)) {
-			sc.Played = append(sc.Played, cards.CardCount{Card: id, Count: played[id]})
-		}
+		sc := cards.SeatCards{Seat: seat, HandSize: r.HandSize(s, seat), DeckSize: r.DeckSize(s, seat), Discard: r.Discard(s, seat), Played: cards.Counts(s.Sides[seat].Played)}
 		v.Cards = append(v.Cards, sc)
 	}
 	return v
