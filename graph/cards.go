@@ -104,3 +104,24 @@ func textOrNil(s string) *string {
 	}
 	return &s
 }
+
+// shownHand is a card game's hand field: the viewer's hand (nil for a spectator's view,
+// which holds none) as the API's cards, from the game's catalog (c, or err reading it).
+func shownHand(c *catalog, err error, hand []cards.HandCard) ([]*model.HandCard, error) {
+	if hand == nil || err != nil {
+		return nil, err
+	}
+	return handModel(c, hand), nil
+}
+
+// shownSeats is a card game's seats field: what everyone may know of each seat's cards.
+func shownSeats(c *catalog, err error, seats []cards.SeatCards) ([]*model.SeatCards, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.SeatCards, len(seats))
+	for i, sc := range seats {
+		out[i] = seatCardsModel(c, sc)
+	}
+	return out, nil
+}

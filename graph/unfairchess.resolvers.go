@@ -34,23 +34,13 @@ func (r *unfairChessStateResolver) Hand(ctx context.Context, obj *unfair.View) (
 		return nil, nil // a spectator's view holds no hand
 	}
 	c, err := r.unfairCatalog()
-	if err != nil {
-		return nil, err
-	}
-	return handModel(c, obj.Hand), nil
+	return shownHand(c, err, obj.Hand)
 }
 
 // Seats is the resolver for the seats field.
 func (r *unfairChessStateResolver) Seats(ctx context.Context, obj *unfair.View) ([]*model.SeatCards, error) {
 	c, err := r.unfairCatalog()
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*model.SeatCards, len(obj.Cards))
-	for i, sc := range obj.Cards {
-		out[i] = seatCardsModel(c, sc)
-	}
-	return out, nil
+	return shownSeats(c, err, obj.Cards)
 }
 
 // UnfairChessState returns generated.UnfairChessStateResolver implementation.

@@ -18,6 +18,7 @@ import (
 	"github.com/arbiter-games/arbiter/bus"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
@@ -35,7 +36,7 @@ import (
 
 // games is every game this binary hosts: the one place a game is plugged in.
 func games() *game.Registry {
-	return game.NewRegistry(classic.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{})
+	return game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{})
 }
 
 // defaultDB is the embedded store's file when neither --db nor ARBITER_DB says otherwise.

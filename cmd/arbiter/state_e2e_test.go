@@ -257,13 +257,13 @@ func TestSchemaIntrospectsGamesAndDeprecations(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	if got, want := names(d.State.PossibleTypes), []string{"ChessState", "SolwarisState", "SovereignChessState", "UnfairChessState"}; !slices.Equal(got, want) {
+	if got, want := names(d.State.PossibleTypes), []string{"ChessState", "MagicChessState", "SolwarisState", "SovereignChessState", "UnfairChessState"}; !slices.Equal(got, want) {
 		t.Errorf("GameState's members %v, want %v", got, want)
 	}
-	if got, want := names(d.Card.PossibleTypes), []string{"UnfairChessCard"}; !slices.Equal(got, want) {
+	if got, want := names(d.Card.PossibleTypes), []string{"MagicChessCard", "UnfairChessCard"}; !slices.Equal(got, want) {
 		t.Errorf("Card's types %v, want %v", got, want)
 	}
-	if got, want := names(d.Game.EnumValues), []string{"CHESS", "SOLWARIS", "SOVEREIGN_CHESS", "UNFAIR_CHESS"}; !slices.Equal(got, want) {
+	if got, want := names(d.Game.EnumValues), []string{"CHESS", "MAGIC_CHESS", "SOLWARIS", "SOVEREIGN_CHESS", "UNFAIR_CHESS"}; !slices.Equal(got, want) {
 		t.Errorf("Game's values %v, want %v", got, want)
 	}
 	for _, mu := range []string{"playCard", "defect", "acceptOpening", "refuseOpening", "playMove"} {

@@ -11,11 +11,13 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
-// Card is one entry of a game's catalog, in both of the game's languages.
+// Card is one entry of a game's catalog, in the game's languages: English and the game's
+// own (French for UnfairChess, Spanish for Ajedrez Mágico; the other stays empty).
 type Card struct {
 	ID      string
 	NameFr  string
 	NameEn  string
+	NameEs  string
 	Group   string // the family the card belongs to, e.g. "statuses"
 	Rarity  string // COMMON, RARE or LEGENDARY
 	Copies  int    // how many copies each deck holds
@@ -23,6 +25,7 @@ type Card struct {
 	Targets string // what the card is aimed at, e.g. "own-piece", "own-piece square"
 	TextFr  string
 	TextEn  string
+	TextEs  string
 }
 
 // HandCard is a card in a hand, as its holder sees it.
@@ -109,4 +112,25 @@ func (p PlayCard) SlotIn(hand []string, gameName string, known func(id string) b
 		return -1, game.Reject(game.IllegalMove, "%s is not in your hand", p.Card)
 	}
 	return slot, nil
+}
+
+// Hand is a hand as its holder sees it: slots lists the catalog IDs by slot ("" for an
+// empty slot); closed says why no card may be played now ("" when one may); options
+// gives, for the card in a slot, every legal choice of targets, or why there is none.
+func Hand(slots []string, closed string, options func(slot int) (targets [][]string, why string)) []HandCard {
+	var out []HandCard // nil for an empty hand
+	for slot, c := range slots {
+		if c == "" {
+			continue
+		}
+		hc := HandCard{Slot: slot, Card: c, Reason: closed}
+		if closed == "" {
+			hc.Targets, hc.Reason = options(slot)
+			if hc.Playable = len(hc.Targets) > 0; hc.Playable {
+				hc.Reason = ""
+			}
+		}
+		out = append(out, hc)
+	}
+	return out
 }

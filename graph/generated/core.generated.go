@@ -15,6 +15,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/introspection"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
@@ -5880,6 +5881,13 @@ func (ec *executionContext) _Card(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._UnfairChessCard(ctx, sel, obj)
+	case model.MagicChessCard:
+		return ec._MagicChessCard(ctx, sel, &obj)
+	case *model.MagicChessCard:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MagicChessCard(ctx, sel, obj)
 	default:
 		if typedObj, ok := obj.(graphql.Marshaler); ok {
 			return typedObj
@@ -5914,6 +5922,13 @@ func (ec *executionContext) _GameState(ctx context.Context, sel ast.SelectionSet
 			return graphql.Null
 		}
 		return ec._SolwarisState(ctx, sel, obj)
+	case magicchess.View:
+		return ec._MagicChessState(ctx, sel, &obj)
+	case *magicchess.View:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._MagicChessState(ctx, sel, obj)
 	case classic.View:
 		return ec._ChessState(ctx, sel, &obj)
 	case *classic.View:

@@ -23,6 +23,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Army() ArmyResolver
+	MagicChessState() MagicChessStateResolver
 	Mark() MarkResolver
 	Match() MatchResolver
 	Mutation() MutationResolver
@@ -118,6 +119,40 @@ type ComplexityRoot struct {
 	JoinPayload struct {
 		Match func(childComplexity int) int
 		Seat  func(childComplexity int) int
+	}
+
+	MagicChessBoard struct {
+		FEN        func(childComplexity int) int
+		InCheck    func(childComplexity int) int
+		LegalMoves func(childComplexity int) int
+		Marks      func(childComplexity int) int
+	}
+
+	MagicChessCard struct {
+		Copies      func(childComplexity int) int
+		Cost        func(childComplexity int) int
+		Duration    func(childComplexity int) int
+		Group       func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Implemented func(childComplexity int) int
+		Name        func(childComplexity int, lang model.Language) int
+		NameEn      func(childComplexity int) int
+		NameFr      func(childComplexity int) int
+		Rarity      func(childComplexity int) int
+		Reaction    func(childComplexity int) int
+		Targets     func(childComplexity int) int
+		Text        func(childComplexity int, lang model.Language) int
+		TextEn      func(childComplexity int) int
+		TextFr      func(childComplexity int) int
+		Window      func(childComplexity int) int
+	}
+
+	MagicChessState struct {
+		Board func(childComplexity int) int
+		Hand  func(childComplexity int) int
+		Moves func(childComplexity int) int
+		Phase func(childComplexity int) int
+		Seats func(childComplexity int) int
 	}
 
 	Mark struct {
@@ -778,6 +813,169 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JoinPayload.Seat(childComplexity), true
+
+	case "MagicChessBoard.fen":
+		if e.ComplexityRoot.MagicChessBoard.FEN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessBoard.FEN(childComplexity), true
+	case "MagicChessBoard.inCheck":
+		if e.ComplexityRoot.MagicChessBoard.InCheck == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessBoard.InCheck(childComplexity), true
+	case "MagicChessBoard.legalMoves":
+		if e.ComplexityRoot.MagicChessBoard.LegalMoves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessBoard.LegalMoves(childComplexity), true
+	case "MagicChessBoard.marks":
+		if e.ComplexityRoot.MagicChessBoard.Marks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessBoard.Marks(childComplexity), true
+
+	case "MagicChessCard.copies":
+		if e.ComplexityRoot.MagicChessCard.Copies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Copies(childComplexity), true
+	case "MagicChessCard.cost":
+		if e.ComplexityRoot.MagicChessCard.Cost == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Cost(childComplexity), true
+	case "MagicChessCard.duration":
+		if e.ComplexityRoot.MagicChessCard.Duration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Duration(childComplexity), true
+	case "MagicChessCard.group":
+		if e.ComplexityRoot.MagicChessCard.Group == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Group(childComplexity), true
+	case "MagicChessCard.id":
+		if e.ComplexityRoot.MagicChessCard.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.ID(childComplexity), true
+	case "MagicChessCard.implemented":
+		if e.ComplexityRoot.MagicChessCard.Implemented == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Implemented(childComplexity), true
+	case "MagicChessCard.name":
+		if e.ComplexityRoot.MagicChessCard.Name == nil {
+			break
+		}
+
+		args, err := ec.field_MagicChessCard_name_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Name(childComplexity, args["lang"].(model.Language)), true
+	case "MagicChessCard.nameEn":
+		if e.ComplexityRoot.MagicChessCard.NameEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.NameEn(childComplexity), true
+	case "MagicChessCard.nameFr":
+		if e.ComplexityRoot.MagicChessCard.NameFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.NameFr(childComplexity), true
+	case "MagicChessCard.rarity":
+		if e.ComplexityRoot.MagicChessCard.Rarity == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Rarity(childComplexity), true
+	case "MagicChessCard.reaction":
+		if e.ComplexityRoot.MagicChessCard.Reaction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Reaction(childComplexity), true
+	case "MagicChessCard.targets":
+		if e.ComplexityRoot.MagicChessCard.Targets == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Targets(childComplexity), true
+	case "MagicChessCard.text":
+		if e.ComplexityRoot.MagicChessCard.Text == nil {
+			break
+		}
+
+		args, err := ec.field_MagicChessCard_text_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Text(childComplexity, args["lang"].(model.Language)), true
+	case "MagicChessCard.textEn":
+		if e.ComplexityRoot.MagicChessCard.TextEn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.TextEn(childComplexity), true
+	case "MagicChessCard.textFr":
+		if e.ComplexityRoot.MagicChessCard.TextFr == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.TextFr(childComplexity), true
+	case "MagicChessCard.window":
+		if e.ComplexityRoot.MagicChessCard.Window == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessCard.Window(childComplexity), true
+
+	case "MagicChessState.board":
+		if e.ComplexityRoot.MagicChessState.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.Board(childComplexity), true
+	case "MagicChessState.hand":
+		if e.ComplexityRoot.MagicChessState.Hand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.Hand(childComplexity), true
+	case "MagicChessState.moves":
+		if e.ComplexityRoot.MagicChessState.Moves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.Moves(childComplexity), true
+	case "MagicChessState.phase":
+		if e.ComplexityRoot.MagicChessState.Phase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.Phase(childComplexity), true
+	case "MagicChessState.seats":
+		if e.ComplexityRoot.MagicChessState.Seats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.Seats(childComplexity), true
 
 	case "Mark.kind":
 		if e.ComplexityRoot.Mark.Kind == nil {
@@ -3052,6 +3250,95 @@ type ChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Bo
   legalMoves: [String!]!
 }
 `, BuiltIn: false},
+	{Name: "../../domain/games/magicchess/magicchess.graphqls", Input: `# Ajedrez Mágico's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
+# Cards are laid with UnfairChess's playCard (mutation or act's playCard input): the card
+# kit's action, shared by both card games. The planning phase ends with
+# act(action: {choose: {option: "ready"}}).
+
+extend enum Game {
+  "Ajedrez Mágico: chess with a 40-card deck, ten secret cards each after a planning phase."
+  MAGIC_CHESS
+}
+
+extend enum Mode {
+  "Ajedrez Mágico without reactions (the default)."
+  CLASSIC
+  "Ajedrez Mágico with reactions in the opponent's turn (not implemented yet: refused)."
+  ADVANCED
+}
+
+extend enum Language {
+  "Spanish, Ajedrez Mágico's own language."
+  ES
+}
+
+extend union GameState = MagicChessState
+
+"A game of Ajedrez Mágico as one viewer sees it: its own hand, and of the others' only what everyone may know."
+type MagicChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/games/magicchess.View") {
+  "The position, its legal moves, the cards face up on the table as marks."
+  board: MagicChessBoard!
+  "The turns played, in SAN, cards as [card targets]."
+  moves: [String!]!
+  "planning (nobody moves; end it with choose \"ready\"), play, check, move-after-card, over."
+  phase: String!
+  "Your own hand, with what you may lay now; null unless you sit here."
+  hand: [HandCard!] @goField(forceResolver: true)
+  "What everyone may know of each seat's cards (the deck is the table's: both show its size)."
+  seats: [SeatCards!]! @goField(forceResolver: true)
+}
+
+type MagicChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Board") {
+  "The position, in FEN."
+  fen: String!
+  "The side to move is in check."
+  inCheck: Boolean!
+  "The legal moves of the side to move under the cards on the table, in UCI."
+  legalMoves: [String!]!
+  "Each card face up on the squares it holds: kind is the card, seat its owner, note its turns left."
+  marks: [Mark!]!
+}
+
+"When a card is used (rule 9 of the rules, and the advanced mode's reactions)."
+enum CardWindow {
+  "Before moving: the card is the turn."
+  BEFORE
+  "During the move: the card, then a move in the same turn."
+  DURING
+  "At the close of the turn: the card, a move, then its effect."
+  CLOSE
+  "In the opponent's turn, as a reaction (advanced mode)."
+  REACTION
+}
+
+"A card of Ajedrez Mágico's catalog."
+type MagicChessCard implements Card {
+  id: ID!
+  "The card's name in a language (English by default; ES for the game's own)."
+  name(lang: Language! = EN): String!
+  "What the card does, in a language (English by default; ES for the game's own)."
+  text(lang: Language! = EN): String!
+  "Always 1: the table's deck holds each card once."
+  copies: Int!
+  "The family of the card: board, lasting, movement, close, mate-save, reaction."
+  group: String!
+  window: CardWindow!
+  "For a lasting card, the turns of its owner it lasts, counted at the end of each; 0 otherwise."
+  duration: Int!
+  "What the card is aimed at, one word per target (\"own-piece empty-square\"), \"none\" for nothing."
+  targets: String!
+  "For a reaction, the kind rule 17 allows it: cancel, prevent, save-king, take-back."
+  reaction: String
+  "Whether the server plays the card yet; one it does not is refused with a reason."
+  implemented: Boolean!
+  nameFr: String! @deprecated(reason: "Use name(lang:); Ajedrez Mágico has no French: the English name.")
+  nameEn: String! @deprecated(reason: "Use name(lang: EN).")
+  textFr: String! @deprecated(reason: "Use text(lang:); Ajedrez Mágico has no French: the English text.")
+  textEn: String! @deprecated(reason: "Use text(lang: EN).")
+  rarity: Rarity! @deprecated(reason: "UnfairChess's: every card of Ajedrez Mágico is COMMON.")
+  cost: CardCost! @deprecated(reason: "UnfairChess's: use window (BEFORE is REPLACES_MOVE, the others ADDS_TO_MOVE).")
+}
+`, BuiltIn: false},
 	{Name: "../../domain/games/solwaris/solwaris.graphqls", Input: `# Solwaris's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 # The state and its parts are the game's own view types, bound with @goModel; the class
 # catalog is package grimoire's. graph/solwaris.resolvers.go holds the named mutations
@@ -3655,6 +3942,20 @@ func (ec *executionContext) childFields_JoinPayload(ctx context.Context, field g
 		return ec.fieldContext_JoinPayload_match(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JoinPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_MagicChessBoard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "fen":
+		return ec.fieldContext_MagicChessBoard_fen(ctx, field)
+	case "inCheck":
+		return ec.fieldContext_MagicChessBoard_inCheck(ctx, field)
+	case "legalMoves":
+		return ec.fieldContext_MagicChessBoard_legalMoves(ctx, field)
+	case "marks":
+		return ec.fieldContext_MagicChessBoard_marks(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MagicChessBoard", field.Name)
 }
 
 func (ec *executionContext) childFields_Mark(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -299,12 +299,78 @@ func (e CardCost) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// When a card is used (rule 9 of the rules, and the advanced mode's reactions).
+type CardWindow string
+
+const (
+	// Before moving: the card is the turn.
+	CardWindowBefore CardWindow = "BEFORE"
+	// During the move: the card, then a move in the same turn.
+	CardWindowDuring CardWindow = "DURING"
+	// At the close of the turn: the card, a move, then its effect.
+	CardWindowClose CardWindow = "CLOSE"
+	// In the opponent's turn, as a reaction (advanced mode).
+	CardWindowReaction CardWindow = "REACTION"
+)
+
+var AllCardWindow = []CardWindow{
+	CardWindowBefore,
+	CardWindowDuring,
+	CardWindowClose,
+	CardWindowReaction,
+}
+
+func (e CardWindow) IsValid() bool {
+	switch e {
+	case CardWindowBefore, CardWindowDuring, CardWindowClose, CardWindowReaction:
+		return true
+	}
+	return false
+}
+
+func (e CardWindow) String() string {
+	return string(e)
+}
+
+func (e *CardWindow) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CardWindow(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CardWindow", str)
+	}
+	return nil
+}
+
+func (e CardWindow) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CardWindow) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CardWindow) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 // The games this server hosts: each game's schema file adds its value (extend enum Game).
 type Game string
 
 const (
 	// Classic chess, FIDE Laws.
 	GameChess Game = "CHESS"
+	// Ajedrez Mágico: chess with a 40-card deck, ten secret cards each after a planning phase.
+	GameMagicChess Game = "MAGIC_CHESS"
 	// An arena duel: spend AP on spells and MP on steps until the other side has no hero standing.
 	GameSolwaris Game = "SOLWARIS"
 	// 16x16, twelve armies, two players or four (Royale).
@@ -315,6 +381,7 @@ const (
 
 var AllGame = []Game{
 	GameChess,
+	GameMagicChess,
 	GameSolwaris,
 	GameSovereignChess,
 	GameUnfairChess,
@@ -322,7 +389,7 @@ var AllGame = []Game{
 
 func (e Game) IsValid() bool {
 	switch e {
-	case GameChess, GameSolwaris, GameSovereignChess, GameUnfairChess:
+	case GameChess, GameMagicChess, GameSolwaris, GameSovereignChess, GameUnfairChess:
 		return true
 	}
 	return false
@@ -369,16 +436,19 @@ type Language string
 const (
 	LanguageEn Language = "EN"
 	LanguageFr Language = "FR"
+	// Spanish, Ajedrez Mágico's own language.
+	LanguageEs Language = "ES"
 )
 
 var AllLanguage = []Language{
 	LanguageEn,
 	LanguageFr,
+	LanguageEs,
 }
 
 func (e Language) IsValid() bool {
 	switch e {
-	case LanguageEn, LanguageFr:
+	case LanguageEn, LanguageFr, LanguageEs:
 		return true
 	}
 	return false
@@ -483,6 +553,10 @@ func (e MatchStatus) MarshalJSON() ([]byte, error) {
 type Mode string
 
 const (
+	// Ajedrez Mágico without reactions (the default).
+	ModeClassic Mode = "CLASSIC"
+	// Ajedrez Mágico with reactions in the opponent's turn (not implemented yet: refused).
+	ModeAdvanced Mode = "ADVANCED"
 	// Two players (the default).
 	ModeTwoPlayer Mode = "TWO_PLAYER"
 	// Four players, each on its own.
@@ -490,13 +564,15 @@ const (
 )
 
 var AllMode = []Mode{
+	ModeClassic,
+	ModeAdvanced,
 	ModeTwoPlayer,
 	ModeRoyale,
 }
 
 func (e Mode) IsValid() bool {
 	switch e {
-	case ModeTwoPlayer, ModeRoyale:
+	case ModeClassic, ModeAdvanced, ModeTwoPlayer, ModeRoyale:
 		return true
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/cardchess"
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -167,61 +168,22 @@ func (d *def) notation(targets []string) string {
 
 // Helpers for the effects.
 
-// names writes squares as targets.
-func names(sqs ...chess.Square) []string {
-	out := make([]string, len(sqs))
-	for i, sq := range sqs {
-		out[i] = sq.String()
-	}
-	return out
-}
-
-// offset is the square df files and dr ranks from sq, if it is on the board.
-func offset(sq chess.Square, df, dr int) (chess.Square, bool) {
-	f, r := sq.File()+df, sq.Rank()+dr
-	if f < 0 || f > 7 || r < 0 || r > 7 {
-		return chess.NoSquare, false
-	}
-	return chess.NewSquare(f, r), true
-}
-
-// ahead is the direction of c's pawns: +1 rank for White, -1 for Black.
-func ahead(c chess.Color) int { return 1 - 2*int(c) }
-
-// rankOf is the rank index (0..7) of c's n-th rank, counted from its side (0: first).
-func rankOf(c chess.Color, n int) int {
-	if c == chess.White {
-		return n
-	}
-	return 7 - n
-}
-
-// rankBB is the set of the squares of rank index r.
-func rankBB(r int) chess.Bitboard { return chess.Rank1 << (8 * r) }
-
-// fileBB is the set of the squares of file index f.
-func fileBB(f int) chess.Bitboard { return chess.FileA << f }
-
-// halfOf is c's half of the board: ranks 1-4 for White, 5-8 for Black.
-func halfOf(c chess.Color) chess.Bitboard {
-	if c == chess.White {
-		return 0x00000000ffffffff
-	}
-	return 0xffffffff00000000
-}
+// The board's shapes a card measures, shared with the other chess card game
+// (domain/cardchess).
+var (
+	names      = cardchess.Names
+	offset     = cardchess.Offset
+	ahead      = cardchess.Ahead
+	rankOf     = cardchess.RankOf
+	rankBB     = cardchess.RankBB
+	fileBB     = cardchess.FileBB
+	halfOf     = cardchess.HalfOf
+	mayStand   = cardchess.MayStand
+	neighbours = cardchess.Neighbours
+)
 
 // backRanks are the two ranks where no pawn stands.
-const backRanks = chess.Rank1 | chess.Rank8
-
-// mayStand reports whether pc may stand on sq: a pawn never on a back rank.
-func mayStand(pc chess.Piece, sq chess.Square) bool {
-	return pc.Role != chess.Pawn || !backRanks.Has(sq)
-}
-
-// neighbours are the eight squares around sq.
-func neighbours(sq chess.Square) chess.Bitboard {
-	return chess.Attacks(chess.King, chess.White, sq, 0)
-}
+const backRanks = cardchess.BackRanks
 
 // empty is every empty square.
 func (s *State) empty() chess.Bitboard { return ^s.Pos.Occupied() }

@@ -87,7 +87,8 @@ func readCatalog(data []byte) ([]cards.Card, error) {
 	}
 	out := make([]cards.Card, len(entries))
 	for i, c := range entries {
-		out[i] = cards.Card(c)
+		out[i] = cards.Card{ID: c.ID, NameFr: c.NameFr, NameEn: c.NameEn, Group: c.Group, Rarity: c.Rarity,
+			Copies: c.Copies, Cost: c.Cost, Targets: c.Targets, TextFr: c.TextFr, TextEn: c.TextEn}
 	}
 	return out, nil
 }

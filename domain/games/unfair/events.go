@@ -82,6 +82,12 @@ type CardPlayed struct {
 // CardPlayedBy implements cards.CardPlay, so read models can count the cards played.
 func (e CardPlayed) CardPlayedBy() (int, string) { return e.Seat, e.Card }
 
+// Stamped is the card with the clock's stamp (cardchess.Stamper).
+func (e CardPlayed) Stamped(st clock.Stamp) game.Event { e.Stamp = st; return e }
+
+// Stamped is the move with the clock's stamp (cardchess.Stamper).
+func (e MovePlayed) Stamped(st clock.Stamp) game.Event { e.Stamp = st; return e }
+
 // CardDiscarded is a card going to its seat's discard pile, face up, without being played:
 // from a hand slot, or from the top of the deck (Slot -1). Reason is the card that did it.
 type CardDiscarded struct {

@@ -1,6 +1,7 @@
 package unfair
 
 import (
+	"github.com/arbiter-games/arbiter/domain/cardchess"
 	"github.com/arbiter-games/arbiter/domain/chess"
 )
 
@@ -84,13 +85,7 @@ func (s *State) canAct(seat int) bool {
 }
 
 // side is every square holding a piece of colour c.
-func (s *State) side(c chess.Color) chess.Bitboard {
-	var b chess.Bitboard
-	for r := chess.Pawn; r <= chess.King; r++ {
-		b |= s.Pos.Pieces(c, r)
-	}
-	return b
-}
+func (s *State) side(c chess.Color) chess.Bitboard { return cardchess.Side(s.Pos, c) }
 
 // The questions cards ask of the restrictions, for the seat to act.
 

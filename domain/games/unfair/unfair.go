@@ -9,11 +9,11 @@
 package unfair
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/cardchess"
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
@@ -125,31 +125,9 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 }
 
 // stamped puts the clock's stamp on the actions among evs, which the seat to act plays at
-// at and which leave the state after: the time on each, and on the last, when it ends the
-// turn, what the seat has left.
+// at and which leave the state after (cardchess.Stamp).
 func (s State) stamped(evs []game.Emitted, after State, at time.Time) []game.Emitted {
-	if !s.Clock.On {
-		return evs
-	}
-	seat, last := s.toAct(), -1
-	for i, e := range evs {
-		switch e.Event.(type) {
-		case MovePlayed, CardPlayed:
-			last = i
-		}
-	}
-	for i, e := range evs {
-		st := s.Clock.Stamp(seat, at, i == last && after.toAct() != seat)
-		switch e := e.Event.(type) {
-		case MovePlayed:
-			e.Stamp = st
-			evs[i].Event = e
-		case CardPlayed:
-			e.Stamp = st
-			evs[i].Event = e
-		}
-	}
-	return evs
+	return cardchess.Stamp(evs, s.Clock, s.toAct(), at, after.toAct() != s.toAct())
 }
 
 // decideMove is the seat to act playing notation: the events, and the state they give.
@@ -168,16 +146,9 @@ func (s State) decideMove(notation string) ([]game.Emitted, State, error) {
 
 // parseMove reads a move of the seat to act, legal under this turn's restrictions.
 func (s *State) parseMove(notation string) (chess.Move, error) {
-	m, err := s.Pos.ParseMoveWith(notation, s.restrictions())
+	m, err := cardchess.ParseMove(s.Pos, notation, s.restrictions(), "is barred this turn (a sleeping or shackled piece, a barred square, a shield or a truce)")
 	if err != nil {
-		if errors.Is(err, chess.ErrMalformedMove) {
-			return 0, &game.Error{Code: game.BadInput, Reason: err.Error(), Err: err}
-		}
-		if _, plain := s.Pos.ParseMove(notation); plain == nil {
-			return 0, &game.Error{Code: game.IllegalMove, Err: err,
-				Reason: notation + " is barred this turn (a sleeping or shackled piece, a barred square, a shield or a truce)"}
-		}
-		return 0, &game.Error{Code: game.IllegalMove, Reason: err.Error(), Err: err}
+		return 0, err
 	}
 	if why := s.refusal(m); why != "" {
 		return 0, game.Reject(game.IllegalMove, "%s: %s", m.UCI(), why)

@@ -23,26 +23,14 @@ func (Rules) Hand(st game.State, seat int) []cards.HandCard {
 	if !ok || seat < 0 || seat > 1 {
 		return nil
 	}
-	closed := s.closed(seat)
-	var out []cards.HandCard
-	for slot, c := range s.Sides[seat].Hand {
-		if c == "" {
-			continue
+	return cards.Hand(s.Sides[seat].Hand[:], s.closed(seat), func(slot int) ([][]string, string) {
+		_, legal, why := s.options(seat, slot)
+		var targets [][]string
+		for _, p := range legal {
+			targets = append(targets, p.targets)
 		}
-		hc := cards.HandCard{Slot: slot, Card: c, Reason: closed}
-		if closed == "" {
-			_, legal, why := s.options(seat, slot)
-			hc.Playable, hc.Reason = len(legal) > 0, why
-			if hc.Playable {
-				hc.Reason = ""
-			}
-			for _, p := range legal {
-				hc.Targets = append(hc.Targets, p.targets)
-			}
-		}
-		out = append(out, hc)
-	}
-	return out
+		return targets, why
+	})
 }
 
 // HandSize is how many cards seat holds.

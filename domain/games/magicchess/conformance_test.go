@@ -1,0 +1,24 @@
+package magicchess
+
+import (
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/game/gametest"
+)
+
+// Ajedrez Mágico passes the games' conformance suite, with its default clock (10+5),
+// a short one and none: among its checks, no card of a hand or of the deck reaches a
+// viewer who may not see it.
+func TestConformance(t *testing.T) {
+	gametest.Run(t, gametest.Game{
+		Rules: Rules{},
+		Options: map[string]game.Options{
+			"":        nil,
+			"short":   {"clock": "1+2", "hand": "4", "planning": "3"},
+			"untimed": {"clock": "off"},
+		},
+		MaxActions:      600,
+		EndsByAgreement: true, // no draw by material nor repetition: the players agree, or a flag falls
+	})
+}

@@ -1,0 +1,542 @@
+// Package magicchess is Ajedrez Mágico (MAGIC_CHESS) as an Arbiter game: chess on one
+// board (domain/chess) where each player is dealt up to ten secret cards from the
+// table's deck of forty (catalog.json, in Spanish and English), shuffled from the
+// match's seed with the card kit (domain/cards). A planning phase comes before the first
+// move; then on its turn a player moves, or lays a card, which is the turn unless the
+// card says a move follows. Lasting cards bind the opponent through the chess move
+// generator's hooks (chess.Restrictions). docs/games/magicchess.md says what the server
+// enforces and what it chose where the rules leave room. This is the classic mode; the
+// advanced mode (reactions) and doubles (two boards) are refused until they are built.
+package magicchess
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/cardchess"
+	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/clock"
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// ID is the game's name in the API.
+const ID = "MAGIC_CHESS"
+
+// RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
+const RulesVersion = "magic-2026.1"
+
+// The options and their defaults.
+const (
+	OptionMode     = "mode"     // CLASSIC (the default) or ADVANCED (not yet)
+	OptionHand     = "hand"     // the cards dealt to each seat, 1 to 10 (default 10)
+	OptionPlanning = "planning" // the planning phase, 2 or 3 minutes (default 2)
+	OptionBoards   = "boards"   // 1 (the default) or 2 (doubles, not yet)
+	// DefaultClock is the clock of one board when the clock option is not given (rule 6);
+	// "off" plays without one.
+	DefaultClock = "10+5"
+	Classic      = "CLASSIC"
+	Advanced     = "ADVANCED"
+	MaxHand      = 10
+)
+
+// Rules is Ajedrez Mágico.
+type Rules struct{}
+
+var (
+	_ game.Rules    = Rules{}
+	_ cards.Carded  = Rules{}
+	_ game.Sighted  = Rules{}
+	_ game.Viewed   = Rules{}
+	_ game.Boarded  = Rules{}
+	_ game.Recorded = Rules{}
+)
+
+// Info names the game.
+func (Rules) Info() game.Info {
+	return game.Info{ID: ID, Name: "Ajedrez Mágico", RulesVersion: RulesVersion}
+}
+
+// settings are a match's options, read and checked.
+type settings struct {
+	mode     string
+	hand     int
+	planning time.Duration
+	clock    *clock.Setup
+}
+
+// read checks the options: a known key, a known value.
+func read(opts game.Options) (settings, error) {
+	st := settings{mode: Classic, hand: MaxHand, planning: 2 * time.Minute}
+	for k, v := range opts {
+		switch k {
+		case OptionMode:
+			switch v {
+			case Classic:
+			case Advanced:
+				return st, &game.Error{Code: game.BadInput, Reason: "Ajedrez Mágico's advanced mode (reactions) is not implemented yet", Err: ErrUnimplemented}
+			default:
+				return st, game.Reject(game.BadInput, "option mode %q: CLASSIC or ADVANCED", v)
+			}
+		case OptionHand:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > MaxHand || v != strconv.Itoa(n) {
+				return st, game.Reject(game.BadInput, "option hand %q: 1 to %d cards", v, MaxHand)
+			}
+			st.hand = n
+		case OptionPlanning:
+			if v != "2" && v != "3" {
+				return st, game.Reject(game.BadInput, "option planning %q: 2 or 3 minutes", v)
+			}
+			st.planning = time.Duration(v[0]-'0') * time.Minute
+		case OptionBoards:
+			if v == "2" {
+				return st, &game.Error{Code: game.BadInput, Reason: "Ajedrez Mágico's doubles (two boards) are not implemented yet", Err: ErrUnimplemented}
+			}
+			if v != "1" {
+				return st, game.Reject(game.BadInput, "option boards %q: 1 or 2", v)
+			}
+		case clock.Option:
+		default:
+			return st, game.Reject(game.BadInput, "Ajedrez Mágico has no option %q (known: mode, hand, planning, boards, clock)", k)
+		}
+	}
+	switch v, given := opts[clock.Option]; {
+	case !given:
+		c, _ := clock.Parse(DefaultClock)
+		st.clock = &c
+	case v != "off":
+		c, err := clock.FromOptions(opts)
+		if err != nil {
+			return st, err
+		}
+		st.clock = c
+	}
+	return st, nil
+}
+
+// Plan: two seats, each its own team.
+func (Rules) Plan(opts game.Options) (game.Plan, error) {
+	if _, err := read(opts); err != nil {
+		return game.Plan{}, err
+	}
+	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
+}
+
+// Setup places the pieces, opens the planning, shuffles the table's deck from the seed
+// and deals the hands one card at a time, seat 0 first: GameStarted, DeckShuffled
+// (server-only), then each seat's CardsDealt (its own).
+func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
+	st, err := read(g.Options)
+	if err != nil {
+		return nil, err
+	}
+	deck := classicDeck()
+	start := GameStarted{FEN: chess.StartFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
+		PlanEnds: g.At.Add(st.planning), Clock: st.clock}
+	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Seed, "magicchess/deck", deck)}
+	out := []game.Emitted{{Event: start}, {Event: shuffled, Visibility: r.Sight(shuffled)}}
+	for seat := range 2 {
+		var hand []string
+		for i := range st.hand {
+			hand = append(hand, shuffled.Cards[2*i+seat])
+		}
+		dealt := CardsDealt{Seat: seat, Count: len(hand), Cards: hand}
+		out = append(out, game.Emitted{Event: dealt, Visibility: r.Sight(dealt)})
+	}
+	return out, nil
+}
+
+// Decide checks an action: in the planning, a seat ending it (game.Choose "ready"), or
+// the engine's timeout at its deadline; in play, a move (UCI or SAN) or a card
+// (cards.PlayCard) of the seat to act, and with a clock the engine's timeout (a flag).
+func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
+	s, ok := st.(State)
+	if !ok || !s.started {
+		return nil, game.Reject(game.Conflict, "the game has not started")
+	}
+	if _, over := s.outcome(); over {
+		return nil, game.Reject(game.IllegalMove, "the game is over")
+	}
+	_, timeout := a.Do.(game.Timeout)
+	if s.Phase == Planning {
+		return s.decidePlanning(a)
+	}
+	switch a.Do.(type) {
+	case game.Move, cards.PlayCard:
+	case game.Choose:
+		return nil, game.Reject(game.IllegalMove, "the planning is over: move or lay a card")
+	default:
+		if !timeout || !s.Clock.On {
+			return nil, game.Unsupported("Ajedrez Mágico", a.Do, "a move or a card")
+		}
+	}
+	seat := s.toAct()
+	if a.Seat != seat && !timeout {
+		if pc, isCard := a.Do.(cards.PlayCard); isCard && a.Seat >= 0 && a.Seat < 2 {
+			return nil, game.Reject(game.NotYourTurn, "cards are laid only in your own turn (rule 3): it is seat %d's%s", seat, s.reactionNote(pc))
+		}
+		return nil, game.Reject(game.NotYourTurn, "it is seat %d's turn", seat)
+	}
+	if fell, err := s.Clock.Flag(seat, a); err != nil {
+		return nil, err
+	} else if fell {
+		return game.PublicEvents(clock.FlagFell{Seat: seat, At: a.At}), nil
+	}
+	var evs []game.Emitted
+	var after State
+	var err error
+	switch do := a.Do.(type) {
+	case game.Move:
+		evs, after, err = s.decideMove(do.Notation)
+	case cards.PlayCard:
+		evs, after, err = s.decideCard(seat, do)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.stamped(evs, after, a.At), nil
+}
+
+// reactionNote adds, to the refusal of a card out of turn, that reactions are the
+// advanced mode's.
+func (s *State) reactionNote(pc cards.PlayCard) string {
+	if e, ok := byID[pc.Card]; ok && e.Window == Reaction {
+		return "; reactions belong to the advanced mode"
+	}
+	return ""
+}
+
+// decidePlanning is an action during the planning phase.
+func (s State) decidePlanning(a game.Action) ([]game.Emitted, error) {
+	if t, ok := a.Do.(game.Timeout); ok {
+		switch {
+		case !t.Deadline.Equal(s.PlanEnds):
+			return nil, game.Reject(game.Conflict, "the planning ends at %s, not %s", s.PlanEnds.Format(time.RFC3339Nano), t.Deadline.Format(time.RFC3339Nano))
+		case a.At.Before(s.PlanEnds):
+			return nil, game.Reject(game.Conflict, "the planning has not reached its end")
+		}
+		return game.PublicEvents(PlanningEnded{At: s.PlanEnds, Reason: "time"}), nil
+	}
+	if a.Seat < 0 || a.Seat > 1 {
+		return nil, game.Reject(game.Forbidden, "no such seat")
+	}
+	if !a.At.Before(s.PlanEnds) {
+		// The planning is over though its timeout has not come yet: it ends, then the
+		// action is decided in play.
+		ended := PlanningEnded{At: s.PlanEnds, Reason: "time"}
+		next := Rules{}.Evolve(s, ended).(State)
+		more, err := Rules{}.Decide(next, a)
+		if err != nil {
+			return nil, err
+		}
+		return append(game.PublicEvents(ended), more...), nil
+	}
+	c, ok := a.Do.(game.Choose)
+	switch {
+	case !ok:
+		if _, known := a.Do.(game.Move); !known {
+			if _, card := a.Do.(cards.PlayCard); !card {
+				return nil, game.Unsupported("Ajedrez Mágico", a.Do, "a move or a card")
+			}
+		}
+		return nil, game.Reject(game.NotYourTurn, "the planning phase is on until %s: nobody moves nor lays a card (end it with choose \"ready\")", s.PlanEnds.Format(time.RFC3339))
+	case c.Option != "ready":
+		return nil, game.Reject(game.BadInput, "the planning takes the choice \"ready\", not %q", c.Option)
+	case s.Done[a.Seat]:
+		return nil, game.Reject(game.Conflict, "you have ended your planning already")
+	}
+	out := game.PublicEvents(PlanningDone{Seat: a.Seat})
+	if s.Done[1-a.Seat] {
+		out = append(out, game.PublicEvents(PlanningEnded{At: a.At, Reason: "ready"})...)
+	}
+	return out, nil
+}
+
+// stamped puts the clock's stamp on the actions among evs, which the seat to act plays at
+// at and which leave the state after (cardchess.Stamp).
+func (s State) stamped(evs []game.Emitted, after State, at time.Time) []game.Emitted {
+	return cardchess.Stamp(evs, s.Clock, s.toAct(), at, after.toAct() != s.toAct())
+}
+
+// decideMove is the seat to act playing notation: the event, and the state it gives.
+func (s State) decideMove(notation string) ([]game.Emitted, State, error) {
+	m, err := s.parseMove(notation)
+	if err != nil {
+		return nil, s, err
+	}
+	seat := s.toAct()
+	played := MovePlayed{Seat: seat, UCI: m.UCI()}
+	f := s
+	played.SAN = f.move(m)
+	played.FEN, played.Expired = f.Pos.FEN(), f.expired
+	return game.PublicEvents(played), f, nil
+}
+
+// parseMove reads a move of the seat to act, legal under this turn's restrictions.
+func (s *State) parseMove(notation string) (chess.Move, error) {
+	m, err := cardchess.ParseMove(s.Pos, notation, s.restrictions(), "is barred this turn by a card on the table")
+	if err != nil {
+		return 0, err
+	}
+	if !slices.Contains(s.moves(), m) {
+		return 0, game.Reject(game.IllegalMove, "%s: the first move of Haste may not give check, and must leave a second move", m.UCI())
+	}
+	return m, nil
+}
+
+// decideCard is seat laying a card: the events (with the move that comes with it, if
+// any) and the state they give.
+func (s State) decideCard(seat int, pc cards.PlayCard) ([]game.Emitted, State, error) {
+	if s.Turn.Card != "" {
+		return nil, s, game.Reject(game.IllegalMove, "you have laid a card this turn already (%s): play your move", s.Turn.Card)
+	}
+	if pc.Card != "" && byID[pc.Card].ID != "" && !Implemented(pc.Card) {
+		return nil, s, unimplemented(pc.Card)
+	}
+	slot, err := pc.SlotIn(s.Hands[seat], "Ajedrez Mágico", func(id string) bool { _, ok := byID[id]; return ok })
+	if err != nil {
+		return nil, s, err
+	}
+	id := s.Hands[seat][slot]
+	e := byID[id]
+	if !Implemented(id) {
+		return nil, s, unimplemented(id)
+	}
+	if n := len(e.words()); len(pc.Targets) != n {
+		return nil, s, game.Reject(game.BadInput, "%s takes %d target(s) (%s), not %d", id, n, e.Targets, len(pc.Targets))
+	}
+	for i, t := range pc.Targets {
+		if _, ok := chess.ParseSquare(t); !ok {
+			return nil, s, game.Reject(game.BadInput, "target %d of %s is a square such as e4: %q", i+1, id, t)
+		}
+	}
+	if pc.Move != "" && e.Window == Before {
+		return nil, s, game.Reject(game.BadInput, "%s is the turn: no move goes with it", id)
+	}
+	lifted, legal, why := s.options(seat, slot)
+	if len(legal) == 0 {
+		return nil, s, game.Reject(game.IllegalMove, "%s cannot be laid now: %s", id, why)
+	}
+	p, ok := find(legal, pc.Targets)
+	if !ok {
+		why = "it is not one of the choices listed with your hand"
+		all, _ := effects[id](&lifted, seat)
+		if q, found := find(all, pc.Targets); found {
+			why = lifted.try(seat, e, q)
+		}
+		return nil, s, game.Reject(game.IllegalMove, "%s cannot be aimed at %v: %s", id, pc.Targets, why)
+	}
+	f := s
+	o := f.laid(seat, slot, p)
+	played := CardPlayed{Seat: seat, Card: id, Slot: slot, Targets: p.targets, Result: o.result, FEN: f.Pos.FEN(), Expired: f.expired}
+	out := game.PublicEvents(played)
+	if o.result == Annulled {
+		out = append(out, game.PublicEvents(CardAnnulled{Seat: seat, Card: id, Reason: o.why, FEN: f.Pos.FEN()})...)
+	}
+	if pc.Move != "" {
+		more, next, err := f.decideMove(pc.Move)
+		if err != nil {
+			return nil, s, err
+		}
+		out, f = append(out, more...), next
+	}
+	return out, f, nil
+}
+
+// laid is seat laying the card in slot with play p: out of the hand, the effect, the
+// record.
+func (s *State) laid(seat, slot int, p play) outcome {
+	id := s.Hands[seat][slot]
+	s.expired = nil
+	s.lay(seat, slot)
+	o := s.apply(seat, byID[id], p)
+	rec := notation(id, p.targets)
+	if o.result == Annulled {
+		rec += " annulled"
+	}
+	s.Record, s.Players = with(s.Record, rec), with(s.Players, seat)
+	return o
+}
+
+// move is the seat to act playing m, a legal move, and what the turn's card does at its
+// close: it returns the move's SAN.
+func (s *State) move(m chess.Move) string {
+	seat := s.toAct()
+	s.expired = nil
+	san := strings.TrimRight(s.Pos.SANWith(m, s.restrictions()), "+#")
+	id, _ := s.Pos.PieceID(m.From())
+	s.Pos.Play(m)
+	if s.Turn.MovesDue == 2 {
+		s.Pos.PassTurn()
+		s.Turn.MovesDue = 1
+	} else {
+		if s.Turn.Close != "" {
+			s.closeTurn(seat, id, m.From())
+		}
+		s.endTurn(seat)
+	}
+	if o, over := s.outcome(); over && o.Reason == "checkmate" {
+		san += "#"
+	} else if s.kingAttacked(1 - seat) {
+		san += "+"
+	}
+	s.Record, s.Players = with(s.Record, san), with(s.Players, seat)
+	return san
+}
+
+// moves lists the legal moves of the seat to act under its restrictions; the first move
+// of Haste gives no check and leaves a second move.
+func (s *State) moves() []chess.Move {
+	all := s.Pos.LegalMovesWith(nil, s.restrictions())
+	if s.Turn.MovesDue != 2 {
+		return all
+	}
+	seat := s.toAct()
+	keep := all[:0]
+	for _, m := range all {
+		f := *s
+		f.Pos.Play(m)
+		if f.kingAttacked(1 - seat) {
+			continue
+		}
+		f.Pos.PassTurn()
+		f.Turn.MovesDue = 1
+		if len(f.moves()) > 0 {
+			keep = append(keep, m)
+		}
+	}
+	return keep
+}
+
+// canAct reports whether seat, to act at the start of its turn, has a legal move or a
+// card it may lay.
+func (s *State) canAct(seat int) bool {
+	if len(s.moves()) > 0 {
+		return true
+	}
+	for slot, c := range s.Hands[seat] {
+		if c == "" || !Implemented(c) {
+			continue
+		}
+		if _, plays, _ := s.options(seat, slot); len(plays) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// outcome says whether the game is over and how: a flag fallen loses; a seat to act with
+// no legal move and no card it may lay is mated when in check (a mate save in its hand
+// would have been a card it may lay), stalemated otherwise.
+func (s *State) outcome() (game.Outcome, bool) {
+	if s.Flag != nil {
+		return game.Outcome{Winners: []int{1 - s.Flag.Seat}, Reason: "timeout"}, true
+	}
+	seat := s.toAct()
+	if !s.started || s.Phase != Play || s.Turn.MovesDue > 0 || s.canAct(seat) {
+		return game.Outcome{}, false
+	}
+	if s.Pos.InCheck() {
+		return game.Outcome{Winners: []int{1 - seat}, Reason: "checkmate"}, true
+	}
+	return game.Outcome{Winners: []int{}, Reason: "stalemate"}, true
+}
+
+// Evolve applies an event. A move or a card is played again from the state before it.
+func (Rules) Evolve(st game.State, e game.Event) game.State {
+	if e, ok := e.(GameStarted); ok {
+		pos, err := chess.ParseFEN(e.FEN)
+		if err != nil {
+			panic(fmt.Sprintf("magicchess: a stored GameStarted has a bad FEN: %v", err))
+		}
+		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock, started: true}
+	}
+	s, ok := st.(State)
+	if !ok {
+		return st
+	}
+	switch e := e.(type) {
+	case DeckShuffled:
+		s.Deck = slices.Clip(e.Cards)
+	case CardsDealt:
+		s.Hands[e.Seat] = slices.Clip(e.Cards)
+		s.Deck = slices.DeleteFunc(slices.Clone(s.Deck), func(c string) bool { return slices.Contains(e.Cards, c) })
+	case PlanningDone:
+		s.Done[e.Seat] = true
+	case PlanningEnded:
+		s.Phase = Play
+		s.Clock = clock.Start(s.control, 2, e.At)
+	case MovePlayed:
+		m, err := s.Pos.ParseMoveWith(e.UCI, s.restrictions())
+		if err != nil {
+			panic(fmt.Sprintf("magicchess: a stored move %s does not replay: %v", e.UCI, err))
+		}
+		s.move(m)
+		s.clockTurn(e.Seat, e.Stamp)
+	case CardPlayed:
+		if e.Slot < 0 || e.Slot >= len(s.Hands[e.Seat]) || s.Hands[e.Seat][e.Slot] != e.Card {
+			panic(fmt.Sprintf("magicchess: a stored card %s in slot %d is not in seat %d's hand", e.Card, e.Slot, e.Seat))
+		}
+		f := s
+		f.lay(e.Seat, e.Slot)
+		all, _ := effects[e.Card](&f, e.Seat)
+		p, ok := find(all, e.Targets)
+		if !ok {
+			panic(fmt.Sprintf("magicchess: a stored card %s has targets %v the rules do not know", e.Card, e.Targets))
+		}
+		s.laid(e.Seat, e.Slot, p)
+		s.clockTurn(e.Seat, e.Stamp)
+	case clock.FlagFell:
+		s.Flag = &e
+	}
+	return s
+}
+
+// clockTurn stops seat's clock as st records, when its turn has ended.
+func (s *State) clockTurn(seat int, st clock.Stamp) {
+	if s.toAct() != seat {
+		s.Clock = s.Clock.Ended(seat, st)
+	}
+}
+
+// Clock is the clock of the state (clock.Timed); the zero Clock without a time control.
+func (Rules) Clock(st game.State) clock.Clock {
+	s, _ := st.(State)
+	return s.Clock
+}
+
+// Status: in the planning, both seats that have not ended it, until its deadline; in
+// play, the seat to act ("play", "check", "move-after-card") until its flag; the outcome.
+func (Rules) Status(st game.State) game.Status {
+	s, ok := st.(State)
+	if !ok || !s.started {
+		return game.Status{}
+	}
+	if o, over := s.outcome(); over {
+		return game.Status{Phase: "over", Over: true, Outcome: o}
+	}
+	if s.Phase == Planning {
+		var seats []int
+		for seat, done := range s.Done {
+			if !done {
+				seats = append(seats, seat)
+			}
+		}
+		return game.Status{ToAct: seats, Phase: Planning, Deadline: s.PlanEnds, Choices: []string{"ready"}}
+	}
+	phase := "play"
+	switch {
+	case s.Turn.MovesDue > 0:
+		phase = "move-after-card"
+	case s.Pos.InCheck():
+		phase = "check"
+	}
+	return game.Status{ToAct: []int{s.toAct()}, Phase: phase, Deadline: s.Clock.Deadline(s.toAct())}
+}
+
+// Events decodes Ajedrez Mágico's events.
+func (Rules) Events() *game.Codec { return codec }

@@ -1,0 +1,189 @@
+package magicchess
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/tactic"
+)
+
+// View is a match of Ajedrez Mágico as one viewer sees it. The board, the record, the
+// cards face up and the piles are public; a hand is the secret of its seat: the view holds
+// the viewer's own hand and only the size of the other's; the deck's order is nobody's.
+type View struct {
+	Board game.Board        // the position, the cards on the table as marks, the legal moves of the side to move
+	Moves []string          // the record: moves in SAN, cards as "[card targets]"
+	Hand  []cards.HandCard  // the viewer's own hand (its first seat's), nil for a spectator
+	Cards []cards.SeatCards // what everyone may know of each seat's cards, by seat
+	Phase string            // planning, play, over
+
+	// What Plays needs, no more secret than the rest: the position, the seats the viewer
+	// may act for now, and the hand of the seat to act when the viewer holds it.
+	pos     chess.Position
+	seat    int
+	hand    []cards.HandCard
+	ready   []int
+	pending bool // a move is owed after a card: no card may be laid
+}
+
+// View shows the match to p.
+func (r Rules) View(st game.State, p game.Viewpoint) game.View {
+	s, ok := st.(State)
+	if !ok || !s.started {
+		return nil
+	}
+	status := r.Status(s)
+	v := &View{Board: r.Board(s), Moves: r.MoveList(s), Phase: status.Phase, pos: s.Pos, seat: -1}
+	if len(p.Seats) > 0 {
+		v.Hand = r.Hand(s, p.Seats[0])
+		if v.Hand == nil {
+			v.Hand = []cards.HandCard{} // a seat whose hand is empty: not a spectator's null
+		}
+	}
+	if !p.Over && !status.Over {
+		if s.Phase == Planning {
+			for _, seat := range status.ToAct {
+				if p.Holds(seat) {
+					v.ready = append(v.ready, seat)
+				}
+			}
+		} else if seat := s.toAct(); p.Holds(seat) {
+			v.seat, v.hand = seat, r.Hand(s, seat)
+		}
+	}
+	for seat := range 2 {
+		v.Cards = append(v.Cards, cards.SeatCards{Seat: seat, HandSize: r.HandSize(s, seat), DeckSize: len(s.Deck),
+			Discard: slices.Clone(s.Discard), Played: cards.Counts(s.Played[seat])})
+	}
+	return v
+}
+
+// Plays lists what the viewer's seats may do now: in the planning, end it; in play, for
+// the seat to act, its legal moves (scored by what they mate or take) and each card it
+// may lay on each choice of targets.
+func (v *View) Plays() []game.Play {
+	var out []game.Play
+	for _, seat := range v.ready {
+		out = append(out, game.Play{Seat: seat, Do: game.Choose{Option: "ready"}, Kind: game.KindChoice})
+	}
+	if v.seat < 0 {
+		return out
+	}
+	for _, uci := range v.Board.LegalMoves {
+		out = append(out, game.Play{Seat: v.seat, Do: game.Move{Notation: uci}, Kind: game.KindMove, Score: tactic.Chess(v.pos, uci)})
+	}
+	for _, hc := range v.hand {
+		if !hc.Playable {
+			continue
+		}
+		for _, t := range hc.Targets {
+			do := cards.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: slices.Clone(t)}
+			out = append(out, game.Play{Seat: v.seat, Do: do, Kind: game.KindCard, Of: fmt.Sprint("slot ", hc.Slot)})
+		}
+	}
+	return out
+}
+
+// ShownBoard is the board (game.BoardView).
+func (v *View) ShownBoard() game.Board { return v.Board }
+
+// ShownMoves is the record (game.BoardView).
+func (v *View) ShownMoves() []string { return v.Moves }
+
+// ShownHand is the viewer's hand (cards.View).
+func (v *View) ShownHand() []cards.HandCard { return v.Hand }
+
+// ShownCards is what everyone may know of the cards (cards.View).
+func (v *View) ShownCards() []cards.SeatCards { return v.Cards }
+
+// Hand is seat's hand, slot by slot, with every legal choice of targets of each card
+// that may be laid now, or why it may not.
+func (Rules) Hand(st game.State, seat int) []cards.HandCard {
+	s, ok := st.(State)
+	if !ok || seat < 0 || seat > 1 {
+		return nil
+	}
+	return cards.Hand(s.Hands[seat], s.closed(seat), func(slot int) ([][]string, string) {
+		_, legal, why := s.options(seat, slot)
+		var targets [][]string
+		for _, p := range legal {
+			targets = append(targets, p.targets)
+		}
+		return targets, why
+	})
+}
+
+// closed says why seat may lay no card now, or "".
+func (s *State) closed(seat int) string {
+	switch {
+	case s.Phase == Planning:
+		return "the planning phase: nobody moves nor lays a card"
+	case seat != s.toAct():
+		return "cards are laid only in your own turn"
+	case s.Turn.Card != "":
+		return "you have laid a card this turn already"
+	}
+	if _, over := s.outcome(); over {
+		return "the game is over"
+	}
+	return ""
+}
+
+// HandSize is how many cards seat holds.
+func (Rules) HandSize(st game.State, seat int) int {
+	s, _ := st.(State)
+	n := 0
+	if seat >= 0 && seat <= 1 {
+		for _, c := range s.Hands[seat] {
+			if c != "" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Board shows the position, the legal moves of the seat to act under its restrictions
+// (none in the planning), and the cards face up as marks: Kind is the card, Seat its
+// owner, Note its turns left; a card on pieces marks their squares, a card on squares
+// those squares, a card on a whole side its owner's king.
+func (r Rules) Board(st game.State) game.Board {
+	s, ok := st.(State)
+	if !ok || !s.started {
+		return game.Board{}
+	}
+	b := game.Board{FEN: s.Pos.FEN(), InCheck: s.Pos.InCheck(), Marks: []game.Mark{}, Checked: []int{}}
+	if s.Phase == Play && !r.Status(s).Over {
+		for _, m := range s.moves() {
+			b.LegalMoves = append(b.LegalMoves, m.UCI())
+		}
+	}
+	for seat := range 2 {
+		if s.kingAttacked(seat) {
+			b.Checked = append(b.Checked, seat)
+		}
+	}
+	for _, l := range s.Lasting {
+		note := fmt.Sprintf("%s, %d of seat %d's turns left", l.Effect, l.Left, l.Seat)
+		squares := l.Squares | s.Pos.SquaresOf(l.Pieces...)
+		if squares == 0 {
+			k, _ := s.Pos.KingSquare(colour(l.Seat))
+			squares = chess.BB(k)
+		}
+		for _, sq := range squares.Squares() {
+			b.Marks = append(b.Marks, game.Mark{Square: sq.String(), Kind: l.Card, Seat: l.Seat, Note: note})
+		}
+	}
+	return b
+}
+
+// MoveList gives the moves in SAN and the cards as "[card targets]", in order.
+func (Rules) MoveList(st game.State) []string {
+	if s, ok := st.(State); ok {
+		return slices.Clone(s.Record)
+	}
+	return nil
+}
