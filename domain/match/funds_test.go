@@ -2,105 +2,13 @@ package match_test
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/visibility"
+	"github.com/arbiter-games/arbiter/internal/tollgame"
 )
-
-// toll is a two-seat game that charges its seats: "pay:N" charges the acting seat N coins,
-// refused above its purse; "win" ends the match with the acting seat the winner, "draw"
-// without one. Seat 0 acts on even turns.
-type toll struct{}
-
-type tollState struct {
-	Purses  []int64
-	Charged []int64
-	Turn    int
-	Winners []int
-	Over    bool
-}
-
-type (
-	tollOpened struct {
-		Purses []int64 `json:"purses"`
-	}
-	tollPaid struct {
-		Seat   int   `json:"seat"`
-		Amount int64 `json:"amount"`
-	}
-	tollEnded struct {
-		Winners []int `json:"winners"`
-	}
-)
-
-func (tollOpened) EventType() string { return "TollOpened" }
-func (tollPaid) EventType() string   { return "TollPaid" }
-func (tollEnded) EventType() string  { return "TollEnded" }
-
-func (toll) Info() game.Info { return game.Info{ID: "TOLL", Name: "Toll", RulesVersion: "1"} }
-func (toll) Plan(opts game.Options) (game.Plan, error) {
-	if len(opts) > 0 {
-		return game.Plan{}, game.Reject(game.BadInput, "toll has no options")
-	}
-	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
-}
-func (toll) Setup(s game.Setup) ([]game.Emitted, error) {
-	return game.PublicEvents(tollOpened{Purses: s.Purses}), nil
-}
-func (toll) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
-	s := st.(tollState)
-	mv, _ := a.Do.(game.Move)
-	switch n := mv.Notation; {
-	case strings.HasPrefix(n, "pay:"):
-		amount, _ := strconv.ParseInt(strings.TrimPrefix(n, "pay:"), 10, 64)
-		if s.Charged[a.Seat]+amount > s.Purses[a.Seat] {
-			return nil, game.Reject(game.IllegalMove, "above your purse of %d", s.Purses[a.Seat])
-		}
-		return game.PublicEvents(tollPaid{Seat: a.Seat, Amount: amount}), nil
-	case n == "win":
-		return game.PublicEvents(tollEnded{Winners: []int{a.Seat}}), nil
-	case n == "draw":
-		return game.PublicEvents(tollEnded{Winners: []int{}}), nil
-	}
-	return nil, game.Reject(game.IllegalMove, "no such play")
-}
-func (toll) Evolve(st game.State, e game.Event) game.State {
-	var s tollState
-	if st != nil {
-		s = st.(tollState)
-	}
-	switch e := e.(type) {
-	case tollOpened:
-		s.Purses, s.Charged = e.Purses, make([]int64, 2)
-	case tollPaid:
-		s.Charged = slices.Clone(s.Charged)
-		s.Charged[e.Seat] += e.Amount
-		s.Turn++
-	case tollEnded:
-		s.Winners, s.Over = e.Winners, true
-	}
-	return s
-}
-func (toll) Status(st game.State) game.Status {
-	s := st.(tollState)
-	if s.Over {
-		return game.Status{Over: true, Outcome: game.Outcome{Winners: s.Winners, Reason: "toll"}}
-	}
-	return game.Status{ToAct: []int{s.Turn % 2}, Phase: "play"}
-}
-func (toll) Events() *game.Codec {
-	c := game.NewCodec()
-	game.Register[tollOpened](c, 1)
-	game.Register[tollPaid](c, 1)
-	game.Register[tollEnded](c, 1)
-	return c
-}
-func (toll) MaxCharge(game.Options) int64  { return 500 }
-func (toll) Charged(st game.State) []int64 { return st.(tollState).Charged }
 
 // decide runs cmds on st under rules and returns the state and every event decided.
 func decide(t *testing.T, rules game.Rules, st match.State, cmds ...match.Command) (match.State, []game.Emitted) {
@@ -120,7 +28,7 @@ func decide(t *testing.T, rules game.Rules, st match.State, cmds ...match.Comman
 }
 
 func stakedToll(t *testing.T, stake string) match.State {
-	st, _ := decide(t, toll{}, match.State{}, match.Create{Game: "TOLL", Seed: seed, Options: game.Options{match.StakeOption: stake}})
+	st, _ := decide(t, tollgame.Rules{}, match.State{}, match.Create{Game: "TOLL", Seed: seed, Options: game.Options{match.StakeOption: stake}})
 	return st
 }
 
@@ -135,7 +43,7 @@ func TestAStakeMustBeAWholeNumberOfCoins(t *testing.T) {
 		t.Fatalf("stake 200: %d, %v", n, err)
 	}
 	// The stake is the match's: the game never sees it among its options.
-	if _, err := match.Decide(toll{}, match.State{}, match.Create{Game: "TOLL", Seed: seed, Options: game.Options{match.StakeOption: "0"}}); err != nil {
+	if _, err := match.Decide(tollgame.Rules{}, match.State{}, match.Create{Game: "TOLL", Seed: seed, Options: game.Options{match.StakeOption: "0"}}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -158,7 +66,7 @@ func TestAFundedMatchRefusesAJoinWithoutAHold(t *testing.T) {
 }
 
 func TestAFundedSeatIsSeenByItsSeatAloneAndPursesReachTheGame(t *testing.T) {
-	st, evs := decide(t, toll{}, stakedToll(t, "100"),
+	st, evs := decide(t, tollgame.Rules{}, stakedToll(t, "100"),
 		match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
 		match.Join{PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
 	var funded int
@@ -173,23 +81,23 @@ func TestAFundedSeatIsSeenByItsSeatAloneAndPursesReachTheGame(t *testing.T) {
 	if funded != 2 || st.Status != match.Live {
 		t.Fatalf("%d seats funded, status %s", funded, st.Status)
 	}
-	if got := st.GameState.(tollState).Purses; !slices.Equal(got, []int64{500, 200}) {
+	if got := st.GameState.(tollgame.State).Purses; !slices.Equal(got, []int64{500, 200}) {
 		t.Fatalf("purses %v, want the funds beyond the stake of 100: [500 200]", got)
 	}
-	if _, err := match.Decide(toll{}, st, match.Stamped(match.Act{PlayerID: "ann", Do: game.Move{Notation: "pay:501"}}, t0)); game.CodeOf(err) != game.IllegalMove {
+	if _, err := match.Decide(tollgame.Rules{}, st, match.Stamped(match.Act{PlayerID: "ann", Do: game.Move{Notation: "pay:501"}}, t0)); game.CodeOf(err) != game.IllegalMove {
 		t.Fatalf("a charge above the purse: %v", err)
 	}
 }
 
 func TestSettlementPaysTheStakeToTheWinnerAndSubtractsCharges(t *testing.T) {
 	play := func(stake string, moves ...string) []match.SeatSettlement {
-		st, _ := decide(t, toll{}, stakedToll(t, stake),
+		st, _ := decide(t, tollgame.Rules{}, stakedToll(t, stake),
 			match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
 			match.Join{PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
 		for i, m := range moves {
-			st, _ = decide(t, toll{}, st, match.Act{PlayerID: []string{"ann", "bob"}[i%2], Do: game.Move{Notation: m}})
+			st, _ = decide(t, tollgame.Rules{}, st, match.Act{PlayerID: []string{"ann", "bob"}[i%2], Do: game.Move{Notation: m}})
 		}
-		return match.Settlement(toll{}, st)
+		return match.Settlement(tollgame.Rules{}, st)
 	}
 	for _, c := range []struct {
 		name  string
@@ -206,14 +114,14 @@ func TestSettlementPaysTheStakeToTheWinnerAndSubtractsCharges(t *testing.T) {
 		}
 	}
 	// A void match moves nothing: the creator cancels before the second seat.
-	st, _ := decide(t, toll{}, stakedToll(t, "100"), match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}}, match.Cancel{PlayerID: "ann"})
-	if got := match.Settlement(toll{}, st); !slices.Equal(got, []match.SeatSettlement{{Hold: "ha"}, {}}) {
+	st, _ := decide(t, tollgame.Rules{}, stakedToll(t, "100"), match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}}, match.Cancel{PlayerID: "ann"})
+	if got := match.Settlement(tollgame.Rules{}, st); !slices.Equal(got, []match.SeatSettlement{{Hold: "ha"}, {}}) {
 		t.Fatalf("cancelled: %+v", got)
 	}
 }
 
 func TestAVacatedSeatLosesItsFunds(t *testing.T) {
-	st, _ := decide(t, toll{}, stakedToll(t, "100"),
+	st, _ := decide(t, tollgame.Rules{}, stakedToll(t, "100"),
 		match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}}, match.Unseat{PlayerID: "ann"})
 	if st.Holds[0] != "" || st.Funds[0] != 0 {
 		t.Fatalf("after leaving: holds %v funds %v", st.Holds, st.Funds)
