@@ -206,8 +206,19 @@ func (e *Engine) fundedJoin(ctx context.Context, snap Snapshot, j match.Join, me
 		return Ack{}, err
 	}
 	if h, ok := w.State.OpenHold(snap.ID); ok {
-		// A join sent again, or one a crash interrupted: its hold's join answers it.
-		return e.FinishJoin(ctx, j.PlayerID, j.Name, h)
+		landed, err := e.commandSeen(ctx, snap.ID, "player:"+j.PlayerID, "hold:"+h.ID)
+		if err != nil {
+			return Ack{}, err
+		}
+		if !landed || snap.State.SeatOf(j.PlayerID) >= 0 {
+			// A join sent again, or one a crash interrupted: its hold's join answers it.
+			return e.FinishJoin(ctx, j.PlayerID, j.Name, h)
+		}
+		// The hold's seat was vacated and the settlement process has not released it yet:
+		// it is given back before a new hold is taken for the new seat.
+		if err := e.ReleaseHold(ctx, j.PlayerID, h.ID, "seat vacated"); err != nil {
+			return Ack{}, err
+		}
 	}
 	if snap.State.Status != match.Open || snap.State.SeatOf(j.PlayerID) >= 0 {
 		return e.handle(ctx, snap.ID, nil, j, meta) // refused as any join: nothing to hold
@@ -217,6 +228,19 @@ func (e *Engine) fundedJoin(ctx context.Context, snap Snapshot, j match.Join, me
 		return Ack{}, err
 	}
 	return e.FinishJoin(ctx, j.PlayerID, j.Name, h)
+}
+
+// commandSeen reports whether the match holds events of an actor's command.
+func (e *Engine) commandSeen(ctx context.Context, matchID, actor, commandID string) (bool, error) {
+	en := e.lookup(matchID)
+	en.mu.Lock()
+	defer en.mu.Unlock()
+	if err := e.catchUp(ctx, en); err != nil {
+		e.forget(matchID)
+		return false, notApplied(err)
+	}
+	_, seen := en.commands[commandKey(actor, commandID)]
+	return seen, nil
 }
 
 // FinishJoin submits the join that an open hold funds, and releases the hold if the

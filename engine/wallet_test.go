@@ -214,3 +214,30 @@ func TestGrantsAndSpendingsAreOncePerKey(t *testing.T) {
 		t.Fatalf("balance %d", w.Balance)
 	}
 }
+
+// A player who leaves an open staked match and joins it again before the settlement
+// process has released the first hold sits again, funded by a new hold.
+func TestLeavingAndJoiningAgainTakesANewHold(t *testing.T) {
+	ctx := context.Background()
+	e := newEngine(openStore(t))
+	ann, bob := register(t, e, "Ann"), register(t, e, "Bob")
+	id := staked(t, e, ann, 300)
+	if _, err := join(e, id, bob); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Handle(ctx, id, match.Unseat{PlayerID: bob.ID}, engine.Meta{Actor: "player:" + bob.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := join(e, id, bob); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := e.Match(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := balance(t, e, bob)
+	h, ok := w.OpenHold(id)
+	if seat := snap.State.SeatOf(bob.ID); seat < 0 || !ok || snap.State.Holds[seat] != h.ID || w.Balance != 700 || len(w.Closed) != 1 {
+		t.Fatalf("bob at seat %d, holds %v, wallet %+v", seat, snap.State.Holds, w)
+	}
+}
