@@ -309,16 +309,19 @@ func (s *State) resistance(f int) int {
 func (s *State) targets(f int) []SpellTargets {
 	out := []SpellTargets{}
 	g := s.grid()
+	names := gridNames(g)
 	from := s.Fighters[f].Cell
+	var buf []arena.Cell
 	for _, id := range s.Fighters[f].Spells {
 		sp, _ := s.castable(f, id)
 		if sp == nil {
 			continue
 		}
-		var cells []string
-		for _, c := range g.Targets(from, arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight}) {
+		buf = g.AppendTargets(buf[:0], from, arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight})
+		cells := make([]string, 0, len(buf))
+		for _, c := range buf {
 			if sp.Target == grimoire.TargetAny && sp.PerTarget == 0 || s.fits(f, sp, c) == "" {
-				cells = append(cells, c.String())
+				cells = append(cells, names[c.Y*g.Width()+c.X])
 			}
 		}
 		if len(cells) > 0 {

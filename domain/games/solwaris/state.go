@@ -2,6 +2,7 @@ package solwaris
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
@@ -212,4 +213,26 @@ func (s *State) summonsOf(h int) []int {
 		}
 	}
 	return out
+}
+
+// cellNames caches, by grid, every cell's name (row by row): the views and the legal
+// targets name hundreds of cells per request, and a name never changes.
+var cellNames sync.Map // *arena.Grid -> []string
+
+// cellName is c's name on g (c must be on g).
+func cellName(g *arena.Grid, c arena.Cell) string { return gridNames(g)[c.Y*g.Width()+c.X] }
+
+// gridNames is every cell's name on g, row by row.
+func gridNames(g *arena.Grid) []string {
+	v, ok := cellNames.Load(g)
+	if !ok {
+		names := make([]string, g.Width()*g.Height())
+		for y := range g.Height() {
+			for x := range g.Width() {
+				names[y*g.Width()+x] = arena.Cell{X: x, Y: y}.String()
+			}
+		}
+		v, _ = cellNames.LoadOrStore(g, names)
+	}
+	return v.([]string)
 }

@@ -162,7 +162,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	case PhasePlay:
 		f := s.Fighters[s.Actor]
 		for _, st := range g.Reachable(f.Cell, f.MP, s.occupied(s.Actor)) {
-			v.Reachable = append(v.Reachable, Reach{Cell: st.Cell.String(), Cost: st.Cost})
+			v.Reachable = append(v.Reachable, Reach{Cell: cellName(g, st.Cell), Cost: st.Cost})
 		}
 		v.Targets = s.targets(s.Actor)
 	}
@@ -217,7 +217,7 @@ func (v *View) Plays() []game.Play {
 			if nearest(to, enemies) < nearest(from, enemies) {
 				score = 2
 			}
-			out = append(out, game.Play{Seat: seat, Kind: KindStep, Do: MoveFighter{Path: walkBack(cost, to)}, Of: KindStep, Score: score})
+			out = append(out, game.Play{Seat: seat, Kind: KindStep, Do: MoveFighter{Path: walkBack(v.grid, cost, to)}, Of: KindStep, Score: score})
 		}
 		g := v.grid
 		for _, t := range v.Targets {
@@ -279,10 +279,10 @@ func statuses(f Fighter) []string {
 
 // walkBack is a shortest walk to cell, read off the costs of the reachable cells: back
 // from cell, each step to a neighbour that costs one MP less, down to the mover's.
-func walkBack(cost map[arena.Cell]int, cell arena.Cell) []string {
+func walkBack(g *arena.Grid, cost map[arena.Cell]int, cell arena.Cell) []string {
 	path := make([]string, cost[cell])
 	for c := cell; ; {
-		path[cost[c]-1] = c.String()
+		path[cost[c]-1] = cellName(g, c)
 		if cost[c] == 1 {
 			return path
 		}
