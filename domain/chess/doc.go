@@ -5,6 +5,7 @@
 // ([Game.Outcome]) and claimable draws; [WritePGN], [ParsePGN] and [Perft] serve exports
 // and checks. It is a game of its own in Arbiter and the base of the card games, for which
 // it keeps stable piece IDs ([PieceID]) and constrains its own generator ([Restrictions],
-// [Position.Put]) rather than let them copy it. The rules as the server enforces them are
-// in docs/games/chess.md.
+// [Position.Put]) rather than let them copy it. Bughouse drops are such a hook too: a
+// Position may hold pieces in hand ([Pocket]), which its generator drops (drops.go). The
+// rules as the server enforces them are in docs/games/chess.md.
 package chess

@@ -32,6 +32,7 @@ func (p *Position) Remove(s Square) (Piece, PieceID, bool) {
 	id := p.ids[s]
 	p.nextID = p.maxID()
 	p.lift(s, pc.Color, pc.Role)
+	p.promoted &^= s.bb()
 	p.afterEdit()
 	return pc, id, true
 }
@@ -99,6 +100,7 @@ func (p *Position) Relocate(from, to Square) error {
 	id := p.ids[from]
 	p.lift(from, pc.Color, pc.Role)
 	p.place(to, pc.Color, pc.Role, id)
+	p.promoted = carryPromoted(p.promoted, from, to)
 	p.afterEdit()
 	return nil
 }
@@ -119,6 +121,9 @@ func (p *Position) Exchange(a, b Square) error {
 	p.lift(b, pb.Color, pb.Role)
 	p.place(a, pb.Color, pb.Role, ib)
 	p.place(b, pa.Color, pa.Role, ia)
+	if p.promoted.Has(a) != p.promoted.Has(b) {
+		p.promoted ^= a.bb() | b.bb()
+	}
 	p.afterEdit()
 	return nil
 }
@@ -140,7 +145,9 @@ func (p *Position) SetColor(s Square, c Color) error {
 }
 
 // SetRole turns the piece on s into role r, keeping its ID, side and square (a pawn that
-// a card promotes). Nothing becomes or stops being a king.
+// a card promotes). Nothing becomes or stops being a king. With pockets, a pawn (or a
+// promoted pawn) turned into a piece counts as promoted, and one turned back into a pawn
+// no longer does.
 func (p *Position) SetRole(s Square, r Role) error {
 	pc, ok := p.PieceAt(s)
 	switch {
@@ -150,6 +157,13 @@ func (p *Position) SetRole(s Square, r Role) error {
 		return &PositionError{"a king is made only at the start"}
 	case r == NoRole || r > King:
 		return &PositionError{"not a piece"}
+	}
+	if p.hands != 0 {
+		if r == Pawn {
+			p.promoted &^= s.bb()
+		} else if pc.Role == Pawn {
+			p.promoted |= s.bb()
+		}
 	}
 	p.recast(s, pc, Piece{pc.Color, r})
 	return nil

@@ -13,10 +13,16 @@ var (
 	ErrIllegalMove     = errors.New("illegal move")
 	ErrAmbiguousMove   = errors.New("ambiguous move")
 	ErrInvalidPGN      = errors.New("invalid PGN")
+
+	// Why a drop is illegal; each is also an ErrIllegalMove.
+	ErrNotInHand         = fmt.Errorf("%w: no piece of that kind in hand", ErrIllegalMove)
+	ErrSquareOccupied    = fmt.Errorf("%w: a piece is dropped only on an empty square", ErrIllegalMove)
+	ErrPawnDropRank      = fmt.Errorf("%w: no pawn is dropped on the first or last rank", ErrIllegalMove)
+	ErrLeavesKingInCheck = fmt.Errorf("%w: the king would be in check after the drop", ErrIllegalMove)
 )
 
 // FENError is a rejected FEN. Field names the offending field: "fen" (the field count),
-// "board", "turn", "castling", "en passant", "halfmove" or "fullmove".
+// "board", "pockets", "turn", "castling", "en passant", "halfmove" or "fullmove".
 type FENError struct {
 	Field  string
 	Value  string
@@ -40,7 +46,8 @@ func (e *PositionError) Unwrap() error { return ErrInvalidPosition }
 
 // MoveError is a move text or value that could not be played. Err is ErrMalformedMove
 // (not UCI nor SAN), ErrIllegalMove (well formed, not legal here) or ErrAmbiguousMove
-// (SAN matching several legal moves).
+// (SAN matching several legal moves); for a drop, ErrIllegalMove may be one of the drop
+// reasons (ErrNotInHand, ErrSquareOccupied, ErrPawnDropRank, ErrLeavesKingInCheck).
 type MoveError struct {
 	Input string
 	Err   error

@@ -11,7 +11,9 @@ import (
 // per side, no pawn on the first or last rank, the side not to move not in check,
 // castling rights only with king and rook at home, an en-passant square only behind a
 // pawn that may just have moved two squares. An en-passant square no pawn can legally
-// use is accepted and dropped (see Position.FEN).
+// use is accepted and dropped (see Position.FEN). A bughouse FEN carries the pieces in
+// hand after the board, "[QNn]" or as a ninth rank "/QNn", and promoted pieces as "Q~"
+// (see Position.FEN); the position then has pockets, even empty ones ("[]").
 func ParseFEN(fen string) (Position, error) {
 	fields := strings.Fields(fen)
 	if len(fields) != 4 && len(fields) != 6 {
@@ -19,8 +21,19 @@ func ParseFEN(fen string) (Position, error) {
 	}
 	var p Position
 	p.ep = NoSquare
-	if err := p.parseBoard(fields[0]); err != nil {
+	board, pockets, withPockets, err := splitPockets(fields[0])
+	if err != nil {
 		return Position{}, err
+	}
+	if err := p.parseBoard(board); err != nil {
+		return Position{}, err
+	}
+	if withPockets {
+		if err := p.parsePockets(pockets); err != nil {
+			return Position{}, err
+		}
+	} else if p.promoted != 0 {
+		return Position{}, &FENError{"board", board, `a promoted piece ("~") only in a FEN with pockets`}
 	}
 	switch fields[1] {
 	case "w":
@@ -82,6 +95,13 @@ func (p *Position) parseBoard(s string) error {
 			p.nextID++
 			p.place(NewSquare(file, rank), color, r, p.nextID)
 			file++
+			if j+1 < len(row) && row[j+1] == '~' { // a promoted pawn, in bughouse FEN
+				if r == Pawn || r == King {
+					return &FENError{"board", s, `only a knight, bishop, rook or queen can be promoted ("~")`}
+				}
+				p.promoted |= NewSquare(file-1, rank).bb()
+				j++
+			}
 		}
 		if file != 8 {
 			return &FENError{"board", s, "rank " + strconv.Itoa(rank+1) + " does not have 8 squares"}
@@ -93,6 +113,43 @@ func (p *Position) parseBoard(s string) error {
 	for b := p.occupied(); b != 0; b &= b - 1 {
 		id++
 		p.ids[b.first()] = id
+	}
+	return nil
+}
+
+// splitPockets separates the board from the pockets of a bughouse FEN, written either
+// "board[QRn]" (lichess, Fairy-Stockfish, python-chess) or as a ninth rank, "board/QRn"
+// (older crazyhouse tools, the shakmaty perft tables).
+func splitPockets(s string) (board, pockets string, ok bool, err error) {
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		if !strings.HasSuffix(s, "]") || strings.Count(s, "[") != 1 || strings.Count(s, "]") != 1 {
+			return "", "", false, &FENError{"pockets", s, `want the pockets in brackets after the board, "[QNnp]"`}
+		}
+		return s[:i], s[i+1 : len(s)-1], true, nil
+	}
+	if strings.Count(s, "/") == 8 {
+		i := strings.LastIndexByte(s, '/')
+		return s[:i], s[i+1:], true, nil
+	}
+	return s, "", false, nil
+}
+
+// parsePockets reads the pieces in hand, upper case White's, lower case Black's, in any
+// order, and enables pockets.
+func (p *Position) parsePockets(s string) error {
+	p.EnablePockets()
+	for i := 0; i < len(s); i++ {
+		r := roleFromLetter(s[i])
+		if r < Pawn || r > Queen {
+			return &FENError{"pockets", s, "want letters from PNBRQ and pnbrq (no king in hand)"}
+		}
+		c := White
+		if s[i] >= 'a' {
+			c = Black
+		}
+		if err := p.AddToPocket(Piece{c, r}); err != nil {
+			return &FENError{"pockets", s, err.(*PositionError).Reason}
+		}
 	}
 	return nil
 }
@@ -169,7 +226,10 @@ func (p *Position) parseEnPassant(s string) error {
 
 // FEN writes the position in Forsyth-Edwards Notation. The en-passant field names a
 // square only when an en-passant capture is legal (as lichess does), so FEN strings of
-// the same position compare equal.
+// the same position compare equal. A position with pockets writes them in brackets after
+// the board, White's then Black's, queens first ("...RNBQKBNR[QNPn] w"), and marks its
+// promoted pieces with "~" ("Q~"): the form lichess, Fairy-Stockfish and python-chess
+// read and write.
 func (p Position) FEN() string {
 	var b strings.Builder
 	for rank := 7; rank >= 0; rank-- {
@@ -185,6 +245,9 @@ func (p Position) FEN() string {
 				empty = 0
 			}
 			b.WriteString(pc.String())
+			if p.promoted.Has(NewSquare(file, rank)) {
+				b.WriteByte('~')
+			}
 		}
 		if empty > 0 {
 			b.WriteByte(byte('0' + empty))
@@ -192,6 +255,12 @@ func (p Position) FEN() string {
 		if rank > 0 {
 			b.WriteByte('/')
 		}
+	}
+	if p.HasPockets() {
+		b.WriteByte('[')
+		b.WriteString(p.Pocket(White).fen(White))
+		b.WriteString(p.Pocket(Black).fen(Black))
+		b.WriteByte(']')
 	}
 	b.WriteByte(' ')
 	b.WriteString("wb"[p.turn : p.turn+1])

@@ -5,7 +5,8 @@ package chess
 // block it) and, for a pinned piece, by the line through king and pinner. The king's
 // own moves test the destination with the king lifted off the board so that it cannot
 // hide behind itself. En passant, which removes two pieces from one line, is tested by
-// looking for a slider on the king after the capture.
+// looking for a slider on the king after the capture. Drops (drops.go) go to the empty
+// squares of the check mask: a drop cannot uncover a check, only block one.
 
 // LegalMoves appends the legal moves of the side to move to dst and returns it.
 func (p *Position) LegalMoves(dst []Move) []Move { return p.generate(dst, &classic) }
@@ -86,6 +87,10 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 	}
 	if checkers == 0 && !r.Frozen.Has(ks) && p.castling != 0 {
 		dst = p.castlings(dst, ks, r, occ, enemy)
+	}
+
+	if p.holds(us) {
+		dst = p.dropMoves(dst, targets&^occ)
 	}
 
 	if gs != NoSquare && gs != ks {

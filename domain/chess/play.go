@@ -4,7 +4,14 @@ package chess
 // IsLegal): the board, piece IDs, castling rights, en passant, clocks and hash follow.
 // Playing an illegal move leaves p in an unspecified state; Game.Play checks first.
 func (p *Position) Play(m Move) {
-	from, to := m.From(), m.To()
+	from, to := m.from(), m.To()
+	if m.kind() == kindDrop {
+		p.playDrop(Role(from), to)
+		return
+	}
+	if p.promoted != 0 {
+		p.promoted = carryPromoted(p.promoted, from, to)
+	}
 	us, them := p.turn, p.turn^1
 	role, id := p.roles[from], p.ids[from]
 	if p.ep != NoSquare {
@@ -20,6 +27,9 @@ func (p *Position) Play(m Move) {
 		p.lift(c.rookFrom, us, Rook)
 		p.place(to, us, King, id)
 		p.place(c.rookTo, us, Rook, rid)
+		if p.promoted != 0 {
+			p.promoted = carryPromoted(p.promoted, c.rookFrom, c.rookTo)
+		}
 	case kindEnPassant:
 		p.lift(to^8, them, Pawn)
 		p.lift(from, us, Pawn)
@@ -33,6 +43,9 @@ func (p *Position) Play(m Move) {
 		p.lift(from, us, role)
 		if promo := m.Promotion(); promo != NoRole {
 			p.place(to, us, promo, id) // the promoted pawn keeps its ID
+			if p.hands != 0 {
+				p.promoted |= to.bb() // bughouse passes it on as a pawn
+			}
 		} else {
 			p.place(to, us, role, id)
 		}
@@ -95,4 +108,14 @@ func (p *Position) enPassantLegal(ep Square) bool {
 		}
 	}
 	return false
+}
+
+// carryPromoted follows a move from from to to in the set of promoted pieces: a piece
+// captured on to leaves it, a promoted piece leaving from takes its mark along.
+func carryPromoted(promoted Bitboard, from, to Square) Bitboard {
+	b := promoted &^ to.bb()
+	if b.Has(from) {
+		b ^= from.bb() | to.bb()
+	}
+	return b
 }

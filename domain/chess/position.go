@@ -31,7 +31,7 @@ var castleLoss = func() (t [64]CastlingRights) {
 // Position is a chess position: a value, cheap to copy (a few hundred bytes), so trying
 // a move is a copy followed by Play. It holds bitboards, a mailbox of roles and piece
 // IDs, the side to move, castling rights, the en-passant square, the move clocks and an
-// incrementally kept Zobrist hash.
+// incrementally kept Zobrist hash; for bughouse, the pieces in hand ([Pocket]).
 type Position struct {
 	byColor  [2]Bitboard
 	byRole   [7]Bitboard // index NoRole unused
@@ -44,6 +44,10 @@ type Position struct {
 	castling CastlingRights
 	halfmove int32 // plies since the last capture or pawn move
 	fullmove int32 // starts at 1, incremented after Black's move
+	// hands and promoted serve bughouse (drops.go) and stay zero in classic chess: the
+	// pieces in hand packed six bits per role and side, and the promoted pieces.
+	hands    uint64
+	promoted Bitboard
 }
 
 // StartingPosition is the initial position of a game of chess, IDs 1..32 from a1 to h8.

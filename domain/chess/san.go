@@ -3,7 +3,8 @@ package chess
 import "strings"
 
 // Standard Algebraic Notation (FIDE Laws, Appendix C): "Nf3", "exd5", "R1e2", "Qh4xe1",
-// "e8=Q", "O-O-O", with "+" for check and "#" for checkmate.
+// "e8=Q", "O-O-O", with "+" for check and "#" for checkmate; a bughouse drop is written
+// as lichess writes it, role letter, "@" and square: "N@f3", "P@e4+".
 
 // SAN writes m, a legal move of p, in Standard Algebraic Notation.
 func (p Position) SAN(m Move) string { return p.SANWith(m, Restrictions{}) }
@@ -13,8 +14,13 @@ func (p Position) SAN(m Move) string { return p.SANWith(m, Restrictions{}) }
 func (p Position) SANWith(m Move, r Restrictions) string {
 	var b []byte
 	from, to := m.From(), m.To()
-	role := p.roles[from]
+	var role Role
+	if from < NoSquare {
+		role = p.roles[from]
+	}
 	switch {
+	case m.IsDrop():
+		b = append(b, m.UCI()...) // "N@f3", "P@e4"
 	case m.IsCastling() && to.File() == 6:
 		b = append(b, "O-O"...)
 	case m.IsCastling():
@@ -56,7 +62,7 @@ func (p *Position) disambiguation(m Move, r *Restrictions) string {
 	sameFile, sameRank, others := false, false, false
 	for _, o := range p.generate(buf[:0], r) {
 		f := o.From()
-		if o.To() != m.To() || f == from || p.roles[f] != p.roles[from] || o.IsCastling() {
+		if o.To() != m.To() || f == from || o.IsDrop() || p.roles[f] != p.roles[from] || o.IsCastling() {
 			continue
 		}
 		others = true
@@ -120,7 +126,7 @@ func (p *Position) parseSAN(s string, legal []Move) (Move, error) {
 	found := Move(0)
 	for _, m := range legal {
 		f := m.From()
-		if m.To() != to || m.IsCastling() || p.roles[f] != role || m.Promotion() != promo ||
+		if m.To() != to || m.IsCastling() || m.IsDrop() || p.roles[f] != role || m.Promotion() != promo ||
 			(file >= 0 && f.File() != file) || (rank >= 0 && f.Rank() != rank) {
 			continue
 		}

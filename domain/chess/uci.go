@@ -1,7 +1,9 @@
 package chess
 
+import "strings"
+
 // UCI notation: from square, to square, promotion letter ("e2e4", "e7e8q"); castling
-// is the king's move ("e1g1"). Move.UCI writes it.
+// is the king's move ("e1g1"); a drop is role, "@", square ("N@f3"). Move.UCI writes it.
 
 // parseUCI splits a UCI move into its parts; ok is false if s is not UCI-shaped.
 func parseUCI(s string) (from, to Square, promo Role, ok bool) {
@@ -24,8 +26,9 @@ func parseUCI(s string) (from, to Square, promo Role, ok bool) {
 }
 
 // ParseMove reads a move of the side to move in UCI ("g1f3", "e7e8q", "e1g1") or SAN
-// ("Nf3", "e8=Q+", "O-O"). The error is a *MoveError wrapping ErrMalformedMove when s
-// is neither, ErrIllegalMove when it names no legal move, ErrAmbiguousMove when a SAN
+// ("Nf3", "e8=Q+", "O-O"), or a drop in either ("N@f3", "P@e4+"). The error is a
+// *MoveError wrapping ErrMalformedMove when s is neither, ErrIllegalMove when it names
+// no legal move (for a drop, the reason: see DropMove), ErrAmbiguousMove when a SAN
 // matches several.
 func (p Position) ParseMove(s string) (Move, error) {
 	return p.ParseMoveWith(s, Restrictions{})
@@ -33,6 +36,9 @@ func (p Position) ParseMove(s string) (Move, error) {
 
 // ParseMoveWith is ParseMove under the card games' restrictions.
 func (p Position) ParseMoveWith(s string, r Restrictions) (Move, error) {
+	if strings.IndexByte(s, '@') >= 0 {
+		return p.parseDrop(s, &r)
+	}
 	var buf [256]Move
 	legal := p.generate(buf[:0], &r)
 	if from, to, promo, ok := parseUCI(s); ok {

@@ -3,12 +3,16 @@ package chess
 // Zobrist keys, drawn at init from a fixed-seed splitmix64 so that every process (and
 // every replay of an event stream) computes the same hashes. The hash covers what makes
 // two positions "the same" under the repetition rule: pieces on squares, side to move,
-// castling rights and the en-passant square (kept only when a capture is legal).
+// castling rights and the en-passant square (kept only when a capture is legal), and in
+// bughouse the pieces in hand.
 var (
 	zPiece    [2][7][64]uint64
 	zCastling [16]uint64
 	zEnPass   [8]uint64
 	zBlack    uint64
+	// zHand[c][r][n] stands for n pieces of role r in c's hand; n = 0 is 0, so a
+	// position without pockets hashes as it did before drops existed.
+	zHand [2][King][MaxInHand + 1]uint64
 )
 
 func init() {
@@ -37,6 +41,14 @@ func init() {
 		zEnPass[f] = rng.next()
 	}
 	zBlack = rng.next()
+	// Drawn last, so that the keys above stay what they were.
+	for c := range zHand {
+		for r := Pawn; r <= Queen; r++ {
+			for n := 1; n <= MaxInHand; n++ {
+				zHand[c][r][n] = rng.next()
+			}
+		}
+	}
 }
 
 // computeHash is the hash from scratch; Play keeps it incrementally and the tests
@@ -53,6 +65,11 @@ func (p *Position) computeHash() uint64 {
 	}
 	if p.turn == Black {
 		h ^= zBlack
+	}
+	for c := White; c <= Black; c++ {
+		for r := Pawn; r <= Queen; r++ {
+			h ^= zHand[c][r][p.inHand(c, r)]
+		}
 	}
 	return h
 }

@@ -84,8 +84,12 @@ func (Rules) Plan(opts game.Options) (game.Plan, error) {
 	for k, v := range opts {
 		switch k {
 		case "fen":
-			if _, err := chess.ParseFEN(v); err != nil {
+			p, err := chess.ParseFEN(v)
+			if err != nil {
 				return game.Plan{}, &game.Error{Code: game.BadInput, Reason: "option fen: " + err.Error(), Err: err}
+			}
+			if p.HasPockets() { // a bughouse FEN: chess has no pieces in hand
+				return game.Plan{}, game.Reject(game.BadInput, "option fen: chess has no pieces in hand (%q)", v)
 			}
 		case clock.Option:
 			if _, err := clock.Parse(v); err != nil {

@@ -104,6 +104,9 @@ func TestOptions(t *testing.T) {
 	if _, err := (Rules{}).Plan(game.Options{"fen": "not a fen"}); game.CodeOf(err) != game.BadInput {
 		t.Fatalf("bad fen option: %v", err)
 	}
+	if _, err := (Rules{}).Plan(game.Options{"fen": "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1"}); game.CodeOf(err) != game.BadInput {
+		t.Fatalf("bughouse fen option: %v", err)
+	}
 	if _, err := (Rules{}).Plan(game.Options{"increment": "3"}); game.CodeOf(err) != game.BadInput {
 		t.Fatalf("unknown option: %v", err)
 	}
