@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -146,6 +148,10 @@ func solwarisDuel(t *testing.T, mapID string) {
 	if last, out := lastLine(t, "verify", "--db", db, "--match", id); !strings.HasPrefix(last, "1 matches") || strings.Contains(out, "MISMATCH") {
 		t.Fatalf("verify:\n%s", out)
 	}
+	// The replay draws the arena and its fighters.
+	if _, out := lastLine(t, "replay", "--db", db, "--match", id); !strings.Contains(out, mapID+", phase over") || !strings.Contains(out, "0 seat 0 guerrier") {
+		t.Fatalf("replay:\n%s", out)
+	}
 }
 
 // solwarisBot is what a seat does in state st, as a GraphQL mutation and its variables,
@@ -234,4 +240,95 @@ func nearest(cell string, cells []string) int {
 		best = min(best, arena.Distance(from, to))
 	}
 	return best
+}
+
+// A grimoire and a start cell chosen are hidden from the other side and from spectators
+// until both sides have chosen, on every surface: the state, the events read, the events
+// streamed over a websocket. The chooser sees its own.
+func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, ann := srv.register(t, "ann")
+	_, bob := srv.register(t, "bob")
+	var c struct{ CreateMatch struct{ Match struct{ ID string } } }
+	srv.must(t, ann, `mutation{createMatch(input:{game:SOLWARIS, options:[{key:"map", value:"caveau"}]}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range []string{ann, bob} {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	streams := map[string]<-chan wsEvent{
+		"bob":       srv.subscribe(t, ctx, "graphql-transport-ws", bob, id, 0),
+		"spectator": srv.subscribe(t, ctx, "graphql-ws", "", id, 0),
+	}
+	vars := map[string]any{"m": id}
+	srv.must(t, ann, `mutation($m:ID!){chooseGrimoire(matchId:$m, class:"guerrier", variants:["ancrage"]){version}}`, vars, nil)
+	var st solwarisState
+	srv.must(t, ann, solwarisStateQuery, vars, &st)
+	secrets := []string{"guerrier", "ancrage"}
+	// What ann chose and where she stands are the secrets, until bob has chosen and placed.
+	check := func(stage string) {
+		t.Helper()
+		for name, tok := range map[string]string{"bob": bob, "spectator": ""} {
+			var d struct {
+				Match struct {
+					Events []struct {
+						Type     string
+						Data     json.RawMessage
+						Redacted bool
+					}
+					State json.RawMessage
+				}
+			}
+			srv.must(t, tok, `query($m:ID!){match(id:$m){events{type data redacted} state{... on SolwarisState{grimoires{seat class variants} fighters{seat cell class}}}}}`, vars, &d)
+			for _, s := range secrets {
+				if strings.Contains(string(d.Match.State), `"`+s+`"`) {
+					t.Fatalf("%s: %s reads %q in the state: %s", stage, name, s, d.Match.State)
+				}
+				for _, e := range d.Match.Events {
+					if strings.Contains(string(e.Data), `"`+s+`"`) {
+						t.Fatalf("%s: %s reads %q in %s: %s", stage, name, s, e.Type, e.Data)
+					}
+				}
+			}
+		}
+	}
+	check("grimoire chosen")
+	srv.must(t, bob, `mutation($m:ID!){chooseGrimoire(matchId:$m, class:"arcaniste"){version}}`, vars, nil)
+	// Both grimoires are locked and shown: the start cells are the secrets now.
+	srv.must(t, ann, solwarisStateQuery, vars, &st)
+	cell := st.Match.State.PlacementCells[0]
+	srv.must(t, ann, `mutation($m:ID!,$c:String!){placeFighter(matchId:$m, cell:$c){version}}`, map[string]any{"m": id, "c": cell}, nil)
+	secrets = []string{cell}
+	srv.must(t, ann, solwarisStateQuery, vars, &st)
+	if st.Match.State.Fighters[0].Cell != cell {
+		t.Fatalf("ann does not see her own start cell: %+v", st.Match.State.Fighters)
+	}
+	check("placed")
+	// The streams showed each secret event redacted, to its shadow.
+	for name, events := range streams {
+		seen := 0
+		for seen < 2 {
+			select {
+			case e := <-events:
+				if e.Type != "GrimoireChosen" && e.Type != "PlacementChosen" {
+					continue
+				}
+				if strings.Contains(string(e.Data), "guerrier") || strings.Contains(string(e.Data), `"`+cell+`"`) {
+					t.Fatalf("%s was streamed %s as %s (redacted %v)", name, e.Type, e.Data, e.Redacted)
+				}
+				if e.Redacted { // ann's, shown as its shadow; bob's own are shown whole
+					seen++
+				}
+			case <-ctx.Done():
+				t.Fatalf("%s's stream: %v before both choices of ann arrived", name, ctx.Err())
+			}
+		}
+	}
+	srv.must(t, bob, solwarisStateQuery, vars, &st)
+	srv.must(t, bob, `mutation($m:ID!,$c:String!){placeFighter(matchId:$m, cell:$c){version}}`, map[string]any{"m": id, "c": st.Match.State.PlacementCells[0]}, nil)
+	srv.must(t, bob, solwarisStateQuery, vars, &st)
+	if st.Match.State.Phase != "auction" || st.Match.State.Fighters[0].Cell != cell {
+		t.Fatalf("once both are placed bob sees %+v", st.Match.State)
+	}
 }

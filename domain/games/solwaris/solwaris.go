@@ -62,6 +62,7 @@ var (
 	_ game.Auditor  = Rules{}
 	_ game.Viewed   = Rules{}
 	_ game.Charging = Rules{}
+	_ game.Boarded  = Rules{}
 )
 
 // Info names the game.
