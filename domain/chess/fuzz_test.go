@@ -93,4 +93,3 @@ func FuzzParseMove(f *testing.F) {
 		}
 	})
 }
-
