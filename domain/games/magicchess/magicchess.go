@@ -431,19 +431,48 @@ func (s *State) canAct(seat int) bool {
 
 // outcome says whether the game is over and how: a flag fallen loses; a seat to act with
 // no legal move and no card it may lay is mated when in check (a mate save in its hand
-// would have been a card it may lay), stalemated otherwise.
+// would have been a card it may lay), stalemated otherwise; then the draws of drawn.
 func (s *State) outcome() (game.Outcome, bool) {
 	if s.Flag != nil {
 		return game.Outcome{Winners: []int{1 - s.Flag.Seat}, Reason: "timeout"}, true
 	}
 	seat := s.toAct()
-	if !s.started || s.Phase != Play || s.Turn.MovesDue > 0 || s.canAct(seat) {
+	if !s.started || s.Phase != Play || s.Turn.MovesDue > 0 {
 		return game.Outcome{}, false
 	}
-	if s.Pos.InCheck() {
-		return game.Outcome{Winners: []int{1 - seat}, Reason: "checkmate"}, true
+	if !s.canAct(seat) {
+		if s.Pos.InCheck() {
+			return game.Outcome{Winners: []int{1 - seat}, Reason: "checkmate"}, true
+		}
+		return game.Outcome{Winners: []int{}, Reason: "stalemate"}, true
 	}
-	return game.Outcome{Winners: []int{}, Reason: "stalemate"}, true
+	return s.drawn()
+}
+
+// drawn says whether the game is drawn by a rule of chess that no card can change any
+// more: a dead position by material once both hands are empty (a card could summon or
+// promote), or 75 moves of each side without a capture or a pawn move (FIDE 9.6.2; the
+// rules of Ajedrez Mágico are silent, and without it two bare kings play forever).
+func (s *State) drawn() (game.Outcome, bool) {
+	switch {
+	case s.Pos.HalfmoveClock() >= 150:
+		return game.Outcome{Winners: []int{}, Reason: "seventy-five-move rule"}, true
+	case s.Pos.InsufficientMaterial() && s.emptyHanded():
+		return game.Outcome{Winners: []int{}, Reason: "insufficient material"}, true
+	}
+	return game.Outcome{}, false
+}
+
+// emptyHanded reports whether neither seat holds a card.
+func (s *State) emptyHanded() bool {
+	for _, h := range s.Hands {
+		for _, c := range h {
+			if c != "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Evolve applies an event. A move or a card is played again from the state before it.

@@ -298,3 +298,18 @@ func TestTheViewHidesTheOtherHand(t *testing.T) {
 		t.Fatal("the plays are not White's alone")
 	}
 }
+
+// The draws the rules are silent on, taken from chess: bare kings with empty hands, and
+// 75 moves without a capture or a pawn move; a card in hand keeps a dead position alive.
+func TestDrawsNoCardCanChange(t *testing.T) {
+	bare := "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+	if st := (Rules{}).Status(table(t, bare, nil, nil)); !st.Over || st.Outcome.Reason != "insufficient material" || len(st.Outcome.Winners) != 0 {
+		t.Fatalf("bare kings, empty hands: %+v", st)
+	}
+	if st := (Rules{}).Status(table(t, bare, []string{"reinforce"}, nil)); st.Over {
+		t.Fatalf("bare kings with a card to lay: %+v", st)
+	}
+	if st := (Rules{}).Status(table(t, "4k3/8/8/8/8/8/8/R3K3 w - - 150 90", nil, nil)); !st.Over || st.Outcome.Reason != "seventy-five-move rule" {
+		t.Fatalf("75 moves: %+v", st)
+	}
+}
