@@ -57,6 +57,7 @@ type Engine struct {
 	mu      sync.Mutex
 	matches map[string]*entry
 	players sync.Map // player ID -> player (immutable once registered)
+	wallets sync.Map // player ID -> foldedWallet: the last fold of a wallet, caught up at each use
 	aside   sync.Map // match ID -> *match.Unreplayable: matches whose stored events do not replay
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/arbiter-games/arbiter/matchstream"
 )
 
-func openStore(t *testing.T) eventstore.Store {
+func openStore(t testing.TB) eventstore.Store {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "arbiter.db"))
 	if err != nil {

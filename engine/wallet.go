@@ -52,6 +52,37 @@ func (e *Engine) ReadWallet(ctx context.Context, playerID string) (Wallet, error
 	return w, nil
 }
 
+// foldedWallet is a wallet's state at a version, kept so that a command folds only the
+// events appended since; the append's expected version checks it against the store.
+type foldedWallet struct {
+	state   wallet.State
+	version int64
+}
+
+// walletState folds a wallet from its cached fold and what the store holds beyond it.
+func (e *Engine) walletState(ctx context.Context, playerID string) (foldedWallet, error) {
+	var w foldedWallet
+	if c, ok := e.wallets.Load(playerID); ok {
+		w = c.(foldedWallet)
+	}
+	evs, err := e.cfg.Store.ReadStream(ctx, wallet.Stream(playerID), w.version, 0)
+	if err != nil {
+		return foldedWallet{}, notApplied(storeError("reading a wallet", err))
+	}
+	for _, ev := range evs {
+		d, err := wallet.Events.Decode(ev.Type, ev.SchemaVersion, ev.Payload)
+		if err != nil {
+			e.wallets.Delete(playerID)
+			return foldedWallet{}, notApplied(fmt.Errorf("engine: wallet of %s at version %d: %w", playerID, ev.Version, err))
+		}
+		w.state, w.version = wallet.Evolve(w.state, d), ev.Version
+	}
+	if len(evs) > 0 {
+		e.wallets.Store(playerID, w)
+	}
+	return w, nil
+}
+
 // Wallet returns a registered player's wallet, giving the starting grant first if the
 // player has not had it. The grant is given at the first use of the wallet (this read, a
 // hold, a staked creation) rather than at registration: a player who never touches coins
@@ -112,17 +143,17 @@ func walletEventID(playerID, key string, e game.Event) string {
 func (e *Engine) walletDo(ctx context.Context, playerID, key string, build func(wallet.State) (wallet.Command, error)) (wallet.State, error) {
 	stream := wallet.Stream(playerID)
 	for attempt := 0; ; attempt++ {
-		w, err := e.ReadWallet(ctx, playerID)
+		w, err := e.walletState(ctx, playerID)
 		if err != nil {
 			return wallet.State{}, err
 		}
-		cmd, err := build(w.State)
+		cmd, err := build(w.state)
 		if err != nil {
 			return wallet.State{}, err
 		}
-		evs, err := wallet.Decide(w.State, cmd)
+		evs, err := wallet.Decide(w.state, cmd)
 		if err != nil || len(evs) == 0 {
-			return w.State, err
+			return w.state, err
 		}
 		now := e.now()
 		proposed := make([]eventstore.Proposed, len(evs))
@@ -136,7 +167,7 @@ func (e *Engine) walletDo(ctx context.Context, playerID, key string, build func(
 				Payload: payload, CommandID: "wallet", Actor: "system", Visibility: visibility.Server, Time: now,
 			}
 		}
-		res, err := e.cfg.Store.Append(ctx, stream, w.Version, proposed...)
+		res, err := e.cfg.Store.Append(ctx, stream, w.version, proposed...)
 		var conflict *eventstore.VersionConflict
 		switch {
 		case errors.As(err, &conflict) && attempt+1 < e.cfg.MaxRetries:
@@ -146,13 +177,15 @@ func (e *Engine) walletDo(ctx context.Context, playerID, key string, build func(
 		case err != nil:
 			return wallet.State{}, appendError("appending to "+stream, err)
 		case res.Duplicate: // stored before, under the same key: the wallet as it is
-			w, err := e.ReadWallet(ctx, playerID)
-			return w.State, err
+			w, err := e.walletState(ctx, playerID)
+			return w.state, err
 		}
 		for _, ev := range evs {
-			w.State = wallet.Evolve(w.State, ev)
+			w.state = wallet.Evolve(w.state, ev)
 		}
-		return w.State, nil
+		w.version = res.LastVersion
+		e.wallets.Store(playerID, w)
+		return w.state, nil
 	}
 }
 
@@ -201,11 +234,11 @@ func (e *Engine) holdFor(ctx context.Context, snap Snapshot, j match.Join, meta 
 // the match refuses the join. A failure between the steps is completed by the settlement
 // process (FinishJoin), which takes the same steps.
 func (e *Engine) fundedJoin(ctx context.Context, snap Snapshot, j match.Join, meta Meta) (Ack, error) {
-	w, err := e.ReadWallet(ctx, j.PlayerID)
+	w, err := e.walletState(ctx, j.PlayerID)
 	if err != nil {
 		return Ack{}, err
 	}
-	if h, ok := w.State.OpenHold(snap.ID); ok {
+	if h, ok := w.state.OpenHold(snap.ID); ok {
 		landed, err := e.commandSeen(ctx, snap.ID, "player:"+j.PlayerID, "hold:"+h.ID)
 		if err != nil {
 			return Ack{}, err
