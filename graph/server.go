@@ -170,6 +170,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 
 	origins := newOrigins(limits.AllowOrigins)
 	r.signups = newSignups(limits.RegistrationsPerHour, time.Hour)
+	sockets := newDetachedSockets(limits.Log)
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if !origins.admit(w, req) {
@@ -194,7 +195,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{})
 			_ = rc.SetWriteDeadline(time.Time{})
-			srv.ServeHTTP(w, req)
+			sockets.serve(srv, w, req)
 			return
 		}
 		if req.Method == http.MethodPost {

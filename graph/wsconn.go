@@ -30,6 +30,7 @@ func (i wsImplementation) Accept(w http.ResponseWriter, r *http.Request, opts tr
 	if err != nil {
 		return nil, err
 	}
+	upgradeDone(r.Context())
 	wc := &wsConn{conn: c, timeout: i.writeTimeout}
 	if up := callerOf(r.Context()); up != nil {
 		up.conn = wc // wsInit hands it to the connection's caller, and so to its operations

@@ -299,3 +299,39 @@ func TestWebsocketErrorsHaveCodes(t *testing.T) {
 		delete(want, m.ID)
 	}
 }
+
+// TestWebsocketEndsAtShutdown: a websocket is served on a goroutine of its own once
+// upgraded (graph/wsdetach.go), not on the request's; the server's shutdown still closes
+// it, and the log has its upgrade and its end.
+func TestWebsocketEndsAtShutdown(t *testing.T) {
+	s := startServer(t, filepath.Join(t.TempDir(), "a.db"))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn := s.dialWS(t, ctx, nil)
+	initWS(t, ctx, conn, "")
+	// Answered after the upgrade: the socket is served once its request has returned.
+	if err := wsjson.Write(ctx, conn, map[string]any{"type": "ping"}); err != nil {
+		t.Fatal(err)
+	}
+	var pong wsMsg
+	if err := wsjson.Read(ctx, conn, &pong); err != nil || pong.Type != "pong" {
+		t.Fatalf("ping answered %+v, %v", pong, err)
+	}
+	s.stop(t)
+	_, _, err := conn.Read(ctx)
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("the websocket outlived the server's shutdown: read %v, %v", err, ctx.Err())
+	}
+	// The socket's goroutine logs its end once gqlgen's loop has returned, which may come
+	// after the client saw the close.
+	for !strings.Contains(s.stderr.String(), `msg="websocket closed" path=/graphql`) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the log lacks the websocket's end:\n%s", s.stderr)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	if log := s.stderr.String(); !strings.Contains(log, "path=/graphql status=101") {
+		t.Errorf("the log lacks the websocket's upgrade:\n%s", log)
+	}
+}
