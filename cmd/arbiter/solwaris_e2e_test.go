@@ -251,7 +251,9 @@ func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
 	_, ann := srv.register(t, "ann")
 	_, bob := srv.register(t, "bob")
-	var c struct{ CreateMatch struct{ Match struct{ ID string } } }
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
 	srv.must(t, ann, `mutation{createMatch(input:{game:SOLWARIS, options:[{key:"map", value:"caveau"}]}){match{id}}}`, nil, &c)
 	id := c.CreateMatch.Match.ID
 	for seat, tok := range []string{ann, bob} {

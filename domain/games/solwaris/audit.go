@@ -7,6 +7,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 )
 
 // Audit checks that a recorded event is one the rules record in the state before it. The
@@ -55,14 +56,58 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 			return fmt.Errorf("fighter %d's %s on %s (AP %d, target %d): %s", e.Fighter, e.Spell, e.Cell, e.AP, e.Target, why)
 		}
 	case Damaged:
-		// The formulas of the hit, from the base and critical recorded: the bonus and
-		// resistance are the state's, the damage and the armour's share are combat's.
+		// The roll and the critical are drawn again from the key; the bonus and resistance
+		// are the state's, the damage and the armour's share are combat's.
+		rng, _ := stream(s.Key, e.Drawn.At, e.Drawn.From)
+		if sp, err := grimoire.SpellByID(e.Spell); err == nil && !e.Shock {
+			for _, ef := range sp.Effects {
+				if ef.Kind == grimoire.Damage {
+					if base := combat.Roll(ef.Min, ef.Max, combat.Draw(rng.Uint64())); base != e.Base {
+						return fmt.Errorf("recorded a roll of %d for %s, the key draws %d", e.Base, e.Spell, base)
+					}
+					break
+				}
+			}
+		}
+		if crit := combat.Critical(combat.Draw(rng.Uint64())); crit != e.Critical {
+			return fmt.Errorf("recorded critical %v, the key draws %v", e.Critical, crit)
+		}
 		h := combat.Hit{Base: e.Base, Critical: e.Critical, Bonus: s.bonus(e.Caster), Resistance: s.resistance(e.Fighter)}
 		o := combat.Resolve(h, s.Fighters[e.Fighter].Stocks)
 		if h.Bonus != e.Bonus || h.Resistance != e.Resistance || o.Dealt != e.Dealt || o.Absorbed != e.Absorbed || o.HPLoss != e.HPLoss {
 			return fmt.Errorf("recorded the hit %+v, the formulas give %+v dealing %+v", e, h, o)
 		}
-	case GrimoiresLocked, FightersPlaced, AuctionClosed:
+	case PointsRemoved:
+		f := s.Fighters[e.Fighter]
+		resist, lost := f.APResist, f.APLost
+		if e.Kind == "mp" {
+			resist, lost = f.MPResist, f.MPLost
+		}
+		rng, _ := stream(s.Key, e.Drawn.At, e.Drawn.From)
+		draws := make([]combat.Draw, combat.Attempts(e.Points, lost))
+		for i := range draws {
+			draws[i] = combat.Draw(rng.Uint64())
+		}
+		r, err := combat.Remove(e.Points, resist, lost, draws)
+		if err != nil || r.Removed != e.Removed || r.Resisted != e.Resisted || r.Capped != e.Capped {
+			return fmt.Errorf("recorded the removal %+v, the key draws %+v (%v)", e, r, err)
+		}
+	case BonusesSpawned:
+		d := redraw(r, s, e.Drawn)
+		if got := d.drawBonuses(); !reflect.DeepEqual(got, e.Bonuses) && len(got)+len(e.Bonuses) > 0 {
+			return fmt.Errorf("recorded the bonuses %v, the key draws %v", e.Bonuses, got)
+		}
+	case FightersPlaced:
+		if s.Phase != PhasePlacement {
+			return fmt.Errorf("%s in the %s phase", e.EventType(), s.Phase)
+		}
+		d := redraw(r, s, e.Drawn)
+		d.at = e.Deadline.Add(-BidTime)
+		d.reveal()
+		if got := d.out[0].Event; !reflect.DeepEqual(got, e) {
+			return fmt.Errorf("recorded %+v, the rules and the key give %+v", e, got)
+		}
+	case GrimoiresLocked, AuctionClosed:
 		if s.Phase == PhaseOver || s.Phase == PhasePlay {
 			return fmt.Errorf("%s in the %s phase", e.EventType(), s.Phase)
 		}
@@ -80,4 +125,10 @@ func (r Rules) replays(s State, e game.Event, seat int, do any) error {
 		return fmt.Errorf("recorded %+v, the rules record %+v", e, evs[0].Event)
 	}
 	return nil
+}
+
+// redraw is a decision on s whose random numbers are drawn again from where drawn says.
+func redraw(r Rules, s State, drawn Drawn) *decision {
+	rng, n := stream(s.Key, drawn.At, drawn.From)
+	return &decision{r: r, s: s, rng: rng, v0: drawn.At, n: n}
 }

@@ -162,7 +162,7 @@ func (d *decision) apply(caster int, sp *grimoire.Spell, e grimoire.Effect, from
 		}
 		switch e.Kind {
 		case grimoire.Damage:
-			d.hit(caster, t, combat.Roll(e.Min, e.Max, d.draw()), false)
+			d.hit(caster, t, sp, &e, 0)
 		case grimoire.Push:
 			if dir, ok := arena.DirTo(from, d.s.Fighters[t].Cell); ok {
 				d.push(caster, t, dir, e.Cells, e.Shock)
@@ -194,13 +194,22 @@ func (d *decision) apply(caster int, sp *grimoire.Spell, e grimoire.Effect, from
 // draw is the decision's next random value.
 func (d *decision) draw() combat.Draw { return combat.Draw(d.rng.Uint64()) }
 
-// hit deals a blow of caster to t: its base (a roll or a shock), a critical drawn, the
-// caster's bonus and t's resistance, then t's armour. A fighter at 0 HP falls.
-func (d *decision) hit(caster, t, base int, shock bool) {
-	h := combat.Hit{Base: base, Critical: combat.Critical(d.draw()), Bonus: d.s.bonus(caster), Resistance: d.s.resistance(t)}
+// hit deals a blow of caster to t: a roll of the damage effect dmg of spell sp, or a
+// shock's base when dmg is nil; a critical drawn, the caster's bonus and t's
+// resistance, then t's armour. A fighter at 0 HP falls.
+func (d *decision) hit(caster, t int, sp *grimoire.Spell, dmg *grimoire.Effect, shock int) {
+	drawn := d.mark()
+	e := Damaged{Fighter: t, Caster: caster, Base: shock, Shock: dmg == nil, Drawn: drawn}
+	if dmg != nil {
+		e.Base = combat.Roll(dmg.Min, dmg.Max, d.draw())
+		if sp != nil {
+			e.Spell = sp.ID
+		}
+	}
+	h := combat.Hit{Base: e.Base, Critical: combat.Critical(d.draw()), Bonus: d.s.bonus(caster), Resistance: d.s.resistance(t)}
 	o := combat.Resolve(h, d.s.Fighters[t].Stocks)
-	d.emit(Damaged{Fighter: t, Caster: caster, Base: base, Critical: h.Critical, Bonus: h.Bonus, Resistance: h.Resistance,
-		Dealt: o.Dealt, Absorbed: o.Absorbed, HPLoss: o.HPLoss, Shock: shock})
+	e.Critical, e.Bonus, e.Resistance, e.Dealt, e.Absorbed, e.HPLoss = h.Critical, h.Bonus, h.Resistance, o.Dealt, o.Absorbed, o.HPLoss
+	d.emit(e)
 	if d.s.Fighters[t].HP <= 0 {
 		d.emit(Fallen{Fighter: t})
 	}
@@ -238,9 +247,9 @@ func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int) {
 	}
 	if p.Missed > 0 {
 		victim, other := combat.Shock(p.Missed, perCell)
-		d.hit(caster, t, victim, true)
+		d.hit(caster, t, nil, nil, victim)
 		if struck >= 0 && d.s.Fighters[struck].Standing() {
-			d.hit(caster, struck, other, true)
+			d.hit(caster, struck, nil, nil, other)
 		}
 	}
 }
@@ -252,6 +261,7 @@ func (d *decision) remove(t int, e grimoire.Effect) {
 	if e.Kind == grimoire.MPRemoval {
 		resist, lost, kind = f.MPResist, f.MPLost, "mp"
 	}
+	drawn := d.mark()
 	draws := make([]combat.Draw, combat.Attempts(e.Amount, lost))
 	for i := range draws {
 		draws[i] = d.draw()
@@ -260,7 +270,7 @@ func (d *decision) remove(t int, e grimoire.Effect) {
 	if err != nil {
 		panic("solwaris: " + err.Error())
 	}
-	d.emit(PointsRemoved{Fighter: t, Kind: kind, Removed: r.Removed, Resisted: r.Resisted, Capped: r.Capped})
+	d.emit(PointsRemoved{Fighter: t, Kind: kind, Points: e.Amount, Removed: r.Removed, Resisted: r.Resisted, Capped: r.Capped, Drawn: drawn})
 }
 
 // summon brings e's entity onto cell to, within its limit.

@@ -33,6 +33,10 @@ type (
 		Absorbed   int  `json:"absorbed,omitempty"`
 		HPLoss     int  `json:"hpLoss"`
 		Shock      bool `json:"shock,omitempty"`
+		// Spell is the spell whose damage was rolled ("" for a shock); Drawn where the
+		// roll (a spell's) and the critical were drawn.
+		Spell string `json:"spell,omitempty"`
+		Drawn Drawn  `json:"drawn"`
 	}
 	// Fallen takes a fighter at 0 HP off the arena.
 	Fallen struct {
@@ -61,6 +65,8 @@ type (
 	PointsRemoved struct {
 		Fighter  int    `json:"fighter"`
 		Kind     string `json:"kind"`
+		Points   int    `json:"points"` // the points the effect removes
+		Drawn    Drawn  `json:"drawn"`  // where each tried point's draw came from
 		Removed  int    `json:"removed"`
 		Resisted int    `json:"resisted,omitempty"`
 		Capped   int    `json:"capped,omitempty"`

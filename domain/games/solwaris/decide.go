@@ -20,8 +20,13 @@ type decision struct {
 	s   State
 	at  time.Time
 	rng *rand.Rand
+	v0  int  // the version the decision draws its stream from
+	n   *int // the numbers drawn so far
 	out []game.Emitted
 }
+
+// mark is where the next draw comes from.
+func (d *decision) mark() Drawn { return Drawn{At: d.v0, From: *d.n} }
 
 // emit records e and folds it, so that what follows is decided on the state it leaves.
 func (d *decision) emit(e game.Event) {
@@ -37,7 +42,8 @@ func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if s.Phase == "" || s.Phase == PhaseOver {
 		return nil, game.Reject(game.NotYourTurn, "the fight is over")
 	}
-	d := &decision{r: r, s: s, at: a.At, rng: newRand(s.Key, s.Version)}
+	rng, n := stream(s.Key, s.Version, 0)
+	d := &decision{r: r, s: s, at: a.At, rng: rng, v0: s.Version, n: n}
 	var err error
 	if t, ok := a.Do.(game.Timeout); ok {
 		if !t.Deadline.Equal(s.Deadline) {
@@ -145,6 +151,7 @@ func (d *decision) place(seat int, p PlaceFighter) error {
 // seed, shows every start cell, and opens the auction on a team the seed designates.
 func (d *decision) reveal() {
 	g := d.s.grid()
+	drawn := d.mark()
 	cells := make([]Placement, len(d.s.Teams))
 	taken := map[string]bool{}
 	for seat, c := range d.s.Placed {
@@ -166,7 +173,7 @@ func (d *decision) reveal() {
 		taken[c] = true
 	}
 	teams := d.s.teams()
-	d.emit(FightersPlaced{Cells: cells, Designated: teams[d.rng.IntN(len(teams))], Deadline: d.at.Add(BidTime)})
+	d.emit(FightersPlaced{Cells: cells, Designated: teams[d.rng.IntN(len(teams))], Deadline: d.at.Add(BidTime), Drawn: drawn})
 }
 
 // bid raises the initiative's price for the bidder's team.
@@ -208,7 +215,8 @@ func (d *decision) closeAuction(timeout bool) {
 func (d *decision) startTurn(f, turn int) {
 	fi := d.s.Fighters[f]
 	if fi.Hero() {
-		d.emit(BonusesSpawned{Bonuses: d.drawBonuses()})
+		drawn := d.mark()
+		d.emit(BonusesSpawned{Bonuses: d.drawBonuses(), Drawn: drawn})
 	}
 	limit := TurnTime
 	if !fi.Hero() {

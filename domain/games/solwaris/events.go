@@ -56,6 +56,7 @@ type (
 		Cells      []Placement `json:"cells"`
 		Designated int         `json:"designated"`
 		Deadline   time.Time   `json:"deadline"`
+		Drawn      Drawn       `json:"drawn"`
 	}
 	// BidPlaced raises the initiative's price to Price for Seat's team; the other team
 	// may overbid until Deadline.
@@ -74,6 +75,7 @@ type (
 	// BonusesSpawned replaces the terrain bonuses at the start of a hero's turn.
 	BonusesSpawned struct {
 		Bonuses []Bonus `json:"bonuses"`
+		Drawn   Drawn   `json:"drawn"`
 	}
 	// TurnStarted gives Fighter its turn, with its AP and MP, until Deadline; Turn is the
 	// round, from 1.

@@ -130,3 +130,14 @@ func placed(t *testing.T, purses ...int64) State {
 	s, _ = act(t, s, 1, PlaceFighter{Cell: s.grid().Zone(1)[0].String()})
 	return s
 }
+
+// A result counts under the game and under each seat's class.
+func TestRatingKeys(t *testing.T) {
+	s := locked(t)
+	if got := (Rules{}).RatingKeys(s, 1); !slices.Equal(got, []string{"SOLWARIS", "SOLWARIS/arcaniste"}) {
+		t.Fatalf("keys %v", got)
+	}
+	if got := (Rules{}).RatingKeys(opened(t, "caveau"), 0); !slices.Equal(got, []string{"SOLWARIS"}) {
+		t.Fatalf("keys before the lock %v", got)
+	}
+}

@@ -57,12 +57,13 @@ const (
 type Rules struct{}
 
 var (
-	_ game.Rules    = Rules{}
-	_ game.Sighted  = Rules{}
-	_ game.Auditor  = Rules{}
-	_ game.Viewed   = Rules{}
-	_ game.Charging = Rules{}
-	_ game.Boarded  = Rules{}
+	_ game.Rules       = Rules{}
+	_ game.Sighted     = Rules{}
+	_ game.Auditor     = Rules{}
+	_ game.Viewed      = Rules{}
+	_ game.Charging    = Rules{}
+	_ game.Boarded     = Rules{}
+	_ game.RatingKeyed = Rules{}
 )
 
 // Info names the game.
@@ -181,4 +182,15 @@ func (Rules) Events() *game.Codec {
 	game.Register[FightEnded](c, 1)
 	registerCombat(c)
 	return c
+}
+
+// RatingKeys: a result counts under the game and under the class the seat played, class
+// against class (the rules rate each class apart); under the game alone when the match
+// ended before the grimoires were locked.
+func (Rules) RatingKeys(st game.State, seat int) []string {
+	s, _ := st.(State)
+	if seat < len(s.Fighters) && s.Fighters[seat].Hero() {
+		return []string{ID, ID + "/" + s.Fighters[seat].Class}
+	}
+	return []string{ID}
 }
