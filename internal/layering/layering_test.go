@@ -66,8 +66,8 @@ var rules = []rule{
 	},
 	{
 		From:  ".",
-		Never: []string{"domain/game/gametest"},
-		Why:   "the conformance kit for games is for tests only",
+		Never: []string{"domain/game/gametest", "internal/tollgame"},
+		Why:   "test kits (the games' conformance suite and its toy game, a game that charges coins) are for tests only",
 	},
 	{
 		From:  "bot",
