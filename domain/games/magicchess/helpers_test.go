@@ -51,6 +51,9 @@ func act(t *testing.T, s State, do any) (State, []game.Emitted) {
 	}
 	st := game.State(s)
 	for _, e := range evs {
+		if err := r.Audit(st, e.Event); err != nil {
+			t.Fatalf("%+v: Audit refuses %T: %v", do, e.Event, err)
+		}
 		st = r.Evolve(st, e.Event)
 	}
 	folded := st.(State)

@@ -490,7 +490,7 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 	}
 	switch e := e.(type) {
 	case DeckShuffled:
-		s.Deck = slices.Clip(e.Cards)
+		s.Deck, s.shuffled = slices.Clip(e.Cards), slices.Clip(e.Cards)
 	case CardsDealt:
 		s.Hands[e.Seat] = slices.Clip(e.Cards)
 		s.Deck = slices.DeleteFunc(slices.Clone(s.Deck), func(c string) bool { return slices.Contains(e.Cards, c) })

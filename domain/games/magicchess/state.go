@@ -38,9 +38,10 @@ type State struct {
 	Clock    clock.Clock
 	Flag     *clock.FlagFell
 
-	control *clock.Setup // the time control, started when the planning ends
-	started bool
-	expired []string // the cards that ran out at the close of the last turn (for the events)
+	control  *clock.Setup // the time control, started when the planning ends
+	shuffled []string     // the deck as shuffled, before the deal (for the audit of the deal)
+	started  bool
+	expired  []string // the cards that ran out at the close of the last turn (for the events)
 }
 
 // Laid is a card that was laid and resolved: who laid it, on what.
