@@ -348,7 +348,7 @@ func TestCrazyhousePerft(t *testing.T) {
 	}
 }
 
-func crazyhousePerft(t *testing.T, p Position, depth int) uint64 {
+func crazyhousePerft(t testing.TB, p Position, depth int) uint64 {
 	moves := p.LegalMoves(nil)
 	if depth == 1 {
 		return uint64(len(moves))
@@ -366,4 +366,23 @@ func crazyhousePerft(t *testing.T, p Position, depth int) uint64 {
 		n += crazyhousePerft(t, c, depth-1)
 	}
 	return n
+}
+
+func TestDropsInPGN(t *testing.T) {
+	start := mustFEN(t, "6rk/6pp/8/8/8/8/8/4K3[NNr] b - - 0 1")
+	var moves []Move
+	pos := start
+	for _, s := range []string{"R@e8+", "N@e2", "Rb8", "N@f7#"} {
+		m := mustMove(t, pos, s)
+		moves = append(moves, m)
+		pos.Play(m)
+	}
+	pgn, err := WritePGN(Tags{}, start, moves)
+	if err != nil || !strings.Contains(pgn, "1... R@e8+ 2. N@e2 Rb8 3. N@f7# 1-0") || !strings.Contains(pgn, `[FEN "6rk/6pp/8/8/8/8/8/4K3[NNr] b - - 0 1"]`) {
+		t.Fatalf("PGN (%v):\n%s", err, pgn)
+	}
+	_, back, got, err := ParsePGN(pgn)
+	if err != nil || back.FEN() != start.FEN() || !slices.Equal(got, moves) {
+		t.Errorf("read back: %v %v (%v)", back.FEN(), got, err)
+	}
 }
