@@ -107,7 +107,21 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		if got := d.out[0].Event; !reflect.DeepEqual(got, e) {
 			return fmt.Errorf("recorded %+v, the rules and the key give %+v", e, got)
 		}
-	case GrimoiresLocked, AuctionClosed:
+	case AuctionClosed:
+		a := s.Auction
+		want := AuctionClosed{Team: a.Designated, Payer: -1, Timeout: e.Timeout}
+		if a.Bidder >= 0 {
+			want = AuctionClosed{Team: a.Leader, Payer: a.Bidder, Price: a.Price, Timeout: e.Timeout}
+		}
+		if s.Phase != PhaseAuction || e != want {
+			return fmt.Errorf("recorded %+v, the auction %+v closes as %+v", e, a, want)
+		}
+	case TurnStarted:
+		f := s.Fighters[e.Fighter]
+		if e.AP != max(f.BaseAP-f.APDue, 0) || e.MP != max(f.BaseMP-f.MPDue, 0) || !f.Standing() {
+			return fmt.Errorf("fighter %d starts a turn with %d AP and %d MP; the rules give %d and %d", e.Fighter, e.AP, e.MP, max(f.BaseAP-f.APDue, 0), max(f.BaseMP-f.MPDue, 0))
+		}
+	case GrimoiresLocked:
 		if s.Phase == PhaseOver || s.Phase == PhasePlay {
 			return fmt.Errorf("%s in the %s phase", e.EventType(), s.Phase)
 		}
