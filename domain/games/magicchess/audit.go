@@ -1,14 +1,12 @@
 package magicchess
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/cardchess"
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
@@ -122,33 +120,13 @@ func (s State) inPlay(seat int) error {
 }
 
 // same compares a recorded action with the rules' record of it, field by field, and its
-// clock's stamp with the clock's.
+// clock's stamp (which Decide adds after deciding) with the clock's.
 func (s State) same(recorded, want game.Event, st clock.Stamp, after State) error {
-	var got, exp map[string]json.RawMessage
-	if err := errors.Join(json.Unmarshal(encoded(recorded), &got), json.Unmarshal(encoded(want), &exp)); err != nil {
+	if err := cardchess.Differs(recorded, want, "at", "leftMs"); err != nil {
 		return err
-	}
-	delete(got, "at")
-	delete(got, "leftMs")
-	for _, k := range slices.Sorted(maps.Keys(exp)) {
-		if k == "at" || k == "leftMs" {
-			continue
-		}
-		if !bytes.Equal(got[k], exp[k]) {
-			return fmt.Errorf("%s: %s %s recorded, the rules give %s", want.EventType(), k, got[k], exp[k])
-		}
 	}
 	if err := s.Clock.Audit(s.toAct(), st, after.toAct() != s.toAct()); err != nil {
 		return fmt.Errorf("%s: %w", want.EventType(), err)
 	}
 	return nil
-}
-
-// encoded is an event's payload, for comparing records.
-func encoded(e game.Event) []byte {
-	b, err := game.Encode(e)
-	if err != nil {
-		return []byte(err.Error())
-	}
-	return b
 }

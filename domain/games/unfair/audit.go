@@ -2,12 +2,10 @@ package unfair
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"maps"
 	"slices"
 
+	"github.com/arbiter-games/arbiter/domain/cardchess"
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
@@ -127,26 +125,8 @@ func auditDeck(s State, e DeckShuffled) error {
 }
 
 // differs compares a recorded action with the rules' record of it, naming the first
-// field that differs.
-func differs(recorded, want game.Event) error {
-	var got, exp map[string]json.RawMessage
-	if err := errors.Join(json.Unmarshal(encoded(recorded), &got), json.Unmarshal(encoded(want), &exp)); err != nil {
-		return err
-	}
-	keys := slices.Sorted(maps.Keys(exp))
-	for _, k := range keys {
-		if !bytes.Equal(got[k], exp[k]) {
-			return fmt.Errorf("%s: %s %s recorded, the rules give %s", want.EventType(), k, got[k], exp[k])
-		}
-	}
-	return nil
-}
+// field that differs (cardchess.Differs).
+func differs(recorded, want game.Event) error { return cardchess.Differs(recorded, want) }
 
 // encoded is an event's payload, for comparing records.
-func encoded(e game.Event) []byte {
-	b, err := game.Encode(e)
-	if err != nil {
-		return []byte(err.Error())
-	}
-	return b
-}
+var encoded = cardchess.Encoded
