@@ -69,6 +69,7 @@ func (d *detachedSockets) serve(next http.Handler, w http.ResponseWriter, req *h
 	// The goroutine keeps neither w nor req: net/http's response and request go once
 	// the handler returns.
 	dw, sreq := newDetachedWriter(w), req.WithContext(ctx)
+	sreq.Header = handshakeHeader(req.Header)
 	path, remote := req.URL.Path, req.RemoteAddr
 	go func() {
 		defer close(done)
@@ -87,6 +88,25 @@ func (d *detachedSockets) serve(next http.Handler, w http.ResponseWriter, req *h
 	case <-upgraded: // w is no longer used (dw let go of it): the connection is the goroutine's
 	case <-done:
 	}
+}
+
+// handshakeKeys are the request headers a websocket's handshake reads (coder/websocket's
+// Accept; Origin is checked before, by origins).
+var handshakeKeys = []string{"Connection", "Upgrade", "Origin", "Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Protocol", "Sec-Websocket-Extensions"}
+
+// handshakeHeader copies the headers of h that the handshake reads. gqlgen keeps the
+// request's headers for the socket's life and nothing of ours reads them (the caller is
+// identified from Authorization before): a browser's cookies and user agent need not stay.
+// The values are copied, not shared: net/http keeps all of a request's values in one
+// array, which one of them would keep whole.
+func handshakeHeader(h http.Header) http.Header {
+	out := make(http.Header, len(handshakeKeys))
+	for _, k := range handshakeKeys {
+		if vs, ok := h[k]; ok {
+			out[k] = append([]string(nil), vs...)
+		}
+	}
+	return out
 }
 
 // upgradeDone tells detachedSockets.serve, if it serves ctx's request, that the
