@@ -70,3 +70,111 @@ func TestBotsPlayMagicChessToTheEnd(t *testing.T) {
 	srv.stop(t)
 	verifyAll(t, db)
 }
+
+// Two players over GraphQL: each sees its own ten cards and never the other's, nor the
+// deck's order; the planning ends when both say so (act with choose); a card laid is
+// public, its hand slot is empty for its player and the opponent's count goes down.
+func TestMagicChessHandsAreSecret(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	id := srv.createAndSeat(t, "MAGIC_CHESS", ann, bob)
+	type seen struct {
+		Match struct {
+			Phase  string
+			ToAct  []int
+			Events []struct {
+				Type, Visibility string
+				Data             map[string]any
+				Redacted         bool
+			}
+			State struct {
+				Hand []struct {
+					Slot     int
+					Playable bool
+					Targets  [][]string
+					Card     struct{ ID string }
+				}
+				Seats []struct{ HandSize, DeckSize int }
+			}
+		}
+	}
+	const q = `query($m:ID!){match(id:$m){phase toAct events(first:100){type visibility data redacted}
+		state{... on MagicChessState{hand{slot playable targets card{id}} seats{handSize deckSize}}}}}`
+	read := func(token string) seen {
+		var v seen
+		srv.must(t, token, q, map[string]any{"m": id}, &v)
+		return v
+	}
+	a, b, spect := read(ann), read(bob), read("")
+	if a.Match.Phase != "planning" || len(a.Match.ToAct) != 2 {
+		t.Fatalf("the match starts in %q with %v to act, want the planning of both", a.Match.Phase, a.Match.ToAct)
+	}
+	held := map[string]bool{}
+	for _, h := range a.Match.State.Hand {
+		held[h.Card.ID] = true
+	}
+	for _, h := range b.Match.State.Hand {
+		if held[h.Card.ID] {
+			t.Fatalf("%s is in both hands", h.Card.ID)
+		}
+	}
+	if len(a.Match.State.Hand) != 10 || len(b.Match.State.Hand) != 10 || spect.Match.State.Hand != nil {
+		t.Fatalf("hands of %d and %d, a spectator's %v", len(a.Match.State.Hand), len(b.Match.State.Hand), spect.Match.State.Hand)
+	}
+	if s := spect.Match.State.Seats; s[0].HandSize != 10 || s[1].HandSize != 10 || s[0].DeckSize != 13 {
+		t.Fatalf("what everyone may know: %+v", s)
+	}
+	ownDeal := false
+	for _, e := range a.Match.Events {
+		ownDeal = ownDeal || e.Type == "CardsDealt" && e.Visibility == "seat:0" && e.Data["cards"] != nil
+	}
+	if !ownDeal {
+		t.Fatal("Ann does not see her own deal")
+	}
+	for who, v := range map[string]seen{"Bob": b, "a spectator": spect} {
+		for _, e := range v.Match.Events {
+			switch {
+			case e.Type == "DeckShuffled" && (e.Data != nil || !e.Redacted):
+				t.Errorf("%s sees the deck: %v", who, e.Data)
+			case e.Type == "CardsDealt" && e.Visibility == "seat:0" && e.Data["cards"] != nil:
+				t.Errorf("%s sees Ann's deal: %v", who, e.Data)
+			}
+		}
+	}
+	for _, tok := range []string{ann, bob} {
+		srv.must(t, tok, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, map[string]any{"m": id}, nil)
+	}
+	a = read(ann)
+	if a.Match.Phase != "play" || !slices.Equal(a.Match.ToAct, []int{0}) {
+		t.Fatalf("after both are ready: %q, %v to act", a.Match.Phase, a.Match.ToAct)
+	}
+	var card *struct {
+		Slot     int
+		Playable bool
+		Targets  [][]string
+		Card     struct{ ID string }
+	}
+	for i, h := range a.Match.State.Hand {
+		if h.Playable {
+			card = &a.Match.State.Hand[i]
+			break
+		}
+	}
+	if card == nil {
+		t.Fatal("Ann has no card to lay at the first move")
+	}
+	srv.must(t, ann, `mutation($m:ID!,$s:Int,$t:[String!]){playCard(matchId:$m, slot:$s, targets:$t){match{version}}}`,
+		map[string]any{"m": id, "s": card.Slot, "t": card.Targets[0]}, nil)
+	a, b = read(ann), read(bob)
+	if len(a.Match.State.Hand) != 9 || b.Match.State.Seats[0].HandSize != 9 || len(b.Match.State.Hand) != 10 {
+		t.Fatalf("after Ann's card: Ann holds %d, Bob sees her holding %d and holds %d", len(a.Match.State.Hand), b.Match.State.Seats[0].HandSize, len(b.Match.State.Hand))
+	}
+	laid := false
+	for _, e := range b.Match.Events {
+		laid = laid || e.Type == "CardPlayed" && e.Data["card"] == card.Card.ID
+	}
+	if !laid {
+		t.Fatalf("Bob does not see Ann's %s laid", card.Card.ID)
+	}
+}
