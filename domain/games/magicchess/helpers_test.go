@@ -16,7 +16,7 @@ var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 
 // table is a game in play from fen, without a clock, with the given hands (the rest of
 // the classic deck left in the table's deck), the planning over.
-func table(t *testing.T, fen string, hand0, hand1 []string) State {
+func table(t testing.TB, fen string, hand0, hand1 []string) State {
 	t.Helper()
 	r := Rules{}
 	deck := classicDeck()
