@@ -76,8 +76,9 @@ func handShift(c Color, r Role) uint { return uint(c)*32 + uint(r-Pawn)*handWidt
 // carries the pockets, "[...]", even empty ones.
 func (p Position) HasPockets() bool { return p.hands&handsOn != 0 }
 
-// EnablePockets makes p a position with pockets, both empty; a capture on it then keeps
-// track of promoted pieces. Pocket edits enable them by themselves.
+// EnablePockets makes p a position with pockets, both empty (a bughouse board before
+// the first move); from then on it marks the pieces promotions make, so enable pockets
+// before play. Pocket edits enable them by themselves.
 func (p *Position) EnablePockets() { p.hands |= handsOn }
 
 // Pocket is what side c holds in hand.

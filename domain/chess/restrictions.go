@@ -10,8 +10,8 @@ type Restrictions struct {
 	// Shielded pieces may not be captured, en passant included. A shielded piece giving
 	// check must be blocked or escaped from.
 	Shielded Bitboard
-	// Forbidden squares may not be entered, by a capture or not. Castling enters the
-	// squares the king crosses and lands on and the rook's destination.
+	// Forbidden squares may not be entered, by a capture, a drop or not. Castling enters
+	// the squares the king crosses and lands on and the rook's destination.
 	Forbidden Bitboard
 	// Grant lets one piece move as another role for this move, in addition to its own
 	// movement.
