@@ -52,8 +52,8 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		if err != nil {
 			return err
 		}
-		if why := s.aimable(e.Fighter, sp, to); why != "" || e.AP != sp.Cost || e.Target != s.at(to) {
-			return fmt.Errorf("fighter %d's %s on %s (AP %d, target %d): %s", e.Fighter, e.Spell, e.Cell, e.AP, e.Target, why)
+		if why := s.aimable(e.Fighter, sp, to); why != "" || e.AP != sp.Cost || e.Target == nil || *e.Target != s.at(to) {
+			return fmt.Errorf("fighter %d's %s on %s (AP %d, target %v): %s", e.Fighter, e.Spell, e.Cell, e.AP, e.Target, why)
 		}
 	case Damaged:
 		// The roll and the critical are drawn again from the key; the bonus and resistance

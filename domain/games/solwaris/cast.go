@@ -33,7 +33,7 @@ func (d *decision) cast(seat int, c CastSpell) error {
 	if why := d.s.aimable(f, sp, to); why != "" {
 		return game.Reject(game.IllegalMove, "%s on %s: %s", sp.ID, c.Cell, why)
 	}
-	d.emit(SpellCast{Fighter: f, Spell: sp.ID, Cell: c.Cell, Target: d.s.at(to), AP: sp.Cost})
+	d.emit(SpellCast{Fighter: f, Spell: sp.ID, Cell: c.Cell, Target: ptr(d.s.at(to)), AP: sp.Cost, Team: d.s.Fighters[f].Team, Hidden: laysTrap(sp)})
 	from := d.s.Fighters[f].Cell
 	area := g.Area(sp.Zone, from, to)
 	for _, e := range sp.Effects {
@@ -152,8 +152,12 @@ func (s *State) chosen(caster int, e grimoire.Effect, to arena.Cell, area []aren
 
 // apply applies one effect of caster's spell sp (nil for a passive or an aura).
 func (d *decision) apply(caster int, sp *grimoire.Spell, e grimoire.Effect, from, to arena.Cell, area []arena.Cell) {
-	if e.Kind == grimoire.Summon {
+	switch e.Kind {
+	case grimoire.Summon:
 		d.summon(caster, e, to)
+		return
+	case grimoire.Trap:
+		d.layTrap(caster, sp, e, to)
 		return
 	}
 	for _, t := range d.s.chosen(caster, e, to, area) {
@@ -242,7 +246,7 @@ func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int) {
 	d.emit(Pushed{Fighter: t, Path: names, Missed: p.Missed, Stop: p.Stop.String(), Struck: struck})
 	d.pickUp(t, names)
 	if trap >= 0 {
-		d.emit(TrapTriggered{Trap: trap, Fighter: t, Cell: names[len(names)-1]})
+		d.spring(trap, t, names[len(names)-1])
 		return
 	}
 	if p.Missed > 0 {
@@ -340,3 +344,40 @@ func (s *State) targets(f int) []SpellTargets {
 	}
 	return out
 }
+
+// laysTrap reports whether sp lays a trap: its cast is then its team's alone, the other
+// side learning only that the spell was cast.
+func laysTrap(sp *grimoire.Spell) bool {
+	return slices.ContainsFunc(sp.Effects, func(e grimoire.Effect) bool { return e.Kind == grimoire.Trap })
+}
+
+// layTrap lays caster's hidden trap of effect e on cell to, for its duration in rounds.
+func (d *decision) layTrap(caster int, sp *grimoire.Spell, e grimoire.Effect, to arena.Cell) {
+	zone := arena.Shape{}
+	if e.Zone != nil {
+		zone = *e.Zone
+	}
+	id := ""
+	if sp != nil {
+		id = sp.ID
+	}
+	d.emit(TrapLaid{Team: d.s.Fighters[caster].Team, Layer: caster, Spell: id, Cell: to.String(), Zone: zone,
+		Until: d.s.Turn + e.Duration, Effects: e.Effects})
+}
+
+// spring triggers trap t on fighter f, on cell: the trap's effects reach the entities in
+// its zone, as the layer's.
+func (d *decision) spring(t, f int, cell string) {
+	d.emit(TrapTriggered{Trap: t, Fighter: f, Cell: cell})
+	tr := d.s.Traps[t]
+	g := d.s.grid()
+	area := g.Area(tr.Zone, tr.Cell, tr.Cell)
+	for _, e := range tr.Effects {
+		d.apply(tr.Layer, nil, e, tr.Cell, tr.Cell, area)
+		if d.s.Phase == PhaseOver {
+			return
+		}
+	}
+}
+
+func ptr(n int) *int { return &n }

@@ -13,12 +13,26 @@ import (
 // base roll and critical, a removal's points), so that the fold never draws.
 type (
 	// SpellCast spends AP on a spell aimed at Cell (Target: the entity there, -1 none).
+	// Hidden: the spell lays a trap, and the cast is its team's alone (Team); the others
+	// see its shadow, without the cell nor the target.
 	SpellCast struct {
 		Fighter int    `json:"fighter"`
 		Spell   string `json:"spell"`
-		Cell    string `json:"cell"`
-		Target  int    `json:"target"`
+		Cell    string `json:"cell,omitempty"`
+		Target  *int   `json:"target,omitempty"`
 		AP      int    `json:"ap"`
+		Team    int    `json:"team"`
+		Hidden  bool   `json:"hidden,omitempty"`
+	}
+	// TrapLaid lays a hidden trap: its team's alone until it triggers.
+	TrapLaid struct {
+		Team    int               `json:"team"`
+		Layer   int               `json:"layer,omitempty"`
+		Spell   string            `json:"spell,omitempty"`
+		Cell    string            `json:"cell,omitempty"`
+		Zone    arena.Shape       `json:"zone"`
+		Until   int               `json:"until,omitempty"`
+		Effects []grimoire.Effect `json:"effects,omitempty"`
 	}
 	// Damaged is a hit on Fighter: Base (the roll, or a shock's), the critical, the
 	// caster's bonus and the resistance, and what it dealt, the armour absorbed, the HP lost.
@@ -90,7 +104,16 @@ type (
 	}
 )
 
-func (SpellCast) EventType() string     { return "SpellCast" }
+func (SpellCast) EventType() string { return "SpellCast" }
+func (TrapLaid) EventType() string  { return "TrapLaid" }
+
+// Shadow is what the other team learns of a trap spell cast: who cast which spell.
+func (e SpellCast) Shadow() game.Event {
+	return SpellCast{Fighter: e.Fighter, Spell: e.Spell, AP: e.AP, Team: e.Team, Hidden: e.Hidden}
+}
+
+// Shadow is what the other team learns of a trap laid: nothing but its team.
+func (e TrapLaid) Shadow() game.Event   { return TrapLaid{Team: e.Team} }
 func (Damaged) EventType() string       { return "Damaged" }
 func (Fallen) EventType() string        { return "Fallen" }
 func (Pushed) EventType() string        { return "Pushed" }
@@ -125,6 +148,7 @@ type Cooldown struct {
 // registerCombat adds the events of spells to c.
 func registerCombat(c *game.Codec) {
 	game.Register[SpellCast](c, 1)
+	game.Register[TrapLaid](c, 1)
 	game.Register[Damaged](c, 1)
 	game.Register[Fallen](c, 1)
 	game.Register[Pushed](c, 1)
@@ -141,7 +165,11 @@ func (s *State) evolveCombat(e game.Event) bool {
 	case SpellCast:
 		f := &s.Fighters[e.Fighter]
 		f.AP -= e.AP
-		f.Casts = append(slices.Clone(f.Casts), Cast{Spell: e.Spell, Target: e.Target})
+		target := -1
+		if e.Target != nil {
+			target = *e.Target
+		}
+		f.Casts = append(slices.Clone(f.Casts), Cast{Spell: e.Spell, Target: target})
 		if sp, err := grimoire.SpellByID(e.Spell); err == nil && sp.Cooldown > 0 {
 			f.Cooldowns = append(slices.DeleteFunc(slices.Clone(f.Cooldowns), func(c Cooldown) bool { return c.Spell == e.Spell }),
 				Cooldown{Spell: e.Spell, From: s.Turn + sp.Cooldown})
@@ -188,6 +216,9 @@ func (s *State) evolveCombat(e game.Event) bool {
 		default:
 			f.Lasting = append(slices.Clone(f.Lasting), Lasting{Kind: e.Kind, Amount: e.Amount, State: e.State, Caster: e.Caster, Ends: e.Ends})
 		}
+	case TrapLaid:
+		c, _ := arena.ParseCell(e.Cell)
+		s.Traps = append(slices.Clone(s.Traps), Trap{Team: e.Team, Layer: e.Layer, Cell: c, Zone: e.Zone, Until: e.Until, Effects: e.Effects})
 	case Summoned:
 		s.Fighters = append(s.Fighters, summoned(s.Fighters[e.Summoner], e))
 		s.Order = s.turnOrder(s.First)

@@ -339,7 +339,7 @@ func (d *decision) walk(f int, path []arena.Cell) {
 	d.emit(FighterMoved{Fighter: f, Path: names})
 	d.pickUp(f, names)
 	if trap >= 0 {
-		d.emit(TrapTriggered{Trap: trap, Fighter: f, Cell: names[len(names)-1]})
+		d.spring(trap, f, names[len(names)-1])
 	}
 }
 

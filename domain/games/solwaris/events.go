@@ -169,6 +169,12 @@ func (Rules) Sight(e game.Event) visibility.Visibility {
 		return visibility.Team(e.Team)
 	case PlacementChosen:
 		return visibility.Team(e.Team)
+	case TrapLaid:
+		return visibility.Team(e.Team)
+	case SpellCast:
+		if e.Hidden {
+			return visibility.Team(e.Team)
+		}
 	}
 	return visibility.Public
 }

@@ -95,12 +95,13 @@ type Auction struct {
 
 // Trap is a hidden trap: its team, its cell and zone, and the round it vanishes.
 type Trap struct {
-	Team   int
-	Layer  int // the fighter that laid it
-	Cell   arena.Cell
-	Zone   grimoire.Zone
-	Until  int
-	Sprung bool
+	Team    int
+	Layer   int // the fighter that laid it
+	Cell    arena.Cell
+	Zone    grimoire.Zone
+	Until   int
+	Sprung  bool
+	Effects []grimoire.Effect // what it does to the entities in its zone when it triggers
 }
 
 // grid is the match's arena.
