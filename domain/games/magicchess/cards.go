@@ -160,9 +160,6 @@ var (
 	neighbours = cardchess.Neighbours
 )
 
-// backRanks are the two ranks where no pawn stands.
-const backRanks = cardchess.BackRanks
-
 // landing is the empty squares of b that the seat to act may enter.
 func (s *State) landing(b chess.Bitboard) chess.Bitboard {
 	var out chess.Bitboard

@@ -116,9 +116,6 @@ func refuseCard(t *testing.T, s State, card string, targets []string, want strin
 // FEN is the position, for tests.
 func (s State) FEN() string { return s.Pos.FEN() }
 
-// board is the placement part of the position.
-func board(s State) string { return strings.Fields(s.Pos.FEN())[0] }
-
 // legal lists the legal moves of the seat to act in UCI, sorted.
 func legal(s State) []string {
 	out := Rules{}.Board(s).LegalMoves

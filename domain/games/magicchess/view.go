@@ -22,11 +22,10 @@ type View struct {
 
 	// What Plays needs, no more secret than the rest: the position, the seats the viewer
 	// may act for now, and the hand of the seat to act when the viewer holds it.
-	pos     chess.Position
-	seat    int
-	hand    []cards.HandCard
-	ready   []int
-	pending bool // a move is owed after a card: no card may be laid
+	pos   chess.Position
+	seat  int
+	hand  []cards.HandCard
+	ready []int
 }
 
 // View shows the match to p.
