@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
@@ -20,6 +21,7 @@ type section struct {
 func sections() []section {
 	return []section{
 		{"unfairchess.md", "catalog", func() string { return catalog(unfair.Rules{}.Catalog()) }},
+		{"magic-chess.md", "catalog", func() string { return magicCatalog(magicchess.Entries()) }},
 		{"solwaris.md", "arenas", func() string { return arenas(arena.Maps()) }},
 		{"solwaris.md", "classes", func() string { return classes(grimoire.Classes()) }},
 	}

@@ -136,6 +136,9 @@ func (e Entry) words() []string {
 	return strings.Fields(e.Targets)
 }
 
+// Entries lists the catalog's 40 entries in catalog.json's order.
+func Entries() []Entry { return slices.Clone(entries) }
+
 // Lookup is the catalog's entry of a card.
 func Lookup(id string) (Entry, bool) {
 	e, ok := byID[id]
