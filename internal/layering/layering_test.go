@@ -40,11 +40,6 @@ var rules = []rule{
 		Why:   "the engine decides commands for any caller; the GraphQL API is one caller among others",
 	},
 	{
-		From:  "settlement",
-		Never: []string{"graph"},
-		Why:   "the settlement process acts through the engine on what the store says; the API is not its business",
-	},
-	{
 		From:  "projections",
 		Never: []string{"graph"},
 		Why:   "the read side serves the API; the API depends on it, not the other way round",
