@@ -1,6 +1,9 @@
 package game
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Lifecycle hooks: where the match around a game assumes two seats or chess, a game may
 // say otherwise by implementing one of these optional interfaces. Each has a function
@@ -93,4 +96,24 @@ func DeclinesDraw(rules Rules, st State, a Action, offerer int) bool {
 	}
 	d, ok := rules.(DrawDeclining)
 	return !ok || d.DeclinesDraw(st, a, offerer)
+}
+
+// Preluded is implemented by a game that opens with a phase in which nobody moves
+// (Ajedrez Mágico's planning): PlayFrom is when its first moves may start, the phase's
+// deadline while it lasts and its end once it is over (zero before the game is set up).
+// The match waits for the first moves from then, not from its start: a match is not
+// aborted for moves nobody was allowed to make.
+type Preluded interface {
+	PlayFrom(st State) time.Time
+}
+
+// PlayFrom is when the first moves of a game in state st may start: the game's Preluded,
+// or else start, when the match started.
+func PlayFrom(rules Rules, st State, start time.Time) time.Time {
+	if p, ok := rules.(Preluded); ok {
+		if at := p.PlayFrom(st); at.After(start) {
+			return at
+		}
+	}
+	return start
 }

@@ -52,12 +52,17 @@ type SeatVacated struct {
 func (SeatVacated) EventType() string { return "SeatVacated" }
 
 // AbortAt is when a live match in which some seat has not moved yet is aborted, if it has
-// such a rule.
+// such a rule: FirstMovesMs after the first moves may start (the start, or the end of a
+// game's prelude, game.Preluded).
 func (s *State) AbortAt() (time.Time, bool) {
 	if s.Status != Live || s.Opened || s.Abandon == nil || s.Abandon.FirstMovesMs <= 0 {
 		return time.Time{}, false
 	}
-	return s.StartedAt.Add(time.Duration(s.Abandon.FirstMovesMs) * time.Millisecond), true
+	from := s.StartedAt
+	if s.PlayFrom.After(from) {
+		from = s.PlayFrom
+	}
+	return from.Add(time.Duration(s.Abandon.FirstMovesMs) * time.Millisecond), true
 }
 
 // opened reports whether every seat of the live match s has made its first move: as many

@@ -8,6 +8,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/domain/match"
 )
@@ -227,4 +228,46 @@ func TestACardAndItsMoveAreOneTurn(t *testing.T) {
 		}
 	}
 	t.Fatal("no seed of 64 dealt White a playable card that adds to the move")
+}
+
+// A game that opens with a phase in which nobody moves (Ajedrez Mágico's planning of two
+// minutes) is waited for from the end of that phase: the abort of a match without its
+// first moves comes two minutes after the planning, not at its end.
+func TestAPreludeDelaysTheAbort(t *testing.T) {
+	magic := magicchess.Rules{}
+	rule := match.DefaultAbandon
+	var st match.State
+	for _, cmd := range []match.Command{
+		match.Create{Game: magicchess.ID, Seed: seed, At: t0, By: "alice", Abandon: &rule},
+		match.Join{PlayerID: "alice", Name: "Alice", At: t0},
+		match.Join{PlayerID: "bob", Name: "Bob", At: t0},
+	} {
+		evs, err := match.Decide(magic, st, cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			st = match.Evolve(magic, st, e.Event)
+		}
+	}
+	planEnds := t0.Add(2 * time.Minute)
+	if d := st.Deadline(magic); !d.Equal(planEnds) {
+		t.Fatalf("the first deadline is %s, want the planning's end %s", d, planEnds)
+	}
+	if at, ok := st.AbortAt(); !ok || !at.Equal(planEnds.Add(2*time.Minute)) {
+		t.Fatalf("the abort is at %s, want two minutes after the planning", at)
+	}
+	evs, err := match.Decide(magic, st, match.Timeout{Deadline: planEnds, At: planEnds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		st = match.Evolve(magic, st, e.Event)
+	}
+	if st.Status != match.Live {
+		t.Fatalf("the planning's end ended the match: %+v", st.Result)
+	}
+	if at, _ := st.AbortAt(); !at.Equal(planEnds.Add(2 * time.Minute)) {
+		t.Fatalf("after the planning the abort is at %s", at)
+	}
 }

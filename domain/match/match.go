@@ -59,6 +59,7 @@ type State struct {
 	Abandon        *Abandon    // the rule for seats that leave; nil for none
 	AwaySince      []time.Time // by seat: when its player left, zero while present
 	StartedAt      time.Time   // when play started
+	PlayFrom       time.Time   // when the first moves may start: StartedAt, or later after a game's prelude (game.Preluded)
 	Opened         bool        // every seat has made its first move (see abort.go)
 	Offered        []bool      // by seat: it offered a draw and no opponent has moved since
 	GameState      game.State
@@ -215,7 +216,7 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Seats[e.Seat] = Seat{PlayerID: e.PlayerID, Name: e.Name, Bot: e.Bot}
 	case MatchStarted:
 		s.Status = Live
-		s.StartedAt = e.At
+		s.StartedAt, s.PlayFrom = e.At, e.At
 		s.Offered = make([]bool, len(s.Seats))
 		s.Opened = !keepsRecord(rules)
 	case SeatFunded:
@@ -257,6 +258,7 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s = s.moved(rules)
 		s.GameState = rules.Evolve(s.GameState, e)
 		if s.Status == Live && !s.Opened {
+			s.PlayFrom = game.PlayFrom(rules, s.GameState, s.StartedAt)
 			s.Opened = opened(rules, s)
 		}
 	}

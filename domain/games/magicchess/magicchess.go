@@ -53,6 +53,7 @@ var (
 	_ game.Viewed   = Rules{}
 	_ game.Boarded  = Rules{}
 	_ game.Recorded = Rules{}
+	_ game.Preluded = Rules{}
 )
 
 // Info names the game.
@@ -498,7 +499,7 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		s.Done[e.Seat] = true
 	case PlanningEnded:
 		s.Phase = Play
-		s.Clock = clock.Start(s.control, 2, e.At)
+		s.Clock, s.PlanEnded = clock.Start(s.control, 2, e.At), e.At
 	case MovePlayed:
 		m, err := s.Pos.ParseMoveWith(e.UCI, s.restrictions())
 		if err != nil {
@@ -530,6 +531,16 @@ func (s *State) clockTurn(seat int, st clock.Stamp) {
 	if s.toAct() != seat {
 		s.Clock = s.Clock.Ended(seat, st)
 	}
+}
+
+// PlayFrom is when the first moves may start (game.Preluded): the planning's deadline
+// while it lasts, its end once over, so that the match waits for the first moves from then.
+func (Rules) PlayFrom(st game.State) time.Time {
+	s, _ := st.(State)
+	if s.Phase == Play {
+		return s.PlanEnded
+	}
+	return s.PlanEnds
 }
 
 // Clock is the clock of the state (clock.Timed); the zero Clock without a time control.

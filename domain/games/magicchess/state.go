@@ -20,23 +20,24 @@ const (
 // with), so copying a State forks it; Decide relies on that to never touch the state it
 // is given.
 type State struct {
-	Pos      chess.Position
-	Mode     string
-	Phase    string
-	PlanEnds time.Time   // the planning's deadline
-	Done     [2]bool     // the seats that ended the planning early
-	HandSize int         // the deal's size
-	Hands    [2][]string // by seat, by slot; "" is a slot whose card was laid
-	Deck     []string    // the table's deck after the deal, top first
-	Discard  []string    // the table's discard pile, oldest first
-	Played   [2][]string // the cards each seat laid, in order
-	Laid     []Laid      // every card laid that resolved, in order (what Echo repeats)
-	Lasting  []Lasting   // the cards face up while they last, in the order laid
-	Turn     Turn        // what the seat to act has done in this turn
-	Record   []string    // the moves in SAN and the cards laid, for MoveList
-	Players  []int       // by Record entry: the seat that played it
-	Clock    clock.Clock
-	Flag     *clock.FlagFell
+	Pos       chess.Position
+	Mode      string
+	Phase     string
+	PlanEnds  time.Time   // the planning's deadline
+	PlanEnded time.Time   // when the planning ended, and White's clock started
+	Done      [2]bool     // the seats that ended the planning early
+	HandSize  int         // the deal's size
+	Hands     [2][]string // by seat, by slot; "" is a slot whose card was laid
+	Deck      []string    // the table's deck after the deal, top first
+	Discard   []string    // the table's discard pile, oldest first
+	Played    [2][]string // the cards each seat laid, in order
+	Laid      []Laid      // every card laid that resolved, in order (what Echo repeats)
+	Lasting   []Lasting   // the cards face up while they last, in the order laid
+	Turn      Turn        // what the seat to act has done in this turn
+	Record    []string    // the moves in SAN and the cards laid, for MoveList
+	Players   []int       // by Record entry: the seat that played it
+	Clock     clock.Clock
+	Flag      *clock.FlagFell
 
 	control  *clock.Setup // the time control, started when the planning ends
 	shuffled []string     // the deck as shuffled, before the deal (for the audit of the deal)
