@@ -121,3 +121,22 @@ func Stamp(evs []game.Emitted, c clock.Clock, seat int, at time.Time, endsTurn b
 
 // FileBB is the set of the squares of file index f.
 func FileBB(f int) chess.Bitboard { return chess.FileA << f }
+
+// Turns groups a two-seat record by turns, for game.Turned: a turn is the run of entries
+// one seat played (its cards and its moves together), players[i] the seat of record[i].
+func Turns(record []string, players []int) []game.Turn {
+	var turns []game.Turn
+	for i, play := range record {
+		if n := len(turns); n > 0 && turns[n-1].Side == players[i] {
+			turns[n-1].Plays = append(turns[n-1].Plays, play)
+			continue
+		}
+		turns = append(turns, game.Turn{Side: players[i], Plays: []string{play}})
+	}
+	return turns
+}
+
+// SideOf is game.Turned's SideOf for a game of two seats: seat 0 plays White, seat 1 Black.
+func SideOf(seat int) (int, string, bool) {
+	return seat, [2]string{"White", "Black"}[seat&1], seat == 0 || seat == 1
+}

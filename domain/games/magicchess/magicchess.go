@@ -54,6 +54,7 @@ var (
 	_ game.Boarded  = Rules{}
 	_ game.Recorded = Rules{}
 	_ game.Preluded = Rules{}
+	_ game.Turned   = Rules{}
 )
 
 // Info names the game.

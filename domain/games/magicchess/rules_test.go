@@ -313,3 +313,18 @@ func TestDrawsNoCardCanChange(t *testing.T) {
 		t.Fatalf("75 moves: %+v", st)
 	}
 }
+
+// A card and the move it owes are one turn: the match counts a seat's first move by
+// turns, so White's card and move do not count as Black's first move too.
+func TestACardAndItsMoveAreOneTurn(t *testing.T) {
+	s := table(t, start, []string{"knight-leap"}, nil)
+	s, _ = lay(t, s, "knight-leap", at("c1"), "c1d3")
+	first, turns := Rules{}.Turns(s)
+	if first != 1 || len(turns) != 1 || turns[0].Side != 0 || len(turns[0].Plays) != 2 {
+		t.Fatalf("turns %v", turns)
+	}
+	s = move(t, s, "e7e5")
+	if _, turns = (Rules{}).Turns(s); len(turns) != 2 || turns[1].Side != 1 {
+		t.Fatalf("turns %v", turns)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/arbiter-games/arbiter/domain/cardchess"
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -186,3 +187,15 @@ func (Rules) MoveList(st game.State) []string {
 	}
 	return nil
 }
+
+// Turns groups the record by turns: a turn is its cards and its moves together (an
+// annulled card and what its player did next are one turn). Seat 0 plays White. The
+// match counts a seat as having made its first move by them (a card and the move it
+// owes are one turn, not two).
+func (Rules) Turns(st game.State) (int, []game.Turn) {
+	s, _ := st.(State)
+	return 1, cardchess.Turns(s.Record, s.Players)
+}
+
+// SideOf: seat 0 plays White, seat 1 Black.
+func (Rules) SideOf(_ game.State, seat int) (int, string, bool) { return cardchess.SideOf(seat) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/arbiter-games/arbiter/domain/cardchess"
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -132,21 +133,11 @@ func (Rules) MoveList(st game.State) []string {
 // alternate, so a turn is the run of entries one seat played). Seat 0 plays White.
 func (Rules) Turns(st game.State) (int, []game.Turn) {
 	s, _ := st.(State)
-	var turns []game.Turn
-	for i, play := range s.Record {
-		if n := len(turns); n > 0 && turns[n-1].Side == s.Players[i] {
-			turns[n-1].Plays = append(turns[n-1].Plays, play)
-			continue
-		}
-		turns = append(turns, game.Turn{Side: s.Players[i], Plays: []string{play}})
-	}
-	return 1, turns
+	return 1, cardchess.Turns(s.Record, s.Players)
 }
 
 // SideOf: seat 0 plays White, seat 1 Black.
-func (Rules) SideOf(_ game.State, seat int) (int, string, bool) {
-	return seat, [2]string{"White", "Black"}[seat&1], seat == 0 || seat == 1
-}
+func (Rules) SideOf(_ game.State, seat int) (int, string, bool) { return cardchess.SideOf(seat) }
 
 // Settled reports whether every fact the last action set off has been recorded: until
 // then the state is ahead of the stream (see Evolve).
