@@ -145,24 +145,36 @@ func (w shapeWalk) set(set ast.SelectionSet, level int) shape {
 
 // errorCap keeps the first max errors of an answer and counts the rest in one more, so
 // that a request made of mistakes cannot make a large answer.
+//
+// Its InterceptResponse stays on the stack of every subscription's goroutine while it
+// waits for the next answer, so it is kept small: a pointer receiver (no wrapper frame
+// from the interface) and the capping in a function of its own. With it, that goroutine
+// parks shallow enough for the runtime to shrink its stack from 8 to 4 KiB
+// (docs/benchmarks.md, issue 11's memory per connection).
 type errorCap struct{ max int }
 
 var _ interface {
 	graphql.HandlerExtension
 	graphql.ResponseInterceptor
-} = errorCap{}
+} = (*errorCap)(nil)
 
-func (errorCap) ExtensionName() string                   { return "ErrorCap" }
-func (errorCap) Validate(graphql.ExecutableSchema) error { return nil }
-func (e errorCap) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
+func (*errorCap) ExtensionName() string                   { return "ErrorCap" }
+func (*errorCap) Validate(graphql.ExecutableSchema) error { return nil }
+func (e *errorCap) InterceptResponse(ctx context.Context, next graphql.ResponseHandler) *graphql.Response {
 	resp := next(ctx)
-	if resp == nil || len(resp.Errors) <= e.max {
-		return resp
+	if resp != nil && len(resp.Errors) > e.max {
+		e.capErrors(resp)
 	}
+	return resp
+}
+
+// capErrors is not inlined: its locals would widen InterceptResponse's frame.
+//
+//go:noinline
+func (e *errorCap) capErrors(resp *graphql.Response) {
 	more := len(resp.Errors) - e.max
 	resp.Errors = append(resp.Errors[:e.max:e.max], &gqlerror.Error{
 		Message:    fmt.Sprintf("%d more errors left out: at most %d are shown", more, e.max),
 		Extensions: map[string]any{"code": "TOO_MANY_ERRORS"},
 	})
-	return resp
 }

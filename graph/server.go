@@ -144,7 +144,7 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	srv.Use(operationGate{limit: limit})
 	srv.Use(shapeLimit{depth: limits.MaxDepth, aliases: limits.MaxAliases, directives: limits.MaxDirectives})
 	srv.Use(extension.FixedComplexityLimit(limits.MaxComplexity))
-	srv.Use(errorCap{max: limits.MaxErrors})
+	srv.Use(&errorCap{max: limits.MaxErrors})
 	srv.SetErrorPresenter(presentError(limits.Log))
 	srv.SetRecoverFunc(recoverPanic)
 

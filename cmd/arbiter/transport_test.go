@@ -335,3 +335,40 @@ func TestWebsocketEndsAtShutdown(t *testing.T) {
 		t.Errorf("the log lacks the websocket's upgrade:\n%s", log)
 	}
 }
+
+// TestErrorsAreCapped: an answer keeps its first 20 errors and counts the rest in one
+// more, TOO_MANY_ERRORS, over POST and over a websocket alike.
+func TestErrorsAreCapped(t *testing.T) {
+	s := startServer(t, filepath.Join(t.TempDir(), "a.db"))
+	var q strings.Builder
+	q.WriteString("{")
+	for i := range 25 {
+		fmt.Fprintf(&q, " m%d: me { id }", i)
+	}
+	q.WriteString(" }")
+	check := func(how string, errs []struct {
+		Message    string         `json:"message"`
+		Extensions map[string]any `json:"extensions"`
+	}) {
+		t.Helper()
+		if len(errs) != 21 || errs[0].Extensions["code"] != "UNAUTHENTICATED" || errs[20].Extensions["code"] != "TOO_MANY_ERRORS" || !strings.HasPrefix(errs[20].Message, "5 more errors") {
+			t.Fatalf("%s: 25 failing fields answered %d errors: %+v", how, len(errs), errs)
+		}
+	}
+	check("POST", s.post(t, "", q.String(), nil).Errors)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn := s.dialWS(t, ctx, nil)
+	initWS(t, ctx, conn, "")
+	sendOp(t, ctx, conn, "1", q.String(), nil)
+	var m wsMsg
+	if err := wsjson.Read(ctx, conn, &m); err != nil || m.Type != "next" {
+		t.Fatalf("the websocket answered %+v, %v", m, err)
+	}
+	var r gqlResponse
+	if err := json.Unmarshal(m.Payload, &r); err != nil {
+		t.Fatal(err)
+	}
+	check("websocket", r.Errors)
+}
