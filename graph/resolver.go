@@ -19,10 +19,13 @@ type Positions interface {
 
 // Resolver holds what the resolvers call.
 type Resolver struct {
-	Engine  *engine.Engine
-	Lobby   *projections.Matches // every match's live state: boards, seats, the lobby
-	Elo     *projections.Ratings
-	Cards   *projections.CardsPlayed // the cards each player has played
+	Engine *engine.Engine
+	Lobby  *projections.Matches // every match's live state: boards, seats, the lobby
+	Elo    *projections.Ratings
+	Cards  *projections.CardsPlayed // the cards each player has played
+	// Choices is each player's last choice per game and key (a Solwaris grimoire per
+	// class); nil remembers nothing.
+	Choices *projections.Choices
 	ReadPos Positions
 	Hub     *Hub
 	// Presence records players leaving and coming back from their subscriptions; nil

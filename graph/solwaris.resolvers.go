@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 
+	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/graph/model"
@@ -15,6 +16,13 @@ import (
 
 // ChooseGrimoire is the resolver for the chooseGrimoire field.
 func (r *mutationResolver) ChooseGrimoire(ctx context.Context, matchID string, class string, variants []string, commandID *string) (*model.ActionPayload, error) {
+	if variants == nil && r.Choices != nil {
+		// Without variants, the class comes as the player last locked it. A caller without
+		// a player is refused by r.do, with the error of any other action.
+		if p, err := r.player(ctx); err == nil {
+			variants, _ = r.Choices.Last(p.ID, solwaris.ID, class)
+		}
+	}
 	return r.do(ctx, matchID, commandID, solwaris.ChooseGrimoire{Class: class, Variants: variants})
 }
 
@@ -46,6 +54,29 @@ func (r *mutationResolver) CastSpell(ctx context.Context, matchID string, spell 
 // EndTurn is the resolver for the endTurn field.
 func (r *mutationResolver) EndTurn(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
 	return r.do(ctx, matchID, commandID, solwaris.EndTurn{})
+}
+
+// Grimoires is the resolver for the grimoires field.
+func (r *playerResolver) Grimoires(ctx context.Context, obj *model.Player) ([]*model.SolwarisRememberedGrimoire, error) {
+	p, err := r.player(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if p.ID != obj.ID {
+		return nil, game.Reject(game.Forbidden, "remembered grimoires are shown to their player alone: read yours as me { grimoires }")
+	}
+	out := []*model.SolwarisRememberedGrimoire{}
+	if r.Choices == nil {
+		return out, nil
+	}
+	for _, c := range r.Choices.Of(p.ID, solwaris.ID) {
+		vs := c.Values
+		if vs == nil {
+			vs = []string{}
+		}
+		out = append(out, &model.SolwarisRememberedGrimoire{Class: c.Key, Variants: vs})
+	}
+	return out, nil
 }
 
 // Arenas is the resolver for the arenas field.

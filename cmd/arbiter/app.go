@@ -121,6 +121,7 @@ type app struct {
 	matches  *projections.Matches
 	ratings  *projections.Ratings
 	cards    *projections.CardsPlayed
+	choices  *projections.Choices
 	settle   *settlement.Process
 	metrics  *metrics.Registry
 	limits   graph.Limits
@@ -158,6 +159,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		})),
 		ratings: projections.NewRatings(reg),
 		cards:   projections.NewCardsPlayed(reg),
+		choices: projections.NewChoices(reg),
 	}
 	a.settle = settlement.New(a.engine, log)
 	head, err := store.HeadPosition(ctx)
@@ -165,7 +167,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		return nil, fmt.Errorf("reading the store's head: %w", err)
 	}
 	log.Info("rebuilding the read side", "events", head)
-	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards, a.settle); err != nil {
+	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards, a.choices, a.settle); err != nil {
 		return nil, err
 	}
 	hub := graph.NewHub()
@@ -196,6 +198,9 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 				return err
 			}
 			if err := a.cards.Apply(ev); err != nil {
+				return err
+			}
+			if err := a.choices.Apply(ev); err != nil {
 				return err
 			}
 			if err := a.settle.Apply(ev); err != nil {
@@ -233,7 +238,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if cfg.abandon != nil { // a short claim wait (tests) gets a shorter grace
 		presence.Grace = min(graph.DefaultGrace, time.Duration(cfg.abandon.ClaimAfterMs)*time.Millisecond/4)
 	}
-	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, ReadPos: a.follower, Hub: hub, Presence: presence}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Choices: a.choices, ReadPos: a.follower, Hub: hub, Presence: presence}
 	return a, nil
 }
 

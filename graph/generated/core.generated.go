@@ -78,6 +78,7 @@ type PlayerResolver interface {
 	Ratings(ctx context.Context, obj *model.Player) ([]*model.Rating, error)
 	CardsPlayed(ctx context.Context, obj *model.Player) ([]*model.PlayedCard, error)
 	Wallet(ctx context.Context, obj *model.Player) (*model.Wallet, error)
+	Grimoires(ctx context.Context, obj *model.Player) ([]*model.SolwarisRememberedGrimoire, error)
 }
 type QueryResolver interface {
 	Match(ctx context.Context, id string) (*model.Match, error)
@@ -327,7 +328,7 @@ func (ec *executionContext) field_Mutation_chooseGrimoire_args(ctx context.Conte
 	args["class"] = arg1
 	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "variants",
 		func(ctx context.Context, v any) ([]string, error) {
-			return ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
 		})
 	if err != nil {
 		return nil, err
@@ -4264,6 +4265,38 @@ func (ec *executionContext) fieldContext_Player_wallet(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Player_grimoires(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_grimoires(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().Grimoires(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.SolwarisRememberedGrimoire) graphql.Marshaler {
+			return ec.marshalOSolwarisRememberedGrimoire2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSolwarisRememberedGrimoireᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Player_grimoires(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_SolwarisRememberedGrimoire(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_match(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -6981,6 +7014,12 @@ func (ec *executionContext) _Player(ctx context.Context, sel ast.SelectionSet, o
 				true, false,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Player_wallet(ctx, field, obj)
+				})
+		case "grimoires":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_grimoires(ctx, field, obj)
 				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))

@@ -250,6 +250,7 @@ type ComplexityRoot struct {
 
 	Player struct {
 		CardsPlayed func(childComplexity int) int
+		Grimoires   func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Ratings     func(childComplexity int) int
@@ -377,6 +378,11 @@ type ComplexityRoot struct {
 	SolwarisReach struct {
 		Cell func(childComplexity int) int
 		Cost func(childComplexity int) int
+	}
+
+	SolwarisRememberedGrimoire struct {
+		Class    func(childComplexity int) int
+		Variants func(childComplexity int) int
 	}
 
 	SolwarisSpell struct {
@@ -1574,6 +1580,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Player.CardsPlayed(childComplexity), true
+	case "Player.grimoires":
+		if e.ComplexityRoot.Player.Grimoires == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Grimoires(childComplexity), true
 	case "Player.id":
 		if e.ComplexityRoot.Player.ID == nil {
 			break
@@ -2102,6 +2114,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SolwarisReach.Cost(childComplexity), true
+
+	case "SolwarisRememberedGrimoire.class":
+		if e.ComplexityRoot.SolwarisRememberedGrimoire.Class == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisRememberedGrimoire.Class(childComplexity), true
+	case "SolwarisRememberedGrimoire.variants":
+		if e.ComplexityRoot.SolwarisRememberedGrimoire.Variants == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SolwarisRememberedGrimoire.Variants(childComplexity), true
 
 	case "SolwarisSpell.adviceEn":
 		if e.ComplexityRoot.SolwarisSpell.AdviceEn == nil {
@@ -3342,7 +3367,8 @@ type MagicChessCard implements Card {
 	{Name: "../../domain/games/solwaris/solwaris.graphqls", Input: `# Solwaris's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 # The state and its parts are the game's own view types, bound with @goModel; the class
 # catalog is package grimoire's. graph/solwaris.resolvers.go holds the named mutations
-# (each builds the game's action and hands it to the engine) and the two catalog queries.
+# (each builds the game's action and hands it to the engine), the two catalog queries and a
+# player's remembered grimoires.
 
 extend enum Game {
   "An arena duel: spend AP on spells and MP on steps until the other side has no hero standing."
@@ -3515,6 +3541,23 @@ extend type Query {
   solwarisClasses: [SolwarisClass!]!
 }
 
+"A grimoire a player remembers: the last one it locked with a class at a match's launch."
+type SolwarisRememberedGrimoire {
+  class: String!
+  "The variants taken, by slot, the passive's last; empty for the originals."
+  variants: [String!]!
+}
+
+extend type Player {
+  """
+  Solwaris: the last grimoire this player locked at a match's launch, per class, sorted by
+  class (a seat given the default at the deadline locks nothing). chooseGrimoire without
+  variants takes it. Shown to that player alone (read it as me { grimoires }): anyone else
+  is refused with FORBIDDEN, a caller without a token with UNAUTHENTICATED.
+  """
+  grimoires: [SolwarisRememberedGrimoire!]
+}
+
 input SolwarisGrimoireInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.ChooseGrimoire") {
   class: String!
   "IDs of variant spells or of the variant passive; every other slot keeps its original."
@@ -3546,8 +3589,12 @@ extend input ActionInput {
 }
 
 extend type Mutation {
-  "Solwaris: choose your class and its variants before the fight (locked once both have chosen)."
-  chooseGrimoire(matchId: ID!, class: String!, variants: [String!]! = [], commandId: ID): ActionPayload!
+  """
+  Solwaris: choose your class and its variants before the fight (locked once both have
+  chosen). Without variants, the class comes with the variants you last locked with it
+  (me { grimoires }), or its originals if you never did; variants: [] takes the originals.
+  """
+  chooseGrimoire(matchId: ID!, class: String!, variants: [String!], commandId: ID): ActionPayload!
   "Solwaris: take your start cell, in your start zone (hidden from the other side until both are placed)."
   placeFighter(matchId: ID!, cell: String!, commandId: ID): ActionPayload!
   "Solwaris: buy the initiative at the price reached plus 100 coins."
@@ -4098,6 +4145,8 @@ func (ec *executionContext) childFields_Player(ctx context.Context, field graphq
 		return ec.fieldContext_Player_cardsPlayed(ctx, field)
 	case "wallet":
 		return ec.fieldContext_Player_wallet(ctx, field)
+	case "grimoires":
+		return ec.fieldContext_Player_grimoires(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Player", field.Name)
 }
@@ -4324,6 +4373,16 @@ func (ec *executionContext) childFields_SolwarisReach(ctx context.Context, field
 		return ec.fieldContext_SolwarisReach_cost(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SolwarisReach", field.Name)
+}
+
+func (ec *executionContext) childFields_SolwarisRememberedGrimoire(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "class":
+		return ec.fieldContext_SolwarisRememberedGrimoire_class(ctx, field)
+	case "variants":
+		return ec.fieldContext_SolwarisRememberedGrimoire_variants(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SolwarisRememberedGrimoire", field.Name)
 }
 
 func (ec *executionContext) childFields_SolwarisSpell(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

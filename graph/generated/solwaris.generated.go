@@ -12,6 +12,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -1191,6 +1192,52 @@ func (ec *executionContext) _SolwarisReach_cost(ctx context.Context, field graph
 }
 func (ec *executionContext) fieldContext_SolwarisReach_cost(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SolwarisReach", field, false, false, "Int")
+}
+
+func (ec *executionContext) _SolwarisRememberedGrimoire_class(ctx context.Context, field graphql.CollectedField, obj *model.SolwarisRememberedGrimoire) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SolwarisRememberedGrimoire_class(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Class, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SolwarisRememberedGrimoire_class(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SolwarisRememberedGrimoire", field, false, false, "String")
+}
+
+func (ec *executionContext) _SolwarisRememberedGrimoire_variants(ctx context.Context, field graphql.CollectedField, obj *model.SolwarisRememberedGrimoire) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_SolwarisRememberedGrimoire_variants(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Variants, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_SolwarisRememberedGrimoire_variants(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("SolwarisRememberedGrimoire", field, false, false, "String")
 }
 
 func (ec *executionContext) _SolwarisSpell_id(ctx context.Context, field graphql.CollectedField, obj *grimoire.Spell) (ret graphql.Marshaler) {
@@ -2871,6 +2918,44 @@ func (ec *executionContext) _SolwarisReach(ctx context.Context, sel ast.Selectio
 	return out
 }
 
+var solwarisRememberedGrimoireImplementors = []string{"SolwarisRememberedGrimoire"}
+
+func (ec *executionContext) _SolwarisRememberedGrimoire(ctx context.Context, sel ast.SelectionSet, obj *model.SolwarisRememberedGrimoire) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, solwarisRememberedGrimoireImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("SolwarisRememberedGrimoire")
+		case "class":
+			out.Values[i] = ec._SolwarisRememberedGrimoire_class(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "variants":
+			out.Values[i] = ec._SolwarisRememberedGrimoire_variants(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var solwarisSpellImplementors = []string{"SolwarisSpell"}
 
 func (ec *executionContext) _SolwarisSpell(ctx context.Context, sel ast.SelectionSet, obj *grimoire.Spell) graphql.Marshaler {
@@ -3324,6 +3409,14 @@ func (ec *executionContext) marshalNSolwarisReach2githubᚗcomᚋarbiterᚑgames
 	return ec._SolwarisReach(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNSolwarisRememberedGrimoire2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSolwarisRememberedGrimoire(ctx context.Context, sel ast.SelectionSet, v *model.SolwarisRememberedGrimoire) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "SolwarisRememberedGrimoire!")
+		return graphql.Null
+	}
+	return ec._SolwarisRememberedGrimoire(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNSolwarisSpell2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚋgrimoireᚐSpell(ctx context.Context, sel ast.SelectionSet, v grimoire.Spell) graphql.Marshaler {
 	return ec._SolwarisSpell(ctx, sel, &v)
 }
@@ -3415,6 +3508,25 @@ func (ec *executionContext) marshalOSolwarisReach2ᚕgithubᚗcomᚋarbiterᚑga
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSolwarisReach2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚐReach(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOSolwarisRememberedGrimoire2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSolwarisRememberedGrimoireᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SolwarisRememberedGrimoire) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNSolwarisRememberedGrimoire2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐSolwarisRememberedGrimoire(ctx, sel, v[i])
 	})
 
 	for _, e := range ret {

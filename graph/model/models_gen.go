@@ -212,6 +212,13 @@ type SeatClock struct {
 	RemainingMs int `json:"remainingMs"`
 }
 
+// A grimoire a player remembers: the last one it locked with a class at a match's launch.
+type SolwarisRememberedGrimoire struct {
+	Class string `json:"class"`
+	// The variants taken, by slot, the passive's last; empty for the originals.
+	Variants []string `json:"variants"`
+}
+
 type Subscription struct {
 }
 
