@@ -1,9 +1,9 @@
 // Package projections holds Arbiter's read models (every match's live state and the lobby,
 // the players' ratings, the cards played, the choices remembered), and is the one place
-// that redacts events and state for a viewer (redact.go). Each model is fed committed events in global order,
-// remembers the position it has applied (its checkpoint), ignores an event at or below it
-// (so a redelivery is harmless), and can be rebuilt from position zero with exactly the
-// result it had live.
+// that redacts events and state for a viewer (redact.go). Each model is fed committed
+// events in global order, remembers the position it has applied (its checkpoint), ignores
+// an event at or below it (so a redelivery is harmless), and can be rebuilt from position
+// zero with exactly the result it had live.
 package projections
 
 import (
