@@ -39,6 +39,24 @@ func games() *game.Registry {
 	return game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{})
 }
 
+// hostedKey is the context key of hostingGames.
+type hostedKey struct{}
+
+// hostingGames is ctx for a server run in a test that hosts reg instead of games(): a
+// variant of a game (say, one with a test's own data) played through the real server.
+// Nothing but a test sets it, so what the binary serves is games() alone.
+func hostingGames(ctx context.Context, reg *game.Registry) context.Context {
+	return context.WithValue(ctx, hostedKey{}, reg)
+}
+
+// hostedGames is the games a server run with ctx hosts.
+func hostedGames(ctx context.Context) *game.Registry {
+	if reg, ok := ctx.Value(hostedKey{}).(*game.Registry); ok {
+		return reg
+	}
+	return games()
+}
+
 // defaultDB is the embedded store's file when neither --db nor ARBITER_DB says otherwise.
 const defaultDB = "./arbiter.db"
 
@@ -146,7 +164,7 @@ type appConfig struct {
 // keeps it fed by a relay (store -> Watermill) and a follower (Watermill -> projections
 // and subscription hub) that heals any gap from the store.
 func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *slog.Logger) (*app, error) {
-	reg := games()
+	reg := hostedGames(ctx)
 	figures := metrics.New()
 	a := &app{
 		store:   store,

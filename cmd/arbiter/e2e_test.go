@@ -47,7 +47,14 @@ var servingLine = regexp.MustCompile(`on (http://[0-9.:]+)/ `)
 
 func startServer(t testing.TB, db string, extra ...string) *server {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	return startServerIn(t, context.Background(), db, extra...)
+}
+
+// startServerIn is startServer with the server's context: hostingGames in it hosts a
+// test's own games.
+func startServerIn(t testing.TB, ctx context.Context, db string, extra ...string) *server {
+	t.Helper()
+	ctx, cancel := context.WithCancel(ctx)
 	pr, pw := io.Pipe()
 	s := &server{cancel: cancel, done: make(chan int, 1), stderr: &syncBuffer{}}
 	go func() {

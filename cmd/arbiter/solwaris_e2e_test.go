@@ -27,8 +27,8 @@ type solwarisState struct {
 			Turn     int
 			Purse    int
 			Fighters []struct {
-				ID, Seat, Team, HP int
-				Cell               string
+				ID, Seat, Team, HP, MP int
+				Cell                   string
 			}
 			Auction *struct {
 				ToBid, Price int
@@ -47,7 +47,7 @@ type solwarisState struct {
 }
 
 const solwarisStateQuery = `query($m:ID!){match(id:$m){status toAct result{winners reason} state{... on SolwarisState{
-	phase acting turn purse fighters{id seat team hp cell} auction{toBid price}
+	phase acting turn purse fighters{id seat team hp mp cell} auction{toBid price}
 	placementCells reachable{cell cost} targets{spell cells}}}}}`
 
 // A Guerrier against an Arcaniste on each arena, played to its end over GraphQL by two bots

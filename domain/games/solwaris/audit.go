@@ -59,7 +59,7 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		// The roll and the critical are drawn again from the key; the bonus and resistance
 		// are the state's, the damage and the armour's share are combat's.
 		rng, _ := stream(s.Key, e.Drawn.At, e.Drawn.From)
-		if sp, err := grimoire.SpellByID(e.Spell); err == nil && !e.Shock {
+		if sp, err := r.catalog().SpellByID(e.Spell); err == nil && !e.Shock {
 			for _, ef := range sp.Effects {
 				if ef.Kind == grimoire.Damage {
 					if base := combat.Roll(ef.Min, ef.Max, combat.Draw(rng.Uint64())); base != e.Base {

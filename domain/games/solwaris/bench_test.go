@@ -5,6 +5,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/internal/cputime"
 )
 
@@ -19,7 +20,7 @@ func duel(b *testing.B, class string) State {
 		Chosen: []bool{true, true}, Placed: []string{"o8", "p8"}, Actor: 0, Turn: 1, Order: []int{0, 1}, Version: 10,
 		Grimoires: []Grimoire{{Seat: 0, Class: class}, {Seat: 1, Class: "arcaniste"}}}
 	for seat, gr := range s.Grimoires {
-		f := hero(gr, seat)
+		f := hero(grimoire.Embedded(), gr, seat)
 		f.Cell, _ = arena.ParseCell(s.Placed[seat])
 		f.OnArena, f.AP, f.MP = true, f.BaseAP, f.BaseMP
 		s.Fighters = append(s.Fighters, f)

@@ -55,7 +55,7 @@ func (s *State) castable(f int, id string) (*grimoire.Spell, string) {
 	if !slices.Contains(fi.Spells, id) {
 		return nil, fmt.Sprintf("the fighter has no spell %q (its spells: %v)", id, fi.Spells)
 	}
-	sp, err := grimoire.SpellByID(id)
+	sp, err := s.catalog().SpellByID(id)
 	if err != nil {
 		return nil, err.Error()
 	}

@@ -170,7 +170,7 @@ func (s *State) evolveCombat(e game.Event) bool {
 			target = *e.Target
 		}
 		f.Casts = append(slices.Clone(f.Casts), Cast{Spell: e.Spell, Target: target})
-		if sp, err := grimoire.SpellByID(e.Spell); err == nil && sp.Cooldown > 0 {
+		if sp, err := s.catalog().SpellByID(e.Spell); err == nil && sp.Cooldown > 0 {
 			f.Cooldowns = append(slices.DeleteFunc(slices.Clone(f.Cooldowns), func(c Cooldown) bool { return c.Spell == e.Spell }),
 				Cooldown{Spell: e.Spell, From: s.Turn + sp.Cooldown})
 		}
@@ -220,7 +220,7 @@ func (s *State) evolveCombat(e game.Event) bool {
 		c, _ := arena.ParseCell(e.Cell)
 		s.Traps = append(slices.Clone(s.Traps), Trap{Team: e.Team, Layer: e.Layer, Cell: c, Zone: e.Zone, Until: e.Until, Effects: e.Effects})
 	case Summoned:
-		s.Fighters = append(s.Fighters, summoned(s.Fighters[e.Summoner], e))
+		s.Fighters = append(s.Fighters, summoned(s.catalog(), s.Fighters[e.Summoner], e))
 		s.Order = s.turnOrder(s.First)
 	default:
 		return false
@@ -229,8 +229,8 @@ func (s *State) evolveCombat(e game.Event) bool {
 }
 
 // summoned is the fighter a summon brings.
-func summoned(by Fighter, e Summoned) Fighter {
-	c, _ := grimoire.ClassByID(by.Class)
+func summoned(cat *grimoire.Catalog, by Fighter, e Summoned) Fighter {
+	c, _ := cat.ClassByID(by.Class)
 	en, err := c.Summon(e.Entity)
 	if err != nil {
 		panic("solwaris: " + err.Error())

@@ -92,7 +92,7 @@ func (d *decision) choose(seat int, c ChooseGrimoire) error {
 	if err := d.inPhase(seat, PhaseGrimoire, "choosing a grimoire"); err != nil {
 		return err
 	}
-	g, err := grimoire.Choose(c.Class, c.Variants)
+	g, err := d.r.catalog().Choose(c.Class, c.Variants)
 	if err != nil {
 		return &game.Error{Code: game.BadInput, Reason: err.Error(), Err: err}
 	}
@@ -108,13 +108,15 @@ func (d *decision) choose(seat int, c ChooseGrimoire) error {
 }
 
 // DefaultClass is the class of a seat that chose none by the deadline, with its originals.
-func DefaultClass() string { return grimoire.Classes()[0].ID }
+func DefaultClass() string { return Rules{}.defaultClass() }
+
+func (r Rules) defaultClass() string { return r.catalog().Classes()[0].ID }
 
 // lock reveals the grimoires, the seats in auto given the default, and opens placement.
 func (d *decision) lock(auto []int) {
 	gs := make([]Grimoire, len(d.s.Teams))
 	for seat := range gs {
-		gs[seat] = Grimoire{Seat: seat, Class: DefaultClass()}
+		gs[seat] = Grimoire{Seat: seat, Class: d.r.defaultClass()}
 		if d.s.Chosen[seat] {
 			gs[seat] = d.s.Grimoires[seat]
 		}
@@ -224,7 +226,7 @@ func (d *decision) startTurn(f, turn int) {
 	}
 	d.emit(TurnStarted{Fighter: f, Turn: turn, AP: max(fi.BaseAP-fi.APDue, 0), MP: max(fi.BaseMP-fi.MPDue, 0), Deadline: d.at.Add(limit)})
 	if fi.Passive != "" {
-		if p := passive(fi); p != nil && p.Trigger == grimoire.TriggerTurnStart {
+		if p := passive(d.r.catalog(), fi); p != nil && p.Trigger == grimoire.TriggerTurnStart {
 			for _, e := range p.Effects {
 				d.apply(f, nil, e, fi.Cell, fi.Cell, nil)
 			}
@@ -235,7 +237,7 @@ func (d *decision) startTurn(f, turn int) {
 		if b.Summoner != f || !b.Standing() {
 			continue
 		}
-		if c, err := grimoire.ClassByID(b.Class); err == nil {
+		if c, err := d.r.catalog().ClassByID(b.Class); err == nil {
 			if en, err := c.Summon(b.Entity); err == nil && en.Aura != nil {
 				area := g.Area(en.Aura.Zone, b.Cell, b.Cell)
 				for _, e := range en.Aura.Effects {
@@ -248,8 +250,8 @@ func (d *decision) startTurn(f, turn int) {
 }
 
 // passive is a hero's passive from the catalog, or nil.
-func passive(f Fighter) *grimoire.Passive {
-	c, err := grimoire.ClassByID(f.Class)
+func passive(cat *grimoire.Catalog, f Fighter) *grimoire.Passive {
+	c, err := cat.ClassByID(f.Class)
 	if err != nil {
 		return nil
 	}

@@ -14,9 +14,10 @@ import (
 
 // Evolve folds one event into the state. It never changes the state it is given: it
 // works on a copy of what it changes.
-func (Rules) Evolve(st game.State, e game.Event) game.State {
+func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	s, _ := st.(State)
 	s = s.clone()
+	s.cat = r.Catalog
 	s.Version++
 	switch e := e.(type) {
 	case Keyed:
@@ -42,7 +43,7 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		for _, g := range e.Grimoires {
 			s.Chosen[g.Seat] = true
 			s.Grimoires[g.Seat] = g
-			s.Fighters = append(s.Fighters, hero(g, s.Teams[g.Seat]))
+			s.Fighters = append(s.Fighters, hero(s.catalog(), g, s.Teams[g.Seat]))
 		}
 	case PlacementChosen:
 		s.Placed[e.Seat] = e.Cell
@@ -105,8 +106,8 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 }
 
 // hero is the fighter a locked grimoire brings into the match.
-func hero(g Grimoire, team int) Fighter {
-	gr, err := grimoire.Choose(g.Class, g.Variants)
+func hero(cat *grimoire.Catalog, g Grimoire, team int) Fighter {
+	gr, err := cat.Choose(g.Class, g.Variants)
 	if err != nil {
 		panic("solwaris: a locked grimoire the catalog refuses: " + err.Error())
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 )
 
 var noon = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
@@ -76,7 +77,7 @@ func position(t *testing.T, picture string) State {
 		Chosen: []bool{true, true}, Placed: []string{"x", "x"}, Actor: 0, Turn: 1, ground: g, Order: []int{0, 1},
 		Grimoires: []Grimoire{{Seat: 0, Class: "guerrier"}, {Seat: 1, Class: "arcaniste"}}, Deadline: noon.Add(TurnTime)}
 	for seat, gr := range s.Grimoires {
-		f := hero(gr, seat)
+		f := hero(grimoire.Embedded(), gr, seat)
 		f.Cell, f.OnArena = cells["12"[seat]][0], true
 		f.AP, f.MP = f.BaseAP, f.BaseMP
 		s.Fighters = append(s.Fighters, f)

@@ -53,8 +53,19 @@ const (
 	PhaseOver      = "over"
 )
 
-// Rules is Solwaris.
-type Rules struct{}
+// Rules is Solwaris. Catalog is the classes it plays, nil for the embedded ones (what
+// the game serves); another is for a test hosting classes the data does not hold yet.
+type Rules struct {
+	Catalog *grimoire.Catalog
+}
+
+// catalog is the classes r plays.
+func (r Rules) catalog() *grimoire.Catalog {
+	if r.Catalog == nil {
+		return grimoire.Embedded()
+	}
+	return r.Catalog
+}
 
 var (
 	_ game.Rules       = Rules{}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 )
 
 // events returns the events of type T among evs.
@@ -104,7 +105,7 @@ func TestPushIntoEntity(t *testing.T) {
 		.12.
 		....
 	`)
-	s.Fighters = append(s.Fighters, summoned(s.Fighters[0], Summoned{Fighter: 2, Summoner: 0, Entity: "banniere", Cell: "d1"}))
+	s.Fighters = append(s.Fighters, summoned(grimoire.Embedded(), s.Fighters[0], Summoned{Fighter: 2, Summoner: 0, Entity: "banniere", Cell: "d1"}))
 	_, evs := act(t, s, 0, CastSpell{Spell: "coup-de-bouclier", Cell: "c1"})
 	hits := events[Damaged](evs)
 	if len(hits) != 3 || hits[1].Fighter != 1 || hits[1].Base != 24 || hits[2].Fighter != 2 || hits[2].Base != 12 {

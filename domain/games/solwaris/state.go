@@ -39,8 +39,12 @@ type State struct {
 	Winners []int
 	Reason  string
 
-	ground *arena.Grid // a test's own arena, drawn as a picture; nil: the map's
+	ground *arena.Grid       // a test's own arena, drawn as a picture; nil: the map's
+	cat    *grimoire.Catalog // the classes of the Rules folding it (Evolve sets it); nil: the embedded ones
 }
+
+// catalog is the classes the match plays.
+func (s *State) catalog() *grimoire.Catalog { return Rules{Catalog: s.cat}.catalog() }
 
 // Fighter is anything that stands on the arena with HP: a hero, a summon that plays its
 // own turns, an inert entity (a banner).

@@ -42,8 +42,11 @@ type View struct {
 
 	grid *arena.Grid // the arena, for the plays' zones
 	seat int         // the viewer's seat to act now, or -1
-	team int         // the viewer's team, -1 for a spectator
-	over bool
+	// catalog is the classes the match plays, for the plays; a function, not data the
+	// view holds (the conformance suite reads every string a view holds as shown).
+	catalog func() *grimoire.Catalog
+	team    int // the viewer's team, -1 for a spectator
+	over    bool
 }
 
 // FighterView is a fighter as the API shows it.
@@ -106,7 +109,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	}
 	v := &View{Map: s.Map, Width: g.Width(), Height: g.Height(), Cells: g.Rows(), Phase: s.Phase, Deadline: s.Deadline,
 		Turn: s.Turn, Acting: s.Actor, Grimoires: []Grimoire{}, Fighters: []FighterView{}, Bonuses: slices.Clone(s.Bonuses),
-		Traps: []TrapView{}, Winners: slices.Clone(s.Winners), Reason: s.Reason, grid: g, seat: -1, team: team, over: all}
+		Traps: []TrapView{}, Winners: slices.Clone(s.Winners), Reason: s.Reason, grid: g, seat: -1, team: team, over: all, catalog: s.catalog}
 	if v.Bonuses == nil {
 		v.Bonuses = []Bonus{}
 	}
@@ -178,7 +181,7 @@ func (v *View) Plays() []game.Play {
 	var out []game.Play
 	switch v.Phase {
 	case PhaseGrimoire:
-		for _, c := range grimoire.Classes() {
+		for _, c := range v.catalog().Classes() {
 			out = append(out, game.Play{Seat: seat, Kind: KindGrimoire, Do: ChooseGrimoire{Class: c.ID, Variants: []string{}}})
 			var all []string
 			for slot := 1; slot <= grimoire.Slots; slot++ {
@@ -221,7 +224,7 @@ func (v *View) Plays() []game.Play {
 		}
 		g := v.grid
 		for _, t := range v.Targets {
-			sp, _ := grimoire.SpellByID(t.Spell)
+			sp, _ := v.catalog().SpellByID(t.Spell)
 			for _, c := range t.Cells {
 				to, _ := arena.ParseCell(c)
 				out = append(out, game.Play{Seat: seat, Kind: KindSpell, Do: CastSpell{Spell: t.Spell, Cell: c}, Of: t.Spell,

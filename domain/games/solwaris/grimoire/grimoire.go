@@ -152,8 +152,11 @@ const (
 	TriggerTurnStart Trigger = "turn-start"
 )
 
+// Classes lists the embedded catalog's classes in catalog order.
+func Classes() []*Class { return embedded.Classes() }
+
 // Classes lists the classes in catalog order.
-func Classes() []*Class { return slices.Clone(classes) }
+func (k *Catalog) Classes() []*Class { return slices.Clone(k.classes) }
 
 // Errors of the lookups and of Choose.
 var (
@@ -164,9 +167,12 @@ var (
 	ErrUnknownSummon = errors.New("grimoire: unknown summon")
 )
 
+// ClassByID is the class id of the embedded catalog.
+func ClassByID(id string) (*Class, error) { return embedded.ClassByID(id) }
+
 // ClassByID is the class id.
-func ClassByID(id string) (*Class, error) {
-	for _, c := range classes {
+func (k *Catalog) ClassByID(id string) (*Class, error) {
+	for _, c := range k.classes {
 		if c.ID == id {
 			return c, nil
 		}
@@ -174,9 +180,12 @@ func ClassByID(id string) (*Class, error) {
 	return nil, fmt.Errorf("%w %q", ErrUnknownClass, id)
 }
 
+// SpellByID finds any spell of the embedded catalog by ID, a summon's included.
+func SpellByID(id string) (*Spell, error) { return embedded.SpellByID(id) }
+
 // SpellByID finds any spell of the catalog by ID, a summon's included.
-func SpellByID(id string) (*Spell, error) {
-	if s, ok := spells[id]; ok {
+func (k *Catalog) SpellByID(id string) (*Spell, error) {
+	if s, ok := k.spells[id]; ok {
 		return s, nil
 	}
 	return nil, fmt.Errorf("%w %q", ErrUnknownSpell, id)
@@ -216,7 +225,12 @@ type Grimoire struct {
 // the variant passive, in any order); every other slot keeps its original. A variant of
 // another class, an original's ID, or two IDs for one slot is refused.
 func Choose(class string, variants []string) (Grimoire, error) {
-	c, err := ClassByID(class)
+	return embedded.Choose(class, variants)
+}
+
+// Choose builds a grimoire of the catalog's class, as the package's Choose does.
+func (k *Catalog) Choose(class string, variants []string) (Grimoire, error) {
+	c, err := k.ClassByID(class)
 	if err != nil {
 		return Grimoire{}, err
 	}
@@ -229,7 +243,7 @@ func Choose(class string, variants []string) (Grimoire, error) {
 		slot := -1
 		if p := c.Passive(true); p.ID == id {
 			g.Passive, slot = p, 0
-		} else if s, ok := spells[id]; ok && s.Class == c.ID && s.Variant && s.Slot > 0 {
+		} else if s, ok := k.spells[id]; ok && s.Class == c.ID && s.Variant && s.Slot > 0 {
 			g.Spells[s.Slot-1], slot = s, s.Slot
 		}
 		switch {

@@ -14,20 +14,39 @@ import (
 //go:embed classes.json
 var classesJSON []byte
 
-var (
-	classes []*Class          // in classes.json's order
+// Catalog is a set of classes, checked: the embedded one (Embedded) is what the game
+// plays; another, read by Parse, lets a test host classes the data does not hold yet.
+type Catalog struct {
+	classes []*Class          // in the file's order
 	spells  map[string]*Spell // every spell by ID, summons' included
-)
+}
+
+var embedded *Catalog
 
 func init() {
-	cs, err := parse(classesJSON)
+	c, err := Parse(classesJSON)
+	if err != nil {
+		panic("grimoire: classes.json: " + err.Error())
+	}
+	embedded = c
+}
+
+// Embedded is the catalog of classes.json, the one the game plays.
+func Embedded() *Catalog { return embedded }
+
+// EmbeddedJSON is classes.json as embedded, for a test that derives a catalog from it.
+func EmbeddedJSON() []byte { return bytes.Clone(classesJSON) }
+
+// Parse reads and checks a catalog in classes.json's format.
+func Parse(data []byte) (*Catalog, error) {
+	cs, err := parse(data)
 	if err == nil {
 		err = check(cs)
 	}
 	if err != nil {
-		panic("grimoire: classes.json: " + err.Error())
+		return nil, err
 	}
-	classes, spells = cs, index(cs)
+	return &Catalog{classes: cs, spells: index(cs)}, nil
 }
 
 // MaxRemovalResist bounds a class's AP or MP removal resistance, as combat caps it.
