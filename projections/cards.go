@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
@@ -90,7 +92,7 @@ func (c *CardsPlayed) of(player string) []CardCount {
 func (c *CardsPlayed) Digest() string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	players := sortedKeys(c.byPlayer)
+	players := slices.Sorted(maps.Keys(c.byPlayer))
 	h := sha256.New()
 	for _, p := range players {
 		for _, x := range c.of(p) {

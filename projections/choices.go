@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 
@@ -102,7 +103,7 @@ func (c *Choices) of(player, gameID string) []Remembered {
 func (c *Choices) Digest() string {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	players := sortedKeys(c.byPlayer)
+	players := slices.Sorted(maps.Keys(c.byPlayer))
 	h := sha256.New()
 	for _, p := range players {
 		for _, r := range c.of(p, "") {

@@ -1,7 +1,6 @@
 package projections
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -81,14 +80,4 @@ func (m *seatedMatch) player(seat int) string {
 		return ""
 	}
 	return m.players[seat]
-}
-
-// sortedKeys returns the keys of a per-player model, sorted: the order its digest reads.
-func sortedKeys[V any](byPlayer map[string]V) []string {
-	out := make([]string, 0, len(byPlayer))
-	for p := range byPlayer {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -20,6 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -103,13 +105,8 @@ func (p *Process) Checkpoint() int64 {
 func (p *Process) Digest() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ids := make([]string, 0, len(p.holds))
-	for id := range p.holds {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	var b strings.Builder
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(p.holds)) {
 		h := p.holds[id]
 		m := p.matches[h.hold.Match]
 		fmt.Fprintf(&b, "%s %s %s %d funded=%v ended=%v\n", id, h.player, h.hold.Match, h.hold.Amount, m != nil && m.holds[id], m != nil && m.ended)
