@@ -109,6 +109,8 @@ func (s *State) fits(f int, sp *grimoire.Spell, to arena.Cell) string {
 		return "the cell is taken"
 	case sp.Target == grimoire.TargetEntity && on < 0:
 		return "nobody stands there"
+	case on >= 0 && swaps(sp) && (s.anchored(on) || s.anchored(f)):
+		return "an anchored fighter cannot be swapped"
 	}
 	if sp.PerTarget > 0 && on >= 0 {
 		n := 0
@@ -169,21 +171,21 @@ func (d *decision) apply(caster int, sp *grimoire.Spell, e grimoire.Effect, from
 			d.hit(caster, t, sp, &e, 0)
 		case grimoire.Push:
 			if dir, ok := arena.DirTo(from, d.s.Fighters[t].Cell); ok {
-				d.push(caster, t, dir, e.Cells, e.Shock)
+				d.push(caster, t, dir, e.Cells, e.Shock, true)
 			}
 		case grimoire.Pull:
 			if dir, ok := arena.DirTo(d.s.Fighters[t].Cell, from); ok {
-				d.push(caster, t, dir, e.Cells, 0)
+				d.push(caster, t, dir, e.Cells, 0, false)
 			}
 		case grimoire.Swap:
 			if t != caster && !d.s.anchored(t) && !d.s.anchored(caster) {
 				d.emit(Swapped{A: caster, B: t})
-				d.pickUp(caster, []string{d.s.Fighters[caster].Cell.String()})
-				d.pickUp(t, []string{d.s.Fighters[t].Cell.String()})
+				d.arrive(caster, []string{d.s.Fighters[caster].Cell.String()})
+				d.arrive(t, []string{d.s.Fighters[t].Cell.String()})
 			}
 		case grimoire.Teleport:
 			d.emit(Teleported{Fighter: t, Cell: to.String()})
-			d.pickUp(t, []string{to.String()})
+			d.arrive(t, []string{to.String()})
 		case grimoire.APRemoval, grimoire.MPRemoval:
 			d.remove(t, e)
 		case grimoire.APGain, grimoire.MPGain, grimoire.Boost, grimoire.Resistance, grimoire.Armour, grimoire.SetState:
@@ -219,19 +221,21 @@ func (d *decision) hit(caster, t int, sp *grimoire.Spell, dmg *grimoire.Effect, 
 	}
 }
 
-// push moves t n cells in direction dir, unless it is anchored: a trap on the way stops
-// it without shock; a blocked push deals its shock to t and half of it to the entity
-// struck, each a hit of caster.
-func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int) {
+// push moves t n cells in direction dir (a pull is a push towards the puller), unless
+// it is anchored. A trap on the way stops it on the first cell of the trap's zone, without
+// shock, and springs. A blocked push (shocks true) deals its shock to t and half of it to
+// the entity struck, each a hit of caster; a blocked pull deals none: the rules give a
+// shock to pushes only, and a pull is blocked by its caster as often as by anything.
+func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int, shocks bool) {
 	if d.s.anchored(t) {
 		return
 	}
 	g := d.s.grid()
 	p := g.Push(d.s.Fighters[t].Cell, dir, n, d.s.occupied(t))
-	trap := -1
+	stop := p.Stop.String()
 	for i, c := range p.Path {
-		if tr := d.s.trapAt(c); tr >= 0 {
-			p.Path, p.Missed, trap = p.Path[:i+1], 0, tr
+		if d.s.trapAt(c) >= 0 {
+			p.Path, p.Missed, stop = p.Path[:i+1], 0, "trap"
 			break
 		}
 	}
@@ -243,18 +247,14 @@ func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int) {
 	if p.Missed > 0 && p.Stop == arena.ByEntity {
 		struck = d.s.at(p.Struck)
 	}
-	d.emit(Pushed{Fighter: t, Path: names, Missed: p.Missed, Stop: p.Stop.String(), Struck: struck})
-	d.pickUp(t, names)
-	if trap >= 0 {
-		d.spring(trap, t, names[len(names)-1])
+	d.emit(Pushed{Fighter: t, Path: names, Missed: p.Missed, Stop: stop, Struck: struck})
+	if d.arrive(t, names) || p.Missed == 0 || !shocks {
 		return
 	}
-	if p.Missed > 0 {
-		victim, other := combat.Shock(p.Missed, perCell)
-		d.hit(caster, t, nil, nil, victim)
-		if struck >= 0 && d.s.Fighters[struck].Standing() {
-			d.hit(caster, struck, nil, nil, other)
-		}
+	victim, other := combat.Shock(p.Missed, perCell)
+	d.hit(caster, t, nil, nil, victim)
+	if struck >= 0 && d.s.Fighters[struck].Standing() {
+		d.hit(caster, struck, nil, nil, other)
 	}
 }
 
@@ -343,6 +343,12 @@ func (s *State) targets(f int) []SpellTargets {
 		}
 	}
 	return out
+}
+
+// swaps reports whether sp swaps its caster with its target: aimed at or by an anchored
+// fighter it is refused, as the state shows anchoring to everyone.
+func swaps(sp *grimoire.Spell) bool {
+	return slices.ContainsFunc(sp.Effects, func(e grimoire.Effect) bool { return e.Kind == grimoire.Swap })
 }
 
 // laysTrap reports whether sp lays a trap: its cast is then its team's alone, the other

@@ -324,13 +324,11 @@ func (d *decision) move(seat int, m MoveFighter) error {
 	return nil
 }
 
-// walk moves f along path, cut where it enters a trap's zone, and picks up the bonuses
-// on the cells it went through.
+// walk moves f along path, cut where it enters a trap's zone: the trap ends the walk.
 func (d *decision) walk(f int, path []arena.Cell) {
-	trap := -1
 	for i, c := range path {
-		if t := d.s.trapAt(c); t >= 0 {
-			path, trap = path[:i+1], t
+		if d.s.trapAt(c) >= 0 {
+			path = path[:i+1]
 			break
 		}
 	}
@@ -339,10 +337,26 @@ func (d *decision) walk(f int, path []arena.Cell) {
 		names[i] = c.String()
 	}
 	d.emit(FighterMoved{Fighter: f, Path: names})
-	d.pickUp(f, names)
-	if trap >= 0 {
-		d.spring(trap, f, names[len(names)-1])
+	d.arrive(f, names)
+}
+
+// arrive ends a move of f through cells, whatever moved it (a walk, a push, a pull, a
+// swap, a teleport): f takes the bonuses lying on them, in order, then springs the trap
+// whose zone holds the last cell, if any. A move never goes on past a trap's zone: the
+// walk and the push cut their path at it, a swap and a teleport land in one step. It
+// reports whether a trap sprang.
+func (d *decision) arrive(f int, cells []string) bool {
+	d.pickUp(f, cells)
+	if len(cells) == 0 || !d.s.Fighters[f].Standing() {
+		return false
 	}
+	c, _ := arena.ParseCell(cells[len(cells)-1])
+	t := d.s.trapAt(c)
+	if t < 0 {
+		return false
+	}
+	d.spring(t, f, cells[len(cells)-1])
+	return true
 }
 
 // pickUp gives f the bonuses lying on cells, in order, unless f is inert.

@@ -1,6 +1,7 @@
 package solwaris
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,9 +53,17 @@ func refused(t *testing.T, s State, seat int, do any, code game.Code) {
 
 // position is a fight in play on an arena drawn as a picture, where "1" and "2" are
 // seat 0's and seat 1's heroes (Guerrier and Arcaniste), "+" a bonus of AP, "^" a trap of
-// seat 1's team, and every other character is arena.ParseGrid's. Seat 0 is to act, with
-// its full AP and MP.
+// seat 1's team, "*" a trap of seat 0's team (each a one-cell trap that does nothing but
+// spring, laid in round 1 to last 8 rounds), and every other character is
+// arena.ParseGrid's. Seat 0 is to act, with its full AP and MP.
 func position(t *testing.T, picture string) State {
+	t.Helper()
+	return positionOf(t, picture, "guerrier", "arcaniste")
+}
+
+// positionOf is position with the classes of seat 0's and seat 1's heroes, each with the
+// originals of its spells but for the variants named.
+func positionOf(t *testing.T, picture, class0, class1 string, variants ...string) State {
 	t.Helper()
 	var rows []string
 	cells := map[byte][]arena.Cell{}
@@ -62,7 +71,7 @@ func position(t *testing.T, picture string) State {
 		line = strings.TrimSpace(line)
 		row := []byte(line)
 		for x, ch := range row {
-			if ch == '1' || ch == '2' || ch == '+' || ch == '^' {
+			if strings.IndexByte("12+^*", ch) >= 0 {
 				cells[ch] = append(cells[ch], arena.Cell{X: x, Y: y})
 				row[x] = '.'
 			}
@@ -75,11 +84,20 @@ func position(t *testing.T, picture string) State {
 	}
 	s := State{Key: keyOf([]byte("position")), Purses: []int64{0, 0}, Map: "position", Teams: []int{0, 1}, Phase: PhasePlay,
 		Chosen: []bool{true, true}, Placed: []string{"x", "x"}, Actor: 0, Turn: 1, ground: g, Order: []int{0, 1},
-		Grimoires: []Grimoire{{Seat: 0, Class: "guerrier"}, {Seat: 1, Class: "arcaniste"}}, Deadline: noon.Add(TurnTime)}
+		Grimoires: []Grimoire{{Seat: 0, Class: class0}, {Seat: 1, Class: class1}}, Deadline: noon.Add(TurnTime)}
 	for seat, gr := range s.Grimoires {
 		f := hero(grimoire.Embedded(), gr, seat)
 		f.Cell, f.OnArena = cells["12"[seat]][0], true
 		f.AP, f.MP = f.BaseAP, f.BaseMP
+		for _, v := range variants {
+			sp, err := grimoire.Embedded().SpellByID(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sp.Class == f.Class {
+				f.Spells[sp.Slot-1] = v
+			}
+		}
 		s.Fighters = append(s.Fighters, f)
 	}
 	for _, c := range cells['+'] {
@@ -88,5 +106,14 @@ func position(t *testing.T, picture string) State {
 	for _, c := range cells['^'] {
 		s.Traps = append(s.Traps, Trap{Team: 1, Layer: 1, Cell: c, Until: 9})
 	}
+	for _, c := range cells['*'] {
+		s.Traps = append(s.Traps, Trap{Team: 0, Layer: 0, Cell: c, Until: 9})
+	}
+	return s
+}
+
+// withBanner plants a Bannière of fighter f's on cell, as its summon would.
+func withBanner(s State, f int, cell string) State {
+	s.Fighters = append(slices.Clone(s.Fighters), summoned(grimoire.Embedded(), s.Fighters[f], Summoned{Fighter: len(s.Fighters), Summoner: f, Entity: "banniere", Cell: cell}))
 	return s
 }
