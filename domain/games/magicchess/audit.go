@@ -23,6 +23,12 @@ var _ game.Auditor = Rules{}
 // planning ends at its deadline or when both seats have ended it. With a clock, each
 // action's stamp is the clock's, and a flag falls only at or after the deadline.
 func (r Rules) Audit(before game.State, e game.Event) error {
+	if t, ok := before.(Table); ok {
+		return t.audit(e)
+	}
+	if g, ok := e.(GameStarted); ok && g.Boards != 0 {
+		return auditDoublesStart(before, g)
+	}
 	s, _ := before.(State)
 	if g, ok := e.(GameStarted); ok {
 		switch {

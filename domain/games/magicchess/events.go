@@ -25,12 +25,14 @@ type GameStarted struct {
 	DeckSize int          `json:"deckSize"` // the table's deck before the deal
 	PlanEnds time.Time    `json:"planEnds"`
 	Clock    *clock.Setup `json:"clock,omitempty"`
+	Boards   int          `json:"boards,omitempty"` // 2 in doubles (doubles.go), else 0
 }
 
 // DeckShuffled is the table's deck in the order the seed shuffled it, top first:
 // server-only (anyone may check it against the seed revealed at the end).
 type DeckShuffled struct {
 	Cards []string `json:"cards"`
+	Key   string   `json:"key,omitempty"` // doubles: the key of the reshuffles (reshuffleKey)
 }
 
 // CardsDealt is a seat's hand as the deal gave it, by slot. Only that seat sees the
@@ -60,6 +62,8 @@ type PlanningEnded struct {
 // the move closed its turn.
 type MovePlayed struct {
 	Seat    int      `json:"seat"`
+	Board   int      `json:"board,omitempty"`  // doubles: the board, 0 or 1
+	Passes  string   `json:"passes,omitempty"` // doubles: the piece captured, to the partner's pocket
 	UCI     string   `json:"uci"`
 	SAN     string   `json:"san"`
 	FEN     string   `json:"fen"`
@@ -73,6 +77,7 @@ type MovePlayed struct {
 // when the card is the turn.
 type CardPlayed struct {
 	Seat    int      `json:"seat"`
+	Board   int      `json:"board,omitempty"` // doubles: the board, 0 or 1
 	Card    string   `json:"card"`
 	Slot    int      `json:"slot"`
 	Targets []string `json:"targets"`
@@ -96,6 +101,7 @@ func (e MovePlayed) Stamped(st clock.Stamp) game.Event { e.Stamp = st; return e 
 // before it (FEN) stands, and its player still has the turn.
 type CardAnnulled struct {
 	Seat   int    `json:"seat"`
+	Board  int    `json:"board,omitempty"` // doubles: the board, 0 or 1
 	Card   string `json:"card"`
 	Reason string `json:"reason"`
 	FEN    string `json:"fen"`
@@ -122,6 +128,9 @@ func (CardAnnulled) EventType() string  { return "CardAnnulled" }
 // Sight says who may see each event: the deck is the server's, a deal its seat's, and
 // the rest public.
 func (Rules) Sight(e game.Event) visibility.Visibility {
+	if v, ok := doublesSight(e); ok {
+		return v
+	}
 	switch e := e.(type) {
 	case DeckShuffled:
 		return visibility.Server

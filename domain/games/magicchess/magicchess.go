@@ -34,7 +34,7 @@ const (
 	OptionMode     = "mode"     // CLASSIC (the default) or ADVANCED (not yet)
 	OptionHand     = "hand"     // the cards dealt to each seat, 1 to 10 (default 10)
 	OptionPlanning = "planning" // the planning phase, 2 or 3 minutes (default 2)
-	OptionBoards   = "boards"   // 1 (the default) or 2 (doubles, not yet)
+	OptionBoards   = "boards"   // 1 (the default) or 2 (doubles: doubles.go)
 	// DefaultClock is the clock of one board when the clock option is not given (rule 6);
 	// "off" plays without one.
 	DefaultClock = "10+5"
@@ -68,11 +68,12 @@ type settings struct {
 	hand     int
 	planning time.Duration
 	clock    *clock.Setup
+	boards   int
 }
 
 // read checks the options: a known key, a known value.
 func read(opts game.Options) (settings, error) {
-	st := settings{mode: Classic, hand: MaxHand, planning: 2 * time.Minute}
+	st := settings{mode: Classic, hand: MaxHand, planning: 2 * time.Minute, boards: 1}
 	for k, v := range opts {
 		switch k {
 		case OptionMode:
@@ -95,18 +96,22 @@ func read(opts game.Options) (settings, error) {
 			}
 			st.planning = time.Duration(v[0]-'0') * time.Minute
 		case OptionBoards:
-			if v == "2" {
-				return st, &game.Error{Code: game.BadInput, Reason: "Ajedrez Mágico's doubles (two boards) are not implemented yet", Err: ErrUnimplemented}
-			}
-			if v != "1" {
+			if v != "1" && v != "2" {
 				return st, game.Reject(game.BadInput, "option boards %q: 1 or 2", v)
 			}
+			st.boards = int(v[0] - '0')
 		case clock.Option:
 		default:
 			return st, game.Reject(game.BadInput, "Ajedrez Mágico has no option %q (known: mode, hand, planning, boards, clock)", k)
 		}
 	}
+	if st.boards == 2 && st.mode != Classic {
+		return st, game.Reject(game.BadInput, "doubles (boards 2) are played in the classic mode")
+	}
 	switch v, given := opts[clock.Option]; {
+	case !given && st.boards == 2:
+		c, _ := clock.Parse(DefaultDoublesClock)
+		st.clock = &c
 	case !given:
 		c, _ := clock.Parse(DefaultClock)
 		st.clock = &c
@@ -120,10 +125,15 @@ func read(opts game.Options) (settings, error) {
 	return st, nil
 }
 
-// Plan: two seats, each its own team.
+// Plan: two seats, each its own team; in doubles four, seats 0 and 3 one team, 1 and 2
+// the other (doubles.go).
 func (Rules) Plan(opts game.Options) (game.Plan, error) {
-	if _, err := read(opts); err != nil {
+	st, err := read(opts)
+	if err != nil {
 		return game.Plan{}, err
+	}
+	if st.boards == 2 {
+		return game.Plan{Seats: DoublesSeats, Teams: slices.Clone(doublesTeams)}, nil
 	}
 	return game.Plan{Seats: 2, Teams: []int{0, 1}}, nil
 }
@@ -135,6 +145,9 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	st, err := read(g.Options)
 	if err != nil {
 		return nil, err
+	}
+	if st.boards == 2 {
+		return r.setupDoubles(g, st)
 	}
 	deck := classicDeck()
 	start := GameStarted{FEN: chess.StartFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
@@ -156,6 +169,15 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 // the engine's timeout at its deadline; in play, a move (UCI or SAN) or a card
 // (cards.PlayCard) of the seat to act, and with a clock the engine's timeout (a flag).
 func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
+	if t, ok := st.(Table); ok {
+		return t.decide(a)
+	}
+	if ob, ok := a.Do.(OnBoard); ok {
+		if ob.Board != 0 {
+			return nil, game.Reject(game.BadInput, "board %d does not exist: this match has one board, board 0", ob.Board)
+		}
+		a.Do = ob.Do
+	}
 	s, ok := st.(State)
 	if !ok || !s.started {
 		return nil, game.Reject(game.Conflict, "the game has not started")
@@ -214,24 +236,33 @@ func (s *State) reactionNote(pc cards.PlayCard) string {
 
 // decidePlanning is an action during the planning phase.
 func (s State) decidePlanning(a game.Action) ([]game.Emitted, error) {
+	return planning(a, s.PlanEnds, s.Done[:], func(e PlanningEnded) ([]game.Emitted, error) {
+		return Rules{}.Decide(Rules{}.Evolve(s, e), a)
+	})
+}
+
+// planning decides an action of the planning phase that ends at ends, done[seat] saying
+// which seats have ended it: the engine's timeout at its deadline, or a seat's "ready"
+// (the last one ends the planning). An action that comes after the deadline ends the
+// planning, then is decided in play by next.
+func planning(a game.Action, ends time.Time, done []bool, next func(PlanningEnded) ([]game.Emitted, error)) ([]game.Emitted, error) {
 	if t, ok := a.Do.(game.Timeout); ok {
 		switch {
-		case !t.Deadline.Equal(s.PlanEnds):
-			return nil, game.Reject(game.Conflict, "the planning ends at %s, not %s", s.PlanEnds.Format(time.RFC3339Nano), t.Deadline.Format(time.RFC3339Nano))
-		case a.At.Before(s.PlanEnds):
+		case !t.Deadline.Equal(ends):
+			return nil, game.Reject(game.Conflict, "the planning ends at %s, not %s", ends.Format(time.RFC3339Nano), t.Deadline.Format(time.RFC3339Nano))
+		case a.At.Before(ends):
 			return nil, game.Reject(game.Conflict, "the planning has not reached its end")
 		}
-		return game.PublicEvents(PlanningEnded{At: s.PlanEnds, Reason: "time"}), nil
+		return game.PublicEvents(PlanningEnded{At: ends, Reason: "time"}), nil
 	}
-	if a.Seat < 0 || a.Seat > 1 {
+	if a.Seat < 0 || a.Seat >= len(done) {
 		return nil, game.Reject(game.Forbidden, "no such seat")
 	}
-	if !a.At.Before(s.PlanEnds) {
+	if !a.At.Before(ends) {
 		// The planning is over though its timeout has not come yet: it ends, then the
 		// action is decided in play.
-		ended := PlanningEnded{At: s.PlanEnds, Reason: "time"}
-		next := Rules{}.Evolve(s, ended).(State)
-		more, err := Rules{}.Decide(next, a)
+		ended := PlanningEnded{At: ends, Reason: "time"}
+		more, err := next(ended)
 		if err != nil {
 			return nil, err
 		}
@@ -245,17 +276,19 @@ func (s State) decidePlanning(a game.Action) ([]game.Emitted, error) {
 				return nil, game.Unsupported("Ajedrez Mágico", a.Do, "a move or a card")
 			}
 		}
-		return nil, game.Reject(game.NotYourTurn, "the planning phase is on until %s: nobody moves nor lays a card (end it with choose \"ready\")", s.PlanEnds.Format(time.RFC3339))
+		return nil, game.Reject(game.NotYourTurn, "the planning phase is on until %s: nobody moves nor lays a card (end it with choose \"ready\")", ends.Format(time.RFC3339))
 	case c.Option != "ready":
 		return nil, game.Reject(game.BadInput, "the planning takes the choice \"ready\", not %q", c.Option)
-	case s.Done[a.Seat]:
+	case done[a.Seat]:
 		return nil, game.Reject(game.Conflict, "you have ended your planning already")
 	}
 	out := game.PublicEvents(PlanningDone{Seat: a.Seat})
-	if s.Done[1-a.Seat] {
-		out = append(out, game.PublicEvents(PlanningEnded{At: a.At, Reason: "ready"})...)
+	for seat, d := range done {
+		if !d && seat != a.Seat {
+			return out, nil
+		}
 	}
-	return out, nil
+	return append(out, game.PublicEvents(PlanningEnded{At: a.At, Reason: "ready"})...), nil
 }
 
 // stamped puts the clock's stamp on the actions among evs, which the seat to act plays at
@@ -372,6 +405,9 @@ func (s *State) move(m chess.Move) string {
 	san := strings.TrimRight(s.Pos.SANWith(m, s.restrictions()), "+#")
 	id, _ := s.Pos.PieceID(m.From())
 	s.Pos.Play(m)
+	if m.IsDrop() {
+		id, _ = s.Pos.PieceID(m.To()) // the piece that moved is the one dropped
+	}
 	if s.Turn.MovesDue == 2 {
 		s.Pos.PassTurn()
 		s.Turn.MovesDue = 1
@@ -479,6 +515,12 @@ func (s *State) emptyHanded() bool {
 
 // Evolve applies an event. A move or a card is played again from the state before it.
 func (Rules) Evolve(st game.State, e game.Event) game.State {
+	if e, ok := e.(GameStarted); ok && e.Boards == 2 {
+		return startTable(e)
+	}
+	if t, ok := st.(Table); ok {
+		return t.evolve(e)
+	}
 	if e, ok := e.(GameStarted); ok {
 		pos, err := chess.ParseFEN(e.FEN)
 		if err != nil {
@@ -537,6 +579,9 @@ func (s *State) clockTurn(seat int, st clock.Stamp) {
 // PlayFrom is when the first moves may start (game.Preluded): the planning's deadline
 // while it lasts, its end once over, so that the match waits for the first moves from then.
 func (Rules) PlayFrom(st game.State) time.Time {
+	if t, ok := st.(Table); ok {
+		return t.playFrom()
+	}
 	s, _ := st.(State)
 	if s.Phase == Play {
 		return s.PlanEnded
@@ -546,6 +591,9 @@ func (Rules) PlayFrom(st game.State) time.Time {
 
 // Clock is the clock of the state (clock.Timed); the zero Clock without a time control.
 func (Rules) Clock(st game.State) clock.Clock {
+	if t, ok := st.(Table); ok {
+		return t.clock()
+	}
 	s, _ := st.(State)
 	return s.Clock
 }
@@ -553,6 +601,9 @@ func (Rules) Clock(st game.State) clock.Clock {
 // Status: in the planning, both seats that have not ended it, until its deadline; in
 // play, the seat to act ("play", "check", "move-after-card") until its flag; the outcome.
 func (Rules) Status(st game.State) game.Status {
+	if t, ok := st.(Table); ok {
+		return t.status()
+	}
 	s, ok := st.(State)
 	if !ok || !s.started {
 		return game.Status{}

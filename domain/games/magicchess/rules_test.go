@@ -72,7 +72,7 @@ func TestTheDealComesFromTheSeed(t *testing.T) {
 			t.Errorf("options %v: %v, want BAD_USER_INPUT", bad, err)
 		}
 	}
-	for _, later := range []game.Options{{"mode": "ADVANCED"}, {"boards": "2"}} {
+	for _, later := range []game.Options{{"mode": "ADVANCED"}} {
 		if _, err := (Rules{}).Plan(later); !errors.Is(err, ErrUnimplemented) {
 			t.Errorf("options %v: %v, want ErrUnimplemented", later, err)
 		}

@@ -20,17 +20,28 @@ type View struct {
 	Hand  []cards.HandCard  // the viewer's own hand (its first seat's), nil for a spectator
 	Cards []cards.SeatCards // what everyone may know of each seat's cards, by seat
 	Phase string            // planning, play, over
+	// Doubles only (doubles.go): both boards, and the team channel's signals, the
+	// viewer's team's alone.
+	Boards  []TableBoard
+	Signals []Signal
 
 	// What Plays needs, no more secret than the rest: the position, the seats the viewer
 	// may act for now, and the hand of the seat to act when the viewer holds it.
-	pos   chess.Position
-	seat  int
-	hand  []cards.HandCard
-	ready []int
+	pos    chess.Position
+	seat   int
+	hand   []cards.HandCard
+	ready  []int
+	offset int // the table's number of the board's seat 0 (doubles), else 0
 }
 
 // View shows the match to p.
 func (r Rules) View(st game.State, p game.Viewpoint) game.View {
+	if t, ok := st.(Table); ok {
+		if !t.started {
+			return nil
+		}
+		return t.view(p)
+	}
 	s, ok := st.(State)
 	if !ok || !s.started {
 		return nil
@@ -73,7 +84,7 @@ func (v *View) Plays() []game.Play {
 		return out
 	}
 	for _, uci := range v.Board.LegalMoves {
-		out = append(out, game.Play{Seat: v.seat, Do: game.Move{Notation: uci}, Kind: game.KindMove, Score: tactic.Chess(v.pos, uci)})
+		out = append(out, game.Play{Seat: v.seat + v.offset, Do: game.Move{Notation: uci}, Kind: game.KindMove, Score: tactic.Chess(v.pos, uci)})
 	}
 	for _, hc := range v.hand {
 		if !hc.Playable {
@@ -81,7 +92,7 @@ func (v *View) Plays() []game.Play {
 		}
 		for _, t := range hc.Targets {
 			do := cards.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: slices.Clone(t)}
-			out = append(out, game.Play{Seat: v.seat, Do: do, Kind: game.KindCard, Of: fmt.Sprint("slot ", hc.Slot)})
+			out = append(out, game.Play{Seat: v.seat + v.offset, Do: do, Kind: game.KindCard, Of: fmt.Sprint("slot ", hc.Slot)})
 		}
 	}
 	return out
@@ -102,6 +113,9 @@ func (v *View) ShownCards() []cards.SeatCards { return v.Cards }
 // Hand is seat's hand, slot by slot, with every legal choice of targets of each card
 // that may be laid now, or why it may not.
 func (Rules) Hand(st game.State, seat int) []cards.HandCard {
+	if t, ok := st.(Table); ok {
+		return t.handOf(seat)
+	}
 	s, ok := st.(State)
 	if !ok || seat < 0 || seat > 1 {
 		return nil
@@ -134,6 +148,9 @@ func (s *State) closed(seat int) string {
 
 // HandSize is how many cards seat holds.
 func (Rules) HandSize(st game.State, seat int) int {
+	if t, ok := st.(Table); ok {
+		return t.handSizeOf(seat)
+	}
 	s, _ := st.(State)
 	n := 0
 	if seat >= 0 && seat <= 1 {
@@ -151,6 +168,9 @@ func (Rules) HandSize(st game.State, seat int) int {
 // owner, Note its turns left; a card on pieces marks their squares, a card on squares
 // those squares, a card on a whole side its owner's king.
 func (r Rules) Board(st game.State) game.Board {
+	if t, ok := st.(Table); ok {
+		return r.Board(t.Boards[0]) // board A; both are in the view's Boards
+	}
 	s, ok := st.(State)
 	if !ok || !s.started {
 		return game.Board{}
@@ -182,6 +202,9 @@ func (r Rules) Board(st game.State) game.Board {
 
 // MoveList gives the moves in SAN and the cards as "[card targets]", in order.
 func (Rules) MoveList(st game.State) []string {
+	if t, ok := st.(Table); ok {
+		return slices.Clone(t.Record)
+	}
 	if s, ok := st.(State); ok {
 		return slices.Clone(s.Record)
 	}
@@ -193,9 +216,19 @@ func (Rules) MoveList(st game.State) []string {
 // match counts a seat as having made its first move by them (a card and the move it
 // owes are one turn, not two).
 func (Rules) Turns(st game.State) (int, []game.Turn) {
+	if t, ok := st.(Table); ok {
+		return 1, t.turns()
+	}
 	s, _ := st.(State)
 	return 1, cardchess.Turns(s.Record, s.Players)
 }
 
 // SideOf: seat 0 plays White, seat 1 Black.
-func (Rules) SideOf(_ game.State, seat int) (int, string, bool) { return cardchess.SideOf(seat) }
+// In doubles each seat plays its board's colour, but the match has no two sides.
+func (Rules) SideOf(st game.State, seat int) (int, string, bool) {
+	if _, ok := st.(Table); ok {
+		side, name, _ := cardchess.SideOf(localOf(seat))
+		return side, name, false
+	}
+	return cardchess.SideOf(seat)
+}

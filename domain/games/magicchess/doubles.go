@@ -1,0 +1,258 @@
+package magicchess
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/chess"
+	"github.com/arbiter-games/arbiter/domain/clock"
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// Doubles (pasapiezas, rule 12): two boards in one match, four players in two teams.
+//
+// Seats: board 0 holds seat 0 (White) and seat 1 (Black), board 1 seat 2 (White) and
+// seat 3 (Black). Partners sit on different boards with opposite colours: team 0 is
+// seats 0 and 3, team 1 seats 1 and 2, and a seat's partner is 3-seat. Each board is a
+// State of its own, its two seats numbered 0 and 1 there (local seats): the one-board
+// rules play each board unchanged, and the Table adds what joins them: one planning for
+// the four, the table's deck, the pieces a capture passes to the partner, the team
+// channel, and the end of the match when either board ends.
+//
+// What a card means across boards: every card acts on the board of the player who lays
+// it; "the opponent" is the player across that board, and "the last card laid" (Echo) is
+// the last laid on that board. A piece a card takes off the board (Banish, Exorcism)
+// leaves the game: only a capture by a move passes a piece to the partner. A drop is a
+// move: squares a card closes refuse drops too, a card that a move follows may be
+// followed by a drop, and Sentinel's "piece that moved" is the piece dropped.
+
+// The seats of a doubles match.
+const (
+	DoublesSeats        = 4
+	DefaultDoublesClock = "20+5" // rule 6's clock for two boards
+)
+
+// boardOf is the board seat plays on, localOf its seat there, seatOn the seat of local on
+// board b, teamOf its team and partnerOf its partner.
+func boardOf(seat int) int     { return seat / 2 }
+func localOf(seat int) int     { return seat % 2 }
+func seatOn(b, local int) int  { return 2*b + local }
+func partnerOf(seat int) int   { return 3 - seat }
+func teamOf(seat int) int      { return doublesTeams[seat] }
+func teamSeats(team int) []int { return []int{team, 3 - team} } // team t is seats t and 3-t
+var doublesTeams = []int{0, 1, 1, 0}
+
+// Table is a doubles match: two boards, one deck, two teams. Like State it is a value
+// whose slices are never written in place.
+type Table struct {
+	Boards    [2]State // each board with its local seats; its Discard is the cards laid there
+	Phase     string
+	PlanEnds  time.Time
+	PlanEnded time.Time
+	Done      [DoublesSeats]bool
+	Deck      []string    // the table's deck, top first
+	Shuffles  int         // how many times the discard was shuffled into the deck
+	Signals   [2][]Signal // by team: what its players signalled, in order
+	Record    []string    // both boards' record, each entry "A:" or "B:" and the board's
+	Players   []int       // by Record entry, the seat
+	shuffled  []string    // the deck as first shuffled, for the audit of the deal
+	key       []byte      // the key the reshuffles are drawn from (DeckShuffled.Key)
+	started   bool
+}
+
+// Signal is one signal of the team channel.
+type Signal struct {
+	Seat   int
+	Signal string
+}
+
+// doublesFEN is the starting position of a board of doubles: classic, with empty pockets.
+var doublesFEN = func() string {
+	p := chess.StartingPosition()
+	p.EnablePockets()
+	return p.FEN()
+}()
+
+// reshuffleKey is the key the reshuffles of a match are drawn from: the seed's, under a
+// label of its own, recorded (server-only) in DeckShuffled, so that Decide, which never
+// sees the seed, can shuffle, and the audit re-derives the key once the seed is revealed.
+func reshuffleKey(seed []byte) string {
+	sum := sha256.Sum256(append([]byte("magicchess/reshuffle/"), seed...))
+	return hex.EncodeToString(sum[:])
+}
+
+// setupDoubles deals the table: GameStarted (with two boards), DeckShuffled (server-only,
+// with the reshuffles' key), and each of the four seats' CardsDealt, one card at a time
+// from seat 0 to seat 3.
+func (r Rules) setupDoubles(g game.Setup, st settings) ([]game.Emitted, error) {
+	deck := classicDeck()
+	start := GameStarted{FEN: doublesFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
+		PlanEnds: g.At.Add(st.planning), Clock: st.clock, Boards: 2}
+	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Seed, "magicchess/deck", deck), Key: reshuffleKey(g.Seed)}
+	out := []game.Emitted{{Event: start}, {Event: shuffled, Visibility: r.Sight(shuffled)}}
+	for seat := range DoublesSeats {
+		dealt := CardsDealt{Seat: seat, Cards: dealOf(shuffled.Cards, st.hand, DoublesSeats, seat)}
+		dealt.Count = len(dealt.Cards)
+		out = append(out, game.Emitted{Event: dealt, Visibility: r.Sight(dealt)})
+	}
+	return out, nil
+}
+
+// dealOf is seat's hand of size cards from deck dealt one at a time to seats seats.
+func dealOf(deck []string, size, seats, seat int) []string {
+	var hand []string
+	for i := range size {
+		if j := seats*i + seat; j < len(deck) {
+			hand = append(hand, deck[j])
+		}
+	}
+	return hand
+}
+
+// startTable is the table GameStarted sets: both boards from its position, in planning.
+func startTable(e GameStarted) Table {
+	one := e
+	one.Boards = 0
+	b := Rules{}.Evolve(nil, one).(State)
+	return Table{Boards: [2]State{b, b}, Phase: Planning, PlanEnds: e.PlanEnds, started: true}
+}
+
+// evolve applies an event to the table. A board's event is applied to that board with
+// its local seat, by the one-board rules.
+func (t Table) evolve(e game.Event) Table {
+	switch e := e.(type) {
+	case DeckShuffled:
+		t.Deck, t.shuffled = slices.Clip(e.Cards), slices.Clip(e.Cards)
+		t.key, _ = hex.DecodeString(e.Key)
+	case CardsDealt:
+		b := &t.Boards[boardOf(e.Seat)]
+		b.Hands[localOf(e.Seat)] = slices.Clip(e.Cards)
+		t.Deck = slices.DeleteFunc(slices.Clone(t.Deck), func(c string) bool { return slices.Contains(e.Cards, c) })
+	case PlanningDone:
+		t.Done[e.Seat] = true
+	case PlanningEnded:
+		t.Phase, t.PlanEnded = Play, e.At
+		for b := range t.Boards {
+			t.Boards[b] = Rules{}.Evolve(t.Boards[b], e).(State)
+		}
+	case MovePlayed:
+		t.onBoard(e.Board, local(e).(MovePlayed))
+		if e.Passes != "" {
+			must(t.Boards[1-e.Board].Pos.AddToPocket(pieceOf(e.Passes)))
+		}
+	case CardPlayed:
+		t.onBoard(e.Board, local(e))
+	case CardAnnulled:
+		t.onBoard(e.Board, local(e))
+	case clock.FlagFell:
+		t.onBoard(boardOf(e.Seat), local(e))
+	case CardDrawn:
+		b := &t.Boards[boardOf(e.Seat)]
+		b.Hands[localOf(e.Seat)] = with(b.Hands[localOf(e.Seat)], t.Deck[0])
+		t.Deck = t.Deck[1:]
+	case DeckReshuffled:
+		t.Deck, t.Shuffles = slices.Clip(e.Cards), t.Shuffles+1
+		for b := range t.Boards {
+			t.Boards[b].Discard = nil
+		}
+	case Signalled:
+		team := teamOf(e.Seat)
+		t.Signals[team] = with(t.Signals[team], Signal{Seat: e.Seat, Signal: e.Signal})
+	}
+	return t
+}
+
+// onBoard applies a board's event (its seat made local) to board b, and copies what it
+// added to the board's record into the table's, written "A:e4" or "B:[truce]".
+func (t *Table) onBoard(b int, e game.Event) {
+	before := len(t.Boards[b].Record)
+	t.Boards[b] = Rules{}.Evolve(t.Boards[b], e).(State)
+	after := t.Boards[b]
+	for i := before; i < len(after.Record); i++ {
+		t.Record = with(t.Record, boardName(b)+":"+after.Record[i])
+		t.Players = with(t.Players, seatOn(b, after.Players[i]))
+	}
+}
+
+// boardName is how the record and the docs name a board: A (seats 0 and 1), B.
+func boardName(b int) string { return string(rune('A' + b)) }
+
+// local is a board's event of the table as the one-board rules know it: its seat local
+// to its board, without the table's fields.
+func local(e game.Event) game.Event {
+	switch e := e.(type) {
+	case MovePlayed:
+		e.Seat, e.Board, e.Passes = localOf(e.Seat), 0, ""
+		return e
+	case CardPlayed:
+		e.Seat, e.Board = localOf(e.Seat), 0
+		return e
+	case CardAnnulled:
+		e.Seat, e.Board = localOf(e.Seat), 0
+		return e
+	case clock.FlagFell:
+		e.Seat = localOf(e.Seat)
+		return e
+	}
+	return e
+}
+
+// global is an event of board b's one-board rules as the table records it: its seat the
+// table's, its board named. A move names the piece it passes to the partner (passes).
+func global(b int, e game.Event) game.Event {
+	switch e := e.(type) {
+	case MovePlayed:
+		e.Seat, e.Board = seatOn(b, e.Seat), b
+		return e
+	case CardPlayed:
+		e.Seat, e.Board = seatOn(b, e.Seat), b
+		return e
+	case CardAnnulled:
+		e.Seat, e.Board = seatOn(b, e.Seat), b
+		return e
+	case clock.FlagFell:
+		e.Seat = seatOn(b, e.Seat)
+		return e
+	}
+	return e
+}
+
+// passes is the piece move uci, to play on board s, passes to the partner (bughouse),
+// in FEN letters ("n": a black knight), or "".
+func passes(s *State, uci string) string {
+	m, err := s.Pos.ParseMoveWith(uci, s.restrictions())
+	if err != nil {
+		panic(fmt.Sprintf("magicchess: a move %s just decided does not parse: %v", uci, err))
+	}
+	if pc, ok := s.Pos.CaptureToPartner(m); ok {
+		return pc.String()
+	}
+	return ""
+}
+
+// handEmpty reports whether the local seat of board s holds no card.
+func (s *State) handEmpty(local int) bool {
+	return !slices.ContainsFunc(s.Hands[local], func(c string) bool { return c != "" })
+}
+
+// discard is the table's discard pile: board A's, then board B's.
+func (t *Table) discard() []string {
+	return slices.Concat(t.Boards[0].Discard, t.Boards[1].Discard)
+}
+
+// pieceOf reads a piece passed, as passes writes it: "N" a white knight, "p" a black pawn.
+func pieceOf(letter string) chess.Piece {
+	c, i := chess.White, strings.Index("PNBRQ", letter)
+	if i < 0 {
+		c, i = chess.Black, strings.Index("pnbrq", letter)
+	}
+	if i < 0 || len(letter) != 1 {
+		return chess.Piece{}
+	}
+	return chess.Piece{Color: c, Role: chess.Pawn + chess.Role(i)}
+}
