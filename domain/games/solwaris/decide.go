@@ -52,6 +52,17 @@ func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		d.timeout()
 		return d.out, nil
 	}
+	late := !s.Deadline.IsZero() && !a.At.Before(s.Deadline)
+	if late {
+		// The deadline has passed though its timeout has not come yet: the timeout comes
+		// first, as the scheduler would have submitted it now, then the action is decided
+		// on what it leaves (a seat whose time ran out is no longer to act; the seat whose
+		// turn the timeout starts is).
+		d.timeout()
+		if d.s.Phase == PhaseOver {
+			return nil, game.Reject(game.NotYourTurn, "the fight ended at the deadline %s", s.Deadline.Format(time.RFC3339))
+		}
+	}
 	switch do := a.Do.(type) {
 	case ChooseGrimoire:
 		err = d.choose(a.Seat, do)
@@ -71,6 +82,10 @@ func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		return nil, game.Unsupported("Solwaris", a.Do, takes)
 	}
 	if err != nil {
+		var ge *game.Error
+		if late && errors.As(err, &ge) {
+			return nil, &game.Error{Code: ge.Code, Reason: fmt.Sprintf("the deadline %s has passed: %s", s.Deadline.Format(time.RFC3339), ge.Reason), Err: ge}
+		}
 		return nil, err
 	}
 	return d.out, nil
