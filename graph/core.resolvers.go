@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"math"
+	"strconv"
 
 	"github.com/arbiter-games/arbiter/bot"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -162,6 +163,13 @@ func (r *mutationResolver) CreateMatch(ctx context.Context, input model.CreateMa
 			return nil, game.Reject(game.BadInput, "mode %s and option mode %q disagree: give one", *input.Mode, m)
 		}
 		opts["mode"] = string(*input.Mode)
+	}
+	if input.Stake != nil {
+		stake := strconv.Itoa(*input.Stake)
+		if v, given := opts[match.StakeOption]; given && v != stake {
+			return nil, game.Reject(game.BadInput, "stake %d and option stake %q disagree: give one", *input.Stake, v)
+		}
+		opts[match.StakeOption] = stake
 	}
 	c := engine.CreateMatch{Game: string(input.Game), Options: opts, Rated: input.Rated != nil && *input.Rated, By: viewerID(p)}
 	if c.Rated && p == nil {

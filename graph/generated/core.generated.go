@@ -5749,7 +5749,7 @@ func (ec *executionContext) unmarshalInputCreateMatchInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"game", "rated", "options", "mode", "commandId"}
+	fieldsInOrder := [...]string{"game", "rated", "options", "mode", "stake", "commandId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -5784,6 +5784,13 @@ func (ec *executionContext) unmarshalInputCreateMatchInput(ctx context.Context, 
 				return it, err
 			}
 			it.Mode = data
+		case "stake":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("stake"))
+			data, err := ec.unmarshalOInt2ᚖint(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Stake = data
 		case "commandId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commandId"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)

@@ -80,6 +80,11 @@ type CreateMatchInput struct {
 	Options []*OptionInput `json:"options,omitempty"`
 	// The game's mode, for a game that has several; the same as option mode.
 	Mode *Mode `json:"mode,omitempty"`
+	// The coins each seat stakes, for any game (the same as option stake): every player who
+	// joins holds as much (refused with INSUFFICIENT_FUNDS when short), the winner takes the
+	// loser's stake, a draw moves nothing, a match that never starts gives every stake back.
+	// Independent of rated. The house bot never sits at a staked match.
+	Stake *int `json:"stake,omitempty"`
 	// An idempotency key: the same key from the same player returns the same match, and with
 	// another input is refused with CONFLICT. Without a token every caller shares one space of
 	// keys, so choose a unique one (a UUID).
