@@ -84,8 +84,13 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	case BonusTaken:
 		s.Bonuses = slices.DeleteFunc(s.Bonuses, func(b Bonus) bool { return b.Cell == e.Cell })
 		f, k := &s.Fighters[e.Fighter], bonusKind(e.Kind)
-		f.AP += k.AP
-		f.MP += k.MP
+		if e.Fighter == s.Actor {
+			f.AP += k.AP
+			f.MP += k.MP
+		} else { // pushed onto it in another's turn: its next turn starts with them
+			f.APDue -= k.AP
+			f.MPDue -= k.MP
+		}
 		f.HP = min(f.HP+k.Heal, f.MaxHP)
 		if k.Armour > 0 {
 			f.Stocks = append(slices.Clone(f.Stocks), combat.Stock{Points: k.Armour, Ends: s.Turn + 1})

@@ -66,7 +66,10 @@ type Fighter struct {
 	Cell           arena.Cell
 	OnArena        bool // placed, and not yet fallen
 	APLost, MPLost int  // removed since the start of its last turn (capped at combat.MaxLoss)
-	APDue, MPDue   int  // removed out of its turn: taken from its next turn's AP and MP
+	// APDue, MPDue are the points removed out of its turn, taken from its next turn's AP
+	// and MP; a bonus picked up out of its turn (pushed onto it) lowers them, below 0
+	// for a gain its next turn starts with.
+	APDue, MPDue int
 
 	Stocks        []combat.Stock // armour, the soonest to end first
 	Lasting       []Lasting      // boosts, resistances, states
