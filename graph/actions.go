@@ -37,5 +37,26 @@ func oneAction(in model.ActionInput) (any, error) {
 // do has the caller's seat take a game's own action: the body of a game's named
 // shorthand mutation (Solwaris's placeFighter, bid...), which act(action:) also takes.
 func (r *Resolver) do(ctx context.Context, matchID string, commandID *string, do any) (*model.ActionPayload, error) {
+	do = r.recalled(ctx, do)
 	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
+}
+
+// recalled is do with its player's last choice when do leaves its choice out
+// (game.Recalling), as the Choices read model remembers it; do itself otherwise. A caller
+// without a player is refused by act, with the error of any other action.
+func (r *Resolver) recalled(ctx context.Context, do any) any {
+	rc, ok := do.(game.Recalling)
+	if !ok || r.Choices == nil {
+		return do
+	}
+	gameID, key, omitted := rc.Recalls()
+	if !omitted {
+		return do
+	}
+	p, err := r.player(ctx)
+	if err != nil {
+		return do
+	}
+	values, _ := r.Choices.Last(p.ID, gameID, key)
+	return rc.Recall(values)
 }

@@ -245,7 +245,7 @@ func (r *mutationResolver) Act(ctx context.Context, matchID string, action model
 	if err != nil {
 		return nil, err
 	}
-	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
+	return r.do(ctx, matchID, commandID, do)
 }
 
 // Resign is the resolver for the resign field.

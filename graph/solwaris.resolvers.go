@@ -16,13 +16,6 @@ import (
 
 // ChooseGrimoire is the resolver for the chooseGrimoire field.
 func (r *mutationResolver) ChooseGrimoire(ctx context.Context, matchID string, class string, variants []string, commandID *string) (*model.ActionPayload, error) {
-	if variants == nil && r.Choices != nil {
-		// Without variants, the class comes as the player last locked it. A caller without
-		// a player is refused by r.do, with the error of any other action.
-		if p, err := r.player(ctx); err == nil {
-			variants, _ = r.Choices.Last(p.ID, solwaris.ID, class)
-		}
-	}
 	return r.do(ctx, matchID, commandID, solwaris.ChooseGrimoire{Class: class, Variants: variants})
 }
 

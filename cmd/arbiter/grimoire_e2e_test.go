@@ -77,7 +77,8 @@ func sameGrimoires(got, want []rememberedGrimoire) bool {
 // Each player's grimoire is remembered per class once a match locks it, and chooseGrimoire
 // without variants takes it back in the next match: Ann's variants are hers alone, Bob's
 // his; a choice not yet locked is not remembered; variants: [] still takes the originals;
-// a server restarted on the same file remembers the same.
+// a server restarted on the same file remembers the same; act(chooseGrimoire) recalls as
+// the named mutation does.
 func TestGrimoireRememberedPerPlayerAndClass(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	srv := startServer(t, db)
@@ -150,5 +151,23 @@ func TestGrimoireRememberedPerPlayerAndClass(t *testing.T) {
 	srv.choose(t, ann, fourth, "guerrier", nil)
 	if got, want := srv.lockedGrimoires(t, ann, fourth), []rememberedGrimoire{{"guerrier", nil}, {"arcaniste", bobVariants}}; !sameGrimoires(got, want) {
 		t.Fatalf("after a restart, the match locked %+v, want %+v", got, want)
+	}
+
+	// act(chooseGrimoire) recalls as the named mutation does: Bob's Arcaniste without
+	// variants (and with variants: null) comes with his; Ann's variants: [] are the originals.
+	act := `mutation($m:ID!,$a:ActionInput!){act(matchId:$m, action:$a){version}}`
+	for _, bobAction := range []map[string]any{{"class": "arcaniste"}, {"class": "arcaniste", "variants": nil}} {
+		fifth := srv.createAndSeat(t, "SOLWARIS", ann, bob)
+		srv.must(t, ann, act, map[string]any{"m": fifth, "a": map[string]any{"chooseGrimoire": map[string]any{"class": "guerrier", "variants": annVariants}}}, nil)
+		srv.must(t, bob, act, map[string]any{"m": fifth, "a": map[string]any{"chooseGrimoire": bobAction}}, nil)
+		if got, want := srv.lockedGrimoires(t, ann, fifth), []rememberedGrimoire{{"guerrier", annVariants}, {"arcaniste", bobVariants}}; !sameGrimoires(got, want) {
+			t.Fatalf("act(chooseGrimoire: %v) locked %+v, want %+v", bobAction, got, want)
+		}
+	}
+	sixth := srv.createAndSeat(t, "SOLWARIS", ann, bob)
+	srv.must(t, ann, `mutation($m:ID!){act(matchId:$m, action:{chooseGrimoire:{class:"guerrier", variants:[]}}){version}}`, map[string]any{"m": sixth}, nil)
+	srv.must(t, bob, `mutation($m:ID!){act(matchId:$m, action:{chooseGrimoire:{class:"guerrier"}}){version}}`, map[string]any{"m": sixth}, nil)
+	if got, want := srv.lockedGrimoires(t, ann, sixth), []rememberedGrimoire{{"guerrier", nil}, {"guerrier", nil}}; !sameGrimoires(got, want) {
+		t.Fatalf("act(chooseGrimoire) with variants: [] locked %+v, want %+v", got, want)
 	}
 }

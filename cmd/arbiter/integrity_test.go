@@ -99,34 +99,57 @@ func TestVerifyCatchesADeletedStream(t *testing.T) {
 // head, which the key alone could make, tells.
 func TestVerifyCatchesAConsistentRewrite(t *testing.T) {
 	db, _, _ := filled(t)
+	renamed := rewriteConsistently(t, db, func(e *eventstore.Event) bool {
+		if e.Type != "PlayerRegistered" || !strings.Contains(string(e.Payload), `"player 50.0"`) {
+			return false
+		}
+		e.Payload = []byte(strings.Replace(string(e.Payload), `"player 50.0"`, `"Mallory"`, 1))
+		return true
+	})
+	if !renamed {
+		t.Fatal("no player 50.0 in the store")
+	}
+	out := verifyFails(t, db, "position 117: the global hash here is", "events up to here were rewritten")
+	if strings.Contains(out, "FAIL player-") || strings.Contains(out, "global chain:") {
+		t.Errorf("the rewrite was meant to leave every chain whole:\n%s", out)
+	}
+}
+
+// rewriteConsistently changes the first stored event that change changes (it reports
+// whether it did) and recomputes every hash after it, its stream's and the global chain's,
+// as someone with the file but not the server key could: every chain holds, and only the
+// signed head tells. It reports whether an event was changed.
+func rewriteConsistently(t *testing.T, db string, change func(e *eventstore.Event) bool) bool {
+	t.Helper()
 	all := storedEvents(t, db)
 	var stmts []string
-	prevGlobal := ""
-	renamed := false
+	rehashed := map[string]string{} // stream -> its last event's new hash
+	changed := false
 	for i, e := range all {
+		prevGlobal := ""
 		if i > 0 {
 			prevGlobal = all[i-1].GlobalHash
 		}
-		if !renamed && e.Type == "PlayerRegistered" && strings.Contains(string(e.Payload), `"player 50.0"`) {
-			renamed = true
-			e.Payload = []byte(strings.Replace(string(e.Payload), `"player 50.0"`, `"Mallory"`, 1))
-			e.Hash = eventstore.Hash(e.PrevHash, e) // the stream's first and only event
-			stmts = append(stmts, fmt.Sprintf(`UPDATE events SET payload = CAST('%s' AS BLOB), hash = '%s' WHERE position = %d`, e.Payload, e.Hash, e.Position))
+		prev, streamChanged := rehashed[e.Stream]
+		if !changed && change(&e) {
+			changed, streamChanged = true, true
+			prev = e.PrevHash
+			stmts = append(stmts, fmt.Sprintf(`UPDATE events SET payload = CAST('%s' AS BLOB) WHERE position = %d`, strings.ReplaceAll(string(e.Payload), "'", "''"), e.Position))
 		}
-		if renamed {
+		if streamChanged {
+			e.PrevHash = prev
+			e.Hash = eventstore.Hash(e.PrevHash, e)
+			rehashed[e.Stream] = e.Hash
+			stmts = append(stmts, fmt.Sprintf(`UPDATE events SET prev_hash = '%s', hash = '%s' WHERE position = %d`, e.PrevHash, e.Hash, e.Position))
+		}
+		if changed {
 			e.GlobalHash = eventstore.GlobalHash(prevGlobal, e.Position, e.Hash)
 			stmts = append(stmts, fmt.Sprintf(`UPDATE events SET global_hash = '%s' WHERE position = %d`, e.GlobalHash, e.Position))
 		}
 		all[i] = e
 	}
-	if !renamed {
-		t.Fatal("no player 50.0 in the store")
-	}
 	tamper(t, db, stmts...)
-	out := verifyFails(t, db, "position 117: the global hash here is", "events up to here were rewritten")
-	if strings.Contains(out, "FAIL player-") || strings.Contains(out, "global chain:") {
-		t.Errorf("the rewrite was meant to leave every chain whole:\n%s", out)
-	}
+	return changed
 }
 
 // TestVerifyCatchesALostWAL: a server process acknowledges moves, then is killed and its

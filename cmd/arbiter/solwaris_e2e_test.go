@@ -3,13 +3,19 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+	"github.com/arbiter-games/arbiter/eventstore"
 )
 
 // solwarisState is what the duel's bots read of a match: the Solwaris state as each sees it.
@@ -50,10 +56,13 @@ const solwarisStateQuery = `query($m:ID!){match(id:$m){status toAct result{winne
 	phase acting turn purse fighters{id seat team hp mp cell} auction{toBid price}
 	placementCells reachable{cell cost} targets{spell cells}}}}}`
 
-// A Guerrier against an Arcaniste on each arena, played to its end over GraphQL by two bots
-// that read their legal actions from the API (the start cells they may take, the cells
-// they may reach, each spell's legal targets); the first bidder buys the initiative with
-// coins of its real wallet, which the settlement takes; verify re-derives the duel.
+// A Guerrier against an Arcaniste on each arena, staked 200 coins a seat, played to its
+// end over GraphQL by two bots that read their legal actions from the API (the start
+// cells they may take, the cells they may reach, each spell's legal targets); both stakes
+// and purses are held from real wallets, the first bidder buys the initiative with them,
+// and the settlement pays the stake to the winner and takes the price from the payer;
+// `arbiter verify` re-derives the duel and every wallet, and `arbiter replay --at` draws
+// the arena as it stood after a step.
 func TestSolwarisDuelOverGraphQL(t *testing.T) {
 	maps := []string{}
 	for _, m := range arena.Maps() {
@@ -67,40 +76,67 @@ func TestSolwarisDuelOverGraphQL(t *testing.T) {
 	}
 }
 
-func solwarisDuel(t *testing.T, mapID string) {
+// duelStake is the coins each seat of the duel stakes.
+const duelStake = 200
+
+// solwarisPlayed is what a finished solwarisDuel leaves: its store, match and players.
+type solwarisPlayed struct {
+	db, id  string
+	tokens  []string
+	winners []int
+	payer   int // the seat that bought the initiative, -1 for none
+}
+
+func solwarisDuel(t *testing.T, mapID string) solwarisPlayed {
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	srv := startServer(t, db)
 	_, ann := srv.register(t, "ann")
 	_, bob := srv.register(t, "bob")
-	tokens := []string{ann, bob}
+	d := solwarisPlayed{db: db, tokens: []string{ann, bob}, payer: -1}
 	var c struct {
 		CreateMatch struct{ Match struct{ ID string } }
 	}
-	srv.must(t, ann, `mutation($map:String!){createMatch(input:{game:SOLWARIS, options:[{key:"map", value:$map}]}){match{id}}}`,
-		map[string]any{"map": mapID}, &c)
+	srv.must(t, ann, `mutation($map:String!,$stake:String!){createMatch(input:{game:SOLWARIS, options:[{key:"map", value:$map}, {key:"stake", value:$stake}]}){match{id}}}`,
+		map[string]any{"map": mapID, "stake": strconv.Itoa(duelStake)}, &c)
 	id := c.CreateMatch.Match.ID
-	for seat, tok := range tokens {
+	d.id = id
+	// Each seat is funded from its wallet: the stake, and a purse for the auction of what
+	// the balance allows up to the game's ceiling.
+	held := duelStake + min(1000-duelStake, solwaris.MaxBid)
+	for seat, tok := range d.tokens {
 		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+		if w := srv.wallet(t, tok); w.Balance != 1000-held || len(w.Held) != 1 || w.Held[0].MatchID != id || w.Held[0].Amount != held {
+			t.Fatalf("seat %d's wallet once seated: %+v, want %d held for %s", seat, w, held, id)
+		}
 	}
-	payer := -1
 	var st solwarisState
+	var stepAt int    // the version after seat 0's first step
+	var stepTo string // where it took ann's fighter
 	for step := 0; ; step++ {
 		if step > 5000 {
 			t.Fatalf("the duel has not ended after %d requests: %+v", step, st.Match.State)
 		}
 		acted := false
-		for seat, tok := range tokens {
+		for seat, tok := range d.tokens {
 			srv.must(t, tok, solwarisStateQuery, map[string]any{"m": id}, &st)
 			if st.Match.Status == "FINISHED" {
 				break
 			}
 			if q, vars := solwarisBot(seat, &st); q != "" {
 				vars["m"] = id
-				if r := srv.post(t, tok, q, vars); len(r.Errors) > 0 {
+				r := srv.post(t, tok, q, vars)
+				if len(r.Errors) > 0 {
 					t.Fatalf("seat %d: %s %v: %+v (state %+v)", seat, q, vars, r.Errors, st.Match.State)
 				}
 				if strings.Contains(q, "bid(") {
-					payer = seat
+					d.payer = seat
+				}
+				if p, ok := vars["p"].([]string); ok && seat == 0 && stepAt == 0 {
+					var v struct{ MoveFighter struct{ Version int } }
+					if err := json.Unmarshal(r.Data, &v); err != nil || v.MoveFighter.Version == 0 {
+						t.Fatalf("moveFighter answered %s (%v)", r.Data, err)
+					}
+					stepAt, stepTo = v.MoveFighter.Version, p[len(p)-1]
 				}
 				acted = true
 				break
@@ -116,42 +152,93 @@ func solwarisDuel(t *testing.T, mapID string) {
 	if st.Match.Result == nil || st.Match.Result.Reason == "" {
 		t.Fatalf("finished without a result: %+v", st.Match)
 	}
-	t.Logf("%s: %s after %d rounds, winners %v", mapID, st.Match.Result.Reason, st.Match.State.Turn, st.Match.Result.Winners)
+	d.winners = st.Match.Result.Winners
+	t.Logf("%s: %s after %d rounds, winners %v, initiative bought by seat %d", mapID, st.Match.Result.Reason, st.Match.State.Turn, d.winners, d.payer)
 
-	// The settlement takes the price from the payer's wallet, and nothing from the other's.
-	for seat, tok := range tokens {
+	// The settlement pays the loser's stake to the winner (a draw moves no stake) and
+	// takes the initiative's price from the payer alone.
+	for seat, tok := range d.tokens {
 		want := 1000
-		if seat == payer {
-			want -= 100
+		if seat == d.payer {
+			want -= solwaris.BidStep
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			var w struct {
-				Me struct {
-					Wallet struct {
-						Balance int
-						Held    []struct{ MatchID string }
-					}
-				}
-			}
-			srv.must(t, tok, `{me{wallet{balance held{matchId}}}}`, nil, &w)
-			if w.Me.Wallet.Balance == want && len(w.Me.Wallet.Held) == 0 {
-				break
-			}
-			if time.Now().After(deadline) { // the settlement process has a reason to end: the match is over
-				t.Fatalf("seat %d's wallet after the duel: %+v, want a balance of %d and nothing held", seat, w.Me.Wallet, want)
-			}
-			time.Sleep(20 * time.Millisecond)
+		if len(d.winners) == 1 && d.winners[0] == seat {
+			want += duelStake
+		} else if len(d.winners) == 1 {
+			want -= duelStake
+		}
+		w := srv.settledTo(t, tok, want)
+		if last := w.Entries[len(w.Entries)-1]; last.Reason != "settled" || last.MatchID == nil || *last.MatchID != id || last.Amount != want-(1000-held) {
+			t.Fatalf("seat %d's last wallet entry: %+v, want the settlement of %s bringing the balance to %d", seat, last, id, want)
 		}
 	}
 	srv.stop(t)
-	if last, out := lastLine(t, "verify", "--db", db, "--match", id); !strings.HasPrefix(last, "1 matches") || strings.Contains(out, "MISMATCH") {
+	// verify re-derives the whole store: the match, and every wallet with its holds and
+	// settlements against the match's result and what its auction charged.
+	last, out := lastLine(t, "verify", "--db", db)
+	if !strings.HasSuffix(last, "all ok") || strings.Contains(out, "FAIL") || !strings.Contains(out, "ok   wallets: 2 re-derived, 2 holds over 1 matches that move coins, 0 step(s) pending") ||
+		!strings.Contains(out, "ok   "+id+" SOLWARIS ") {
 		t.Fatalf("verify:\n%s", out)
 	}
-	// The replay draws the arena and its fighters.
+	// The replay draws the arena and its fighters, at the end and after ann's first step.
 	if _, out := lastLine(t, "replay", "--db", db, "--match", id); !strings.Contains(out, mapID+", phase over") || !strings.Contains(out, "0 seat 0 guerrier") {
 		t.Fatalf("replay:\n%s", out)
 	}
+	if stepAt == 0 {
+		t.Fatalf("ann never stepped")
+	}
+	_, out = lastLine(t, "replay", "--db", db, "--match", id, "--at", strconv.Itoa(stepAt))
+	if !strings.Contains(out, mapID+", phase play, round ") || !strings.Contains(out, "0 seat 0 guerrier "+stepTo+" ") || drawnAt(t, out, mapID, stepTo) != '0' {
+		t.Fatalf("replay --at %d, after ann's step to %s:\n%s", stepAt, stepTo, out)
+	}
+	return d
+}
+
+// drawnAt is the character a replay's drawing of an arena shows on cell: the drawing is
+// the arena's rows, just above the line that names the arena and the phase.
+func drawnAt(t *testing.T, out, mapID, cell string) byte {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, mapID+", phase ") })
+	c, err := arena.ParseCell(cell)
+	g := mustMap(t, mapID)
+	if at < 0 || err != nil || at < g.Grid.Height() {
+		t.Fatalf("no drawing of %s with %s in:\n%s", mapID, cell, out)
+	}
+	row := lines[at-g.Grid.Height()+c.Y]
+	if c.X >= len(row) {
+		t.Fatalf("row %d of the drawing is %q", c.Y, row)
+	}
+	return row[c.X]
+}
+
+// A Solwaris wallet is re-derived by verify: after a staked duel, the payer's settlement
+// rewritten to charge it nothing for the initiative, with every hash recomputed, is
+// caught by the wallets' check (and by the signed head, which the key alone could remake).
+func TestVerifyCatchesATamperedSolwarisSettlement(t *testing.T) {
+	d := solwarisDuel(t, "caveau")
+	if d.payer < 0 {
+		t.Fatal("nobody bought the initiative") // the bots bid at the first price
+	}
+	charged, won := int64(solwaris.BidStep), int64(0)
+	switch {
+	case len(d.winners) == 1 && d.winners[0] == d.payer:
+		won = duelStake
+	case len(d.winners) == 1:
+		charged += duelStake
+	}
+	from := fmt.Sprintf(`"charged":%d,`, charged) // the other seat's settlement charges 0 or the stake alone
+	if !rewriteConsistently(t, d.db, func(e *eventstore.Event) bool {
+		if e.Type != "HoldSettled" || !strings.Contains(string(e.Payload), from) {
+			return false
+		}
+		e.Payload = []byte(strings.Replace(string(e.Payload), from, fmt.Sprintf(`"charged":%d,`, charged-solwaris.BidStep), 1))
+		return true
+	}) {
+		t.Fatalf("no settlement charging %d in the store", charged)
+	}
+	verifyFails(t, d.db, "FAIL wallets", fmt.Sprintf("of seat %d is settled charging %d and paying %d; the result says %d and %d", d.payer, charged-solwaris.BidStep, won, charged, won),
+		"coins were made or lost")
 }
 
 // solwarisBot is what a seat does in state st, as a GraphQL mutation and its variables,
@@ -200,7 +287,7 @@ func solwarisBot(seat int, st *solwarisState) (string, map[string]any) {
 			}
 		}
 		if bestCell != "" {
-			return `mutation($m:ID!,$p:[String!]!){act(matchId:$m, action:{moveFighter:{path:$p}}){version}}`, map[string]any{"p": walk(s.Reachable, bestCell)}
+			return `mutation($m:ID!,$p:[String!]!){moveFighter(matchId:$m, path:$p){version}}`, map[string]any{"p": walk(s.Reachable, bestCell)}
 		}
 		return `mutation($m:ID!){endTurn(matchId:$m){version}}`, map[string]any{}
 	}
@@ -337,5 +424,85 @@ func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
 	srv.must(t, bob, solwarisStateQuery, vars, &st)
 	if st.Match.State.Phase != "auction" || st.Match.State.Fighters[0].Cell != cell {
 		t.Fatalf("once both are placed bob sees %+v", st.Match.State)
+	}
+}
+
+// The catalogs a client builds its screens from, executed on a real server: every arena
+// with its cells (Caveau's 149 playable cells and Grande Plaine's 476 counted on the rows
+// served), and every field of both classes, their spells and passives, as the embedded
+// catalog has them.
+func TestSolwarisCatalogsOverGraphQL(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	var d struct {
+		Arenas []struct {
+			ID, Name      string
+			Width, Height int
+			PlayableCells int
+			Cells         []string
+		}
+		SolwarisClasses []struct {
+			ID, NameFr, NameEn         string
+			AP, MP, APResist, MPResist int
+			Spells                     []map[string]any
+			Passives                   []map[string]any
+		}
+	}
+	srv.must(t, "", `{arenas{id name width height playableCells cells}
+		solwarisClasses{id nameFr nameEn ap mp apResist mpResist
+			spells{id slot variant nameFr nameEn cost minRange maxRange straight sight textFr textEn}
+			passives{id variant nameFr nameEn textFr textEn}}}`, nil, &d)
+	if len(d.Arenas) != len(arena.Maps()) {
+		t.Fatalf("%d arenas served, %d in the rotation", len(d.Arenas), len(arena.Maps()))
+	}
+	playable := map[string]int{}
+	for _, a := range d.Arenas {
+		n := 0
+		for _, row := range a.Cells {
+			if len(row) != a.Width {
+				t.Fatalf("%s: row %q is not %d cells wide", a.ID, row, a.Width)
+			}
+			n += strings.Count(row, ".") + strings.Count(row, "A") + strings.Count(row, "B")
+		}
+		if len(a.Cells) != a.Height || n != a.PlayableCells || a.Name == "" {
+			t.Fatalf("%s (%q): %d rows for a height of %d, %d playable cells drawn for %d served", a.ID, a.Name, len(a.Cells), a.Height, n, a.PlayableCells)
+		}
+		playable[a.ID] = n
+	}
+	if playable["caveau"] != 149 || playable["grande-plaine"] != 476 {
+		t.Fatalf("playable cells: %v", playable)
+	}
+
+	if len(d.SolwarisClasses) != len(grimoire.Classes()) {
+		t.Fatalf("%d classes served", len(d.SolwarisClasses))
+	}
+	for i, c := range grimoire.Classes() {
+		got := d.SolwarisClasses[i]
+		if got.ID != c.ID || got.NameFr != c.NameFr || got.NameEn != c.NameEn || got.AP != c.AP || got.MP != c.MP || got.APResist != c.APResist || got.MPResist != c.MPResist {
+			t.Fatalf("class %d served as %+v, the catalog has %+v", i, got, c)
+		}
+		if len(got.Spells) != 2*grimoire.Slots || len(got.Passives) != 2 {
+			t.Fatalf("%s: %d spells and %d passives", c.ID, len(got.Spells), len(got.Passives))
+		}
+		for k, sp := range c.Spells {
+			want := map[string]any{"id": sp.ID, "slot": float64(sp.Slot), "variant": sp.Variant, "nameFr": sp.NameFr, "nameEn": sp.NameEn,
+				"cost": float64(sp.Cost), "minRange": float64(sp.MinRange), "maxRange": float64(sp.MaxRange), "straight": sp.Straight,
+				"sight": sp.Sight, "textFr": sp.TextFr, "textEn": sp.TextEn}
+			if !reflect.DeepEqual(got.Spells[k], want) || sp.NameFr == "" || sp.TextEn == "" {
+				t.Fatalf("%s's spell %d served as %v, the catalog has %v", c.ID, k, got.Spells[k], want)
+			}
+		}
+		for k, p := range c.Passives {
+			want := map[string]any{"id": p.ID, "variant": p.Variant, "nameFr": p.NameFr, "nameEn": p.NameEn, "textFr": p.TextFr, "textEn": p.TextEn}
+			if !reflect.DeepEqual(got.Passives[k], want) || p.TextFr == "" {
+				t.Fatalf("%s's passive %d served as %v, the catalog has %v", c.ID, k, got.Passives[k], want)
+			}
+		}
+	}
+	byID := map[string]int{}
+	for _, c := range d.SolwarisClasses {
+		byID[c.ID] = c.AP
+	}
+	if byID["guerrier"] != 12 || byID["arcaniste"] != 14 {
+		t.Fatalf("AP by class: %v", byID)
 	}
 }

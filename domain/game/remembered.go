@@ -16,3 +16,14 @@ type Choice struct {
 	Key    string
 	Values []string
 }
+
+// Recalling is implemented by an action that may leave its choice out, to take its
+// player's last one back (Solwaris's chooseGrimoire without variants): Recalls is the key
+// the action recalls under in its game (the game's ID), ok false when the action names
+// its choice itself; Recall is the action with values, the player's last choice under that key (nil when the player has
+// none). The API answers it from its read model of Remembering games, the same for every
+// way the action is sent, so that a shorthand mutation and the generic one agree.
+type Recalling interface {
+	Recalls() (gameID, key string, ok bool)
+	Recall(values []string) any
+}

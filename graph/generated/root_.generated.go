@@ -3567,8 +3567,12 @@ extend type Player {
 
 input SolwarisGrimoireInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.ChooseGrimoire") {
   class: String!
-  "IDs of variant spells or of the variant passive; every other slot keeps its original."
-  variants: [String!]! = []
+  """
+  IDs of variant spells or of the variant passive; every other slot keeps its original.
+  Left out (or null), the class comes with the variants you last locked with it, as
+  chooseGrimoire without variants; [] takes the originals.
+  """
+  variants: [String!]
 }
 
 input SolwarisPlaceInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/solwaris.PlaceFighter") {

@@ -2310,10 +2310,6 @@ func (ec *executionContext) unmarshalInputSolwarisGrimoireInput(ctx context.Cont
 		asMap[k] = v
 	}
 
-	if _, present := asMap["variants"]; !present {
-		asMap["variants"] = []any{}
-	}
-
 	fieldsInOrder := [...]string{"class", "variants"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
@@ -2330,7 +2326,7 @@ func (ec *executionContext) unmarshalInputSolwarisGrimoireInput(ctx context.Cont
 			it.Class = data
 		case "variants":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("variants"))
-			data, err := ec.unmarshalNString2ᚕstringᚄ(ctx, v)
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
 			if err != nil {
 				return it, err
 			}

@@ -6,7 +6,10 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
-var _ game.Remembering = Rules{}
+var (
+	_ game.Remembering = Rules{}
+	_ game.Recalling   = ChooseGrimoire{}
+)
 
 // Remembered is the grimoires locked at the launch of a match, each under its class: what
 // a player's next chooseGrimoire of that class takes when it names no variants. A seat
@@ -25,4 +28,18 @@ func (Rules) Remembered(e game.Event) []game.Choice {
 		out = append(out, game.Choice{Seat: g.Seat, Key: g.Class, Values: slices.Clone(g.Variants)})
 	}
 	return out
+}
+
+// Recalls is the class a chooseGrimoire that names no variants (nil, not an empty list)
+// takes its variants back under.
+func (c ChooseGrimoire) Recalls() (string, string, bool) { return ID, c.Class, c.Variants == nil }
+
+// Recall is the choice with the variants its player last locked with the class; none (a
+// class never locked) are its originals.
+func (c ChooseGrimoire) Recall(variants []string) any {
+	c.Variants = slices.Clone(variants)
+	if c.Variants == nil {
+		c.Variants = []string{}
+	}
+	return c
 }
