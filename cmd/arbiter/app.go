@@ -25,6 +25,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/esdb"
 	"github.com/arbiter-games/arbiter/eventstore/headlog"
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
@@ -71,16 +72,25 @@ func dbPath(flagValue string) string {
 	return defaultDB
 }
 
-// isPostgres reports whether a store's path is a PostgreSQL URL; any other is an SQLite file.
+// isPostgres reports whether a store's path is a PostgreSQL URL.
 func isPostgres(path string) bool {
 	return strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://")
 }
 
-// checkDB refuses a --db that is a URL of another kind than PostgreSQL: taken for a file
+// isESDB reports whether a store's path is an EventStoreDB (KurrentDB) connection string.
+func isESDB(path string) bool {
+	return strings.HasPrefix(path, "esdb://") || strings.HasPrefix(path, "esdb+discover://")
+}
+
+// isServer reports whether a store's path names a database server; any other is an SQLite
+// file.
+func isServer(path string) bool { return isPostgres(path) || isESDB(path) }
+
+// checkDB refuses a --db that is a URL of another kind than a server's: taken for a file
 // name, it would fail late, in SQLite's words, after the server key was created for it.
 func checkDB(path string) error {
-	if strings.Contains(path, "://") && !isPostgres(path) {
-		return fmt.Errorf("--db %s: the event store is an SQLite file path or a postgres:// (postgresql://) URL", describeStore(path))
+	if strings.Contains(path, "://") && !isServer(path) {
+		return fmt.Errorf("--db %s: the event store is an SQLite file path or a postgres:// (postgresql://) URL, or an esdb:// (esdb+discover://) connection string", describeStore(path))
 	}
 	return nil
 }
@@ -99,11 +109,19 @@ func openStore(ctx context.Context, path string) (eventstore.Store, error) {
 }
 
 // openSigned opens the event store, which signs its head with signer at every commit (nil
-// for a store that is only read): a PostgreSQL database for a postgres:// URL, else an
-// SQLite file.
+// for a store that is only read): a PostgreSQL database for a postgres:// URL, an
+// EventStoreDB database for an esdb:// connection string, else an SQLite file.
 func openSigned(ctx context.Context, path string, signer eventstore.Signer) (eventstore.Store, error) {
 	if err := checkDB(path); err != nil {
 		return nil, err
+	}
+	if isESDB(path) {
+		// ?namespace=NAME keeps several stores in one database; the adapter takes it out.
+		s, err := esdb.Open(ctx, path, esdb.WithSigner(signer))
+		if err != nil {
+			return nil, fmt.Errorf("opening the EventStoreDB event store %s: %w", describeStore(path), err)
+		}
+		return s, nil
 	}
 	if isPostgres(path) {
 		// ?schema=NAME keeps several stores in one database; pgx must not see it.

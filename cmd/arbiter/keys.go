@@ -50,7 +50,7 @@ func keyPath(flagValue, db string) string {
 	if env := os.Getenv("ARBITER_KEY"); env != "" {
 		return env
 	}
-	if isPostgres(db) {
+	if isServer(db) {
 		return defaultKey
 	}
 	return strings.TrimSuffix(db, filepath.Ext(db)) + ".key"

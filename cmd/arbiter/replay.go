@@ -73,7 +73,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (ok bool, err error) {
 
 // dbFlag declares the --db flag of the commands that read an existing store.
 func dbFlag(fs *flag.FlagSet) *string {
-	return fs.String("db", "", "the event store: an SQLite file or a postgres:// URL (default $ARBITER_DB or "+defaultDB+")")
+	return fs.String("db", "", "the event store: an SQLite file, a postgres:// URL or an esdb:// connection string (default $ARBITER_DB or "+defaultDB+")")
 }
 
 // openExisting opens the event store only if its file exists: the tools that read a store
@@ -87,7 +87,7 @@ func openExisting(ctx context.Context, path, keyFile string) (eventstore.Store, 
 	if err := checkDB(path); err != nil {
 		return nil, err
 	}
-	if isPostgres(path) { // a server's URL: nothing to create by mistake
+	if isServer(path) { // a server's URL: nothing to create by mistake
 		return openSigned(ctx, path, signer)
 	}
 	if _, err := os.Stat(path); err != nil {

@@ -1,0 +1,156 @@
+package esdb
+
+import (
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// state is what one process knows of the store's write side, folded from the log
+// stream: the head, the last event of every stream, where every event ID is, and the
+// events of the last log append, which may still have to be written to their streams.
+// It is current when the log has no event after head; an append to the log at the
+// expected revision head-1 succeeds only then, so whatever an append decided from a
+// state it then wrote with success was decided on the current store.
+type state struct {
+	head     int64  // the position of the last event of the log, 0 if none
+	headHash string // its GlobalHash
+	signed   eventstore.Head
+	tails    map[string]tail
+	// ids holds the position of every event by Arbiter ID: ESDB finds an event by its
+	// stream and revision only, and the port must know an ID whatever its stream. It
+	// costs about 100 bytes per event in memory; see docs/esdb.md.
+	ids map[string]int64
+	// last holds the events of the last log append, once its head mark was folded;
+	// pending those of an append whose end is not folded yet.
+	last, pending []eventstore.Event
+	// dirty says that last is not known to be in its streams yet.
+	dirty bool
+}
+
+type tail struct {
+	version int64
+	hash    string
+}
+
+func newState() *state {
+	return &state{tails: make(map[string]tail), ids: make(map[string]int64)}
+}
+
+// fold applies the next event of the log. It returns false, changing nothing, for an
+// event that is not the next position.
+func (s *state) fold(e eventstore.Event, head *eventstore.Head) bool {
+	if e.Position != s.head+1 {
+		return false
+	}
+	s.head, s.headHash = e.Position, e.GlobalHash
+	s.tails[e.Stream] = tail{e.Version, e.Hash}
+	s.ids[e.ID] = e.Position
+	s.pending = append(s.pending, e)
+	if head != nil {
+		s.signed = *head
+		s.last, s.pending = s.pending, nil
+	}
+	return true
+}
+
+// tx is sqlstore.Tx for one batch: it answers from the state and from found, the stored
+// events that carry an ID of the batch (read from the log beforehand), and gathers the
+// batch's new events without touching the state, which changes only once the log took
+// them.
+type tx struct {
+	st       *state
+	found    map[string]eventstore.Event
+	tails    map[string]tail
+	head     int64
+	headHash string
+	rows     []eventstore.Event
+}
+
+func (s *state) begin(found []eventstore.Event) *tx {
+	t := &tx{st: s, found: make(map[string]eventstore.Event, len(found)), tails: make(map[string]tail), head: s.head, headHash: s.headHash}
+	for _, e := range found {
+		t.found[e.ID] = e
+	}
+	return t
+}
+
+func (t *tx) EventsByID(ids []string) ([]eventstore.Event, error) {
+	var out []eventstore.Event
+	for _, id := range ids {
+		if e, ok := t.found[id]; ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+func (t *tx) Last(stream string) (int64, string, error) {
+	if tl, ok := t.tails[stream]; ok {
+		return tl.version, tl.hash, nil
+	}
+	tl := t.st.tails[stream]
+	return tl.version, tl.hash, nil
+}
+
+func (t *tx) Reserve(int) (int64, string, error) { return t.head + 1, t.headHash, nil }
+
+func (t *tx) Insert(events []eventstore.Event) error {
+	t.rows = append(t.rows, events...)
+	for _, e := range events {
+		t.found[e.ID] = e
+	}
+	last := events[len(events)-1]
+	t.head, t.headHash = last.Position, last.GlobalHash
+	t.tails[last.Stream] = tail{last.Version, last.Hash}
+	return nil
+}
+
+// runs splits the events of one log append by stream, each stream's events in version
+// order, the streams in the order of their first event: one ESDB write each.
+func runs(events []eventstore.Event) [][]eventstore.Event {
+	var (
+		out [][]eventstore.Event
+		at  = make(map[string]int)
+	)
+	for _, e := range events {
+		i, ok := at[e.Stream]
+		if !ok {
+			i = len(out)
+			at[e.Stream] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], e)
+	}
+	return out
+}
+
+// reorder hands out events in position order from after+1, whatever order they arrive
+// in. The events of one log append are written to their streams one stream at a time, so
+// $all may hold them out of position order (never out of order across appends: an
+// append reaches the log only once the one before is in its streams). Events at or
+// below the last one handed out are dropped: they were delivered already.
+type reorder struct {
+	next  int64
+	ahead map[int64]eventstore.Event
+}
+
+func newReorder(after int64) *reorder {
+	return &reorder{next: after + 1, ahead: make(map[int64]eventstore.Event)}
+}
+
+// add takes an event and returns those now ready, in order.
+func (r *reorder) add(e eventstore.Event) []eventstore.Event {
+	if e.Position < r.next {
+		return nil
+	}
+	r.ahead[e.Position] = e
+	var out []eventstore.Event
+	for {
+		e, ok := r.ahead[r.next]
+		if !ok {
+			return out
+		}
+		delete(r.ahead, r.next)
+		out = append(out, e)
+		r.next++
+	}
+}
