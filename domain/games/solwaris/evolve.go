@@ -76,7 +76,7 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 			h := &s.Fighters[i]
 			h.Lasting = slices.DeleteFunc(slices.Clone(h.Lasting), func(l Lasting) bool { return l.Caster == e.Fighter && l.Ends <= e.Turn })
 		}
-		s.Traps = slices.DeleteFunc(s.Traps, func(t Trap) bool { return t.Until < e.Turn })
+		s.Traps = slices.DeleteFunc(s.Traps, func(t Trap) bool { return s.expired(t, e.Fighter, e.Turn) })
 	case FighterMoved:
 		f := &s.Fighters[e.Fighter]
 		f.MP -= len(e.Path)
@@ -108,6 +108,19 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 		}
 	}
 	return s
+}
+
+// expired reports whether trap t is gone when fighter f starts its turn of round turn. A
+// trap laid on its layer's turn of round r for d turns (Until = r+d) vanishes at the
+// start of its layer's turn of round r+d, as a lasting effect does: every fighter has
+// then had exactly d turns with it on the arena, its layer's turn of laying counted. A
+// fallen layer's place in the order still counts: the trap vanishes at the first turn of
+// round r+d from that place on.
+func (s *State) expired(t Trap, f, turn int) bool {
+	if turn != t.Until {
+		return turn > t.Until
+	}
+	return slices.Index(s.Order, f) >= slices.Index(s.Order, t.Layer)
 }
 
 // hero is the fighter a locked grimoire brings into the match.

@@ -187,6 +187,9 @@ func checkEffect(e Effect, at where, summons map[string]bool) error {
 		if e.Zone == nil || len(e.Effects) == 0 {
 			return fmt.Errorf("a trap needs a zone and effects")
 		}
+		if e.Duration != TrapTurns {
+			return fmt.Errorf("a trap lasts %d turns, not %d", TrapTurns, e.Duration)
+		}
 		if err := checkZone(*e.Zone); err != nil {
 			return fmt.Errorf("trap: %w", err)
 		}
@@ -227,6 +230,11 @@ func checkZone(z Zone) error {
 	}
 	return nil
 }
+
+// TrapTurns is how long every trap stays on the arena, as the rules fix it (« Il reste en
+// place 8 tours »): laid on its layer's turn of round r, it vanishes at the start of its
+// layer's turn of round r+8.
+const TrapTurns = 8
 
 // MaxZoneSize bounds a zone's size.
 const MaxZoneSize = 6

@@ -216,6 +216,7 @@ func TestTrapEffects(t *testing.T) {
 		"no zone":          func(e *Effect) { e.Zone = nil },
 		"no effect":        func(e *Effect) { e.Effects = nil },
 		"no duration":      func(e *Effect) { e.Duration = 0 },
+		"9 turns":          func(e *Effect) { e.Duration = 9 },
 		"a trap in a trap": func(e *Effect) { e.Effects = append(e.Effects, *e) },
 		"a bad zone":       func(e *Effect) { e.Zone = &Zone{Kind: arena.Ring} },
 		"a bad effect":     func(e *Effect) { e.Effects[0].Max = 0 },

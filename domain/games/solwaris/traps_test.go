@@ -1,0 +1,131 @@
+package solwaris
+
+import (
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+)
+
+// A trap laid by an effect (the trap-laying classes come next; the mechanism is here) is
+// its team's alone: the laying event is the team's, the other side's view shows nothing
+// of it and walks as if it were not there; entering its zone springs it, ends the walk,
+// and its effects strike what stands in its zone, as a hit of its layer.
+func TestTrapLaidAndSprung(t *testing.T) {
+	s := position(t, `
+		1.....
+		......
+		.....2
+	`)
+	rng, n := stream(s.Key, s.Version, 0)
+	d := &decision{r: Rules{}, s: s, at: noon, rng: rng, v0: s.Version, n: n}
+	c, _ := arena.ParseCell("c3")
+	d.apply(0, nil, grimoire.Effect{Kind: grimoire.Trap, To: grimoire.ToCell, Zone: &arena.Shape{Kind: arena.Cross, Size: 1}, Duration: 8,
+		Effects: []grimoire.Effect{{Kind: grimoire.Damage, To: grimoire.ToAll, Min: 20, Max: 20}}}, s.Fighters[0].Cell, c, nil)
+	laid := d.out[0]
+	if laid.Visibility != (Rules{}).Sight(laid.Event) || laid.Visibility.IsPublic() {
+		t.Fatalf("a trap laid is %q", laid.Visibility)
+	}
+	if sh := laid.Event.(TrapLaid).Shadow().(TrapLaid); sh.Cell != "" || len(sh.Effects) != 0 {
+		t.Fatalf("the shadow of a trap shows %+v", sh)
+	}
+	s = d.s
+	s.Actor = 1
+	s.Fighters[1].MP = 6
+	v := (Rules{}).View(s, game.Viewpoint{Seats: []int{1}, Teams: []int{1}}).(*View)
+	if len(v.Traps) != 0 {
+		t.Fatalf("the other side sees %+v", v.Traps)
+	}
+	for _, r := range v.Reachable {
+		if r.Cell == "a3" && r.Cost != 5 {
+			t.Fatalf("a3 costs %d in the other side's view: computed around the trap", r.Cost)
+		}
+	}
+	if mine := (Rules{}).View(s, game.Viewpoint{Seats: []int{0}, Teams: []int{0}}).(*View); len(mine.Traps) != 1 || mine.Traps[0].Cell != "c3" {
+		t.Fatalf("its team sees %+v", mine.Traps)
+	}
+	// The Arcaniste walks west along row 3: d3 is in the trap's cross, the walk ends there.
+	s, evs := act(t, s, 1, MoveFighter{Path: []string{"e3", "d3", "c3", "b3"}})
+	hits := events[Damaged](evs)
+	if f := s.Fighters[1]; f.Cell.String() != "d3" || f.MP != 0 || len(events[TrapTriggered](evs)) != 1 {
+		t.Fatalf("after the trap: %s with %d MP, %+v", f.Cell, f.MP, evs)
+	}
+	if len(hits) != 1 || hits[0].Fighter != 1 || hits[0].Caster != 0 || hits[0].Base != 20 {
+		t.Fatalf("the trap's hits %+v", hits)
+	}
+}
+
+// lay has fighter f lay a trap of zone on cell, with effects, as a trap spell of the next
+// classes will (the mechanism is part 1's; no class of part 1 lays one).
+func lay(t *testing.T, s State, f int, cell string, zone arena.Shape, effects ...grimoire.Effect) State {
+	t.Helper()
+	rng, n := stream(s.Key, s.Version, 0)
+	d := &decision{r: Rules{}, s: s, at: noon, rng: rng, v0: s.Version, n: n}
+	c, err := arena.ParseCell(cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.apply(f, nil, grimoire.Effect{Kind: grimoire.Trap, To: grimoire.ToCell, Zone: &zone, Duration: grimoire.TrapTurns, Effects: effects}, s.Fighters[f].Cell, c, nil)
+	return d.s
+}
+
+// A trap stays 8 turns, then vanishes: laid on its layer's turn of round 1, it is gone at
+// the start of its layer's turn of round 9. Every fighter, the layer included (its turn
+// of laying counted), has had exactly 8 turns with it on the arena, whether the layer
+// plays first or second in the round.
+func TestATrapLastsEightTurns(t *testing.T) {
+	for layer := range 2 {
+		s := position(t, `
+			1....
+			.....
+			....2
+		`)
+		if layer == 1 {
+			s, _ = act(t, s, 0, EndTurn{})
+		}
+		s = lay(t, s, layer, "c2", arena.Shape{})
+		with := map[int]int{layer: 1}
+		for len(s.Traps) > 0 {
+			var evs []game.Emitted
+			s, evs = act(t, s, s.Fighters[s.Actor].Seat, EndTurn{})
+			ts := events[TurnStarted](evs)[0]
+			if len(s.Traps) == 0 {
+				if ts.Fighter != layer || ts.Turn != 9 {
+					t.Fatalf("laid by fighter %d in round 1, the trap vanished at fighter %d's turn of round %d", layer, ts.Fighter, ts.Turn)
+				}
+				break
+			}
+			with[ts.Fighter]++
+		}
+		if with[0] != grimoire.TrapTurns || with[1] != grimoire.TrapTurns {
+			t.Fatalf("laid by fighter %d: turns with the trap on the arena %v, want 8 each", layer, with)
+		}
+	}
+}
+
+// A trap springs on whoever enters its zone, its layer included: the Guerrier walks into
+// his own team's trap at c1, which strikes him as his own hit, and his walk ends there:
+// the rest of the path is lost, and so are his MP.
+func TestTheLayerTriggersItsOwnTrap(t *testing.T) {
+	s := position(t, `
+		1.*...
+		......
+		.....2
+	`)
+	s.Traps[0].Effects = []grimoire.Effect{{Kind: grimoire.Damage, To: grimoire.ToAll, Min: 20, Max: 20}}
+	s, evs := act(t, s, 0, MoveFighter{Path: []string{"b1", "c1", "d1", "e1"}})
+	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: 0, Fighter: 0, Cell: "c1"}) {
+		t.Fatalf("the trap %+v", evs)
+	}
+	if h := events[Damaged](evs); len(h) != 1 || h[0].Fighter != 0 || h[0].Caster != 0 || h[0].Base != 20 {
+		t.Fatalf("the trap's hit %+v", h)
+	}
+	if f := s.Fighters[0]; f.Cell.String() != "c1" || f.MP != 0 {
+		t.Fatalf("after the trap: on %s with %d MP", f.Cell, f.MP)
+	}
+	refused(t, s, 0, MoveFighter{Path: []string{"d1"}}, game.IllegalMove)
+	if _, err := (Rules{}).Decide(s, game.Action{Seat: 0, At: noon, Do: CastSpell{Spell: "bond", Cell: "e1"}}); err != nil {
+		t.Fatalf("the trap ends the walk, not the turn: %v", err)
+	}
+}
