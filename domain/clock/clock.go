@@ -115,6 +115,10 @@ type Clock struct {
 	Increment time.Duration
 	Left      []time.Duration // by seat: what each had left when its last turn ended
 	TurnStart time.Time       // when the current turn started: the clock of the seat to act runs from there
+	// Paused says that no clock runs now though the game goes on (Ajedrez Mágico's
+	// reaction windows): a reading shows none running. The game sets it on the clock it
+	// shows; it is never stored.
+	Paused bool
 }
 
 // Start is the clock of a game of seats seats, with the time control c (nil: no clock),
@@ -290,7 +294,7 @@ func (c Clock) Read(gs game.Status) (Reading, bool) {
 		Left:    append([]time.Duration(nil), c.Left...),
 		Running: -1,
 	}
-	if !gs.Over && !gs.Deadline.IsZero() && len(gs.ToAct) == 1 {
+	if !gs.Over && !c.Paused && !gs.Deadline.IsZero() && len(gs.ToAct) == 1 {
 		r.Running, r.Since = gs.ToAct[0], c.TurnStart
 	}
 	return r, true

@@ -34,8 +34,10 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		switch {
 		case s.started:
 			return errors.New("GameStarted after the game had started")
-		case g.FEN != chess.StartFEN || g.Mode != Classic || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(classicDeck()):
-			return fmt.Errorf("GameStarted %+v: a classic game starts from %s with up to %d cards each from %d", g, chess.StartFEN, MaxHand, len(classicDeck()))
+		case g.FEN != chess.StartFEN || g.Mode != Classic && g.Mode != Advanced || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(deckOf(g.Mode)):
+			return fmt.Errorf("GameStarted %+v: a game starts from %s with up to %d cards each from %d (classic) or %d (advanced)", g, chess.StartFEN, MaxHand, len(classicDeck()), CardCount)
+		case g.Mode == Classic && g.ReactionMs != 0 || g.Mode == Advanced && (g.ReactionMs < 1000 || g.ReactionMs > 60_000 || g.ReactionMs%1000 != 0):
+			return fmt.Errorf("GameStarted: reaction windows of %d ms in the %s mode", g.ReactionMs, g.Mode)
 		}
 		return nil
 	}
@@ -44,9 +46,9 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 	}
 	switch e := e.(type) {
 	case DeckShuffled:
-		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(classicDeck()))
+		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(deckOf(s.Mode)))
 		if s.Deck != nil || !slices.Equal(got, want) {
-			return errors.New("DeckShuffled does not hold the classic deck, or comes twice")
+			return fmt.Errorf("DeckShuffled does not hold the %s deck, or comes twice", s.Mode)
 		}
 	case CardsDealt:
 		if e.Seat < 0 || e.Seat > 1 {
@@ -103,10 +105,12 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 			return fmt.Errorf("CardAnnulled %s does not follow the annulled card", e.Card)
 		}
 	case clock.FlagFell:
-		if s.Phase != Play {
-			return errors.New("FlagFell in the planning")
+		if s.Phase != Play || s.Window != nil {
+			return errors.New("FlagFell in the planning or in a reaction window")
 		}
 		return s.Clock.AuditFlag(s.toAct(), e)
+	case ReactionWindowOpened, ReactionReadingEnded, ReactionPassed, ReactionPlayed, CardResolved:
+		return s.auditWindow(e)
 	}
 	return nil
 }
@@ -118,6 +122,9 @@ func (s State) inPlay(seat int) error {
 	}
 	if _, over := s.outcome(); over {
 		return errors.New("after the game ended")
+	}
+	if s.Window != nil || s.opening != nil {
+		return errors.New("while a reaction window is open, or due")
 	}
 	if seat != s.toAct() {
 		return fmt.Errorf("seat %d recorded, but seat %d was to act", seat, s.toAct())

@@ -52,11 +52,16 @@ func init() {
 			effects[id] = p
 		}
 	}
+	for id := range reactionCards {
+		if byID[id].Window != Reaction {
+			panic("magicchess: a reaction for a card the catalog does not list as one: " + id)
+		}
+	}
 }
 
 // Implemented reports whether the server plays card id (the others are refused with
 // ErrUnimplemented).
-func Implemented(id string) bool { return effects[id] != nil }
+func Implemented(id string) bool { return effects[id] != nil || reactionCards[id] != nil }
 
 // unimplemented is the typed rejection of a card the server does not play yet.
 func unimplemented(id string) error {
@@ -72,7 +77,13 @@ func unimplemented(id string) error {
 // being laid (out of the hand) on which they apply, or why there are none.
 func (s *State) options(seat, slot int) (lifted State, legal []play, reason string) {
 	id := s.Hands[seat][slot]
+	if byID[id].Window == Reaction {
+		return s.reactionOptions(seat, slot)
+	}
 	f := *s
+	if s.Window != nil {
+		return f, nil, "only a reaction card is laid in a reaction window"
+	}
 	f.lay(seat, slot)
 	p := effects[id]
 	if p == nil {

@@ -167,3 +167,16 @@ func classicDeck() []string {
 	}
 	return out
 }
+
+// deckOf is the table's deck of a mode, in catalog order before the shuffle: the advanced
+// mode deals all forty cards, reactions included.
+func deckOf(mode string) []string {
+	if mode != Advanced {
+		return classicDeck()
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.ID)
+	}
+	return out
+}

@@ -19,6 +19,7 @@ func TestConformance(t *testing.T) {
 			"untimed":       {"clock": "off"},
 			"doubles":       {"boards": "2"},
 			"doubles short": {"boards": "2", "clock": "1+2", "hand": "3"},
+			"advanced":      {"mode": "ADVANCED", "clock": "1+2", "hand": "6", "reaction": "1"},
 		},
 		MaxActions:      600,
 		EndsByAgreement: true, // no draw by material nor repetition: the players agree, or a flag falls

@@ -26,6 +26,8 @@ type GameStarted struct {
 	PlanEnds time.Time    `json:"planEnds"`
 	Clock    *clock.Setup `json:"clock,omitempty"`
 	Boards   int          `json:"boards,omitempty"` // 2 in doubles (doubles.go), else 0
+	// ReactionMs is, in the advanced mode, the length of a reaction window.
+	ReactionMs int64 `json:"reactionMs,omitempty"`
 }
 
 // DeckShuffled is the table's deck in the order the seed shuffled it, top first:
@@ -151,10 +153,16 @@ var codec = func() *game.Codec {
 	game.Register[CardPlayed](c, 1)
 	game.Register[CardAnnulled](c, 1)
 	game.Register[clock.FlagFell](c, 1)
+	game.Register[ReactionWindowOpened](c, 1)
+	game.Register[ReactionReadingEnded](c, 1)
+	game.Register[ReactionPassed](c, 1)
+	game.Register[ReactionPlayed](c, 1)
+	game.Register[CardResolved](c, 1)
 	return c
 }()
 
 var (
 	_ game.Shadowed  = CardsDealt{}
 	_ cards.CardPlay = CardPlayed{}
+	_ cards.CardPlay = ReactionPlayed{}
 )

@@ -27,20 +27,24 @@ import (
 const ID = "MAGIC_CHESS"
 
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
-const RulesVersion = "magic-2026.1"
+const RulesVersion = "magic-2026.2"
 
 // The options and their defaults.
 const (
-	OptionMode     = "mode"     // CLASSIC (the default) or ADVANCED (not yet)
+	OptionMode     = "mode"     // CLASSIC (the default) or ADVANCED (reactions)
+	OptionReaction = "reaction" // advanced mode: a reaction window's length in seconds, 1 to 60 (default 10)
 	OptionHand     = "hand"     // the cards dealt to each seat, 1 to 10 (default 10)
 	OptionPlanning = "planning" // the planning phase, 2 or 3 minutes (default 2)
 	OptionBoards   = "boards"   // 1 (the default) or 2 (doubles: doubles.go)
 	// DefaultClock is the clock of one board when the clock option is not given (rule 6);
 	// "off" plays without one.
 	DefaultClock = "10+5"
-	Classic      = "CLASSIC"
-	Advanced     = "ADVANCED"
-	MaxHand      = 10
+	// DefaultReaction is a reaction window's length when the reaction option is not given:
+	// a fifth of it to read (no answer is taken), the rest to answer (docs/games/magic-chess.md).
+	DefaultReaction = 10 * time.Second
+	Classic         = "CLASSIC"
+	Advanced        = "ADVANCED"
+	MaxHand         = 10
 )
 
 // Rules is Ajedrez Mágico.
@@ -67,6 +71,7 @@ type settings struct {
 	mode     string
 	hand     int
 	planning time.Duration
+	reaction time.Duration // a reaction window's length, in the advanced mode
 	clock    *clock.Setup
 	boards   int
 }
@@ -80,10 +85,16 @@ func read(opts game.Options) (settings, error) {
 			switch v {
 			case Classic:
 			case Advanced:
-				return st, &game.Error{Code: game.BadInput, Reason: "Ajedrez Mágico's advanced mode (reactions) is not implemented yet", Err: ErrUnimplemented}
+				st.mode = Advanced
 			default:
 				return st, game.Reject(game.BadInput, "option mode %q: CLASSIC or ADVANCED", v)
 			}
+		case OptionReaction:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 60 || v != strconv.Itoa(n) {
+				return st, game.Reject(game.BadInput, "option reaction %q: a reaction window of 1 to 60 seconds", v)
+			}
+			st.reaction = time.Duration(n) * time.Second
 		case OptionHand:
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > MaxHand || v != strconv.Itoa(n) {
@@ -102,11 +113,16 @@ func read(opts game.Options) (settings, error) {
 			st.boards = int(v[0] - '0')
 		case clock.Option:
 		default:
-			return st, game.Reject(game.BadInput, "Ajedrez Mágico has no option %q (known: mode, hand, planning, boards, clock)", k)
+			return st, game.Reject(game.BadInput, "Ajedrez Mágico has no option %q (known: mode, hand, planning, boards, clock, reaction)", k)
 		}
 	}
-	if st.boards == 2 && st.mode != Classic {
+	switch {
+	case st.boards == 2 && st.mode != Classic:
 		return st, game.Reject(game.BadInput, "doubles (boards 2) are played in the classic mode")
+	case st.mode == Classic && st.reaction != 0:
+		return st, game.Reject(game.BadInput, "option reaction: reaction windows belong to the advanced mode (mode ADVANCED)")
+	case st.mode == Advanced && st.reaction == 0:
+		st.reaction = DefaultReaction
 	}
 	switch v, given := opts[clock.Option]; {
 	case !given && st.boards == 2:
@@ -149,9 +165,9 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	if st.boards == 2 {
 		return r.setupDoubles(g, st)
 	}
-	deck := classicDeck()
+	deck := deckOf(st.mode)
 	start := GameStarted{FEN: chess.StartFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
-		PlanEnds: g.At.Add(st.planning), Clock: st.clock}
+		PlanEnds: g.At.Add(st.planning), Clock: st.clock, ReactionMs: st.reaction.Milliseconds()}
 	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Seed, "magicchess/deck", deck)}
 	out := []game.Emitted{{Event: start}, {Event: shuffled, Visibility: r.Sight(shuffled)}}
 	for seat := range 2 {
@@ -189,9 +205,17 @@ func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if s.Phase == Planning {
 		return s.decidePlanning(a)
 	}
-	switch a.Do.(type) {
+	if s.Window != nil {
+		return s.decideWindow(a)
+	}
+	switch do := a.Do.(type) {
 	case game.Move, cards.PlayCard:
+	case React:
+		return nil, game.Reject(game.IllegalMove, "no reaction window is open: a reaction answers the opponent's card or move (advanced mode)")
 	case game.Choose:
+		if do.Option == Pass {
+			return nil, game.Reject(game.IllegalMove, "no reaction window is open: there is nothing to pass")
+		}
 		return nil, game.Reject(game.IllegalMove, "the planning is over: move or lay a card")
 	default:
 		if !timeout || !s.Clock.On {
@@ -222,14 +246,18 @@ func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.stamped(evs, after, a.At), nil
+	evs = s.stamped(evs, after, a.At)
+	if after.opening != nil {
+		evs = append(evs, game.PublicEvents(after.opened(a.At))...)
+	}
+	return evs, nil
 }
 
 // reactionNote adds, to the refusal of a card out of turn, that reactions are the
 // advanced mode's.
 func (s *State) reactionNote(pc cards.PlayCard) string {
 	if e, ok := byID[pc.Card]; ok && e.Window == Reaction {
-		return "; reactions belong to the advanced mode"
+		return "; a reaction is laid with react, in a reaction window of the advanced mode"
 	}
 	return ""
 }
@@ -365,6 +393,14 @@ func (s State) decideCard(seat int, pc cards.PlayCard) ([]game.Emitted, State, e
 		}
 		return nil, s, game.Reject(game.IllegalMove, "%s cannot be aimed at %v: %s", id, pc.Targets, why)
 	}
+	if s.holds(seat) {
+		if pc.Move != "" {
+			return nil, s, game.Reject(game.BadInput, "in the advanced mode your opponent may react to %s before it resolves: lay it alone, and send its move after the window", id)
+		}
+		f := s
+		f.hold(seat, slot, p.targets)
+		return game.PublicEvents(CardPlayed{Seat: seat, Card: id, Slot: slot, Targets: p.targets, Result: Held, FEN: f.Pos.FEN()}), f, nil
+	}
 	f := s
 	o := f.laid(seat, slot, p)
 	played := CardPlayed{Seat: seat, Card: id, Slot: slot, Targets: p.targets, Result: o.result, FEN: f.Pos.FEN(), Expired: f.expired}
@@ -401,6 +437,10 @@ func (s *State) laid(seat, slot int, p play) outcome {
 // close: it returns the move's SAN.
 func (s *State) move(m chess.Move) string {
 	seat := s.toAct()
+	var before State
+	if s.Mode == Advanced {
+		before = *s
+	}
 	s.expired = nil
 	san := strings.TrimRight(s.Pos.SANWith(m, s.restrictions()), "+#")
 	id, _ := s.Pos.PieceID(m.From())
@@ -423,6 +463,9 @@ func (s *State) move(m chess.Move) string {
 		san += "+"
 	}
 	s.Record, s.Players = with(s.Record, san), with(s.Players, seat)
+	if s.Mode == Advanced {
+		s.opening = s.triggered(&before, seat, m)
+	}
 	return san
 }
 
@@ -475,7 +518,7 @@ func (s *State) outcome() (game.Outcome, bool) {
 		return game.Outcome{Winners: []int{1 - s.Flag.Seat}, Reason: "timeout"}, true
 	}
 	seat := s.toAct()
-	if !s.started || s.Phase != Play || s.Turn.MovesDue > 0 {
+	if !s.started || s.Phase != Play || s.Turn.MovesDue > 0 || s.Window != nil || s.opening != nil || s.Held != nil {
 		return game.Outcome{}, false
 	}
 	if !s.canAct(seat) {
@@ -526,7 +569,8 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		if err != nil {
 			panic(fmt.Sprintf("magicchess: a stored GameStarted has a bad FEN: %v", err))
 		}
-		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock, started: true}
+		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock,
+			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true}
 	}
 	s, ok := st.(State)
 	if !ok {
@@ -554,6 +598,10 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		if e.Slot < 0 || e.Slot >= len(s.Hands[e.Seat]) || s.Hands[e.Seat][e.Slot] != e.Card {
 			panic(fmt.Sprintf("magicchess: a stored card %s in slot %d is not in seat %d's hand", e.Card, e.Slot, e.Seat))
 		}
+		if e.Result == Held {
+			s.hold(e.Seat, e.Slot, e.Targets)
+			break
+		}
 		f := s
 		f.lay(e.Seat, e.Slot)
 		all, _ := effects[e.Card](&f, e.Seat)
@@ -565,6 +613,22 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		s.clockTurn(e.Seat, e.Stamp)
 	case clock.FlagFell:
 		s.Flag = &e
+	case ReactionWindowOpened:
+		w := *s.opening
+		w.At, w.Answers, w.Closes = e.At, e.Answers, e.Closes
+		s.Window, s.opening = &w, nil
+	case ReactionReadingEnded:
+		w := *s.Window
+		w.Answering = true
+		s.Window = &w
+	case ReactionPassed:
+		s.closeWindow(s.Window, e.At)
+	case ReactionPlayed:
+		s.reacted(e)
+	case CardResolved:
+		seat := s.Held.Seat
+		s.resolveHeld()
+		s.clockTurn(seat, e.Stamp)
 	}
 	return s
 }
@@ -595,7 +659,9 @@ func (Rules) Clock(st game.State) clock.Clock {
 		return t.clock()
 	}
 	s, _ := st.(State)
-	return s.Clock
+	c := s.Clock
+	c.Paused = s.Window != nil // no clock runs while a reaction window is open
+	return c
 }
 
 // Status: in the planning, both seats that have not ended it, until its deadline; in
@@ -619,6 +685,14 @@ func (Rules) Status(st game.State) game.Status {
 			}
 		}
 		return game.Status{ToAct: seats, Phase: Planning, Deadline: s.PlanEnds, Choices: []string{"ready"}}
+	}
+	if w := s.Window; w != nil && !w.Closed {
+		// The reading time: nobody acts until it ends. Then the seat of the window answers.
+		st := game.Status{Phase: phaseOf(w), Deadline: w.Answers}
+		if w.Answering {
+			st.ToAct, st.Deadline, st.Choices = []int{w.Seat}, w.Closes, []string{Pass}
+		}
+		return st
 	}
 	phase := "play"
 	switch {

@@ -38,9 +38,13 @@ type State struct {
 	Players   []int       // by Record entry: the seat that played it
 	Clock     clock.Clock
 	Flag      *clock.FlagFell
+	Window    *Window   // the reaction window open (advanced mode), nil when none is
+	Held      *HeldCard // the card laid that waits for its window to close (advanced mode)
 
-	control  *clock.Setup // the time control, started when the planning ends
-	shuffled []string     // the deck as shuffled, before the deal (for the audit of the deal)
+	control  *clock.Setup  // the time control, started when the planning ends
+	reaction time.Duration // a reaction window's length (advanced mode)
+	opening  *Window       // the window the last action opens, until its event opens it
+	shuffled []string      // the deck as shuffled, before the deal (for the audit of the deal)
 	started  bool
 	expired  []string // the cards that ran out at the close of the last turn (for the events)
 }

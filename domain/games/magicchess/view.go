@@ -3,6 +3,7 @@ package magicchess
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/cardchess"
 	"github.com/arbiter-games/arbiter/domain/cards"
@@ -19,11 +20,14 @@ type View struct {
 	Moves []string          // the record: moves in SAN, cards as "[card targets]"
 	Hand  []cards.HandCard  // the viewer's own hand (its first seat's), nil for a spectator
 	Cards []cards.SeatCards // what everyone may know of each seat's cards, by seat
-	Phase string            // planning, play, over
+	Phase string            // planning, play, reaction-R1 (R2, R3), over
 	// Doubles only (doubles.go): both boards, and the team channel's signals, the
 	// viewer's team's alone.
 	Boards  []TableBoard
 	Signals []Signal
+	// Reaction is the reaction window open (advanced mode), nil when none is: public,
+	// the same for every viewer, whatever anyone holds.
+	Reaction *ReactionView
 
 	// What Plays needs, no more secret than the rest: the position, the seats the viewer
 	// may act for now, and the hand of the seat to act when the viewer holds it.
@@ -32,6 +36,20 @@ type View struct {
 	hand   []cards.HandCard
 	ready  []int
 	offset int // the table's number of the board's seat 0 (doubles), else 0
+	react  int // the viewer's seat that may answer the window now, or -1
+}
+
+// ReactionView is a reaction window as everyone sees it: its kind, the seat that may
+// react, what opened it (the card held, for R1), the end of its reading time (no answer
+// before it) and its deadline.
+type ReactionView struct {
+	Window    string
+	Seat      int
+	Triggers  []string
+	Card      string // R1: the card laid that waits for the window
+	Answers   time.Time
+	Closes    time.Time
+	Answering bool
 }
 
 // View shows the match to p.
@@ -47,7 +65,13 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 		return nil
 	}
 	status := r.Status(s)
-	v := &View{Board: r.Board(s), Moves: r.MoveList(s), Phase: status.Phase, pos: s.Pos, seat: -1}
+	v := &View{Board: r.Board(s), Moves: r.MoveList(s), Phase: status.Phase, pos: s.Pos, seat: -1, react: -1}
+	if w := s.Window; w != nil && !w.Closed {
+		v.Reaction = &ReactionView{Window: w.Kind, Seat: w.Seat, Triggers: slices.Clone(w.Triggers), Answers: w.Answers, Closes: w.Closes, Answering: w.Answering}
+		if s.Held != nil {
+			v.Reaction.Card = s.Held.Card
+		}
+	}
 	if len(p.Seats) > 0 {
 		v.Hand = r.Hand(s, p.Seats[0])
 		if v.Hand == nil {
@@ -60,6 +84,10 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 				if p.Holds(seat) {
 					v.ready = append(v.ready, seat)
 				}
+			}
+		} else if w := s.Window; w != nil {
+			if p.Holds(w.Seat) && w.Answering && !w.Closed {
+				v.react, v.hand = w.Seat, r.Hand(s, w.Seat)
 			}
 		} else if seat := s.toAct(); p.Holds(seat) {
 			v.seat, v.hand = seat, r.Hand(s, seat)
@@ -80,6 +108,9 @@ func (v *View) Plays() []game.Play {
 	for _, seat := range v.ready {
 		out = append(out, game.Play{Seat: seat, Do: game.Choose{Option: "ready"}, Kind: game.KindChoice})
 	}
+	if v.react >= 0 {
+		return append(out, v.reactions()...)
+	}
 	if v.seat < 0 {
 		return out
 	}
@@ -93,6 +124,23 @@ func (v *View) Plays() []game.Play {
 		for _, t := range hc.Targets {
 			do := cards.PlayCard{Card: hc.Card, Slot: hc.Slot, Targets: slices.Clone(t)}
 			out = append(out, game.Play{Seat: v.seat + v.offset, Do: do, Kind: game.KindCard, Of: fmt.Sprint("slot ", hc.Slot)})
+		}
+	}
+	return out
+}
+
+// reactions are the plays of the viewer's seat in the window open: pass, and each
+// reaction it may lay on each choice of targets. Passing is a play of its own kind ("pass",
+// not a choice), so that a player in a hurry weighs it against its reactions.
+func (v *View) reactions() []game.Play {
+	out := []game.Play{{Seat: v.react, Do: game.Choose{Option: Pass}, Kind: Pass}}
+	for _, hc := range v.hand {
+		if !hc.Playable {
+			continue
+		}
+		for _, t := range hc.Targets {
+			do := React{Card: hc.Card, Slot: hc.Slot, Targets: slices.Clone(t)}
+			out = append(out, game.Play{Seat: v.react, Do: do, Kind: game.KindCard, Of: fmt.Sprint("slot ", hc.Slot)})
 		}
 	}
 	return out
@@ -135,6 +183,8 @@ func (s *State) closed(seat int) string {
 	switch {
 	case s.Phase == Planning:
 		return "the planning phase: nobody moves nor lays a card"
+	case s.Window != nil:
+		return windowNote(s.Window, seat)
 	case seat != s.toAct():
 		return "cards are laid only in your own turn"
 	case s.Turn.Card != "":
@@ -176,7 +226,7 @@ func (r Rules) Board(st game.State) game.Board {
 		return game.Board{}
 	}
 	b := game.Board{FEN: s.Pos.FEN(), InCheck: s.Pos.InCheck(), Marks: []game.Mark{}, Checked: []int{}}
-	if s.Phase == Play && !r.Status(s).Over {
+	if s.Phase == Play && s.Window == nil && !r.Status(s).Over {
 		for _, m := range s.moves() {
 			b.LegalMoves = append(b.LegalMoves, m.UCI())
 		}
