@@ -1,0 +1,135 @@
+// Package progress is what a Solwaris duel gives beyond its stake: experience, the rules
+// of abandonment (who is rewarded, the cooldowns), and the loot of a duel against a
+// player. Everything is read from a finished match's facts (package facts) and data the
+// caller passes (a time, a rating): pure, as the games' rules.
+package progress
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/economy/facts"
+	"github.com/arbiter-games/arbiter/domain/economy/leagues"
+)
+
+// Solwaris is the game these rules are Solwaris's for.
+const Solwaris = "SOLWARIS"
+
+// MinTurns is the turn an abandoned duel must have reached for the one who stays to keep
+// its rewards: before it the duel is too short to count ("Abandonner un combat").
+const MinTurns = 4
+
+// Rewarded reports whether seat receives the rewards of m that are coins, challenges,
+// league points and loot: never in a void match nor against the bot (bot games never
+// count), never for the seat that abandoned, and in Solwaris, for nobody when the duel
+// was abandoned before its MinTurns-th turn.
+func Rewarded(m facts.Match, seat int) bool {
+	switch {
+	case seat < 0 || seat >= len(m.Seats), m.Void, m.VsBot(), m.Seats[seat].Abandoned:
+		return false
+	case m.Game == Solwaris && m.Abandoner() >= 0 && m.Turns < MinTurns:
+		return false
+	}
+	return true
+}
+
+// The experience of a duel: every duel gives some, bot duels included (training against
+// the AI gives experience and nothing else), more for each round fought and for a win.
+const (
+	XPPerDuel  = 20
+	XPPerRound = 2
+	XPForAWin  = 30
+	XPMaxRound = 40 // rounds past the 40th (none: the duel ends there) give nothing more
+)
+
+// XP is the experience seat gains from m: nothing for the one who abandons, nothing for
+// the one who stays when the duel was abandoned before MinTurns, nothing in a void match.
+func XP(m facts.Match, seat int) int {
+	if m.Game != Solwaris || seat < 0 || seat >= len(m.Seats) || m.Void || m.Seats[seat].Abandoned ||
+		m.Abandoner() >= 0 && m.Turns < MinTurns {
+		return 0
+	}
+	xp := XPPerDuel + XPPerRound*min(m.Turns, XPMaxRound)
+	if m.Seats[seat].Won {
+		xp += XPForAWin
+	}
+	return xp
+}
+
+// CountsAsAbandonment reports whether seat's abandonment of m costs time: a Solwaris duel
+// against a player (friendly or staked); training against the AI is exempt.
+func CountsAsAbandonment(m facts.Match, seat int) bool {
+	return m.Game == Solwaris && !m.Void && !m.VsBot() && seat >= 0 && seat < len(m.Seats) && m.Seats[seat].Abandoned
+}
+
+// Window is the rolling period abandonments are counted over.
+const Window = 24 * time.Hour
+
+// Wait is the pause the n-th abandonment within Window imposes before the next match: the
+// first is forgiven (an emergency, a cut), then 2 minutes, 10 minutes, 30 minutes beyond.
+func Wait(n int) time.Duration {
+	switch {
+	case n <= 1:
+		return 0
+	case n == 2:
+		return 2 * time.Minute
+	case n == 3:
+		return 10 * time.Minute
+	}
+	return 30 * time.Minute
+}
+
+// Cooldown says until when a player who abandoned at the times given (oldest first) may
+// not start a match against a player, as of now, and how many abandonments fall in the
+// last Window. The wait runs from the last abandonment and is the one its rank in the
+// Window before it imposes; until is zero when no wait is running.
+func Cooldown(abandoned []time.Time, now time.Time) (until time.Time, recent int) {
+	for _, t := range abandoned {
+		if t.After(now.Add(-Window)) && !t.After(now) {
+			recent++
+		}
+	}
+	if len(abandoned) == 0 {
+		return time.Time{}, recent
+	}
+	last := abandoned[len(abandoned)-1]
+	rank := 0
+	for _, t := range abandoned {
+		if t.After(last.Add(-Window)) && !t.After(last) {
+			rank++
+		}
+	}
+	if u := last.Add(Wait(rank)); u.After(now) {
+		return u, recent
+	}
+	return time.Time{}, recent
+}
+
+// Loot is the draw of a Cristal légendaire for one seat at the end of a duel.
+type Loot struct {
+	Chance int // in thousandths, from the league of the class played
+	Roll   int // 0-999, drawn from the match's seed
+}
+
+// Won reports whether the draw gives the crystal.
+func (l Loot) Won() bool { return l.Roll < l.Chance }
+
+// Crystal is the loot's item.
+const Crystal = "Cristal légendaire"
+
+// DrawLoot draws seat's loot at the end of m, a duel against a player it is rewarded for,
+// given the rating of the class it played: the chance is its league's, the roll comes
+// from the match's seed (revealed at the end, so anyone can check it) and the seat.
+// ok is false when the seat draws nothing (see Rewarded) or the seed is not revealed.
+func DrawLoot(m facts.Match, seat int, classRating float64) (l Loot, ok bool) {
+	if m.Game != Solwaris || len(m.Seed) == 0 || !Rewarded(m, seat) {
+		return Loot{}, false
+	}
+	h := sha256.New()
+	h.Write([]byte("solwaris loot\x00"))
+	h.Write(m.Seed)
+	_ = binary.Write(h, binary.BigEndian, int64(seat))
+	roll := int(binary.BigEndian.Uint64(h.Sum(nil)[:8]) % 1000)
+	return Loot{Chance: leagues.Of(classRating).LootChance, Roll: roll}, true
+}

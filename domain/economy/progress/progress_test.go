@@ -1,0 +1,134 @@
+package progress_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/economy/facts"
+	"github.com/arbiter-games/arbiter/domain/economy/progress"
+)
+
+// duel is a finished Solwaris duel of turns rounds that seat 0 won; abandoner (-1 none)
+// resigned it; bot seats the house bot at seat 1.
+func duel(turns, abandoner int, bot bool) facts.Match {
+	m := facts.Match{Game: "SOLWARIS", Turns: turns, Seats: []facts.Seat{{Player: "ann", Won: true}, {Player: "bob", Bot: bot}}, Seed: []byte("seed")}
+	if abandoner >= 0 {
+		m.Seats[abandoner].Abandoned = true
+		m.Seats[abandoner].Won, m.Seats[1-abandoner].Won = false, true
+	}
+	return m
+}
+
+func TestXPFromEveryDuelBotDuelsIncluded(t *testing.T) {
+	if xp := progress.XP(duel(10, -1, false), 0); xp != 20+2*10+30 {
+		t.Errorf("a win in 10 rounds: %d XP", xp)
+	}
+	if xp := progress.XP(duel(10, -1, false), 1); xp != 20+2*10 {
+		t.Errorf("a loss in 10 rounds: %d XP", xp)
+	}
+	if xp := progress.XP(duel(10, -1, true), 0); xp != 70 {
+		t.Errorf("a win against the bot: %d XP, want the same as against a player", xp)
+	}
+	if progress.Rewarded(duel(10, -1, true), 0) {
+		t.Error("a bot duel rewards coins, challenges, league points or loot")
+	}
+	if xp := progress.XP(facts.Match{Game: "UNFAIR_CHESS", Turns: 30, Seats: []facts.Seat{{Won: true}, {}}}, 0); xp != 0 {
+		t.Errorf("UnfairChess gave %d XP", xp)
+	}
+}
+
+// The one who abandons gains nothing, even late; the one who stays keeps everything from
+// turn 4 on, and nothing before.
+func TestAbandonment(t *testing.T) {
+	for _, c := range []struct {
+		turns            int
+		stayer, leaver   bool
+		stayerXP, leaveX int
+	}{
+		{1, false, false, 0, 0},
+		{3, false, false, 0, 0},
+		{4, true, false, 20 + 8 + 30, 0},
+		{12, true, false, 20 + 24 + 30, 0},
+	} {
+		m := duel(c.turns, 1, false) // bob abandons, ann stays and wins
+		if got := progress.Rewarded(m, 0); got != c.stayer {
+			t.Errorf("turn %d: the one who stays rewarded %v", c.turns, got)
+		}
+		if progress.Rewarded(m, 1) || progress.XP(m, 1) != 0 {
+			t.Errorf("turn %d: the one who abandons gains something", c.turns)
+		}
+		if got := progress.XP(m, 0); got != c.stayerXP {
+			t.Errorf("turn %d: the one who stays gains %d XP, want %d", c.turns, got, c.stayerXP)
+		}
+		if _, ok := progress.DrawLoot(m, 0, 1000); ok != c.stayer {
+			t.Errorf("turn %d: the one who stays draws loot: %v", c.turns, ok)
+		}
+		if !progress.CountsAsAbandonment(m, 1) || progress.CountsAsAbandonment(m, 0) {
+			t.Errorf("turn %d: who abandoned", c.turns)
+		}
+	}
+	if progress.CountsAsAbandonment(duel(2, 1, true), 0) || progress.CountsAsAbandonment(duel(2, 0, true), 0) {
+		t.Error("abandoning a training duel against the AI costs time")
+	}
+}
+
+func TestCooldownsOverARolling24Hours(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	at := func(d ...time.Duration) []time.Time {
+		var out []time.Time
+		for _, x := range d {
+			out = append(out, t0.Add(x))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name      string
+		abandoned []time.Time
+		now       time.Time
+		until     time.Time
+		recent    int
+	}{
+		{"none", nil, t0, time.Time{}, 0},
+		{"the first is forgiven", at(0), t0, time.Time{}, 1},
+		{"the second: 2 min", at(0, time.Hour), t0.Add(time.Hour + time.Minute), t0.Add(time.Hour + 2*time.Minute), 2},
+		{"the second, once waited", at(0, time.Hour), t0.Add(time.Hour + 2*time.Minute), time.Time{}, 2},
+		{"the third: 10 min", at(0, time.Hour, 2*time.Hour), t0.Add(2 * time.Hour), t0.Add(2*time.Hour + 10*time.Minute), 3},
+		{"the fourth: 30 min", at(0, 1*time.Hour, 2*time.Hour, 3*time.Hour), t0.Add(3 * time.Hour), t0.Add(3*time.Hour + 30*time.Minute), 4},
+		{"the fifth: 30 min", at(0, 1*time.Hour, 2*time.Hour, 3*time.Hour, 4*time.Hour), t0.Add(4 * time.Hour), t0.Add(4*time.Hour + 30*time.Minute), 5},
+		{"a day later the first is forgotten", at(0, 25*time.Hour), t0.Add(25 * time.Hour), time.Time{}, 1},
+		{"rolling, not by calendar day", at(20*time.Hour, 30*time.Hour), t0.Add(30 * time.Hour), t0.Add(30*time.Hour + 2*time.Minute), 2},
+	} {
+		until, recent := progress.Cooldown(c.abandoned, c.now)
+		if !until.Equal(c.until) || recent != c.recent {
+			t.Errorf("%s: until %v (%d recent), want %v (%d)", c.name, until, recent, c.until, c.recent)
+		}
+	}
+}
+
+// The loot's chance grows with the league; its roll is the seed's, the same every time.
+func TestLootIsDrawnFromTheSeedAndGrowsWithTheLeague(t *testing.T) {
+	m := duel(10, -1, false)
+	low, _ := progress.DrawLoot(m, 0, 1000)
+	high, _ := progress.DrawLoot(m, 0, 2000)
+	again, _ := progress.DrawLoot(m, 0, 1000)
+	other, _ := progress.DrawLoot(m, 1, 1000)
+	if low.Chance >= high.Chance || low != again || low.Roll < 0 || low.Roll > 999 {
+		t.Fatalf("low %+v high %+v again %+v", low, high, again)
+	}
+	if low.Roll == other.Roll {
+		t.Logf("both seats rolled %d (possible, 1 in 1000)", low.Roll)
+	}
+	// Over many seeds, the share won is near the league's chance.
+	won := map[bool]int{}
+	for i := range 20000 {
+		m.Seed = []byte{byte(i), byte(i >> 8), 7}
+		l, _ := progress.DrawLoot(m, 0, 2000)
+		won[l.Won()]++
+	}
+	if share := won[true] * 1000 / 20000; share < 65 || share > 95 {
+		t.Errorf("Légende won %d‰ of 20000 draws, want near 80", share)
+	}
+	if _, ok := progress.DrawLoot(duel(10, -1, true), 0, 2000); ok {
+		t.Error("loot against the bot")
+	}
+}
