@@ -25,7 +25,6 @@ type caller struct {
 	method string // the HTTP method; "" on a websocket
 	ws     bool   // an operation sent over a websocket
 	subs   atomic.Int32
-	conn   *wsConn // the websocket, once accepted
 }
 
 // rateKey names whose bucket a request takes from: the player's, else the address's (a
@@ -78,7 +77,7 @@ func remoteHost(r *http.Request) string {
 func (r *Resolver) wsInit(ctx context.Context, p transport.InitPayload) (context.Context, *transport.InitPayload, error) {
 	c := &caller{ws: true}
 	if up := callerOf(ctx); up != nil {
-		c.addr, c.conn = up.addr, up.conn
+		c.addr = up.addr
 	}
 	tok := p.Authorization()
 	if tok == "" {

@@ -1,21 +1,22 @@
 package graph
 
 // The live subscriptions (matchEvents, matchUpdates) served once per group of alike
-// subscribers instead of once per subscriber. gqlgen's transport still runs each
-// websocket's protocol: connection_init, ping, subscribe (parsing, validation, limits,
-// the rate per operation, the cap per connection), complete and errors. When one of our
-// two live resolvers is called for a subscription over a websocket, it does not stream
-// to gqlgen: it joins the subscriber to a group (liveGroup) of the subscriptions of the
-// same match, viewer class, operation text and variables. The group runs the operation
-// once, through the same resolvers as any subscription (so redaction, the spectator delay
-// and the order of events are what they always were), encodes each result once, and
-// writes those bytes to every member's socket (liveMember). gqlgen keeps the member's
-// subscription open until the member ends, then sends its complete, or its error.
+// subscribers instead of once per subscriber. The websocket transport (wsconn.go) runs
+// each socket's protocol: connection_init, ping, subscribe (through the executor:
+// parsing, validation, limits, the rate per operation, the cap per connection), complete
+// and errors. When one of our two live resolvers is called for a subscription over a
+// websocket, it does not stream: it joins the subscriber to a group (liveGroup) of the
+// subscriptions of the same match, viewer class, operation text and variables. The group
+// runs the operation once, through the same resolvers as any subscription (so redaction,
+// the spectator delay and the order of events are what they always were), encodes each
+// result once, and writes those bytes to every member's socket (liveMember), which ends
+// the subscription itself with complete, or its error.
 
 import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/executor"
@@ -53,24 +54,24 @@ type liveGroups struct {
 	groups map[liveKey]*liveGroup
 }
 
-func newLiveGroups(exec *executor.Executor) *liveGroups {
-	return &liveGroups{exec: exec, writers: newLiveWriters(), groups: map[liveKey]*liveGroup{}}
+func newLiveGroups(exec *executor.Executor, writeTimeout time.Duration) *liveGroups {
+	return &liveGroups{exec: exec, writers: newLiveWriters(writeTimeout), groups: map[liveKey]*liveGroup{}}
 }
 
 // joinLive serves a live subscription through a group, when it can: it came over one of
-// our websockets, tagged with its ID, for a match the read side has. ok false leaves the
-// subscription to the caller's own stream (an HTTP test harness, or a player not seated
-// in a match it may still join: its view changes when it sits down, its group's would
-// not). release gives the subscription's place on its websocket back.
+// our websockets, for a match the read side has. ok false leaves the subscription to the
+// caller's own stream (the group's own operation, or a player not seated in a match it
+// may still join: its view changes when it sits down, its group's would not). release
+// gives the subscription's place on its websocket back. The channel returned is closed:
+// the websocket's transport does not read it (wsSub.joined).
 func joinLive[T any](ctx context.Context, r *Resolver, kind liveKind, matchID string, after int64, release func()) (<-chan T, bool) {
-	c := callerOf(ctx)
-	if r.live == nil || c == nil || c.conn == nil || !graphql.HasOperationContext(ctx) {
+	c, s := callerOf(ctx), subOf(ctx)
+	if r.live == nil || c == nil || s == nil || !graphql.HasOperationContext(ctx) {
 		return nil, false
 	}
 	oc := graphql.GetOperationContext(ctx)
-	id, _ := oc.Extensions[subscriptionIDKey].(string)
 	v := r.Lobby.Get(matchID)
-	if id == "" || v == nil {
+	if v == nil {
 		return nil, false
 	}
 	class := r.updateClass(v, viewerID(c.player))
@@ -83,14 +84,15 @@ func joinLive[T any](ctx context.Context, r *Resolver, kind liveKind, matchID st
 	}
 	key := liveKey{kind: kind, matchID: matchID, class: class, query: oc.RawQuery, operation: oc.OperationName, variables: string(vars)}
 
-	ch := make(chan T)
 	_, unwatch := r.Hub.watch(matchstream.Name(matchID), true) // the member counts among the node's subscriptions
-	m := newLiveMember(ctx, c.conn, id, after, func() { close(ch) }, func() { unwatch(); release() })
+	m := newLiveMember(s, after, func() { unwatch(); release() })
 	var rep *engine.Player // who the group's operation runs as: the class's player, or nobody
 	if class != "" {
 		rep = c.player
 	}
 	r.live.join(key, m, func() *liveGroup { return newLiveGroup(r, key, rep, oc) })
+	ch := make(chan T)
+	close(ch)
 	return ch, true
 }
 

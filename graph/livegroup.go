@@ -162,8 +162,8 @@ func (g *liveGroup) add(m *liveMember) bool {
 	g.members[m] = struct{}{}
 	g.kickLocked(m)
 	g.flushLocked()
-	// A subscription cancelled (complete, or its socket gone) leaves at once.
-	context.AfterFunc(m.ctx, func() { g.leave(m, liveGone) })
+	// A subscription stopped (complete, or its socket gone) leaves at once.
+	m.sub.whenStopped(func() { g.leave(m, liveGone) })
 	return true
 }
 

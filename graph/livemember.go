@@ -1,12 +1,10 @@
 package graph
 
 import (
-	"context"
 	"encoding/json"
 	"sync"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -15,10 +13,9 @@ import (
 // among the live writers (liveWriters), and a member whose client reads slowly holds up
 // nobody but itself.
 type liveMember struct {
-	ctx    context.Context // the subscription's, from gqlgen: cancelled by complete or the socket's end
+	sub    *wsSub
 	conn   *wsConn
 	suffix []byte    // what follows the payload in each of its messages: its ID and type
-	end    func()    // closes the channel gqlgen waits on: it then sends complete, or the error
 	free   sync.Once // release, once
 	undo   func()    // gives back its place on the socket and among the node's subscriptions
 	group  *liveGroup
@@ -43,15 +40,15 @@ const (
 	liveSlow                // it did not read what it was sent: SLOW_CONSUMER
 )
 
-func newLiveMember(ctx context.Context, conn *wsConn, id string, after int64, end, undo func()) *liveMember {
+func newLiveMember(sub *wsSub, after int64, undo func()) *liveMember {
 	typ := "next"
-	if conn.Subprotocol() != "graphql-transport-ws" {
-		typ = "data" // the legacy graphql-ws protocol
+	if sub.conn.protocol == legacyWS {
+		typ = "data"
 	}
-	quoted, _ := json.Marshal(id)
+	quoted, _ := json.Marshal(sub.id)
 	suffix := append([]byte(`,"id":`), quoted...)
 	suffix = append(suffix, `,"type":"`+typ+`"}`...)
-	return &liveMember{ctx: ctx, conn: conn, suffix: suffix, end: end, undo: undo, sent: after}
+	return &liveMember{sub: sub, conn: sub.conn, suffix: suffix, undo: undo, sent: after}
 }
 
 func (m *liveMember) release() { m.free.Do(m.undo) }
@@ -98,13 +95,10 @@ func (g *liveGroup) finishableLocked(m *liveMember) bool {
 }
 
 // serve writes m's waiting messages, in order (matchUpdates: only the latest), until it
-// has none, then returns; if m has left its group meanwhile, it finishes it. It reports
-// false when a write took so long that the writer running it was replaced (see
-// liveWriters).
-func (m *liveMember) serve(w *liveWriters) (counted bool) {
+// has none, then returns; if m has left its group meanwhile, it finishes it. The writer's
+// slot shows the watchdog (liveWriters.watch) each write under way.
+func (m *liveMember) serve(w *liveWriter) {
 	g := m.group
-	counted = true
-	var buf []byte
 	for {
 		g.mu.Lock()
 		if m.state == liveActive && m.next < g.base && g.key.kind == liveEvents {
@@ -124,14 +118,9 @@ func (m *liveMember) serve(w *liveWriters) (counted bool) {
 				m.slow = nil
 			}
 			g.mu.Unlock()
-			var stall *time.Timer
-			if counted {
-				stall = time.AfterFunc(liveStall, w.stalled)
-			}
-			err := m.conn.writeLive(&buf, msg.payload, m.suffix)
-			if stall != nil && !stall.Stop() {
-				counted = false
-			}
+			w.begin(m.conn)
+			err := m.conn.writeLive(&w.frame, msg.payload, m.suffix)
+			w.done()
 			if err != nil {
 				g.leave(m, liveGone)
 				continue
@@ -153,18 +142,19 @@ func (m *liveMember) serve(w *liveWriters) (counted bool) {
 		if finish {
 			m.finish()
 		}
-		return counted
+		return
 	}
 }
 
-// finish ends m's subscription with gqlgen: with SLOW_CONSUMER and the version to resume
-// after when it was too slow, else with complete (which gqlgen leaves out for a
-// subscription the client completed itself).
+// finish ends m's subscription: with SLOW_CONSUMER and the version to resume after when
+// it was too slow, else with complete (nothing, if its client completed it or its socket
+// ended).
 func (m *liveMember) finish() {
 	if m.state == liveSlow {
-		transport.AddSubscriptionError(m.ctx, slowConsumer(m.sent))
+		m.sub.end(slowConsumer(m.sent))
+		return
 	}
-	m.end()
+	m.sub.end()
 }
 
 // slowConsumer is the error that ends a subscription whose client did not read.
@@ -176,15 +166,4 @@ func slowConsumer(resumeAfter int64) *gqlerror.Error {
 			"resumeAfter": resumeAfter,
 		},
 	}
-}
-
-// writeLive sends one live message: a group's payload between the frame gqlgen would
-// have put around it, built in buf (the writer's own, reused) so the payload is never
-// encoded again.
-func (c *wsConn) writeLive(buf *[]byte, payload, suffix []byte) error {
-	b := append((*buf)[:0], `{"payload":`...)
-	b = append(b, payload...)
-	b = append(b, suffix...)
-	*buf = b
-	return c.write(b)
 }

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,15 +126,7 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	// and share the document (read-only to gqlgen and to the extensions below), instead of
 	// keeping a copy per subscription for the subscription's whole life.
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
-	srv.AddTransport(transport.Websocket{
-		KeepAlivePingInterval: 15 * time.Second,
-		InitFunc:              hideInitFailure(limits.Log, r.wsInit),
-		InitTimeout:           limits.WSInitTimeout,
-		Implementation:        wsImplementation{writeTimeout: limits.WSWriteTimeout},
-		ErrorFunc: func(_ context.Context, err error) {
-			limits.Log.Debug("websocket", "err", err)
-		},
-	})
+	srv.AddTransport(newWSTransport(limits, hideInitFailure(limits.Log, r.wsInit)))
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetParserTokenLimit(limits.MaxTokens)
@@ -152,7 +143,7 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	group := executor.New(schema)
 	group.SetErrorPresenter(presentError(limits.Log))
 	group.SetRecoverFunc(recoverPanic)
-	r.live = newLiveGroups(group)
+	r.live = newLiveGroups(group, limits.WSWriteTimeout)
 	return srv
 }
 
@@ -170,7 +161,6 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 
 	origins := newOrigins(limits.AllowOrigins)
 	r.signups = newSignups(limits.RegistrationsPerHour, time.Hour)
-	sockets := newDetachedSockets(limits.Log)
 	mux := http.NewServeMux()
 	mux.Handle("/graphql", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if !origins.admit(w, req) {
@@ -195,7 +185,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 			rc := http.NewResponseController(w)
 			_ = rc.SetReadDeadline(time.Time{})
 			_ = rc.SetWriteDeadline(time.Time{})
-			sockets.serve(srv, w, req)
+			srv.ServeHTTP(w, req) // the websocket transport (wsconn.go) takes the connection over
 			return
 		}
 		if req.Method == http.MethodPost {

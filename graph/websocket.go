@@ -2,58 +2,13 @@ package graph
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
-	"github.com/99designs/gqlgen/graphql/handler/transport"
-
 	"github.com/arbiter-games/arbiter/domain/game"
 )
-
-// withCodes gives the errors of an error or connection_error message a code when they
-// have none.
-func withCodes(b []byte) []byte {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(b, &m) != nil {
-		return b
-	}
-	var typ string
-	_ = json.Unmarshal(m["type"], &typ)
-	if typ != "error" && typ != "connection_error" {
-		return b
-	}
-	var errs []map[string]any
-	if json.Unmarshal(m["payload"], &errs) != nil {
-		var one map[string]any
-		if json.Unmarshal(m["payload"], &one) != nil {
-			return b
-		}
-		errs = []map[string]any{one}
-	}
-	for _, e := range errs {
-		ext, _ := e["extensions"].(map[string]any)
-		if ext == nil {
-			ext = map[string]any{}
-			e["extensions"] = ext
-		}
-		if ext["code"] == nil {
-			ext["code"] = "BAD_REQUEST"
-		}
-	}
-	var payload any = errs
-	if typ == "connection_error" {
-		payload = errs[0]
-	}
-	m["payload"], _ = json.Marshal(payload)
-	out, err := json.Marshal(m)
-	if err != nil {
-		return b
-	}
-	return out
-}
 
 // admitSubscription counts a subscription against its websocket's cap; release gives its
 // place back when it ends.
@@ -95,7 +50,7 @@ func deliver[T any](ctx context.Context, r *Resolver, out chan<- T, item T, resu
 	case <-ctx.Done():
 		return false
 	case <-slow:
-		transport.AddSubscriptionError(ctx, slowConsumer(resumeAfter))
+		addSubscriptionError(ctx, slowConsumer(resumeAfter))
 		return false
 	}
 }
