@@ -33,6 +33,9 @@ type Ratings struct {
 	games    *game.Registry
 	pending  map[string]*ratedMatch        // match ID -> what its result needs
 	byPlayer map[string]map[string]*Rating // player -> key -> rating
+	// changed gathers the players whose ratings changed, for a writer that copies them
+	// elsewhere (TrackChanges); nil otherwise, so that a node's own model keeps nothing.
+	changed map[string]bool
 }
 
 type ratedMatch struct {
@@ -156,6 +159,9 @@ func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) str
 	before := make([]rating.Player, len(m.players))
 	rows := make([]*Rating, len(m.players))
 	for i, p := range m.players {
+		if r.changed != nil {
+			r.changed[p] = true
+		}
 		rows[i] = r.get(p, m.game, keyOf(i))
 		before[i] = rating.Player{Rating: rows[i].Rating, Games: rows[i].Games}
 	}
@@ -186,6 +192,28 @@ func (r *Ratings) get(player, gameID, key string) *Rating {
 		g[key] = x
 	}
 	return x
+}
+
+// TrackChanges makes the model remember which players' ratings change, for
+// TakeChanged.
+func (r *Ratings) TrackChanges() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.changed = map[string]bool{}
+}
+
+// TakeChanged returns, sorted, the players whose ratings changed since the last call (or
+// since TrackChanges), and forgets them.
+func (r *Ratings) TakeChanged() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]string, 0, len(r.changed))
+	for p := range r.changed {
+		out = append(out, p)
+	}
+	clear(r.changed)
+	sort.Strings(out)
+	return out
 }
 
 // Of returns a player's ratings, one per key played rated (by default one per game),

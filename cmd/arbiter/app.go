@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -32,6 +33,7 @@ import (
 	"github.com/arbiter-games/arbiter/graph"
 	"github.com/arbiter-games/arbiter/metrics"
 	"github.com/arbiter-games/arbiter/projections"
+	"github.com/arbiter-games/arbiter/projections/singlewriter"
 	"github.com/arbiter-games/arbiter/settlement"
 )
 
@@ -124,19 +126,15 @@ func openSigned(ctx context.Context, path string, signer eventstore.Signer) (eve
 		return s, nil
 	}
 	if isPostgres(path) {
-		// ?schema=NAME keeps several stores in one database; pgx must not see it.
-		u, err := neturl.Parse(path)
+		url, schema, err := splitSchema(path)
 		if err != nil {
-			return nil, fmt.Errorf("the PostgreSQL URL does not parse: %w", err)
+			return nil, err
 		}
 		opts := []postgres.Option{postgres.WithSigner(signer)}
-		if schema := u.Query().Get("schema"); schema != "" {
-			q := u.Query()
-			q.Del("schema")
-			u.RawQuery = q.Encode()
+		if schema != "" {
 			opts = append(opts, postgres.WithSchema(schema))
 		}
-		s, err := postgres.Open(ctx, u.String(), opts...)
+		s, err := postgres.Open(ctx, url, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("opening the PostgreSQL event store: %w", err)
 		}
@@ -147,6 +145,36 @@ func openSigned(ctx context.Context, path string, signer eventstore.Signer) (eve
 		return nil, fmt.Errorf("opening the event store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// splitSchema takes ?schema=NAME, which keeps several stores in one database, out of a
+// PostgreSQL URL: pgx must not see it. schema is "" when the URL names none.
+func splitSchema(path string) (url, schema string, err error) {
+	u, err := neturl.Parse(path)
+	if err != nil {
+		return "", "", fmt.Errorf("the PostgreSQL URL does not parse: %w", err)
+	}
+	q := u.Query()
+	schema = q.Get("schema")
+	q.Del("schema")
+	u.RawQuery = q.Encode()
+	return u.String(), schema, nil
+}
+
+// sharedRatings is the writer of the ratings table that the nodes of a cluster on the
+// PostgreSQL store at path share (projections/singlewriter): one node writes it at a
+// time, in the schema "<the store's schema>_read" (arbiter_read by default).
+func sharedRatings(path string, store eventstore.Store, reg *game.Registry, log *slog.Logger) (*singlewriter.Writer, error) {
+	url, schema, err := splitSchema(path)
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	return singlewriter.New(singlewriter.Config{
+		URL: url, Schema: cmp.Or(schema, "arbiter") + "_read", Store: store, Logger: log,
+		Node: fmt.Sprintf("%s/%d", host, os.Getpid()),
+		New:  func() singlewriter.Model { return singlewriter.NewRatings(reg) },
+	})
 }
 
 // app is a running Arbiter: the store, the engine, the read side fed over the bus, and
@@ -176,6 +204,9 @@ type appConfig struct {
 	archiveAfter time.Duration  // how long a finished match keeps its board in memory
 	limits       graph.Limits   // what one request, and one caller, may cost
 	noSettle     bool           // this node leaves the settlement process to others (--settle=false)
+	// sharedDB is the PostgreSQL store's URL, whose database also holds the read models
+	// that one node of the cluster writes for all (the ratings table); "" for none.
+	sharedDB string
 }
 
 // startApp wires everything on a store: it rebuilds the read side from the store, then
@@ -259,6 +290,13 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	runs := map[string]func(context.Context) error{"relay": relay.Run, "follower": a.follower.Run, "timers": timers.Run, "bot": bots.Run, "archiver": a.matches.RunArchiver, "settlement": a.settle.Run}
 	if cfg.noSettle {
 		delete(runs, "settlement")
+	}
+	if cfg.sharedDB != "" {
+		w, err := sharedRatings(cfg.sharedDB, store, reg, log)
+		if err != nil {
+			return nil, err
+		}
+		runs["ratings writer"] = w.Run
 	}
 	for name, run := range runs {
 		a.wg.Add(1)

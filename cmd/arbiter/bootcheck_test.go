@@ -62,7 +62,7 @@ func pgStore(t *testing.T) (string, *pgx.Conn) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+		_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+", "+schema+"_read CASCADE")
 		conn.Close(context.Background())
 	})
 	sep := "?"

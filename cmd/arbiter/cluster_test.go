@@ -90,6 +90,59 @@ func TestTwoNodes(t *testing.T) {
 	if seen != final.Match.Version {
 		t.Fatalf("the spectator saw %d of %d events", seen, final.Match.Version)
 	}
+	checkSharedRatings(t, a.db, map[string]int{"White": 0, "Black": 1})
+}
+
+// checkSharedRatings waits until the ratings table that one node writes for the cluster
+// (projections/singlewriter) has caught up with the store, then checks that it counts
+// each player's one rated game once, with wins as want says (by player name).
+func checkSharedRatings(t *testing.T, db string, want map[string]int) {
+	t.Helper()
+	url, schema, err := splitSchema(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	read := pgx.Identifier{schema + "_read"}.Sanitize()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var pos, head int64
+		var holder string
+		err := conn.QueryRow(ctx, `SELECT c.position, c.holder, h.position FROM `+read+`.checkpoints c, `+pgx.Identifier{schema}.Sanitize()+`.head h WHERE c.model = 'ratings'`).Scan(&pos, &holder, &head)
+		if err == nil && pos == head && holder != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s the shared ratings are at position %d of %d (holder %q, %v)", pos, head, holder, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	rows, err := conn.Query(ctx, `SELECT p.name, r.games, r.wins FROM `+read+`.ratings r JOIN `+pgx.Identifier{schema}.Sanitize()+`.events e ON e.stream = 'player-' || r.player AND e.version = 1
+		CROSS JOIN LATERAL jsonb_to_record(convert_from(e.payload, 'UTF8')::jsonb) AS p(name text)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]int{}
+	var (
+		name        string
+		games, wins int
+	)
+	if _, err := pgx.ForEachRow(rows, []any{&name, &games, &wins}, func() error { got[name] = [2]int{games, wins}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("the shared ratings hold %v, want %v", got, want)
+	}
+	for p, w := range want {
+		if got[p] != [2]int{1, w} {
+			t.Errorf("%s in the shared ratings: games and wins %v, want [1 %d]", p, got[p], w)
+		}
+	}
 }
 
 // twoNodes starts two servers on one PostgreSQL schema and one NATS stream of their own,
@@ -102,7 +155,7 @@ func twoNodes(t *testing.T, extra ...string) (*server, *server) {
 	schema, topic, stream := "arbiter_test_"+unique, "arbiter.test."+unique, "ARBITER_TEST_"+unique
 	t.Cleanup(func() {
 		if conn, err := pgx.Connect(context.Background(), pgURL); err == nil {
-			_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+" CASCADE")
+			_, _ = conn.Exec(context.Background(), "DROP SCHEMA IF EXISTS "+schema+", "+schema+"_read CASCADE")
 			conn.Close(context.Background())
 		}
 		if nc, err := nats.Connect(natsURL); err == nil {

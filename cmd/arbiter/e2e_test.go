@@ -26,6 +26,7 @@ import (
 // server is a real `arbiter serve` on a free port, run in-process through run().
 type server struct {
 	url    string // http://127.0.0.1:port
+	db     string // the --db it serves
 	cancel context.CancelFunc
 	done   chan int
 	stderr *syncBuffer
@@ -56,7 +57,7 @@ func startServerIn(t testing.TB, ctx context.Context, db string, extra ...string
 	t.Helper()
 	ctx, cancel := context.WithCancel(ctx)
 	pr, pw := io.Pipe()
-	s := &server{cancel: cancel, done: make(chan int, 1), stderr: &syncBuffer{}}
+	s := &server{db: db, cancel: cancel, done: make(chan int, 1), stderr: &syncBuffer{}}
 	go func() {
 		code := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...), pw, s.stderr)
 		pw.Close()

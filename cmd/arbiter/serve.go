@@ -123,7 +123,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}()
 	defer func() { stopKeeping(); <-kept }()
 	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle}, log)
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db))}, log)
 	if err != nil {
 		return whatToDo(err)
 	}
@@ -170,4 +170,13 @@ func describeStore(path string) string {
 	}
 	u.User, u.RawQuery = nil, ""
 	return u.String()
+}
+
+// sharedDB is the database of the read models that one node of a cluster writes for all:
+// the store's own PostgreSQL database; none for another store.
+func sharedDB(path string) string {
+	if isPostgres(path) {
+		return path
+	}
+	return ""
 }

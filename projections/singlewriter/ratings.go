@@ -1,0 +1,94 @@
+package singlewriter
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// Ratings is the players' ratings (projections.Ratings) as a table, and the leaderboards
+// read from it: one row per player and rating key.
+type Ratings struct {
+	r *projections.Ratings
+}
+
+// NewRatings returns the model for the games of reg.
+func NewRatings(reg *game.Registry) *Ratings {
+	r := projections.NewRatings(reg)
+	r.TrackChanges()
+	return &Ratings{r: r}
+}
+
+// Name implements Model.
+func (m *Ratings) Name() string { return "ratings" }
+
+// Tables implements Model.
+func (m *Ratings) Tables() string {
+	return `CREATE TABLE IF NOT EXISTS ratings (
+	player text             NOT NULL,
+	key    text             NOT NULL,
+	game   text             NOT NULL,
+	rating double precision NOT NULL,
+	games  integer          NOT NULL,
+	wins   integer          NOT NULL,
+	losses integer          NOT NULL,
+	draws  integer          NOT NULL,
+	PRIMARY KEY (player, key)
+);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings (key, rating DESC, player);`
+}
+
+// Apply implements Model.
+func (m *Ratings) Apply(ev eventstore.Event) error { return m.r.Apply(ev) }
+
+// Flush implements Model: the rows of every player whose ratings changed.
+func (m *Ratings) Flush(ctx context.Context, tx pgx.Tx) error {
+	players := m.r.TakeChanged()
+	if tx == nil || len(players) == 0 {
+		return nil
+	}
+	var b pgx.Batch
+	for _, p := range players {
+		for _, x := range m.r.Of(p) {
+			b.Queue(`INSERT INTO ratings (player, key, game, rating, games, wins, losses, draws) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+				ON CONFLICT (player, key) DO UPDATE SET game = $3, rating = $4, games = $5, wins = $6, losses = $7, draws = $8`,
+				p, x.Key, x.Game, x.Rating, x.Games, x.Wins, x.Losses, x.Draws)
+		}
+	}
+	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
+		return fmt.Errorf("writing the ratings of %d players: %w", len(players), err)
+	}
+	return nil
+}
+
+// Entry is one row of a leaderboard.
+type Entry struct {
+	Player string
+	projections.Rating
+}
+
+// Querier is a pgx connection, pool or transaction.
+type Querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// Leaderboard returns the best limit ratings under key (a game's ID, or a key the game
+// names, such as a Solwaris class), from the table in schema: any node may read it,
+// whichever node writes it.
+func Leaderboard(ctx context.Context, q Querier, schema, key string, limit int) ([]Entry, error) {
+	rows, err := q.Query(ctx, `SELECT player, game, key, rating, games, wins, losses, draws FROM `+
+		pgx.Identifier{schema, "ratings"}.Sanitize()+` WHERE key = $1 ORDER BY rating DESC, player LIMIT $2`, key, limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Entry, error) {
+		var e Entry
+		err := row.Scan(&e.Player, &e.Game, &e.Key, &e.Rating.Rating, &e.Games, &e.Wins, &e.Losses, &e.Draws)
+		return e, err
+	})
+}
