@@ -83,10 +83,11 @@ type Shown struct {
 	Redacted bool
 }
 
-// Event returns ev as the viewer may see it. A hidden event keeps its envelope (type,
-// version, position, time, hash) so that the viewer sees that something happened and can
-// follow the stream's versions; its payload is replaced by the game's public shadow of it,
-// or removed. Hashes are safe to show: the engine salts every non-public payload, so a
+// Event returns ev as the viewer may see it. A hidden event keeps its envelope (version,
+// position, time, hash) so that the viewer sees that something happened and can follow
+// the stream's versions; its payload is replaced by the game's public shadow of it, or
+// removed, and its type by the shadow's (game.Shadowed), which is the event's own unless
+// the game hides even what kind of secret happened. Hashes are safe to show: the engine salts every non-public payload, so a
 // hash cannot be brute-forced back to a hidden card.
 func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
 	if v.CanSee(ev.Visibility) {
@@ -102,8 +103,10 @@ func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
 		return shown
 	}
 	if sh, ok := d.(game.Shadowed); ok {
-		if p, err := json.Marshal(sh.Shadow()); err == nil {
-			shown.Payload = p
+		shadow := sh.Shadow()
+		if p, err := json.Marshal(shadow); err == nil {
+			// A shadow of another type stands in the event's place, under its own type.
+			shown.Payload, shown.Type = p, shadow.EventType()
 		}
 	}
 	return shown

@@ -23,12 +23,25 @@ func (e secretDrawn) Shadow() game.Event {
 	return secretDrawn{Seat: e.Seat} // who drew, never what
 }
 
-// cardRules is just enough of a game to decode secretDrawn.
+// trapSet is a private event whose very type is a secret: others are shown unseen, the
+// type of every such secret, in its place.
+type trapSet struct {
+	Square string `json:"square"`
+}
+
+type unseen struct{}
+
+func (trapSet) EventType() string  { return "TrapSet" }
+func (trapSet) Shadow() game.Event { return unseen{} }
+func (unseen) EventType() string   { return "Unseen" }
+
+// cardRules is just enough of a game to decode secretDrawn and trapSet.
 type cardRules struct{ game.Rules }
 
 func (cardRules) Events() *game.Codec {
 	c := game.NewCodec()
 	game.Register[secretDrawn](c, 1)
+	game.Register[trapSet](c, 1)
 	return c
 }
 
@@ -88,6 +101,18 @@ func TestHiddenEventsKeepOnlyTheirShadow(t *testing.T) {
 		}
 		if s.Version != 9 || s.Type != "SecretDrawn" {
 			t.Fatalf("%q: the envelope must stay so versions have no gap: %+v", who, s)
+		}
+	}
+	// A shadow of another type stands in the event's place under its own type: nothing
+	// of the event's type nor payload is shown.
+	trap := ev
+	trap.Type, trap.Visibility, trap.Payload = "TrapSet", visibility.Team(0), []byte(`{"square":"e4"}`)
+	if s := ViewerOf(live, "cid").Event(cardRules{}, trap); s.Redacted || s.Type != "TrapSet" || string(s.Payload) != `{"square":"e4"}` {
+		t.Fatalf("the layer's teammate sees %+v", s)
+	}
+	for _, who := range []string{"", "bob", "dee"} {
+		if s := ViewerOf(live, who).Event(cardRules{}, trap); !s.Redacted || s.Type != "Unseen" || string(s.Payload) != `{}` || s.Version != 9 {
+			t.Fatalf("%q sees a trap set as %s %s (redacted %v, version %d)", who, s.Type, s.Payload, s.Redacted, s.Version)
 		}
 	}
 	// An event with no shadow shows nothing at all.

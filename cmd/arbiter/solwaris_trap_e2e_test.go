@@ -55,10 +55,12 @@ const solwarisFullState = `... on SolwarisState{map width height cells phase dea
 
 // A trap laid is its team's alone until it springs, on every surface a client reads: the
 // other seat and a spectator read the whole state, the events, matchEvents and
-// matchUpdates over both websocket protocols, and find no cell of the trap, no trap, and
-// nothing computed around it (the cast changes nothing of their state but the caster's
-// AP; the other seat's reachable cells are the arena's as if no trap lay there), while
-// the layer sees it. The other seat walks into it, and everyone sees it spring. The
+// matchUpdates over both websocket protocols, and find no cell of the trap, no trap, no
+// sign that a trap was laid and nothing computed around it: the cast and the laying are
+// shown as two Concealed events, with no type, spell, team or cell of theirs; the state
+// they read is the same, byte for byte, before and after the cast (the caster's AP
+// included: with grimoires public, the AP spent would name the spell); the other seat's
+// reachable cells are the arena's as if no trap lay there. The layer sees it all. The other seat walks into it, and everyone sees it spring. The
 // server hosts a Solwaris whose catalog has a trap-laying spell (trapCatalog).
 func TestSolwarisTrapSecretOverGraphQL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -157,20 +159,20 @@ func TestSolwarisTrapSecretOverGraphQL(t *testing.T) {
 	}
 	srv.must(t, ann, `mutation($m:ID!,$s:String!,$c:String!){castSpell(matchId:$m, spell:$s, cell:$c){version}}`, map[string]any{"m": id, "s": trapSpell, "c": trap}, &cast)
 	castAt := cast.CastSpell.Version - 1 // SpellCast, then TrapLaid
+	annState := decoded(t, fullState(t, srv, ann, id))
 	if traps := stateOf(t, fullState(t, srv, ann, id)).Traps; len(traps) != 1 || traps[0].Cell != trap {
 		t.Fatalf("ann does not see her trap on %s: %+v", trap, traps)
 	}
-	// The other side's and a spectator's state: the cast took ann's AP, and nothing else.
+	// The other side's and a spectator's state: the cast changed nothing, ann's AP
+	// included, while ann sees her own AP spent.
 	for name, tok := range map[string]string{"bob": bob, "spectator": ""} {
 		after := fullState(t, srv, tok, id)
 		b, a := decoded(t, before[name]), decoded(t, after)
-		fb, fa := b["fighters"].([]any)[0].(map[string]any), a["fighters"].([]any)[0].(map[string]any)
-		if fa["ap"] != fb["ap"].(float64)-3 {
-			t.Fatalf("%s: ann's AP went from %v to %v", name, fb["ap"], fa["ap"])
-		}
-		fb["ap"] = fa["ap"]
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("%s's state changed with the trap:\nbefore %s\nafter  %s", name, before[name], after)
+		}
+		if mine, theirs := annState["fighters"].([]any)[0].(map[string]any)["ap"], a["fighters"].([]any)[0].(map[string]any)["ap"]; mine != theirs.(float64)-3 {
+			t.Fatalf("ann sees her AP at %v, %s at %v: the cast costs 3", mine, name, theirs)
 		}
 	}
 	srv.must(t, ann, `mutation($m:ID!){endTurn(matchId:$m){version}}`, vars, nil)
@@ -286,6 +288,9 @@ func TestSolwarisTrapSecretOverGraphQL(t *testing.T) {
 				if seen >= castAt && seen <= hidden {
 					noTrapInState(t, fmt.Sprintf("%s's matchUpdates at version %d", name, seen), u.MatchUpdates.State, zone)
 				}
+				if (seen == castAt || seen == castAt+1) && !reflect.DeepEqual(decoded(t, u.MatchUpdates.State), decoded(t, before[name])) {
+					t.Fatalf("%s's matchUpdates at version %d, the trap's: %s; before the cast: %s", name, seen, u.MatchUpdates.State, before[name])
+				}
 			case <-ctx.Done():
 				t.Fatalf("%s's matchUpdates: %v before version %d", name, ctx.Err(), end.Match.Version)
 			}
@@ -339,12 +344,16 @@ func stateOf(t *testing.T, raw json.RawMessage) (s struct{ Traps []struct{ Cell 
 }
 
 // noTrap checks an event from the cast on shown to a client that may not see the trap:
-// the cast and the laying (at version cast and the next) are redacted, and no event names
-// a cell of the trap's zone but the bonuses drawn (public, drawn wherever a trap lies).
+// the cast and the laying (at version cast and the next) are each shown as Concealed and
+// nothing else; no event names the trap spell, nor a cell of the trap's zone but the
+// bonuses drawn (public, drawn wherever a trap lies).
 func noTrap(t *testing.T, where string, e wsEvent, zone []string, cast int) {
 	t.Helper()
-	if (e.Version == cast || e.Version == cast+1) && !e.Redacted {
-		t.Fatalf("%s: %s at version %d is shown whole: %s", where, e.Type, e.Version, e.Data)
+	if (e.Version == cast || e.Version == cast+1) && (!e.Redacted || e.Type != "Concealed" || string(e.Data) != "{}") {
+		t.Fatalf("%s: the trap's version %d is shown as %s %s (redacted %v)", where, e.Version, e.Type, e.Data, e.Redacted)
+	}
+	if e.Type == "SpellCast" || e.Type == "TrapLaid" || strings.Contains(string(e.Data), `"`+trapSpell+`"`) {
+		t.Fatalf("%s: version %d shows the trap's cast: %s %s", where, e.Version, e.Type, e.Data)
 	}
 	if e.Type != "BonusesSpawned" {
 		namesNone(t, where+": "+e.Type, e.Data, zone)

@@ -160,7 +160,9 @@ func Alternate(first int, plays []string) []Turn {
 // Shadowed is implemented by a private event that others may still learn something of:
 // Shadow returns what a viewer who may not see the event sees instead (for example a
 // CardDrawn without its card). An event without it is shown to such a viewer as its type
-// alone.
+// alone. A shadow of another type than its event is shown under its own type, in the
+// event's place: a game whose secret would be betrayed by its event's type alone (a
+// Solwaris trap laid) shows one neutral type for all of them.
 type Shadowed interface {
 	Shadow() Event
 }

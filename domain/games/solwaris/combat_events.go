@@ -14,7 +14,7 @@ import (
 type (
 	// SpellCast spends AP on a spell aimed at Cell (Target: the entity there, -1 none).
 	// Hidden: the spell lays a trap, and the cast is its team's alone (Team); the others
-	// see its shadow, without the cell nor the target.
+	// are shown Concealed in its place.
 	SpellCast struct {
 		Fighter int    `json:"fighter"`
 		Spell   string `json:"spell"`
@@ -24,7 +24,8 @@ type (
 		Team    int    `json:"team"`
 		Hidden  bool   `json:"hidden,omitempty"`
 	}
-	// TrapLaid lays a hidden trap: its team's alone until it triggers.
+	// TrapLaid lays a hidden trap: its team's alone until it triggers (the others are
+	// shown Concealed in its place).
 	TrapLaid struct {
 		Team    int               `json:"team"`
 		Layer   int               `json:"layer,omitempty"`
@@ -107,13 +108,20 @@ type (
 func (SpellCast) EventType() string { return "SpellCast" }
 func (TrapLaid) EventType() string  { return "TrapLaid" }
 
-// Shadow is what the other team learns of a trap spell cast: who cast which spell.
-func (e SpellCast) Shadow() game.Event {
-	return SpellCast{Fighter: e.Fighter, Spell: e.Spell, AP: e.AP, Team: e.Team, Hidden: e.Hidden}
-}
+// Concealed is what a viewer who may not see an event of play is shown in its place (a
+// trap laid, and the cast that lays it): that the stream moved on, and nothing of what
+// moved it; one type for every such secret, so that its type names none of them. It is
+// never stored.
+type Concealed struct{}
 
-// Shadow is what the other team learns of a trap laid: nothing but its team.
-func (e TrapLaid) Shadow() game.Event   { return TrapLaid{Team: e.Team} }
+func (Concealed) EventType() string { return "Concealed" }
+
+// Shadow: the other team and the spectators learn nothing of a trap spell cast, not even
+// that it is a spell (its AP is left out of their view of the caster: see View).
+func (SpellCast) Shadow() game.Event { return Concealed{} }
+
+// Shadow: the other team and the spectators learn nothing of a trap laid.
+func (TrapLaid) Shadow() game.Event     { return Concealed{} }
 func (Damaged) EventType() string       { return "Damaged" }
 func (Fallen) EventType() string        { return "Fallen" }
 func (Pushed) EventType() string        { return "Pushed" }
@@ -165,6 +173,9 @@ func (s *State) evolveCombat(e game.Event) bool {
 	case SpellCast:
 		f := &s.Fighters[e.Fighter]
 		f.AP -= e.AP
+		if e.Hidden {
+			f.ConcealedAP += e.AP
+		}
 		target := -1
 		if e.Target != nil {
 			target = *e.Target

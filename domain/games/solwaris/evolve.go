@@ -70,7 +70,7 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	case TurnStarted:
 		s.Actor, s.Turn, s.Deadline = e.Fighter, e.Turn, e.Deadline
 		f := &s.Fighters[e.Fighter]
-		f.AP, f.MP, f.APLost, f.MPLost, f.APDue, f.MPDue, f.Casts = e.AP, e.MP, 0, 0, 0, 0, nil
+		f.AP, f.MP, f.APLost, f.MPLost, f.APDue, f.MPDue, f.Casts, f.ConcealedAP = e.AP, e.MP, 0, 0, 0, 0, nil, 0
 		f.Stocks = combat.Expire(f.Stocks, e.Turn)
 		for i := range s.Fighters {
 			h := &s.Fighters[i]

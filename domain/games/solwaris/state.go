@@ -76,7 +76,10 @@ type Fighter struct {
 	PassiveBoost  int            // the damage bonus of an "always" passive
 	PassiveResist int            // the resistance of an "always" passive
 	Casts         []Cast         // the casts of its current turn
-	Cooldowns     []Cooldown
+	// ConcealedAP is the AP its current turn spent on casts hidden from the other teams
+	// (a trap laid): their view of its AP leaves it out.
+	ConcealedAP int
+	Cooldowns   []Cooldown
 }
 
 // Armour is the armour points f holds.

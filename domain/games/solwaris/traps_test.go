@@ -27,8 +27,8 @@ func TestTrapLaidAndSprung(t *testing.T) {
 	if laid.Visibility != (Rules{}).Sight(laid.Event) || laid.Visibility.IsPublic() {
 		t.Fatalf("a trap laid is %q", laid.Visibility)
 	}
-	if sh := laid.Event.(TrapLaid).Shadow().(TrapLaid); sh.Cell != "" || len(sh.Effects) != 0 {
-		t.Fatalf("the shadow of a trap shows %+v", sh)
+	if sh := laid.Event.(TrapLaid).Shadow(); sh != (Concealed{}) {
+		t.Fatalf("the shadow of a trap is %#v", sh)
 	}
 	s = d.s
 	s.Actor = 1

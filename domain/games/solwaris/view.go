@@ -11,9 +11,10 @@ import (
 )
 
 // View is a match of Solwaris as one viewer sees it. Before their reveal, a grimoire or
-// a start cell is shown to its team alone; a trap, to its team alone until it triggers;
-// and what the view computes for the seat to act (reachable cells, legal targets) is
-// computed from what the viewer sees, never around a trap it cannot see.
+// a start cell is shown to its team alone; a trap, to its team alone until it triggers,
+// and so are the AP its cast took; and what the view computes for the seat to act
+// (reachable cells, legal targets) is computed from what the viewer sees, never around a
+// trap it cannot see.
 type View struct {
 	Map      string
 	Width    int
@@ -126,6 +127,11 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	for i, f := range s.Fighters {
 		fv := FighterView{ID: i, Seat: f.Seat, Team: f.Team, Class: f.Class, Entity: f.Entity, Hero: f.Hero(),
 			HP: f.HP, MaxHP: f.MaxHP, AP: f.AP, MP: f.MP, Armour: f.Armour(), Statuses: statuses(f), Spells: slices.Clone(f.Spells)}
+		if !all && !p.InTeam(f.Team) {
+			// The other teams see its AP as if its hidden casts had not been: with the
+			// grimoires public, the AP they took would name the trap spell and count it.
+			fv.AP += f.ConcealedAP
+		}
 		switch {
 		case f.OnArena && (revealed || all):
 			fv.Cell = f.Cell.String()
