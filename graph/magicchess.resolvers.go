@@ -8,10 +8,19 @@ package graph
 import (
 	"context"
 
+	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/model"
 )
+
+// Card is the resolver for the card field.
+func (r *magicChessReactionResolver) Card(ctx context.Context, obj *magicchess.ReactionView) (*string, error) {
+	if obj.Card == "" {
+		return nil, nil // a window after a move holds no card
+	}
+	return &obj.Card, nil
+}
 
 // Hand is the resolver for the hand field.
 func (r *magicChessStateResolver) Hand(ctx context.Context, obj *magicchess.View) ([]*model.HandCard, error) {
@@ -28,9 +37,34 @@ func (r *magicChessStateResolver) Seats(ctx context.Context, obj *magicchess.Vie
 	return shownSeats(c, err, obj.Cards)
 }
 
+// React is the resolver for the react field.
+func (r *mutationResolver) React(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, commandID *string) (*model.ActionPayload, error) {
+	do := magicchess.React{Card: deref(cardID), Slot: -1, Targets: append([]string{}, targets...)}
+	if slot != nil {
+		do.Slot = *slot
+	}
+	if do.Card == "" && do.Slot < 0 {
+		return nil, game.Reject(game.BadInput, "name the reaction: give cardId or slot")
+	}
+	return r.do(ctx, matchID, commandID, do)
+}
+
+// PassReaction is the resolver for the passReaction field.
+func (r *mutationResolver) PassReaction(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error) {
+	return r.do(ctx, matchID, commandID, game.Choose{Option: magicchess.Pass})
+}
+
+// MagicChessReaction returns generated.MagicChessReactionResolver implementation.
+func (r *Resolver) MagicChessReaction() generated.MagicChessReactionResolver {
+	return &magicChessReactionResolver{r}
+}
+
 // MagicChessState returns generated.MagicChessStateResolver implementation.
 func (r *Resolver) MagicChessState() generated.MagicChessStateResolver {
 	return &magicChessStateResolver{r}
 }
 
-type magicChessStateResolver struct{ *Resolver }
+type (
+	magicChessReactionResolver struct{ *Resolver }
+	magicChessStateResolver    struct{ *Resolver }
+)

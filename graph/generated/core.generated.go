@@ -62,6 +62,8 @@ type MutationResolver interface {
 	Rematch(ctx context.Context, matchID string, commandID *string) (*model.JoinPayload, error)
 	ClaimVictory(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	React(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, commandID *string) (*model.ActionPayload, error)
+	PassReaction(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ChooseGrimoire(ctx context.Context, matchID string, class string, variants []string, commandID *string) (*model.ActionPayload, error)
 	PlaceFighter(ctx context.Context, matchID string, cell string, commandID *string) (*model.ActionPayload, error)
 	Bid(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
@@ -611,6 +613,28 @@ func (ec *executionContext) field_Mutation_passBid_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_passReaction_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_placeFighter_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -722,6 +746,52 @@ func (ec *executionContext) field_Mutation_playMove_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["commandId"] = arg2
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_react_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "cardId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["cardId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "slot",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["slot"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "targets",
+		func(ctx context.Context, v any) ([]string, error) {
+			return ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["targets"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg4
 	return args, nil
 }
 
@@ -3515,6 +3585,94 @@ func (ec *executionContext) fieldContext_Mutation_claimDraw(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_react(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_react(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().React(ctx, fc.Args["matchId"].(string), fc.Args["cardId"].(*string), fc.Args["slot"].(*int), fc.Args["targets"].([]string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_react(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_react_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_passReaction(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_passReaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().PassReaction(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_passReaction(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_passReaction_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_chooseGrimoire(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -5616,7 +5774,7 @@ func (ec *executionContext) unmarshalInputActionInput(ctx context.Context, obj a
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"move", "choose", "chooseGrimoire", "placeFighter", "moveFighter", "castSpell", "defect", "playCard"}
+	fieldsInOrder := [...]string{"move", "choose", "react", "chooseGrimoire", "placeFighter", "moveFighter", "castSpell", "defect", "playCard"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -5637,6 +5795,13 @@ func (ec *executionContext) unmarshalInputActionInput(ctx context.Context, obj a
 				return it, err
 			}
 			it.Choose = data
+		case "react":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("react"))
+			data, err := ec.unmarshalOReactInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐReact(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.React = data
 		case "chooseGrimoire":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("chooseGrimoire"))
 			data, err := ec.unmarshalOSolwarisGrimoireInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋsolwarisᚐChooseGrimoire(ctx, v)
@@ -6804,6 +6969,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "claimDraw":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_claimDraw(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "react":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_react(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "passReaction":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_passReaction(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

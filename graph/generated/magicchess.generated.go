@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"sync/atomic"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -18,6 +19,9 @@ import (
 
 // region    ************************** generated!.gotpl **************************
 
+type MagicChessReactionResolver interface {
+	Card(ctx context.Context, obj *magicchess.ReactionView) (*string, error)
+}
 type MagicChessStateResolver interface {
 	Hand(ctx context.Context, obj *magicchess.View) ([]*model.HandCard, error)
 	Seats(ctx context.Context, obj *magicchess.View) ([]*model.SeatCards, error)
@@ -570,6 +574,167 @@ func (ec *executionContext) fieldContext_MagicChessCard_cost(_ context.Context, 
 	return graphql.NewScalarFieldContext("MagicChessCard", field, false, false, "CardCost")
 }
 
+func (ec *executionContext) _MagicChessReaction_window(ctx context.Context, field graphql.CollectedField, obj *magicchess.ReactionView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessReaction_window(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Window, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessReaction_window(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessReaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _MagicChessReaction_seat(ctx context.Context, field graphql.CollectedField, obj *magicchess.ReactionView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessReaction_seat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessReaction_seat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessReaction", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MagicChessReaction_triggers(ctx context.Context, field graphql.CollectedField, obj *magicchess.ReactionView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessReaction_triggers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Triggers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessReaction_triggers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessReaction", field, false, false, "String")
+}
+
+func (ec *executionContext) _MagicChessReaction_card(ctx context.Context, field graphql.CollectedField, obj *magicchess.ReactionView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessReaction_card(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MagicChessReaction().Card(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessReaction_card(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessReaction", field, true, true, "ID")
+}
+
+func (ec *executionContext) _MagicChessReaction_answersFrom(ctx context.Context, field graphql.CollectedField, obj *magicchess.ReactionView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessReaction_answersFrom(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Answers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessReaction_answersFrom(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessReaction", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MagicChessReaction_closes(ctx context.Context, field graphql.CollectedField, obj *magicchess.ReactionView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessReaction_closes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Closes, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v time.Time) graphql.Marshaler {
+			return ec.marshalNTime2timeᚐTime(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessReaction_closes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessReaction", field, false, false, "Time")
+}
+
+func (ec *executionContext) _MagicChessReaction_answering(ctx context.Context, field graphql.CollectedField, obj *magicchess.ReactionView) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessReaction_answering(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Answering, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessReaction_answering(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessReaction", field, false, false, "Boolean")
+}
+
 func (ec *executionContext) _MagicChessState_board(ctx context.Context, field graphql.CollectedField, obj *magicchess.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -648,6 +813,38 @@ func (ec *executionContext) fieldContext_MagicChessState_phase(_ context.Context
 	return graphql.NewScalarFieldContext("MagicChessState", field, false, false, "String")
 }
 
+func (ec *executionContext) _MagicChessState_reaction(ctx context.Context, field graphql.CollectedField, obj *magicchess.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessState_reaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reaction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *magicchess.ReactionView) graphql.Marshaler {
+			return ec.marshalOMagicChessReaction2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐReactionView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessState_reaction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MagicChessState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MagicChessReaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MagicChessState_hand(ctx context.Context, field graphql.CollectedField, obj *magicchess.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -715,6 +912,66 @@ func (ec *executionContext) fieldContext_MagicChessState_seats(_ context.Context
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
+
+func (ec *executionContext) unmarshalInputReactInput(ctx context.Context, obj any) (magicchess.React, error) {
+	var it magicchess.React
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	if _, present := asMap["slot"]; !present {
+		asMap["slot"] = -1
+	}
+
+	fieldsInOrder := [...]string{"card", "slot", "targets"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "card":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("card"))
+			data, err := ec.unmarshalOID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Card = data
+		case "slot":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("slot"))
+			data, err := ec.unmarshalNInt2int(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Slot = data
+		case "targets":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("targets"))
+			data, err := ec.unmarshalOString2ᚕstringᚄ(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Targets = data
+		}
+	}
+	return it, nil
+}
+
+// UnmarshalReactInput unmarshals raw into the ReactInput input type, using the
+// unmarshaler bound to ctx's request. Call it from a resolver to decode an input
+// object that was not passed as a field argument.
+//
+// ctx must come from a gqlgen request; outside one there is no unmarshaler to use
+// and the returned error says so.
+func UnmarshalReactInput(ctx context.Context, raw any) (magicchess.React, error) {
+	var out magicchess.React
+	err := graphql.UnmarshalNamedInputFromContext(ctx, "ReactInput", raw, &out)
+	return out, err
+}
 
 // endregion **************************** input.gotpl *****************************
 
@@ -880,6 +1137,70 @@ func (ec *executionContext) _MagicChessCard(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var magicChessReactionImplementors = []string{"MagicChessReaction"}
+
+func (ec *executionContext) _MagicChessReaction(ctx context.Context, sel ast.SelectionSet, obj *magicchess.ReactionView) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, magicChessReactionImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MagicChessReaction")
+		case "window":
+			out.Values[i] = ec._MagicChessReaction_window(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "seat":
+			out.Values[i] = ec._MagicChessReaction_seat(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "triggers":
+			out.Values[i] = ec._MagicChessReaction_triggers(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "card":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MagicChessReaction_card(ctx, field, obj)
+				})
+		case "answersFrom":
+			out.Values[i] = ec._MagicChessReaction_answersFrom(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "closes":
+			out.Values[i] = ec._MagicChessReaction_closes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "answering":
+			out.Values[i] = ec._MagicChessReaction_answering(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var magicChessStateImplementors = []string{"MagicChessState", "GameState"}
 
 func (ec *executionContext) _MagicChessState(ctx context.Context, sel ast.SelectionSet, obj *magicchess.View) graphql.Marshaler {
@@ -904,6 +1225,11 @@ func (ec *executionContext) _MagicChessState(ctx context.Context, sel ast.Select
 		case "phase":
 			out.Values[i] = ec._MagicChessState_phase(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reaction":
+			out.Values[i] = ec._MagicChessState_reaction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "hand":
@@ -951,6 +1277,21 @@ func (ec *executionContext) marshalNCardWindow2githubᚗcomᚋarbiterᚑgamesᚋ
 
 func (ec *executionContext) marshalNMagicChessBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐBoard(ctx context.Context, sel ast.SelectionSet, v game.Board) graphql.Marshaler {
 	return ec._MagicChessBoard(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalOMagicChessReaction2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐReactionView(ctx context.Context, sel ast.SelectionSet, v *magicchess.ReactionView) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._MagicChessReaction(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalOReactInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐReact(ctx context.Context, v any) (*magicchess.React, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputReactInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 // endregion ***************************** type.gotpl *****************************

@@ -23,6 +23,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Army() ArmyResolver
+	MagicChessReaction() MagicChessReactionResolver
 	MagicChessState() MagicChessStateResolver
 	Mark() MarkResolver
 	Match() MatchResolver
@@ -147,12 +148,23 @@ type ComplexityRoot struct {
 		Window      func(childComplexity int) int
 	}
 
+	MagicChessReaction struct {
+		Answering func(childComplexity int) int
+		Answers   func(childComplexity int) int
+		Card      func(childComplexity int) int
+		Closes    func(childComplexity int) int
+		Seat      func(childComplexity int) int
+		Triggers  func(childComplexity int) int
+		Window    func(childComplexity int) int
+	}
+
 	MagicChessState struct {
-		Board func(childComplexity int) int
-		Hand  func(childComplexity int) int
-		Moves func(childComplexity int) int
-		Phase func(childComplexity int) int
-		Seats func(childComplexity int) int
+		Board    func(childComplexity int) int
+		Hand     func(childComplexity int) int
+		Moves    func(childComplexity int) int
+		Phase    func(childComplexity int) int
+		Reaction func(childComplexity int) int
+		Seats    func(childComplexity int) int
 	}
 
 	Mark struct {
@@ -228,9 +240,11 @@ type ComplexityRoot struct {
 		MoveFighter    func(childComplexity int, matchID string, path []string, commandID *string) int
 		OfferDraw      func(childComplexity int, matchID string, commandID *string) int
 		PassBid        func(childComplexity int, matchID string, commandID *string) int
+		PassReaction   func(childComplexity int, matchID string, commandID *string) int
 		PlaceFighter   func(childComplexity int, matchID string, cell string, commandID *string) int
 		PlayCard       func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) int
 		PlayMove       func(childComplexity int, matchID string, move string, commandID *string) int
+		React          func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, commandID *string) int
 		RefuseOpening  func(childComplexity int, matchID string, commandID *string) int
 		RegisterPlayer func(childComplexity int, name string, commandID *string) int
 		Rematch        func(childComplexity int, matchID string, commandID *string) int
@@ -952,6 +966,49 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MagicChessCard.Window(childComplexity), true
 
+	case "MagicChessReaction.answering":
+		if e.ComplexityRoot.MagicChessReaction.Answering == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessReaction.Answering(childComplexity), true
+	case "MagicChessReaction.answersFrom":
+		if e.ComplexityRoot.MagicChessReaction.Answers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessReaction.Answers(childComplexity), true
+	case "MagicChessReaction.card":
+		if e.ComplexityRoot.MagicChessReaction.Card == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessReaction.Card(childComplexity), true
+	case "MagicChessReaction.closes":
+		if e.ComplexityRoot.MagicChessReaction.Closes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessReaction.Closes(childComplexity), true
+	case "MagicChessReaction.seat":
+		if e.ComplexityRoot.MagicChessReaction.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessReaction.Seat(childComplexity), true
+	case "MagicChessReaction.triggers":
+		if e.ComplexityRoot.MagicChessReaction.Triggers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessReaction.Triggers(childComplexity), true
+	case "MagicChessReaction.window":
+		if e.ComplexityRoot.MagicChessReaction.Window == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessReaction.Window(childComplexity), true
+
 	case "MagicChessState.board":
 		if e.ComplexityRoot.MagicChessState.Board == nil {
 			break
@@ -976,6 +1033,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MagicChessState.Phase(childComplexity), true
+	case "MagicChessState.reaction":
+		if e.ComplexityRoot.MagicChessState.Reaction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.Reaction(childComplexity), true
 	case "MagicChessState.seats":
 		if e.ComplexityRoot.MagicChessState.Seats == nil {
 			break
@@ -1464,6 +1527,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PassBid(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.passReaction":
+		if e.ComplexityRoot.Mutation.PassReaction == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_passReaction_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PassReaction(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
 	case "Mutation.placeFighter":
 		if e.ComplexityRoot.Mutation.PlaceFighter == nil {
 			break
@@ -1497,6 +1571,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.PlayMove(childComplexity, args["matchId"].(string), args["move"].(string), args["commandId"].(*string)), true
+	case "Mutation.react":
+		if e.ComplexityRoot.Mutation.React == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_react_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.React(childComplexity, args["matchId"].(string), args["cardId"].(*string), args["slot"].(*int), args["targets"].([]string), args["commandId"].(*string)), true
 	case "Mutation.refuseOpening":
 		if e.ComplexityRoot.Mutation.RefuseOpening == nil {
 			break
@@ -2682,6 +2767,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 			graphql.NewInputUnmarshaler("MoveInput", ec.unmarshalInputMoveInput),
 			graphql.NewInputUnmarshaler("OptionInput", ec.unmarshalInputOptionInput),
 			graphql.NewInputUnmarshaler("PlayCardInput", ec.unmarshalInputPlayCardInput),
+			graphql.NewInputUnmarshaler("ReactInput", ec.unmarshalInputReactInput),
 			graphql.NewInputUnmarshaler("SolwarisCastInput", ec.unmarshalInputSolwarisCastInput),
 			graphql.NewInputUnmarshaler("SolwarisGrimoireInput", ec.unmarshalInputSolwarisGrimoireInput),
 			graphql.NewInputUnmarshaler("SolwarisMoveInput", ec.unmarshalInputSolwarisMoveInput),
@@ -3285,7 +3371,9 @@ type ChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Bo
 	{Name: "../../domain/games/magicchess/magicchess.graphqls", Input: `# Ajedrez Mágico's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 # Cards are laid with UnfairChess's playCard (mutation or act's playCard input): the card
 # kit's action, shared by both card games. The planning phase ends with
-# act(action: {choose: {option: "ready"}}).
+# act(action: {choose: {option: "ready"}}). In the advanced mode a reaction window is
+# answered with react (or act's react) and passed with passReaction (or act's choose
+# "pass").
 
 extend enum Game {
   "Ajedrez Mágico: chess with a 40-card deck, ten secret cards each after a planning phase."
@@ -3295,7 +3383,7 @@ extend enum Game {
 extend enum Mode {
   "Ajedrez Mágico without reactions (the default)."
   CLASSIC
-  "Ajedrez Mágico with reactions in the opponent's turn (not implemented yet: refused)."
+  "Ajedrez Mágico with reactions in the opponent's turn, in reaction windows (every player accepts it by joining)."
   ADVANCED
 }
 
@@ -3312,8 +3400,10 @@ type MagicChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/ga
   board: MagicChessBoard!
   "The turns played, in SAN, cards as [card targets]."
   moves: [String!]!
-  "planning (nobody moves; end it with choose \"ready\"), play, check, move-after-card, over."
+  "planning (nobody moves; end it with choose \"ready\"), play, check, move-after-card, reaction-R1 (R2, R3), over."
   phase: String!
+  "The reaction window open (advanced mode), the same for every viewer; null when none is."
+  reaction: MagicChessReaction
   "Your own hand, with what you may lay now; null unless you sit here."
   hand: [HandCard!] @goField(forceResolver: true)
   "What everyone may know of each seat's cards (the deck is the table's: both show its size)."
@@ -3369,6 +3459,50 @@ type MagicChessCard implements Card {
   textEn: String! @deprecated(reason: "Use text(lang: EN).")
   rarity: Rarity! @deprecated(reason: "UnfairChess's: every card of Ajedrez Mágico is COMMON.")
   cost: CardCost! @deprecated(reason: "UnfairChess's: use window (BEFORE is REPLACES_MOVE, the others ADDS_TO_MOVE).")
+}
+
+"""
+A reaction window of the advanced mode: who may react, after what, and until when. It is
+offered whatever the seat holds; its first fifth is reading time, in which no answer is
+taken (Match.toAct is empty), then the seat reacts once or passes until it closes.
+"""
+type MagicChessReaction @goModel(model: "github.com/arbiter-games/arbiter/domain/games/magicchess.ReactionView") {
+  "R1 (after a card laid), R2 (after a move that checks, captures, promotes, castles, allows en passant or mates), R3 (a card's own trigger)."
+  window: String!
+  "The seat that may react."
+  seat: Int!
+  "What opened it: card, check, capture, promotion, castling, en-passant, mate, seventh."
+  triggers: [String!]!
+  "R1: the card laid, face up, that resolves when the window closes; null otherwise."
+  card: ID @goField(forceResolver: true)
+  "The end of the reading time: answers are taken from then."
+  answersFrom: Time! @goField(name: "Answers")
+  "The window's deadline: unanswered, it lapses then."
+  closes: Time!
+  "Whether answers are taken now."
+  answering: Boolean!
+}
+
+extend type Mutation {
+  "Lays a reaction card from your hand in the reaction window open for you, by catalog ID or hand slot, on its targets."
+  react(matchId: ID!, cardId: ID, slot: Int, targets: [String!], commandId: ID): ActionPayload!
+  "Passes the reaction window open for you (act's choose \"pass\")."
+  passReaction(matchId: ID!, commandId: ID): ActionPayload!
+}
+
+extend input ActionInput {
+  "A reaction in the window open for you (see react)."
+  react: ReactInput
+}
+
+"A reaction, as react takes it."
+input ReactInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/magicchess.React") {
+  "The card's catalog ID, when slot does not name it."
+  card: ID
+  "The card's hand slot; -1 (the default) names it by card instead."
+  slot: Int! = -1
+  "Its targets, in square notation."
+  targets: [String!]
 }
 `, BuiltIn: false},
 	{Name: "../../domain/games/solwaris/solwaris.graphqls", Input: `# Solwaris's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
@@ -4014,6 +4148,26 @@ func (ec *executionContext) childFields_MagicChessBoard(ctx context.Context, fie
 		return ec.fieldContext_MagicChessBoard_marks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MagicChessBoard", field.Name)
+}
+
+func (ec *executionContext) childFields_MagicChessReaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "window":
+		return ec.fieldContext_MagicChessReaction_window(ctx, field)
+	case "seat":
+		return ec.fieldContext_MagicChessReaction_seat(ctx, field)
+	case "triggers":
+		return ec.fieldContext_MagicChessReaction_triggers(ctx, field)
+	case "card":
+		return ec.fieldContext_MagicChessReaction_card(ctx, field)
+	case "answersFrom":
+		return ec.fieldContext_MagicChessReaction_answersFrom(ctx, field)
+	case "closes":
+		return ec.fieldContext_MagicChessReaction_closes(ctx, field)
+	case "answering":
+		return ec.fieldContext_MagicChessReaction_answering(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MagicChessReaction", field.Name)
 }
 
 func (ec *executionContext) childFields_Mark(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
 )
@@ -29,6 +30,8 @@ type ActionInput struct {
 	Move *game.Move `json:"move,omitempty"`
 	// The answer to a choice the rules put to you (Match.choices).
 	Choose *game.Choose `json:"choose,omitempty"`
+	// A reaction in the window open for you (see react).
+	React *magicchess.React `json:"react,omitempty"`
 	// Solwaris: choose a class and its variants before the fight.
 	ChooseGrimoire *solwaris.ChooseGrimoire `json:"chooseGrimoire,omitempty"`
 	// Solwaris: take a start cell in your zone.
@@ -567,7 +570,7 @@ type Mode string
 const (
 	// Ajedrez Mágico without reactions (the default).
 	ModeClassic Mode = "CLASSIC"
-	// Ajedrez Mágico with reactions in the opponent's turn (not implemented yet: refused).
+	// Ajedrez Mágico with reactions in the opponent's turn, in reaction windows (every player accepts it by joining).
 	ModeAdvanced Mode = "ADVANCED"
 	// Two players (the default).
 	ModeTwoPlayer Mode = "TWO_PLAYER"
