@@ -122,27 +122,19 @@ func TestRemovalIsResistedPointByPoint(t *testing.T) {
 	}
 }
 
-// removingThree is the embedded catalog with Mutisme removing 3 AP and Entrave 3 MP, each
-// twice a turn on one target. The catalog of part 1 never reaches the cap in a duel
-// (Mutisme removes 2 AP once a turn on one target; Entrave 2 MP and the Feu follet's
-// Brûlure 1 MP), but the classes to come and 2v2 will: this catalog lets a duel show it.
-func removingThree(t *testing.T) *grimoire.Catalog {
+// derive is the embedded catalog with each spell and passive passed through edit (its
+// JSON object), for a figure the catalog of part 1 never reaches.
+func derive(t *testing.T, edit func(id string, obj map[string]any)) *grimoire.Catalog {
 	t.Helper()
 	var classes []map[string]any
 	if err := json.Unmarshal(grimoire.EmbeddedJSON(), &classes); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range classes {
-		for _, sp := range c["spells"].([]any) {
-			sp := sp.(map[string]any)
-			if sp["id"] != "mutisme" && sp["id"] != "entrave" {
-				continue
-			}
-			sp["perTarget"] = 2
-			for _, e := range sp["effects"].([]any) {
-				if e := e.(map[string]any); strings.HasSuffix(e["kind"].(string), "-removal") {
-					e["amount"] = 3
-				}
+		for _, list := range []string{"spells", "passives"} {
+			for _, obj := range c[list].([]any) {
+				obj := obj.(map[string]any)
+				edit(obj["id"].(string), obj)
 			}
 		}
 	}
@@ -155,6 +147,32 @@ func removingThree(t *testing.T) *grimoire.Catalog {
 		t.Fatal(err)
 	}
 	return cat
+}
+
+// setAmount sets the amount of obj's effects of kind.
+func setAmount(obj map[string]any, kind string, amount int) {
+	for _, e := range obj["effects"].([]any) {
+		if e := e.(map[string]any); e["kind"] == kind {
+			e["amount"] = amount
+		}
+	}
+}
+
+// removingThree is the embedded catalog with Mutisme removing 3 AP and Entrave 3 MP, each
+// twice a turn on one target. The catalog of part 1 never reaches the cap in a duel
+// (Mutisme removes 2 AP once a turn on one target; Entrave 2 MP and the Feu follet's
+// Brûlure 1 MP), but the classes to come and 2v2 will: this catalog lets a duel show it.
+func removingThree(t *testing.T) *grimoire.Catalog {
+	return derive(t, func(id string, sp map[string]any) {
+		switch id {
+		case "mutisme":
+			sp["perTarget"] = 2
+			setAmount(sp, "ap-removal", 3)
+		case "entrave":
+			sp["perTarget"] = 2
+			setAmount(sp, "mp-removal", 3)
+		}
+	})
 }
 
 // Between two of its turns a fighter loses at most 4 AP and at most 4 MP, all sources
