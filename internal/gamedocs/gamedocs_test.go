@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 )
@@ -87,5 +88,17 @@ func TestClassesListEverySpell(t *testing.T) {
 	}
 	if !strings.HasPrefix(out, "2 classes, each with 8 spell slots") {
 		t.Errorf("totals line: %q", strings.SplitN(out, "\n", 2)[0])
+	}
+}
+
+// TestBonusesListEveryKind checks the generated bonus table against the data: every kind
+// appears once, under its ID and names.
+func TestBonusesListEveryKind(t *testing.T) {
+	kinds := solwaris.BonusKinds()
+	out := bonuses(kinds)
+	for _, k := range kinds {
+		if n := strings.Count(out, "| `"+k.ID+"` | "+k.NameEn+" ("+k.NameFr+") |"); n != 1 {
+			t.Errorf("bonus %s appears %d times in the table", k.ID, n)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/games/magicchess"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
@@ -24,6 +25,7 @@ func sections() []section {
 		{"magic-chess.md", "catalog", func() string { return magicCatalog(magicchess.Entries()) }},
 		{"solwaris.md", "arenas", func() string { return arenas(arena.Maps()) }},
 		{"solwaris.md", "classes", func() string { return classes(grimoire.Classes()) }},
+		{"solwaris.md", "bonuses", func() string { return bonuses(solwaris.BonusKinds()) }},
 	}
 }
 

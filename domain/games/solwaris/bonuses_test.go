@@ -1,6 +1,13 @@
 package solwaris
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+)
 
 // The rules of terrain bonuses (« Les bonus de terrain »), played through Decide and
 // Evolve: who picks one up and how. "+" is a bonus of 2 AP. A hero walking over one is in
@@ -85,5 +92,116 @@ func TestABannerPicksUpNothing(t *testing.T) {
 	}
 	if len(events[BonusTaken](evs)) != 0 || len(s.Bonuses) != 1 {
 		t.Fatalf("a Banner took a bonus: %+v", evs)
+	}
+}
+
+// The cycle (« À chaque tour de héros, ceux du tour précédent disparaissent et deux
+// bonus apparaissent sur des cases libres au hasard, jamais deux fois le même ») over
+// real matches on every map, for many seeds: at each hero turn, and only then, the
+// bonuses lying are replaced by two of different kinds on two different playable cells
+// nobody stands on; the event is public, every view shows them, and the audit draws them
+// again from the key.
+func TestTheBonusCycle(t *testing.T) {
+	maps := arena.Maps()
+	for seed := range 18 {
+		m := maps[seed%len(maps)]
+		evs, err := Rules{}.Setup(game.Setup{Plan: game.Plan{Seats: 2, Teams: []int{0, 1}}, Options: game.Options{"map": m.ID},
+			Seed: fmt.Appendf(nil, "cycle %d", seed), At: noon, Purses: []int64{0, 0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := fold(t, State{}, evs)
+		s, _ = audited(t, Rules{}, s, 0, ChooseGrimoire{Class: "guerrier"})
+		s, _ = audited(t, Rules{}, s, 1, ChooseGrimoire{Class: "arcaniste"})
+		s, _ = audited(t, Rules{}, s, game.System, game.Timeout{Deadline: s.Deadline}) // placed by the seed
+		s, evs = audited(t, Rules{}, s, game.System, game.Timeout{Deadline: s.Deadline})
+		summoned := false
+		for turns := 0; turns < 14; turns++ {
+			spawned := events[BonusesSpawned](evs)
+			started := events[TurnStarted](evs)
+			if len(started) != 1 {
+				t.Fatalf("seed %d: %d turns started by one decision", seed, len(started))
+			}
+			hero := s.Fighters[started[0].Fighter].Hero()
+			if !hero {
+				if len(spawned) != 0 {
+					t.Fatalf("seed %d: a summon's turn draws bonuses %+v", seed, spawned)
+				}
+			} else {
+				if len(spawned) != 1 {
+					t.Fatalf("seed %d: a hero's turn draws bonuses %d times", seed, len(spawned))
+				}
+				if e := evs[slices.IndexFunc(evs, func(e game.Emitted) bool { return e.Event.EventType() == "BonusesSpawned" })]; !e.Visibility.IsPublic() {
+					t.Fatalf("seed %d: bonuses drawn are %v", seed, e.Visibility)
+				}
+				checkBonuses(t, s, spawned[0].Bonuses)
+			}
+			seat := s.Fighters[s.Actor].Seat
+			if f := s.Fighters[s.Actor]; f.Class == "arcaniste" && f.Hero() && !summoned {
+				v := (Rules{}).View(s, game.Viewpoint{Seats: []int{seat}, Teams: []int{seat}}).(*View)
+				for _, st := range v.Targets {
+					if st.Spell == "elementaire-de-flamme" {
+						s, _ = audited(t, Rules{}, s, seat, CastSpell{Spell: st.Spell, Cell: st.Cells[0]})
+						summoned = true
+					}
+				}
+			}
+			s, evs = audited(t, Rules{}, s, seat, EndTurn{})
+		}
+		if !summoned {
+			t.Fatalf("seed %d: the Élémentaire was never summoned", seed)
+		}
+	}
+}
+
+// checkBonuses checks a hero turn's bonuses on s, the state they were drawn in.
+func checkBonuses(t *testing.T, s State, bs []Bonus) {
+	t.Helper()
+	if len(bs) != BonusesPerTurn || bs[0].Kind == bs[1].Kind || bs[0].Cell == bs[1].Cell {
+		t.Fatalf("the bonuses %+v", bs)
+	}
+	for _, b := range bs {
+		c, err := s.grid().ParseCell(b.Cell)
+		if err != nil || !s.grid().Free(c) || s.at(c) >= 0 || bonusKind(b.Kind).ID == "" {
+			t.Fatalf("a bonus %+v on a cell not free, or taken, or of no kind", b)
+		}
+	}
+	if !slices.Equal(s.Bonuses, bs) {
+		t.Fatalf("lying %+v after drawing %+v: the previous ones stayed", s.Bonuses, bs)
+	}
+	for _, p := range []game.Viewpoint{{}, {Seats: []int{0}, Teams: []int{0}}, {Seats: []int{1}, Teams: []int{1}}} {
+		if v := (Rules{}).View(s, p).(*View); !slices.Equal(v.Bonuses, bs) {
+			t.Fatalf("viewer %+v sees the bonuses %+v, not %+v", p, v.Bonuses, bs)
+		}
+	}
+}
+
+// Bonus kinds are data checked at load: what the file may not say.
+func TestBonusKindsAreCheckedAtLoad(t *testing.T) {
+	if ks := BonusKinds(); len(ks) < BonusesPerTurn {
+		t.Fatalf("the embedded kinds %+v", ks)
+	}
+	good := `{"id": "ap", "nameFr": "Éclat", "nameEn": "Shard", "ap": 2}, {"id": "mp", "nameFr": "Plume", "nameEn": "Feather", "mp": 2}`
+	if _, err := ParseBonusKinds([]byte("[" + good + "]")); err != nil {
+		t.Fatalf("good kinds refused: %v", err)
+	}
+	for name, bad := range map[string]string{
+		"not JSON":                `[{"id": "ap",`,
+		"an unknown field":        `[{"id": "x", "nameFr": "x", "nameEn": "x", "ap": 2, "pa": 2}, ` + good + `]`,
+		"a typo of a figure":      `[{"id": "x", "nameFr": "x", "nameEn": "x", "armor": 20, "armourTurns": 1}, ` + good + `]`,
+		"one kind":                `[{"id": "ap", "nameFr": "Éclat", "nameEn": "Shard", "ap": 2}]`,
+		"a taken ID":              `[` + good + `, {"id": "ap", "nameFr": "x", "nameEn": "x", "mp": 1}]`,
+		"no ID":                   `[{"nameFr": "x", "nameEn": "x", "ap": 2}, ` + good + `]`,
+		"no English name":         `[{"id": "x", "nameFr": "x", "ap": 2}, ` + good + `]`,
+		"nothing given":           `[{"id": "x", "nameFr": "x", "nameEn": "x"}, ` + good + `]`,
+		"a negative figure":       `[{"id": "x", "nameFr": "x", "nameEn": "x", "ap": 3, "mp": -1}, ` + good + `]`,
+		"7 AP":                    `[{"id": "x", "nameFr": "x", "nameEn": "x", "ap": 7}, ` + good + `]`,
+		"a heal of 201":           `[{"id": "x", "nameFr": "x", "nameEn": "x", "heal": 201}, ` + good + `]`,
+		"armour for no time":      `[{"id": "x", "nameFr": "x", "nameEn": "x", "armour": 50}, ` + good + `]`,
+		"a duration of no armour": `[{"id": "x", "nameFr": "x", "nameEn": "x", "ap": 1, "armourTurns": 1}, ` + good + `]`,
+	} {
+		if ks, err := ParseBonusKinds([]byte(bad)); err == nil {
+			t.Errorf("%s: accepted as %+v", name, ks)
+		}
 	}
 }

@@ -284,7 +284,7 @@ func passive(cat *grimoire.Catalog, f Fighter) *grimoire.Passive {
 func (d *decision) drawBonuses() []Bonus {
 	playable := d.s.grid().Playable()
 	occupied := d.s.occupied(-1)
-	kinds := d.rng.Perm(len(BonusKinds))
+	kinds := d.rng.Perm(len(bonusKinds))
 	out := make([]Bonus, 0, BonusesPerTurn)
 	var taken []arena.Cell
 	for i := 0; i < BonusesPerTurn && i < len(kinds); i++ {
@@ -292,7 +292,7 @@ func (d *decision) drawBonuses() []Bonus {
 			c := playable[d.rng.IntN(len(playable))]
 			if !slices.Contains(occupied, c) && !slices.Contains(taken, c) {
 				taken = append(taken, c)
-				out = append(out, Bonus{Kind: BonusKinds[kinds[i]].ID, Cell: c.String()})
+				out = append(out, Bonus{Kind: bonusKinds[kinds[i]].ID, Cell: c.String()})
 				break
 			}
 		}

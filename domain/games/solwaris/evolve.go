@@ -93,7 +93,8 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 		}
 		f.HP = min(f.HP+k.Heal, f.MaxHP)
 		if k.Armour > 0 {
-			f.Stocks = append(slices.Clone(f.Stocks), combat.Stock{Points: k.Armour, Ends: s.Turn + 1})
+			f.Stocks = append(slices.Clone(f.Stocks), combat.Stock{Points: k.Armour, Ends: s.Turn + k.ArmourTurns})
+			slices.SortStableFunc(f.Stocks, func(a, b combat.Stock) int { return a.Ends - b.Ends }) // the soonest to end absorbs first
 		}
 	case TrapTriggered:
 		s.Traps[e.Trap].Sprung = true
