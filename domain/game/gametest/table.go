@@ -33,11 +33,15 @@ type Table struct {
 	Engine *engine.Engine
 	Rules  game.Rules
 	ID     string // the match's ID
-	now    time.Time
+	// Creator is the registered player who created a staked match ("" for another): the
+	// engine has it prove a wallet that covers the stake.
+	Creator string
+	now     time.Time
 }
 
 // NewTable creates a match of rules with opts, its randomness drawn from seed, and seats
-// every player, at Noon.
+// every player, at Noon. A staked match is created, as the engine demands, by a registered
+// player whose wallet covers the stake (Creator); the seats are still Player(seat)'s.
 func NewTable(t testing.TB, rules game.Rules, opts game.Options, seed uint64) *Table {
 	t.Helper()
 	tb := &Table{T: t, Ctx: context.Background(), Store: memstore.New(), Games: game.NewRegistry(rules), Rules: rules, now: Noon}
@@ -45,7 +49,15 @@ func NewTable(t testing.TB, rules game.Rules, opts game.Options, seed uint64) *T
 	copy(key[:], fmt.Sprintf("gametest %d", seed))
 	tb.Engine = engine.New(engine.Config{Store: tb.Store, Games: tb.Games, Random: rand.NewChaCha8(key),
 		Now: func() time.Time { return tb.now }})
-	ack, err := tb.Engine.Create(tb.Ctx, engine.CreateMatch{Game: rules.Info().ID, Options: opts}, engine.Meta{})
+	create := engine.CreateMatch{Game: rules.Info().ID, Options: opts}
+	if stake, err := match.Stake(opts); err == nil && stake > 0 {
+		p, _, err := tb.Engine.RegisterPlayer(tb.Ctx, "gametest creator", "")
+		if err != nil {
+			t.Fatalf("register the creator of a staked match: %v", err)
+		}
+		create.By, tb.Creator = p.ID, p.ID
+	}
+	ack, err := tb.Engine.Create(tb.Ctx, create, engine.Meta{})
 	if err != nil {
 		t.Fatalf("create a match with %v: %v", opts, err)
 	}
