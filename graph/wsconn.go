@@ -478,8 +478,9 @@ const livePrefix = `{"payload":`
 // liveFrame is a live writer's own room to frame a message: the header and livePrefix,
 // then the payload and the suffix, written together (writev) without being copied.
 type liveFrame struct {
-	head [maxFrameHeader + len(livePrefix)]byte
-	vec  [3][]byte
+	head  [maxFrameHeader + len(livePrefix)]byte
+	parts [3][]byte
+	iov   liveIovecs
 }
 
 // writeLive sends one live message: a group's payload, encoded once for all its members,
@@ -489,15 +490,14 @@ func (c *wsConn) writeLive(f *liveFrame, payload, suffix []byte) error {
 	n := frameHeader(&h, opText, len(livePrefix)+len(payload)+len(suffix))
 	k := copy(f.head[:], h[:n])
 	k += copy(f.head[k:], livePrefix)
-	bufs := net.Buffers(f.vec[:0])
-	bufs = append(bufs, f.head[:k], payload, suffix)
-	defer func() { f.vec = [3][]byte{} }() // the payload is the group's: keep nothing of it
+	f.parts = [3][]byte{f.head[:k], payload, suffix}
+	defer func() { f.parts = [3][]byte{} }() // the payload is the group's: keep nothing of it
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.broken {
 		return net.ErrClosed
 	}
-	_, err := bufs.WriteTo(c.nc)
+	err := writev(c.nc, &f.iov, &f.parts)
 	if err != nil {
 		c.brokeLocked()
 	}
