@@ -203,7 +203,7 @@ func isCode(err error, c kdb.ErrorCode) bool {
 func notFound(err error) bool { return isCode(err, kdb.ErrorCodeResourceNotFound) }
 
 // wrongVersion reports an append that ESDB refused on its expected revision.
-func wrongVersion(err error) bool { return isCode(err, kdb.ErrorCodeWrongExpectedVersion) }
+func wrongVersion(err error) bool { return errors.Is(err, errWrongRevision) }
 
 // currentRevision matches the client's words for a refused expected revision (v4.2.0:
 // "wrong expected version: expecting '%s' but got '%s'").

@@ -67,7 +67,7 @@ func WithMaxAppendBytes(n int) Option { return func(c *config) { c.maxBytes = ma
 
 // Store is an eventstore.Store on an EventStoreDB database.
 type Store struct {
-	client *kdb.Client
+	client backend
 	n      names
 	signer eventstore.Signer
 	bytes  int
@@ -94,15 +94,9 @@ func Open(ctx context.Context, connection string, opts ...Option) (*Store, error
 	if err != nil {
 		return nil, err
 	}
-	cfg := config{namespace: "arbiter", maxBatch: 64, maxBytes: 960 << 10}
-	if ns != "" {
-		cfg.namespace = ns
-	}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if !validNamespace.MatchString(cfg.namespace) {
-		return nil, fmt.Errorf("esdb: namespace %q: use 1 to 64 letters, digits or _", cfg.namespace)
+	cfg, err := configure(ns, opts)
+	if err != nil {
+		return nil, err
 	}
 	conf, err := kdb.ParseConnectionString(rest)
 	if err != nil {
@@ -113,18 +107,37 @@ func Open(ctx context.Context, connection string, opts ...Option) (*Store, error
 	if err != nil {
 		return nil, fmt.Errorf("esdb: %w", err)
 	}
+	return open(ctx, grpc{client}, cfg)
+}
+
+// open opens the store of cfg on b.
+func open(ctx context.Context, b backend, cfg config) (*Store, error) {
 	done, stop := context.WithCancel(context.Background())
-	s := &Store{client: client, n: names{cfg.namespace}, signer: cfg.signer, bytes: cfg.maxBytes, st: newState(), done: done, stop: stop}
+	s := &Store{client: b, n: names{cfg.namespace}, signer: cfg.signer, bytes: cfg.maxBytes, st: newState(), done: done, stop: stop}
 	s.mu.Lock()
-	err = s.catchUp(ctx)
+	err := s.catchUp(ctx)
 	s.mu.Unlock()
 	if err != nil {
 		stop()
-		client.Close()
+		b.close()
 		return nil, fmt.Errorf("esdb: reading the log %s: %w", s.n.log(), err)
 	}
 	s.queue = groupcommit.New(s.commit, cfg.maxBatch)
 	return s, nil
+}
+
+func configure(ns string, opts []Option) (config, error) {
+	cfg := config{namespace: "arbiter", maxBatch: 64, maxBytes: 960 << 10}
+	if ns != "" {
+		cfg.namespace = ns
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if !validNamespace.MatchString(cfg.namespace) {
+		return cfg, fmt.Errorf("esdb: namespace %q: use 1 to 64 letters, digits or _", cfg.namespace)
+	}
+	return cfg, nil
 }
 
 // splitNamespace takes Arbiter's namespace parameter out of an ESDB connection string,
@@ -181,7 +194,7 @@ func (s *Store) Close() error {
 	}
 	s.queue.Close()
 	s.stop()
-	return s.client.Close()
+	return s.client.close()
 }
 
 // closedErr reports a failure that raced with Close as ErrClosed.

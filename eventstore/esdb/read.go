@@ -34,7 +34,7 @@ func (s *Store) ReadStream(ctx context.Context, stream string, after int64, limi
 			return nil, s.closedErr(err)
 		}
 		for _, rec := range recs {
-			e, _, err := decode(s.n, rec.Event)
+			e, _, err := decode(s.n, rec)
 			if err != nil {
 				return nil, err
 			}
@@ -56,7 +56,7 @@ func (s *Store) StreamVersion(ctx context.Context, stream string) (int64, error)
 	if err != nil || len(recs) == 0 {
 		return 0, s.closedErrOrNil(err)
 	}
-	e, _, err := decode(s.n, recs[0].Event)
+	e, _, err := decode(s.n, recs[0])
 	if err != nil {
 		return 0, err
 	}
@@ -142,7 +142,7 @@ func (s *Store) start(ctx context.Context) func(after int64) (kdb.AllPosition, e
 		if len(recs) == 0 {
 			return kdb.Start{}, nil
 		}
-		return recs[0].OriginalEvent().Position, nil
+		return recs[0].Position, nil
 	}
 }
 
@@ -154,24 +154,21 @@ func (s *Store) scanAll(ctx context.Context, after int64, deliver func(eventstor
 	if err != nil {
 		return err
 	}
-	sub, err := s.client.SubscribeToAll(ctx, kdb.SubscribeToAllOptions{From: from, Filter: s.n.filter()})
+	sub, err := s.client.subscribeAll(ctx, from, s.n.filter())
 	if err != nil {
 		return err
 	}
-	defer sub.Close()
+	defer sub.close()
 	order := newReorder(after)
 	for {
-		ev := sub.Recv()
-		switch {
-		case ev.SubscriptionDropped != nil:
+		rec, err := sub.next()
+		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return ev.SubscriptionDropped.Error
-		case ev.EventAppeared == nil:
-			continue // a checkpoint, caught up, fell behind
+			return err
 		}
-		e, _, err := decode(s.n, ev.EventAppeared.OriginalEvent())
+		e, _, err := decode(s.n, rec)
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sync"
 	"time"
@@ -167,8 +166,7 @@ func (s *Store) appendLog(ctx context.Context, sealed []eventstore.Event, head e
 		}
 		data[i] = encode(e, true, h)
 	}
-	_, err := s.client.AppendToStream(ctx, s.n.log(), kdb.AppendToStreamOptions{ExpectedRevision: expectedRevision(s.st.head)}, data...)
-	return err
+	return s.client.append(ctx, s.n.log(), expectedRevision(s.st.head), data)
 }
 
 // materialize writes the events of one log append to their streams, one ESDB append per
@@ -189,7 +187,7 @@ func (s *Store) materialize(ctx context.Context, events []eventstore.Event) erro
 				data[i] = encode(e, false, nil)
 			}
 			stream, before := run[0].Stream, run[0].Version-1
-			_, err := s.client.AppendToStream(ctx, s.n.data(stream), kdb.AppendToStreamOptions{ExpectedRevision: expectedRevision(before)}, data...)
+			err := s.client.append(ctx, s.n.data(stream), expectedRevision(before), data)
 			if wrongVersion(err) {
 				err = fmt.Errorf("%w: ESDB stream %s holds events that its log does not: %w", eventstore.ErrDamaged, s.n.data(stream), conflict(err, stream, before))
 			}
@@ -256,7 +254,7 @@ func (s *Store) readLog(ctx context.Context, from int64, count uint64) ([]events
 	evs := make([]eventstore.Event, len(recs))
 	heads := make([]*eventstore.Head, len(recs))
 	for i, rec := range recs {
-		if evs[i], heads[i], err = decode(s.n, rec.Event); err != nil {
+		if evs[i], heads[i], err = decode(s.n, rec); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -264,26 +262,6 @@ func (s *Store) readLog(ctx context.Context, from int64, count uint64) ([]events
 }
 
 // read reads up to count events of an ESDB stream; a stream with no event yields none.
-func (s *Store) read(ctx context.Context, stream string, opts kdb.ReadStreamOptions, count uint64) ([]*kdb.ResolvedEvent, error) {
-	rs, err := s.client.ReadStream(ctx, stream, opts, count)
-	if notFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	var out []*kdb.ResolvedEvent
-	for {
-		ev, err := rs.Recv()
-		switch {
-		case errors.Is(err, io.EOF):
-			return out, nil
-		case notFound(err):
-			return nil, nil
-		case err != nil:
-			return nil, err
-		}
-		out = append(out, ev)
-	}
+func (s *Store) read(ctx context.Context, stream string, opts kdb.ReadStreamOptions, count uint64) ([]*kdb.RecordedEvent, error) {
+	return s.client.read(ctx, stream, opts, count)
 }
