@@ -336,6 +336,10 @@ func (d *decision) move(seat int, m MoveFighter) error {
 		return game.Reject(game.IllegalMove, "a path of %d steps needs %d MP; the fighter has %d", len(path), len(path), fi.MP)
 	}
 	d.walk(f, path)
+	if d.s.Phase == PhasePlay && !d.s.Fighters[f].Standing() { // fallen in a trap: its turn is over
+		d.emit(TurnEnded{Fighter: f})
+		d.next()
+	}
 	return nil
 }
 

@@ -129,3 +129,22 @@ func TestTheLayerTriggersItsOwnTrap(t *testing.T) {
 		t.Fatalf("the trap ends the walk, not the turn: %v", err)
 	}
 }
+
+// A fighter that falls in a trap during its own turn ends it: the Arcaniste's Élémentaire,
+// at 10 HP, walks into the Guerrier's trap at c2, which strikes for 20; its turn is over
+// and the next round starts with the Guerrier's. The fight goes on: only heroes count.
+func TestASummonFallenInATrapEndsItsTurn(t *testing.T) {
+	s := arcaniste(position(t, `
+		1.....
+		..*...
+		....2.
+	`))
+	s.Traps[0].Effects = []grimoire.Effect{{Kind: grimoire.Damage, To: grimoire.ToAll, Min: 20, Max: 20}}
+	s, _ = act(t, s, 1, CastSpell{Spell: "elementaire-de-flamme", Cell: "d2"})
+	s, _ = act(t, s, 1, EndTurn{})
+	s.Fighters[2].HP = 10
+	s, evs := act(t, s, 1, MoveFighter{Path: []string{"c2", "b2"}})
+	if len(events[Fallen](evs)) != 1 || len(events[TurnEnded](evs)) != 1 || s.Phase != PhasePlay || s.Actor != 0 || s.Turn != 2 {
+		t.Fatalf("the Élémentaire in the trap: %+v; actor %d, round %d", evs, s.Actor, s.Turn)
+	}
+}
