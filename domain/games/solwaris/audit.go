@@ -44,16 +44,16 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		if s.Phase != PhasePlay || s.Actor != e.Fighter {
 			return fmt.Errorf("fighter %d casts out of its turn", e.Fighter)
 		}
-		sp, why := s.castable(e.Fighter, e.Spell)
-		if sp == nil {
-			return fmt.Errorf("fighter %d may not cast %s: %s", e.Fighter, e.Spell, why)
+		sp, err := s.castable(e.Fighter, e.Spell)
+		if err != nil {
+			return fmt.Errorf("fighter %d may not cast %s: %w", e.Fighter, e.Spell, err)
 		}
 		to, err := arena.ParseCell(e.Cell)
 		if err != nil {
 			return err
 		}
-		if why := s.aimable(e.Fighter, sp, to); why != "" || e.AP != sp.Cost || e.Target == nil || *e.Target != s.at(to) {
-			return fmt.Errorf("fighter %d's %s on %s (AP %d, target %v): %s", e.Fighter, e.Spell, e.Cell, e.AP, e.Target, why)
+		if why := s.aimable(e.Fighter, sp, to); why != nil || e.AP != sp.Cost || e.Target == nil || *e.Target != s.at(to) {
+			return fmt.Errorf("fighter %d's %s on %s (AP %d, target %v): %v", e.Fighter, e.Spell, e.Cell, e.AP, e.Target, why)
 		}
 	case Damaged:
 		// The roll and the critical are drawn again from the key; the bonus and resistance

@@ -1,6 +1,7 @@
 package solwaris
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -26,12 +27,12 @@ func (d *decision) cast(seat int, c CastSpell) error {
 	if err != nil {
 		return &game.Error{Code: game.BadInput, Reason: err.Error(), Err: err}
 	}
-	sp, why := d.s.castable(f, c.Spell)
-	if sp == nil {
-		return game.Reject(game.IllegalMove, "%s", why)
+	sp, err := d.s.castable(f, c.Spell)
+	if err != nil {
+		return &game.Error{Code: game.IllegalMove, Reason: err.Error(), Err: err}
 	}
-	if why := d.s.aimable(f, sp, to); why != "" {
-		return game.Reject(game.IllegalMove, "%s on %s: %s", sp.ID, c.Cell, why)
+	if err := d.s.aimable(f, sp, to); err != nil {
+		return &game.Error{Code: game.IllegalMove, Reason: fmt.Sprintf("%s on %s: %v", sp.ID, c.Cell, err), Err: err}
 	}
 	d.emit(SpellCast{Fighter: f, Spell: sp.ID, Cell: c.Cell, Target: ptr(d.s.at(to)), AP: sp.Cost, Team: d.s.Fighters[f].Team, Hidden: laysTrap(sp)})
 	from := d.s.Fighters[f].Cell
@@ -50,14 +51,14 @@ func (d *decision) cast(seat int, c CastSpell) error {
 }
 
 // castable is fighter f's spell id if it may cast it now, whatever the target, or why not.
-func (s *State) castable(f int, id string) (*grimoire.Spell, string) {
+func (s *State) castable(f int, id string) (*grimoire.Spell, error) {
 	fi := s.Fighters[f]
 	if !slices.Contains(fi.Spells, id) {
-		return nil, fmt.Sprintf("the fighter has no spell %q (its spells: %v)", id, fi.Spells)
+		return nil, fmt.Errorf("the fighter has no spell %q (its spells: %v)", id, fi.Spells)
 	}
 	sp, err := s.catalog().SpellByID(id)
 	if err != nil {
-		return nil, err.Error()
+		return nil, err
 	}
 	casts := 0
 	for _, c := range fi.Casts {
@@ -67,20 +68,20 @@ func (s *State) castable(f int, id string) (*grimoire.Spell, string) {
 	}
 	switch {
 	case sp.Cost > fi.AP:
-		return nil, fmt.Sprintf("%s costs %d AP; the fighter has %d", id, sp.Cost, fi.AP)
+		return nil, fmt.Errorf("%s costs %d AP; the fighter has %d", id, sp.Cost, fi.AP)
 	case sp.PerTurn > 0 && casts >= sp.PerTurn:
-		return nil, fmt.Sprintf("%s is cast at most %d times a turn", id, sp.PerTurn)
+		return nil, limited(ErrCastLimit, "%s is cast at most %d times a turn", id, sp.PerTurn)
 	}
 	for _, cd := range fi.Cooldowns {
 		if cd.Spell == id && s.Turn < cd.From {
-			return nil, fmt.Sprintf("%s may be cast again from turn %d", id, cd.From)
+			return nil, limited(ErrCooldown, "%s may be cast again from turn %d", id, cd.From)
 		}
 	}
-	return sp, ""
+	return sp, nil
 }
 
-// aimable says why f may not aim sp at to ("" when it may).
-func (s *State) aimable(f int, sp *grimoire.Spell, to arena.Cell) string {
+// aimable says why f may not aim sp at to (nil when it may).
+func (s *State) aimable(f int, sp *grimoire.Spell, to arena.Cell) error {
 	g := s.grid()
 	from := s.Fighters[f].Cell
 	r := arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight}
@@ -88,29 +89,29 @@ func (s *State) aimable(f int, sp *grimoire.Spell, to arena.Cell) string {
 		d := arena.Distance(from, to)
 		switch {
 		case !g.Free(to):
-			return "not a playable cell"
+			return errors.New("not a playable cell")
 		case d < r.Min || d > r.Max:
-			return fmt.Sprintf("at distance %d, out of range %d-%d", d, r.Min, r.Max)
+			return fmt.Errorf("at distance %d, out of range %d-%d", d, r.Min, r.Max)
 		case r.Straight && !arena.Straight(from, to):
-			return "not in a straight line"
+			return errors.New("not in a straight line")
 		default:
-			return "out of sight"
+			return errors.New("out of sight")
 		}
 	}
 	return s.fits(f, sp, to)
 }
 
-// fits says why sp may not be aimed at to, a cell in its range ("" when it may): the
+// fits says why sp may not be aimed at to, a cell in its range (nil when it may): the
 // cell it needs (free, or holding an entity), and its limit per target.
-func (s *State) fits(f int, sp *grimoire.Spell, to arena.Cell) string {
+func (s *State) fits(f int, sp *grimoire.Spell, to arena.Cell) error {
 	on := s.at(to)
 	switch {
 	case sp.Target == grimoire.TargetFree && on >= 0:
-		return "the cell is taken"
+		return errors.New("the cell is taken")
 	case sp.Target == grimoire.TargetEntity && on < 0:
-		return "nobody stands there"
+		return errors.New("nobody stands there")
 	case on >= 0 && swaps(sp) && (s.anchored(on) || s.anchored(f)):
-		return "an anchored fighter cannot be swapped"
+		return errors.New("an anchored fighter cannot be swapped")
 	}
 	if sp.PerTarget > 0 && on >= 0 {
 		n := 0
@@ -120,10 +121,32 @@ func (s *State) fits(f int, sp *grimoire.Spell, to arena.Cell) string {
 			}
 		}
 		if n >= sp.PerTarget {
-			return fmt.Sprintf("cast at most %d times a turn on one target", sp.PerTarget)
+			return limited(ErrTargetLimit, "cast at most %d times a turn on one target", sp.PerTarget)
 		}
 	}
-	return ""
+	return nil
+}
+
+// The limits of a spell, each a refusal errors.Is finds (through the game.Error of the
+// refusal): the casts of a turn, the casts of a turn on one target, the cooldown.
+var (
+	ErrCastLimit   = errors.New("solwaris: the spell's casts of this turn are spent")
+	ErrTargetLimit = errors.New("solwaris: the spell's casts of this turn on that target are spent")
+	ErrCooldown    = errors.New("solwaris: the spell is cooling down")
+)
+
+// limitError is a refusal by one of a spell's limits: its reason, and the limit.
+type limitError struct {
+	why   string
+	limit error
+}
+
+func (e *limitError) Error() string { return e.why }
+func (e *limitError) Unwrap() error { return e.limit }
+
+// limited is a refusal by limit, for the reason format says.
+func limited(limit error, format string, args ...any) error {
+	return &limitError{why: fmt.Sprintf(format, args...), limit: limit}
 }
 
 // chosen lists the entities effect e of caster reaches.
@@ -334,7 +357,7 @@ func (s *State) targets(f int) []SpellTargets {
 		buf = g.AppendTargets(buf[:0], from, arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight})
 		cells := make([]string, 0, len(buf))
 		for _, c := range buf {
-			if sp.Target == grimoire.TargetAny && sp.PerTarget == 0 || s.fits(f, sp, c) == "" {
+			if sp.Target == grimoire.TargetAny && sp.PerTarget == 0 || s.fits(f, sp, c) == nil {
 				cells = append(cells, names[c.Y*g.Width()+c.X])
 			}
 		}

@@ -145,11 +145,7 @@ func TestCriticalIsOneInTenAndTimesOneAndAHalf(t *testing.T) {
 // critical comes on top. The catalog of part 1 tops out at 1.4 x 1.4, so here Œil du mage
 // gives +200 %: with Érudition, +210 %, held to x3 (x4.5 when critical).
 func TestBonusesNeverMoreThanTripleAHit(t *testing.T) {
-	cat := derive(t, func(id string, obj map[string]any) {
-		if id == "oeil-du-mage" {
-			setAmount(obj, "boost", 200)
-		}
-	})
+	cat := withAmount(t, "oeil-du-mage", "boost", 200)
 	r := Rules{Catalog: cat}
 	s := arcaniste(recast(position(t, `
 		1.2...
@@ -177,11 +173,7 @@ func TestBonusesNeverMoreThanTripleAHit(t *testing.T) {
 // catalog of part 1 gives at most 27 %, so here Cuirasse d'écailles gives 90 %: the
 // Guerrier, behind Parade (45 armour), takes a Comète at 25 %, all of it in the armour.
 func TestResistanceCappedThenArmour(t *testing.T) {
-	cat := derive(t, func(id string, obj map[string]any) {
-		if id == "cuirasse-d-ecailles" {
-			setAmount(obj, "resistance", 90)
-		}
-	})
+	cat := withAmount(t, "cuirasse-d-ecailles", "resistance", 90)
 	r := Rules{Catalog: cat}
 	s := recast(position(t, `
 		1..2..

@@ -1,6 +1,7 @@
 package solwaris
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -9,13 +10,13 @@ import (
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 )
 
-// castRefused checks that the acting seat's cast is refused as an illegal move whose
-// reason says why.
-func castRefused(t *testing.T, s State, seat int, c CastSpell, why string) {
+// castRefused checks that the acting seat's cast is refused as an illegal move by limit,
+// whose reason says why.
+func castRefused(t *testing.T, s State, seat int, c CastSpell, limit error, why string) {
 	t.Helper()
 	_, err := (Rules{}).Decide(s, game.Action{Seat: seat, At: noon, Do: c})
-	if game.CodeOf(err) != game.IllegalMove || !strings.Contains(err.Error(), why) {
-		t.Fatalf("%s on %s: %v, want an illegal move: %s", c.Spell, c.Cell, err, why)
+	if game.CodeOf(err) != game.IllegalMove || !errors.Is(err, limit) || !strings.Contains(err.Error(), why) {
+		t.Fatalf("%s on %s: %v, want an illegal move by %v: %s", c.Spell, c.Cell, err, limit, why)
 	}
 }
 
@@ -49,7 +50,7 @@ func TestEntraveOncePerTarget(t *testing.T) {
 	if s.Fighters[1].AP != 11 {
 		t.Fatalf("the Arcaniste has %d AP after one Entrave", s.Fighters[1].AP)
 	}
-	castRefused(t, s, 1, CastSpell{Spell: "entrave", Cell: "a1"}, "cast at most 1 times a turn on one target")
+	castRefused(t, s, 1, CastSpell{Spell: "entrave", Cell: "a1"}, ErrTargetLimit, "cast at most 1 times a turn on one target")
 	if cells := targetsOf(s, 1, "entrave"); slices.Contains(cells, "a1") || !slices.Contains(cells, "c2") {
 		t.Fatalf("the view lists Entrave on %v", cells)
 	}
@@ -57,7 +58,7 @@ func TestEntraveOncePerTarget(t *testing.T) {
 	if r := events[PointsRemoved](evs); len(r) != 1 || r[0].Fighter != 2 || s.Fighters[1].AP != 8 {
 		t.Fatalf("Entrave on the banner: %+v, %d AP left", evs, s.Fighters[1].AP)
 	}
-	castRefused(t, s, 1, CastSpell{Spell: "entrave", Cell: "c2"}, "on one target")
+	castRefused(t, s, 1, CastSpell{Spell: "entrave", Cell: "c2"}, ErrTargetLimit, "on one target")
 	s, _ = act(t, s, 1, EndTurn{})
 	s, _ = act(t, s, 0, EndTurn{})
 	if s.Actor != 1 || s.Turn != 2 {
@@ -83,8 +84,8 @@ func TestCometeCoolsDownTwoRounds(t *testing.T) {
 	if s.Fighters[1].AP != 8 {
 		t.Fatalf("%d AP after Comète", s.Fighters[1].AP)
 	}
-	castRefused(t, s, 1, CastSpell{Spell: "comete", Cell: "a1"}, "comete may be cast again from turn 3")
-	castRefused(t, s, 1, CastSpell{Spell: "comete", Cell: "c2"}, "comete may be cast again from turn 3")
+	castRefused(t, s, 1, CastSpell{Spell: "comete", Cell: "a1"}, ErrCooldown, "comete may be cast again from turn 3")
+	castRefused(t, s, 1, CastSpell{Spell: "comete", Cell: "c2"}, ErrCooldown, "comete may be cast again from turn 3")
 	if cells := targetsOf(s, 1, "comete"); len(cells) != 0 {
 		t.Fatalf("the view lists Comète on %v while it cools down", cells)
 	}
@@ -95,8 +96,22 @@ func TestCometeCoolsDownTwoRounds(t *testing.T) {
 			t.Fatalf("fighter %d to act in round %d with %d AP", s.Actor, s.Turn, s.Fighters[1].AP)
 		}
 		if round == 2 {
-			castRefused(t, s, 1, CastSpell{Spell: "comete", Cell: "a1"}, "from turn 3")
+			castRefused(t, s, 1, CastSpell{Spell: "comete", Cell: "a1"}, ErrCooldown, "from turn 3")
 		}
 	}
 	act(t, s, 1, CastSpell{Spell: "comete", Cell: "a1"})
+}
+
+// Taille is cast at most twice a turn, whatever the target: a third time is refused by
+// that limit, with the AP for it (12 - 2 x 4).
+func TestTailleTwiceATurn(t *testing.T) {
+	s := position(t, `
+		12..
+	`)
+	s, _ = act(t, s, 0, CastSpell{Spell: "taille", Cell: "b1"})
+	s, _ = act(t, s, 0, CastSpell{Spell: "taille", Cell: "b1"})
+	castRefused(t, s, 0, CastSpell{Spell: "taille", Cell: "b1"}, ErrCastLimit, "taille is cast at most 2 times a turn")
+	if s.Fighters[0].AP != 4 {
+		t.Fatalf("%d AP after two Taille", s.Fighters[0].AP)
+	}
 }

@@ -158,6 +158,17 @@ func setAmount(obj map[string]any, kind string, amount int) {
 	}
 }
 
+// withAmount is the embedded catalog where the effects of kind of the spell or passive id
+// have another amount.
+func withAmount(t *testing.T, id, kind string, amount int) *grimoire.Catalog {
+	t.Helper()
+	return derive(t, func(got string, obj map[string]any) {
+		if got == id {
+			setAmount(obj, kind, amount)
+		}
+	})
+}
+
 // removingThree is the embedded catalog with Mutisme removing 3 AP and Entrave 3 MP, each
 // twice a turn on one target. The catalog of part 1 never reaches the cap in a duel
 // (Mutisme removes 2 AP once a turn on one target; Entrave 2 MP and the Feu follet's
