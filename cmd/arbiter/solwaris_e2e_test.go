@@ -341,8 +341,9 @@ func namesNone(t *testing.T, where string, raw []byte, secrets []string) {
 }
 
 // A grimoire and a start cell chosen are hidden from the other side and from spectators
-// until both sides have chosen, on every surface: the state, the events read, the events
-// streamed over a websocket. The chooser sees its own.
+// until both sides have chosen, on every surface: every field of the state, the events
+// read, the events streamed (matchEvents) and the states streamed (matchUpdates) over
+// both websocket protocols. The chooser sees its own.
 func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -362,6 +363,11 @@ func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
 		"spectator": srv.subscribe(t, ctx, "graphql-ws", "", id, 0),
 	}
 	vars := map[string]any{"m": id}
+	updateQuery := `subscription($m:ID!){matchUpdates(matchId:$m){version state{` + solwarisFullState + `}}}`
+	updates := map[string]<-chan json.RawMessage{
+		"bob":       srv.subscribeRaw(t, ctx, "graphql-ws", bob, updateQuery, vars),
+		"spectator": srv.subscribeRaw(t, ctx, "graphql-transport-ws", "", updateQuery, vars),
+	}
 	srv.must(t, ann, `mutation($m:ID!){chooseGrimoire(matchId:$m, class:"guerrier", variants:["ancrage"]){version}}`, vars, nil)
 	var st solwarisState
 	srv.must(t, ann, solwarisStateQuery, vars, &st)
@@ -380,7 +386,7 @@ func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
 					State json.RawMessage
 				}
 			}
-			srv.must(t, tok, `query($m:ID!){match(id:$m){events{type data redacted} state{... on SolwarisState{grimoires{seat class variants} fighters{seat cell class}}}}}`, vars, &d)
+			srv.must(t, tok, `query($m:ID!){match(id:$m){events{type data redacted} state{`+solwarisFullState+`}}}`, vars, &d)
 			namesNone(t, stage+": "+name+"'s state", d.Match.State, secrets)
 			for _, e := range d.Match.Events {
 				namesNone(t, stage+": "+name+"'s "+e.Type, e.Data, secrets)
@@ -388,7 +394,8 @@ func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
 		}
 	}
 	check("grimoire chosen")
-	srv.must(t, bob, `mutation($m:ID!){chooseGrimoire(matchId:$m, class:"arcaniste"){version}}`, vars, nil)
+	var locked struct{ ChooseGrimoire struct{ Version int } }
+	srv.must(t, bob, `mutation($m:ID!){chooseGrimoire(matchId:$m, class:"arcaniste"){version}}`, vars, &locked)
 	// Both grimoires are locked and shown: the start cells are the secrets now.
 	srv.must(t, ann, solwarisStateQuery, vars, &st)
 	cell := st.Match.State.PlacementCells[0]
@@ -420,10 +427,45 @@ func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
 		}
 	}
 	srv.must(t, bob, solwarisStateQuery, vars, &st)
-	srv.must(t, bob, `mutation($m:ID!,$c:String!){placeFighter(matchId:$m, cell:$c){version}}`, map[string]any{"m": id, "c": st.Match.State.PlacementCells[0]}, nil)
+	var placed struct{ PlaceFighter struct{ Version int } }
+	srv.must(t, bob, `mutation($m:ID!,$c:String!){placeFighter(matchId:$m, cell:$c){version}}`, map[string]any{"m": id, "c": st.Match.State.PlacementCells[0]}, &placed)
 	srv.must(t, bob, solwarisStateQuery, vars, &st)
 	if st.Match.State.Phase != "auction" || st.Match.State.Fighters[0].Cell != cell {
 		t.Fatalf("once both are placed bob sees %+v", st.Match.State)
+	}
+	// Every state streamed before a reveal held nothing of the secret it reveals, and
+	// the state streamed at the reveal shows it.
+	for name, ch := range updates {
+		revealed := false
+		for seen := 0; seen < placed.PlaceFighter.Version; {
+			select {
+			case data := <-ch:
+				var u struct {
+					MatchUpdates struct {
+						Version int
+						State   json.RawMessage
+					}
+				}
+				if err := json.Unmarshal(data, &u); err != nil {
+					t.Fatal(err)
+				}
+				seen = u.MatchUpdates.Version
+				where := fmt.Sprintf("%s's matchUpdates at version %d", name, seen)
+				if seen < locked.ChooseGrimoire.Version {
+					namesNone(t, where, u.MatchUpdates.State, []string{"guerrier", "ancrage"})
+				}
+				if seen < placed.PlaceFighter.Version {
+					namesNone(t, where, u.MatchUpdates.State, []string{cell})
+				} else {
+					revealed = strings.Contains(string(u.MatchUpdates.State), `"cell":"`+cell+`"`)
+				}
+			case <-ctx.Done():
+				t.Fatalf("%s's matchUpdates: %v before version %d", name, ctx.Err(), placed.PlaceFighter.Version)
+			}
+		}
+		if !revealed {
+			t.Fatalf("%s's matchUpdates never showed ann's start cell %s once both were placed", name, cell)
+		}
 	}
 }
 
