@@ -1,6 +1,8 @@
 package magicchess
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
@@ -521,5 +524,124 @@ func TestTheWindowIsOfferedWhateverTheHand(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a.view, b.view) {
 		t.Fatalf("White's view differs with Black's hand:\n%+v\n%+v", a.view, b.view)
+	}
+}
+
+// Rule 8 in the advanced mode: an Echo laid on an Echo is held through its window like
+// any card, then annulled as it resolves; its player keeps the turn, and the audit
+// re-derives both the resolution and the annulment.
+func TestALoopIsAnnulledAfterItsWindow(t *testing.T) {
+	s := adv(t, start, []string{"wall", "echo", "frost"}, []string{"echo", "swamp"}, "")
+	s = laid(t, s, sec(1), "wall", "e5")
+	s, _ = passWindow(t, s)
+	s = laid(t, s, sec(20), "echo") // Black's echo repeats the wall, for Black
+	s, _ = passWindow(t, s)
+	before := s.FEN()
+	s = laid(t, s, sec(40), "echo")
+	s, evs := passWindow(t, s)
+	if result(t, evs) != Annulled {
+		t.Fatalf("echo on echo resolved as %s", result(t, evs))
+	}
+	if _, ok := evs[len(evs)-1].Event.(CardAnnulled); !ok {
+		t.Fatalf("no annulment recorded: %+v", evs)
+	}
+	if s.FEN() != before || s.toAct() != 0 || s.Record[len(s.Record)-1] != "[echo] annulled" {
+		t.Fatalf("after the annulment: %s, seat %d to act, record %v", s.FEN(), s.toAct(), s.Record)
+	}
+	played(t, s, sec(60), "d2d4") // White still plays its turn
+}
+
+// Seeded random advanced matches: each seat chooses among the plays its own view lists,
+// reacts when it may two times in three, and lets time pass for the reading times and
+// now and then for a lapse. After every action each event passes the audit, both kings
+// stand, and the side not to move is never in check. Holds for every seed.
+func TestRandomAdvancedMatchesKeepRuleOne(t *testing.T) {
+	r := Rules{}
+	reactions := 0
+	for seed := range uint64(10) {
+		rng := rand.New(rand.NewPCG(seed, 17))
+		s, _ := setup(t, fmt.Sprint("advanced ", seed), game.Options{"mode": Advanced, "clock": "off", "hand": "10"})
+		s = r.Evolve(s, PlanningEnded{At: t0, Reason: "time"}).(State)
+		now := t0
+		for n := 0; n < 300 && !r.Status(s).Over; n++ {
+			now = now.Add(time.Second)
+			st := r.Status(s)
+			if len(st.ToAct) == 0 || rng.IntN(40) == 0 && !st.Deadline.IsZero() {
+				if st.Deadline.IsZero() {
+					t.Fatalf("nobody to act and no deadline: %+v", st)
+				}
+				now = st.Deadline
+				s, _ = step(t, s, game.System, now, game.Timeout{Deadline: st.Deadline})
+				continue
+			}
+			seat := st.ToAct[0]
+			plays := r.View(s, game.Viewpoint{Seats: []int{seat}, Teams: []int{seat}}).Plays()
+			if len(plays) == 0 {
+				t.Fatalf("seat %d has no play in a live game (%s)", seat, s.FEN())
+			}
+			var cardPlays []game.Play
+			for _, p := range plays {
+				if p.Kind == game.KindCard {
+					cardPlays = append(cardPlays, p)
+				}
+			}
+			p := plays[rng.IntN(len(plays))]
+			if len(cardPlays) > 0 && rng.IntN(3) > 0 {
+				p = cardPlays[rng.IntN(len(cardPlays))]
+			}
+			if _, ok := p.Do.(React); ok {
+				reactions++
+			}
+			s, _ = step(t, s, seat, now, p.Do)
+			for _, c := range []chess.Color{chess.White, chess.Black} {
+				if _, ok := s.Pos.KingSquare(c); !ok {
+					t.Fatalf("seed %d: after %+v a king is gone", seed, p.Do)
+				}
+			}
+			if s.kingAttacked(1 - s.toAct()) {
+				t.Fatalf("seed %d: after %+v the side not to move is in check (%s)", seed, p.Do, s.FEN())
+			}
+		}
+	}
+	if reactions == 0 {
+		t.Fatal("no reaction in ten random matches")
+	}
+	t.Logf("%d reactions laid", reactions)
+}
+
+// The audit (arbiter verify) refuses a stream of the advanced mode that the rules would
+// not record: a window left out, a pass in the reading time, a reaction the window does
+// not allow, a held card resolved otherwise than the rules resolve it.
+func TestTheAuditRefusesForgedWindows(t *testing.T) {
+	r := Rules{}
+	capture := adv(t, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", []string{"frost"}, []string{"counterspell", "swamp"}, "")
+	_, evs := step(t, capture, 0, sec(1), game.Move{Notation: "e4d5"})
+	moved := r.Evolve(capture, evs[0].Event).(State) // the window is due, not opened
+	if err := r.Audit(moved, MovePlayed{Seat: 1, UCI: "e8e7", SAN: "Ke7", FEN: "x"}); err == nil {
+		t.Error("a move recorded where a window was due")
+	}
+	if err := r.Audit(moved, ReactionWindowOpened{Window: R2, Seat: 1, Triggers: []string{TriggerCheck}, At: sec(1), Answers: sec(3), Closes: sec(11)}); err == nil {
+		t.Error("a window with triggers the move did not have")
+	}
+	open := r.Evolve(moved, evs[1].Event).(State)
+	if err := r.Audit(open, ReactionPassed{Seat: 1, At: sec(2)}); err == nil {
+		t.Error("a pass in the reading time")
+	}
+	answer := r.Evolve(open, ReactionReadingEnded{Seat: 1, At: sec(3)}).(State)
+	if err := r.Audit(answer, ReactionPlayed{Seat: 1, Card: "counterspell", Slot: 0, Targets: []string{}, Result: Resolved, FEN: answer.FEN(), At: sec(4)}); err == nil {
+		t.Error("a counterspell after a move")
+	}
+	if err := r.Audit(answer, ReactionPassed{Seat: 1, At: sec(5), TimedOut: true}); err == nil {
+		t.Error("a lapse before the deadline")
+	}
+	card := adv(t, start, []string{"banish"}, []string{"swamp"}, "")
+	card = laid(t, card, sec(1), "banish", "e7")
+	card = answering(t, card)
+	_, evs = step(t, card, 1, sec(4), game.Choose{Option: Pass})
+	closed := r.Evolve(card, evs[0].Event).(State)
+	forged := evs[1].Event.(CardResolved)
+	forged.Result, forged.FEN = Cancelled, card.FEN()
+	if err := r.Audit(closed, forged); err == nil {
+		t.Error("a held card recorded as cancelled though nobody reacted")
 	}
 }
