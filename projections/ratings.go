@@ -42,10 +42,13 @@ type ratedMatch struct {
 	game    string
 	players []string // by seat
 	teams   []int    // by seat
-	// keyed is the game when it names its rating keys from its state (game.RatingKeyed):
-	// only then is the game's state folded, into state.
-	keyed game.Rules
-	state game.State
+	// keyed is the game when it reads its state at the end (game.RatingKeyed, its keys;
+	// game.Rewarding, whether an abandonment came too early): only then is the game's state
+	// folded, into state.
+	keyed    game.Rules
+	state    game.State
+	resigned []int // the seats that resigned or forfeited
+	rules    game.Rules
 }
 
 // NewRatings returns an empty model for the games of reg. A game that reg does not hold
@@ -81,11 +84,18 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 		if e.Rated && e.Seats >= 2 && len(e.Teams) == e.Seats {
 			m := &ratedMatch{game: e.Game, players: make([]string, e.Seats), teams: e.Teams}
 			m.keyed = r.keyed(e.Game)
+			m.rules = r.rulesOf(e.Game)
 			r.pending[id] = m
 		}
 	case match.SeatTaken:
-		if m := r.pending[id]; m != nil && e.Seat >= 0 && e.Seat < len(m.players) {
+		if m := r.pending[id]; m != nil && e.Bot {
+			delete(r.pending, id) // a bot game never counts for ratings
+		} else if m != nil && e.Seat >= 0 && e.Seat < len(m.players) {
 			m.players[e.Seat] = e.PlayerID
+		}
+	case match.Resigned:
+		if m := r.pending[id]; m != nil {
+			m.resigned = append(m.resigned, e.Seat)
 		}
 	case match.MatchEnded:
 		m := r.pending[id]
@@ -106,20 +116,38 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 			}
 		}
 		keys := m.keys()
+		// Abandoned too early to count (game.Rewarding): the seats that left lose as
+		// usual, the others' ratings do not move.
+		only := func(int) bool { return true }
+		if m.rules != nil && game.AbandonedEarly(m.rules, m.state, len(m.resigned)) {
+			only = func(seat int) bool { return slices.Contains(m.resigned, seat) }
+		}
 		for k := range keys[0] { // every seat has as many keys: rated key by key
-			r.rate(m, result, func(seat int) string { return keys[seat][k] })
+			r.rate(m, result, func(seat int) string { return keys[seat][k] }, only)
 		}
 	}
 	return nil
 }
 
-// keyed is the game of ID id when it names its rating keys, else nil.
+// keyed is the game of ID id when it reads its state at the end of a match (its rating
+// keys, or whether an abandonment came too early), else nil.
 func (r *Ratings) keyed(id string) game.Rules {
+	rules := r.rulesOf(id)
+	_, named := rules.(game.RatingKeyed)
+	_, rewarding := rules.(game.Rewarding)
+	if !named && !rewarding {
+		return nil
+	}
+	return rules
+}
+
+// rulesOf is the game of ID id, or nil when r's registry does not hold it.
+func (r *Ratings) rulesOf(id string) game.Rules {
 	if r.games == nil {
 		return nil
 	}
 	rules, err := r.games.Get(id)
-	if _, ok := rules.(game.RatingKeyed); !ok || err != nil {
+	if err != nil {
 		return nil
 	}
 	return rules
@@ -154,19 +182,26 @@ func (m *ratedMatch) keys() [][]string {
 }
 
 // rate counts result, by seat, for the players of m, each under the key keyOf gives its
-// seat.
-func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) string) {
+// seat, for the seats that only admits.
+func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) string, only func(seat int) bool) {
 	before := make([]rating.Player, len(m.players))
 	rows := make([]*Rating, len(m.players))
 	for i, p := range m.players {
-		if r.changed != nil {
-			r.changed[p] = true
+		if only(i) {
+			if r.changed != nil {
+				r.changed[p] = true
+			}
+			rows[i] = r.get(p, m.game, keyOf(i), m.rules)
+		} else { // read, not kept: a seat whose rating does not move gets no row from it
+			rows[i] = r.peek(p, m.game, keyOf(i), m.rules)
 		}
-		rows[i] = r.get(p, m.game, keyOf(i))
 		before[i] = rating.Player{Rating: rows[i].Rating, Games: rows[i].Games}
 	}
 	after := rating.UpdateMany(before, m.teams, result)
 	for i, x := range rows {
+		if !only(i) {
+			continue
+		}
 		x.Rating = after[i]
 		x.Games++
 		switch result[i] {
@@ -180,7 +215,25 @@ func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) str
 	}
 }
 
-func (r *Ratings) get(player, gameID, key string) *Rating {
+// peek is a player's rating under key as it stands, a copy, without keeping a new one.
+func (r *Ratings) peek(player, gameID, key string, rules game.Rules) *Rating {
+	if x := r.byPlayer[player][key]; x != nil {
+		c := *x
+		return &c
+	}
+	return newRating(gameID, key, rules)
+}
+
+// newRating is a rating not played yet: at the game's start (game.RatingStarting) or Elo's.
+func newRating(gameID, key string, rules game.Rules) *Rating {
+	x := &Rating{Game: gameID, Key: key, Rating: rating.Initial}
+	if s, ok := rules.(game.RatingStarting); ok {
+		x.Rating = s.InitialRating(key)
+	}
+	return x
+}
+
+func (r *Ratings) get(player, gameID, key string, rules game.Rules) *Rating {
 	g := r.byPlayer[player]
 	if g == nil {
 		g = map[string]*Rating{}
@@ -188,7 +241,7 @@ func (r *Ratings) get(player, gameID, key string) *Rating {
 	}
 	x := g[key]
 	if x == nil {
-		x = &Rating{Game: gameID, Key: key, Rating: rating.Initial}
+		x = newRating(gameID, key, rules)
 		g[key] = x
 	}
 	return x

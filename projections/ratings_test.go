@@ -168,3 +168,62 @@ func TestRatingsUnderTheKeysAGameNames(t *testing.T) {
 		}
 	}
 }
+
+// shortDuel is the duel where an abandonment counts once both classes are picked
+// (game.Rewarding, Solwaris's "from the 4th turn") and every rating starts at 1000.
+type shortDuel struct{ duel }
+
+func (shortDuel) Info() game.Info {
+	return game.Info{ID: "SHORT", Name: "Short duel", RulesVersion: "1"}
+}
+func (shortDuel) AbandonCounts(st game.State) bool {
+	classes, _ := st.([]string)
+	return len(classes) == 2
+}
+func (shortDuel) InitialRating(string) float64        { return 1000 }
+func (shortDuel) RatingKeys(game.State, int) []string { return []string{"SHORT"} }
+
+// Bob abandons before the duel counts: he loses his rating, Ann's does not move; then
+// Ann abandons the next one after her first pick, still too early: she loses, Bob gains
+// nothing. Ratings start at the game's 1000.
+func TestAnAbandonmentTooEarlyMovesOnlyTheLeaversRating(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	reg := game.NewRegistry(shortDuel{})
+	eng := engine.New(engine.Config{Store: store, Games: reg})
+	for i, c := range []struct {
+		picks  []string
+		leaver string
+	}{{nil, "bob"}, {[]string{"mage", "brute"}, "ann"}} {
+		ack, err := eng.Create(ctx, engine.CreateMatch{Game: "SHORT", Rated: true, By: "ann"}, engine.Meta{CommandID: fmt.Sprint(i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seat, p := range []string{"ann", "bob"} {
+			if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p, Seat: &seat}, engine.Meta{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c.picks != nil { // ann picks; the duel counts once bob has too, and ends: resign before
+			if _, err := eng.Handle(ctx, ack.MatchID, match.Act{PlayerID: "ann", Do: game.Move{Notation: c.picks[0]}}, engine.Meta{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := eng.Handle(ctx, ack.MatchID, match.Resign{PlayerID: c.leaver}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := NewRatings(reg)
+	if err := Rebuild(ctx, store, nil, r); err != nil {
+		t.Fatal(err)
+	}
+	bobAfter := rating.UpdateMany([]rating.Player{{Rating: 1000}, {Rating: 1000}}, []int{0, 1}, []float64{1, 0})[1]
+	annAfter := rating.UpdateMany([]rating.Player{{Rating: 1000}, {Rating: bobAfter, Games: 1}}, []int{0, 1}, []float64{0, 1})[0]
+	ann, bob := r.Of("ann"), r.Of("bob")
+	if len(bob) != 1 || bob[0].Games != 1 || bob[0].Losses != 1 || math.Abs(bob[0].Rating-bobAfter) > 1e-9 {
+		t.Fatalf("bob after abandoning early, then seeing ann abandon early: %+v, want one loss at %.1f", bob, bobAfter)
+	}
+	if len(ann) != 1 || ann[0].Games != 1 || ann[0].Losses != 1 || math.Abs(ann[0].Rating-annAfter) > 1e-9 {
+		t.Fatalf("ann: %+v, want one loss at %.1f and no win from bob's abandonment", ann, annAfter)
+	}
+}

@@ -117,3 +117,27 @@ func PlayFrom(rules Rules, st State, start time.Time) time.Time {
 	}
 	return start
 }
+
+// Rewarding is implemented by a game in which a match abandoned early is too short to
+// count for the seats that stay (Solwaris: before its 4th turn). AbandonCounts reports
+// whether a match that ended in st by a seat's resignation or forfeit went far enough
+// for the others to be rewarded: when not, the stakes move nothing and the ratings of
+// those who stayed do not move, while the seat that left still loses its rating.
+type Rewarding interface {
+	AbandonCounts(st State) bool
+}
+
+// RatingStarting is implemented by a game whose ratings do not start at Elo's usual
+// 1400 (Solwaris: every class starts at 1000). InitialRating is where the rating kept
+// under key starts.
+type RatingStarting interface {
+	InitialRating(key string) float64
+}
+
+// AbandonedEarly reports whether a match of rules that ended in st with resigned seats
+// was abandoned too early to reward those who stayed (see Rewarding). st may be nil (a
+// game that folded no event yet): the game says what that means.
+func AbandonedEarly(rules Rules, st State, resigned int) bool {
+	r, ok := rules.(Rewarding)
+	return ok && resigned > 0 && !r.AbandonCounts(st)
+}

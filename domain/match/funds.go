@@ -129,7 +129,8 @@ type SeatSettlement struct {
 
 // Settlement says, by seat, what each funded seat of the finished match s pays and
 // receives: the losers' stakes go to the winners, shared evenly (a remainder coin by coin
-// to the first winners by seat); a draw moves no stake; a void match (aborted, cancelled)
+// to the first winners by seat); a draw moves no stake, nor a match abandoned too early
+// to count (game.Rewarding: a Solwaris duel before its 4th turn); a void match (aborted, cancelled)
 // moves nothing at all, not even what the game charged. What a Charging game charged a
 // seat is added to what it pays. A seat without a hold settles nothing (Hold is "").
 func Settlement(rules game.Rules, s State) []SeatSettlement {
@@ -143,6 +144,9 @@ func Settlement(rules game.Rules, s State) []SeatSettlement {
 		return out
 	}
 	stake, _ := Stake(s.Options)
+	if game.AbandonedEarly(rules, s.GameState, len(s.Resigned)) {
+		stake = 0 // too short to count: the one who stays gains nothing, so no stake moves
+	}
 	if w := s.Result.Winners; len(w) > 0 && stake > 0 {
 		var losers int64
 		for i := range out {

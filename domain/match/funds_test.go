@@ -127,3 +127,39 @@ func TestAVacatedSeatLosesItsFunds(t *testing.T) {
 		t.Fatalf("after leaving: holds %v funds %v", st.Holds, st.Funds)
 	}
 }
+
+// shortToll is the toll game where an abandoned match counts only once a seat has paid
+// (game.Rewarding): a stand-in for Solwaris's "before the 4th turn".
+type shortToll struct{ tollgame.Rules }
+
+func (shortToll) AbandonCounts(st game.State) bool {
+	for _, n := range (tollgame.Rules{}).Charged(st) {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func TestAStakeDoesNotMoveWhenAMatchIsAbandonedTooEarlyToCount(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		moves []string
+		want  []match.SeatSettlement
+	}{
+		{"bob resigns at once: nobody gains", nil, []match.SeatSettlement{{Hold: "ha"}, {Hold: "hb"}}},
+		{"bob resigns once it counts: ann takes his stake", []string{"pay:10"}, []match.SeatSettlement{{Hold: "ha", Charged: 10, Won: 100}, {Hold: "hb", Charged: 100}}},
+	} {
+		rules := shortToll{}
+		st, _ := decide(t, rules, stakedToll(t, "100"),
+			match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
+			match.Join{PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
+		for _, m := range c.moves {
+			st, _ = decide(t, rules, st, match.Act{PlayerID: "ann", Do: game.Move{Notation: m}})
+		}
+		st, _ = decide(t, rules, st, match.Resign{PlayerID: "bob"})
+		if got := match.Settlement(rules, st); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/leagues"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 )
 
 // Solwaris is the game these rules are Solwaris's for.
@@ -18,7 +19,7 @@ const Solwaris = "SOLWARIS"
 
 // MinTurns is the turn an abandoned duel must have reached for the one who stays to keep
 // its rewards: before it the duel is too short to count ("Abandonner un combat").
-const MinTurns = 4
+const MinTurns = solwaris.RewardTurn
 
 // Rewarded reports whether seat receives the rewards of m that are coins, challenges,
 // league points and loot: never in a void match nor against the bot (bot games never

@@ -195,6 +195,22 @@ func (Rules) Events() *game.Codec {
 	return c
 }
 
+// RewardTurn is the turn an abandoned duel must have reached for the one who stays to
+// keep its rewards (coins, rating, XP, loot): before it the duel is too short to count.
+const RewardTurn = 4
+
+// AbandonCounts implements game.Rewarding: an abandoned duel counts from turn RewardTurn.
+func (Rules) AbandonCounts(st game.State) bool {
+	s, _ := st.(State)
+	return s.Turn >= RewardTurn
+}
+
+// StartRating is where every rating of Solwaris starts, the game's and each class's.
+const StartRating = 1000
+
+// InitialRating implements game.RatingStarting.
+func (Rules) InitialRating(string) float64 { return StartRating }
+
 // RatingKeys: a result counts under the game and under the class the seat played, class
 // against class (the rules rate each class apart); under the game alone when the match
 // ended before the grimoires were locked.
