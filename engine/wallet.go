@@ -316,6 +316,11 @@ func (e *Engine) checkStake(ctx context.Context, c CreateMatch) error {
 // GrantCoins credits a registered player's wallet (a daily bonus, a reward: the economy's),
 // once per key: the same key sent again grants nothing more.
 func (e *Engine) GrantCoins(ctx context.Context, playerID string, amount int64, reason, key string) (wallet.State, error) {
+	return e.grantFor(ctx, playerID, amount, reason, "", key)
+}
+
+// grantFor is GrantCoins with what the grant is for (ref: a day, a challenge).
+func (e *Engine) grantFor(ctx context.Context, playerID string, amount int64, reason, ref, key string) (wallet.State, error) {
 	if _, err := e.registration(ctx, playerID); err != nil {
 		return wallet.State{}, err
 	}
@@ -326,7 +331,7 @@ func (e *Engine) GrantCoins(ctx context.Context, playerID string, amount int64, 
 		return wallet.State{}, err
 	}
 	return e.walletDo(ctx, playerID, "grant:"+key, func(wallet.State) (wallet.Command, error) {
-		return wallet.Grant{Amount: amount, Reason: reason}, nil
+		return wallet.Grant{Amount: amount, Reason: reason, Ref: ref}, nil
 	})
 }
 

@@ -171,6 +171,11 @@ func (r *mutationResolver) CreateMatch(ctx context.Context, input model.CreateMa
 		}
 		opts[match.StakeOption] = stake
 	}
+	if p != nil && (input.Rated != nil && *input.Rated || opts[match.StakeOption] != "" && opts[match.StakeOption] != "0") {
+		if err := r.checkCooldown(p.ID, string(input.Game)); err != nil {
+			return nil, err // a rated or staked duel is against a player: not while in a cooldown
+		}
+	}
 	c := engine.CreateMatch{Game: string(input.Game), Options: opts, Rated: input.Rated != nil && *input.Rated, By: viewerID(p)}
 	if c.Rated && p == nil {
 		return nil, game.Reject(game.Unauthenticated, "a rated match needs a registered creator: send your token")
@@ -190,6 +195,9 @@ func (r *mutationResolver) CreateMatch(ctx context.Context, input model.CreateMa
 func (r *mutationResolver) JoinMatch(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error) {
 	p, err := r.player(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.joinCooldown(ctx, p.ID, matchID); err != nil {
 		return nil, err
 	}
 	ack, err := r.Engine.Handle(ctx, matchID, match.Join{PlayerID: p.ID, Name: p.Name, Seat: seat}, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})

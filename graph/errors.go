@@ -47,6 +47,13 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if errors.As(err, &rej) {
 			gerr.Message = rej.Reason
 			gerr.Extensions["code"] = string(rej.Code)
+			// A refusal whose cause says more (a cooldown's end) gives it as extensions.
+			var more interface{ Extensions() map[string]any }
+			if errors.As(err, &more) {
+				for k, v := range more.Extensions() {
+					gerr.Extensions[k] = v
+				}
+			}
 			return gerr
 		}
 		if gerr.Extensions["code"] != nil {

@@ -23,6 +23,9 @@ type Resolver struct {
 	Lobby  *projections.Matches // every match's live state: boards, seats, the lobby
 	Elo    *projections.Ratings
 	Cards  *projections.CardsPlayed // the cards each player has played
+	// Economy is what the economy reads from finished matches (experience, the day's
+	// matches for the challenges, abandonments, loot); nil serves none.
+	Economy *projections.Economy
 	// Choices is each player's last choice per game and key (a Solwaris grimoire per
 	// class); nil remembers nothing.
 	Choices *projections.Choices

@@ -185,6 +185,7 @@ type app struct {
 	matches  *projections.Matches
 	ratings  *projections.Ratings
 	cards    *projections.CardsPlayed
+	economy  *projections.Economy
 	choices  *projections.Choices
 	settle   *settlement.Process
 	metrics  *metrics.Registry
@@ -226,6 +227,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		})),
 		ratings: projections.NewRatings(reg),
 		cards:   projections.NewCardsPlayed(reg),
+		economy: projections.NewEconomy(reg),
 		choices: projections.NewChoices(reg),
 	}
 	a.settle = settlement.New(a.engine, log)
@@ -234,7 +236,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		return nil, fmt.Errorf("reading the store's head: %w", err)
 	}
 	log.Info("rebuilding the read side", "events", head)
-	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards, a.choices, a.settle); err != nil {
+	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards, a.economy, a.choices, a.settle); err != nil {
 		return nil, err
 	}
 	hub := graph.NewHub()
@@ -265,6 +267,9 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 				return err
 			}
 			if err := a.cards.Apply(ev); err != nil {
+				return err
+			}
+			if err := a.economy.Apply(ev); err != nil {
 				return err
 			}
 			if err := a.choices.Apply(ev); err != nil {
@@ -312,7 +317,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if cfg.abandon != nil { // a short claim wait (tests) gets a shorter grace
 		presence.Grace = min(graph.DefaultGrace, time.Duration(cfg.abandon.ClaimAfterMs)*time.Millisecond/4)
 	}
-	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Choices: a.choices, ReadPos: a.follower, Hub: hub, Presence: presence}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Economy: a.economy, Choices: a.choices, ReadPos: a.follower, Hub: hub, Presence: presence}
 	return a, nil
 }
 

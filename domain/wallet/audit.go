@@ -17,7 +17,7 @@ func Audit(s State, id string, e game.Event) error {
 	wantID := ""
 	switch e := e.(type) {
 	case CoinsGranted:
-		cmd = Grant{Amount: e.Amount, Reason: e.Reason}
+		cmd = Grant{Amount: e.Amount, Reason: e.Reason, Ref: e.Ref}
 	case CoinsHeld:
 		cmd, wantID = HoldCoins{ID: e.Hold, Match: e.Match, Amount: e.Amount, Seat: e.Seat}, e.Hold
 		if h, open := s.OpenHold(e.Match); open {

@@ -9,6 +9,7 @@ import "github.com/arbiter-games/arbiter/domain/game"
 type CoinsGranted struct {
 	Amount int64  `json:"amount"`
 	Reason string `json:"reason"`
+	Ref    string `json:"ref,omitempty"` // what it is for: the day of a daily bonus, a challenge
 }
 
 // CoinsHeld keeps coins aside for a match. Hold is the hold's ID, the ID of this event;
@@ -67,6 +68,7 @@ type Entry struct {
 	Amount int64
 	Reason string
 	Match  string
+	Ref    string // what a grant or spending is for: a day, a challenge, a hat
 }
 
 // The reasons of the entries that have none of their own.
@@ -79,7 +81,7 @@ const (
 func EntryOf(e game.Event) Entry {
 	switch e := e.(type) {
 	case CoinsGranted:
-		return Entry{Amount: e.Amount, Reason: e.Reason}
+		return Entry{Amount: e.Amount, Reason: e.Reason, Ref: e.Ref}
 	case CoinsHeld:
 		return Entry{Amount: -e.Amount, Reason: ReasonHeld, Match: e.Match}
 	case HoldReleased:
@@ -87,7 +89,7 @@ func EntryOf(e game.Event) Entry {
 	case HoldSettled:
 		return Entry{Amount: e.Held - e.Charged + e.Won, Reason: ReasonSettled, Match: e.Match}
 	case CoinsSpent:
-		return Entry{Amount: -e.Amount, Reason: e.Reason, Match: ""}
+		return Entry{Amount: -e.Amount, Reason: e.Reason, Ref: e.Ref}
 	}
 	return Entry{}
 }

@@ -101,6 +101,7 @@ type (
 	Grant struct {
 		Amount int64
 		Reason string
+		Ref    string
 	}
 	// HoldCoins keeps Amount aside for a match, under the hold ID the caller derives.
 	// A wallet keeps one open hold per match: asking again decides nothing (see OpenHold).
@@ -150,7 +151,7 @@ func Decide(s State, cmd Command) ([]game.Event, error) {
 		if c.Reason == ReasonStarting && s.Granted {
 			return nil, nil
 		}
-		return []game.Event{CoinsGranted{Amount: c.Amount, Reason: c.Reason}}, nil
+		return []game.Event{CoinsGranted{Amount: c.Amount, Reason: c.Reason, Ref: c.Ref}}, nil
 	case HoldCoins:
 		switch {
 		case c.ID == "" || c.Match == "":

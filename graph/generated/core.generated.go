@@ -62,6 +62,9 @@ type MutationResolver interface {
 	Rematch(ctx context.Context, matchID string, commandID *string) (*model.JoinPayload, error)
 	ClaimVictory(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
+	ClaimDailyBonus(ctx context.Context) (*model.DailyBonusPayload, error)
+	BuyHat(ctx context.Context, hatID string) (*model.HatsPayload, error)
+	WearHat(ctx context.Context, hatID *string) (*model.HatsPayload, error)
 	React(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, commandID *string) (*model.ActionPayload, error)
 	PassReaction(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ChooseGrimoire(ctx context.Context, matchID string, class string, variants []string, commandID *string) (*model.ActionPayload, error)
@@ -80,6 +83,15 @@ type PlayerResolver interface {
 	Ratings(ctx context.Context, obj *model.Player) ([]*model.Rating, error)
 	CardsPlayed(ctx context.Context, obj *model.Player) ([]*model.PlayedCard, error)
 	Wallet(ctx context.Context, obj *model.Player) (*model.Wallet, error)
+	Hat(ctx context.Context, obj *model.Player) (*model.Hat, error)
+	Badges(ctx context.Context, obj *model.Player) ([]*model.Badge, error)
+	Xp(ctx context.Context, obj *model.Player) (int, error)
+	Leagues(ctx context.Context, obj *model.Player) ([]*model.ClassLeague, error)
+	DailyChallenges(ctx context.Context, obj *model.Player) ([]*model.DailyChallenge, error)
+	DailyBonus(ctx context.Context, obj *model.Player) (*model.DailyBonus, error)
+	Hats(ctx context.Context, obj *model.Player) ([]*model.OwnedHat, error)
+	Cooldown(ctx context.Context, obj *model.Player) (*model.Cooldown, error)
+	Loot(ctx context.Context, obj *model.Player) ([]*model.Loot, error)
 	Grimoires(ctx context.Context, obj *model.Player) ([]*model.SolwarisRememberedGrimoire, error)
 }
 type QueryResolver interface {
@@ -89,6 +101,8 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*model.Player, error)
 	Games(ctx context.Context) ([]*model.GameInfo, error)
 	Cards(ctx context.Context, game model.Game) ([]model.Card, error)
+	Hats(ctx context.Context) ([]*model.Hat, error)
+	Leagues(ctx context.Context) ([]*model.League, error)
 	Arenas(ctx context.Context) ([]*solwaris.Arena, error)
 	SolwarisClasses(ctx context.Context) ([]*grimoire.Class, error)
 }
@@ -246,6 +260,20 @@ func (ec *executionContext) field_Mutation_bid_args(ctx context.Context, rawArgs
 		return nil, err
 	}
 	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_buyHat_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hatId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hatId"] = arg0
 	return args, nil
 }
 
@@ -880,6 +908,20 @@ func (ec *executionContext) field_Mutation_resign_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_wearHat_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "hatId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["hatId"] = arg0
 	return args, nil
 }
 
@@ -3585,6 +3627,126 @@ func (ec *executionContext) fieldContext_Mutation_claimDraw(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Mutation_claimDailyBonus(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_claimDailyBonus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Mutation().ClaimDailyBonus(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DailyBonusPayload) graphql.Marshaler {
+			return ec.marshalNDailyBonusPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐDailyBonusPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_claimDailyBonus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DailyBonusPayload(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_buyHat(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_buyHat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().BuyHat(ctx, fc.Args["hatId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HatsPayload) graphql.Marshaler {
+			return ec.marshalNHatsPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHatsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_buyHat(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HatsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_buyHat_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_wearHat(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_wearHat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().WearHat(ctx, fc.Args["hatId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.HatsPayload) graphql.Marshaler {
+			return ec.marshalNHatsPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHatsPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_wearHat(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_HatsPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_wearHat_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Mutation_react(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4423,6 +4585,285 @@ func (ec *executionContext) fieldContext_Player_wallet(_ context.Context, field 
 	return fc, nil
 }
 
+func (ec *executionContext) _Player_hat(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_hat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().Hat(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Hat) graphql.Marshaler {
+			return ec.marshalOHat2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHat(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Player_hat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Hat(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Player_badges(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_badges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().Badges(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Badge) graphql.Marshaler {
+			return ec.marshalNBadge2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐBadgeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Player_badges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Badge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Player_xp(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_xp(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().Xp(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Player_xp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Player", field, true, true, "Int")
+}
+
+func (ec *executionContext) _Player_leagues(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_leagues(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().Leagues(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.ClassLeague) graphql.Marshaler {
+			return ec.marshalNClassLeague2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐClassLeagueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Player_leagues(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ClassLeague(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Player_dailyChallenges(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_dailyChallenges(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().DailyChallenges(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.DailyChallenge) graphql.Marshaler {
+			return ec.marshalODailyChallenge2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐDailyChallengeᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Player_dailyChallenges(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DailyChallenge(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Player_dailyBonus(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_dailyBonus(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().DailyBonus(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.DailyBonus) graphql.Marshaler {
+			return ec.marshalODailyBonus2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐDailyBonus(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Player_dailyBonus(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DailyBonus(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Player_hats(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_hats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().Hats(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.OwnedHat) graphql.Marshaler {
+			return ec.marshalOOwnedHat2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐOwnedHatᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Player_hats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OwnedHat(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Player_cooldown(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_cooldown(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().Cooldown(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Cooldown) graphql.Marshaler {
+			return ec.marshalOCooldown2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐCooldown(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Player_cooldown(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Cooldown(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Player_loot(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Player_loot(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Player().Loot(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Loot) graphql.Marshaler {
+			return ec.marshalOLoot2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐLootᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Player_loot(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Player",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Loot(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Player_grimoires(ctx context.Context, field graphql.CollectedField, obj *model.Player) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -4691,6 +5132,70 @@ func (ec *executionContext) fieldContext_Query_cards(ctx context.Context, field 
 	if fc.Args, err = ec.field_Query_cards_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_hats(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_hats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Hats(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.Hat) graphql.Marshaler {
+			return ec.marshalNHat2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐHatᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_hats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Hat(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Query_leagues(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_leagues(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Query().Leagues(ctx)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*model.League) graphql.Marshaler {
+			return ec.marshalNLeague2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐLeagueᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_leagues(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_League(ctx, field)
+		},
 	}
 	return fc, nil
 }
@@ -6973,6 +7478,27 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "claimDailyBonus":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_claimDailyBonus(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "buyHat":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_buyHat(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "wearHat":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_wearHat(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
 		case "react":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_react(ctx, field)
@@ -7201,6 +7727,60 @@ func (ec *executionContext) _Player(ctx context.Context, sel ast.SelectionSet, o
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Player_wallet(ctx, field, obj)
 				})
+		case "hat":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_hat(ctx, field, obj)
+				})
+		case "badges":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_badges(ctx, field, obj)
+				})
+		case "xp":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_xp(ctx, field, obj)
+				})
+		case "leagues":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_leagues(ctx, field, obj)
+				})
+		case "dailyChallenges":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_dailyChallenges(ctx, field, obj)
+				})
+		case "dailyBonus":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_dailyBonus(ctx, field, obj)
+				})
+		case "hats":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_hats(ctx, field, obj)
+				})
+		case "cooldown":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_cooldown(ctx, field, obj)
+				})
+		case "loot":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Player_loot(ctx, field, obj)
+				})
 		case "grimoires":
 			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
 				true, false,
@@ -7278,6 +7858,18 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_cards(ctx, field)
+				})
+		case "hats":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_hats(ctx, field)
+				})
+		case "leagues":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_leagues(ctx, field)
 				})
 		case "arenas":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
@@ -8159,6 +8751,14 @@ func (ec *executionContext) marshalNTime2timeᚐTime(ctx context.Context, sel as
 		graphql.AddInvalidNullFromMarshaler(ctx, "Time!")
 	}
 	return res
+}
+
+func (ec *executionContext) marshalNWallet2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐWallet(ctx context.Context, sel ast.SelectionSet, v *model.Wallet) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "Wallet!")
+		return graphql.Null
+	}
+	return ec._Wallet(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNWalletEntry2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐWalletEntryᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.WalletEntry) graphql.Marshaler {

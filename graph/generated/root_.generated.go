@@ -62,6 +62,12 @@ type ComplexityRoot struct {
 		Owner      func(childComplexity int) int
 	}
 
+	Badge struct {
+		ID   func(childComplexity int) int
+		Name func(childComplexity int, lang model.Language) int
+		Text func(childComplexity int, lang model.Language) int
+	}
+
 	Board struct {
 		Armies      func(childComplexity int) int
 		Checked     func(childComplexity int) int
@@ -90,6 +96,13 @@ type ComplexityRoot struct {
 		Moves func(childComplexity int) int
 	}
 
+	ClassLeague struct {
+		Class  func(childComplexity int) int
+		Key    func(childComplexity int) int
+		League func(childComplexity int) int
+		Rating func(childComplexity int) int
+	}
+
 	Clock struct {
 		Control     func(childComplexity int) int
 		IncrementMs func(childComplexity int) int
@@ -99,8 +112,35 @@ type ComplexityRoot struct {
 		Since       func(childComplexity int) int
 	}
 
+	Cooldown struct {
+		Abandonments func(childComplexity int) int
+		Until        func(childComplexity int) int
+	}
+
 	CreateMatchPayload struct {
 		Match func(childComplexity int) int
+	}
+
+	DailyBonus struct {
+		Amount  func(childComplexity int) int
+		Claimed func(childComplexity int) int
+		Day     func(childComplexity int) int
+	}
+
+	DailyBonusPayload struct {
+		Day     func(childComplexity int) int
+		Granted func(childComplexity int) int
+		Wallet  func(childComplexity int) int
+	}
+
+	DailyChallenge struct {
+		Done     func(childComplexity int) int
+		Game     func(childComplexity int) int
+		Goal     func(childComplexity int) int
+		ID       func(childComplexity int) int
+		Progress func(childComplexity int) int
+		Reward   func(childComplexity int) int
+		Text     func(childComplexity int, lang model.Language) int
 	}
 
 	GameInfo struct {
@@ -117,9 +157,34 @@ type ComplexityRoot struct {
 		Targets  func(childComplexity int) int
 	}
 
+	Hat struct {
+		ID    func(childComplexity int) int
+		Name  func(childComplexity int, lang model.Language) int
+		Price func(childComplexity int) int
+	}
+
+	HatsPayload struct {
+		Hats   func(childComplexity int) int
+		Wallet func(childComplexity int) int
+	}
+
 	JoinPayload struct {
 		Match func(childComplexity int) int
 		Seat  func(childComplexity int) int
+	}
+
+	League struct {
+		ID   func(childComplexity int) int
+		Max  func(childComplexity int) int
+		Min  func(childComplexity int) int
+		Name func(childComplexity int, lang model.Language) int
+	}
+
+	Loot struct {
+		Chance  func(childComplexity int) int
+		Item    func(childComplexity int) int
+		MatchID func(childComplexity int) int
+		Roll    func(childComplexity int) int
 	}
 
 	MagicChessBoard struct {
@@ -221,39 +286,48 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AcceptDraw     func(childComplexity int, matchID string, commandID *string) int
-		AcceptOpening  func(childComplexity int, matchID string, commandID *string) int
-		Act            func(childComplexity int, matchID string, action model.ActionInput, commandID *string) int
-		AddBot         func(childComplexity int, matchID string, seat *int, commandID *string) int
-		Bid            func(childComplexity int, matchID string, commandID *string) int
-		CancelMatch    func(childComplexity int, matchID string, commandID *string) int
-		CastSpell      func(childComplexity int, matchID string, spell string, cell string, commandID *string) int
-		ChooseGrimoire func(childComplexity int, matchID string, class string, variants []string, commandID *string) int
-		ClaimDraw      func(childComplexity int, matchID string, commandID *string) int
-		ClaimVictory   func(childComplexity int, matchID string, commandID *string) int
-		CreateMatch    func(childComplexity int, input model.CreateMatchInput) int
-		DeclineDraw    func(childComplexity int, matchID string, commandID *string) int
-		Defect         func(childComplexity int, matchID string, colour string, kingMove *string, commandID *string) int
-		EndTurn        func(childComplexity int, matchID string, commandID *string) int
-		JoinMatch      func(childComplexity int, matchID string, seat *int, commandID *string) int
-		LeaveMatch     func(childComplexity int, matchID string, commandID *string) int
-		MoveFighter    func(childComplexity int, matchID string, path []string, commandID *string) int
-		OfferDraw      func(childComplexity int, matchID string, commandID *string) int
-		PassBid        func(childComplexity int, matchID string, commandID *string) int
-		PassReaction   func(childComplexity int, matchID string, commandID *string) int
-		PlaceFighter   func(childComplexity int, matchID string, cell string, commandID *string) int
-		PlayCard       func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) int
-		PlayMove       func(childComplexity int, matchID string, move string, commandID *string) int
-		React          func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, commandID *string) int
-		RefuseOpening  func(childComplexity int, matchID string, commandID *string) int
-		RegisterPlayer func(childComplexity int, name string, commandID *string) int
-		Rematch        func(childComplexity int, matchID string, commandID *string) int
-		Resign         func(childComplexity int, matchID string, commandID *string) int
+		AcceptDraw      func(childComplexity int, matchID string, commandID *string) int
+		AcceptOpening   func(childComplexity int, matchID string, commandID *string) int
+		Act             func(childComplexity int, matchID string, action model.ActionInput, commandID *string) int
+		AddBot          func(childComplexity int, matchID string, seat *int, commandID *string) int
+		Bid             func(childComplexity int, matchID string, commandID *string) int
+		BuyHat          func(childComplexity int, hatID string) int
+		CancelMatch     func(childComplexity int, matchID string, commandID *string) int
+		CastSpell       func(childComplexity int, matchID string, spell string, cell string, commandID *string) int
+		ChooseGrimoire  func(childComplexity int, matchID string, class string, variants []string, commandID *string) int
+		ClaimDailyBonus func(childComplexity int) int
+		ClaimDraw       func(childComplexity int, matchID string, commandID *string) int
+		ClaimVictory    func(childComplexity int, matchID string, commandID *string) int
+		CreateMatch     func(childComplexity int, input model.CreateMatchInput) int
+		DeclineDraw     func(childComplexity int, matchID string, commandID *string) int
+		Defect          func(childComplexity int, matchID string, colour string, kingMove *string, commandID *string) int
+		EndTurn         func(childComplexity int, matchID string, commandID *string) int
+		JoinMatch       func(childComplexity int, matchID string, seat *int, commandID *string) int
+		LeaveMatch      func(childComplexity int, matchID string, commandID *string) int
+		MoveFighter     func(childComplexity int, matchID string, path []string, commandID *string) int
+		OfferDraw       func(childComplexity int, matchID string, commandID *string) int
+		PassBid         func(childComplexity int, matchID string, commandID *string) int
+		PassReaction    func(childComplexity int, matchID string, commandID *string) int
+		PlaceFighter    func(childComplexity int, matchID string, cell string, commandID *string) int
+		PlayCard        func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) int
+		PlayMove        func(childComplexity int, matchID string, move string, commandID *string) int
+		React           func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, commandID *string) int
+		RefuseOpening   func(childComplexity int, matchID string, commandID *string) int
+		RegisterPlayer  func(childComplexity int, name string, commandID *string) int
+		Rematch         func(childComplexity int, matchID string, commandID *string) int
+		Resign          func(childComplexity int, matchID string, commandID *string) int
+		WearHat         func(childComplexity int, hatID *string) int
 	}
 
 	Option struct {
 		Key   func(childComplexity int) int
 		Value func(childComplexity int) int
+	}
+
+	OwnedHat struct {
+		Hat  func(childComplexity int) int
+		ID   func(childComplexity int) int
+		Worn func(childComplexity int) int
 	}
 
 	PlayedCard struct {
@@ -263,18 +337,29 @@ type ComplexityRoot struct {
 	}
 
 	Player struct {
-		CardsPlayed func(childComplexity int) int
-		Grimoires   func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Name        func(childComplexity int) int
-		Ratings     func(childComplexity int) int
-		Wallet      func(childComplexity int) int
+		Badges          func(childComplexity int) int
+		CardsPlayed     func(childComplexity int) int
+		Cooldown        func(childComplexity int) int
+		DailyBonus      func(childComplexity int) int
+		DailyChallenges func(childComplexity int) int
+		Grimoires       func(childComplexity int) int
+		Hat             func(childComplexity int) int
+		Hats            func(childComplexity int) int
+		ID              func(childComplexity int) int
+		Leagues         func(childComplexity int) int
+		Loot            func(childComplexity int) int
+		Name            func(childComplexity int) int
+		Ratings         func(childComplexity int) int
+		Wallet          func(childComplexity int) int
+		Xp              func(childComplexity int) int
 	}
 
 	Query struct {
 		Arenas          func(childComplexity int) int
 		Cards           func(childComplexity int, game model.Game) int
 		Games           func(childComplexity int) int
+		Hats            func(childComplexity int) int
+		Leagues         func(childComplexity int) int
 		Match           func(childComplexity int, id string) int
 		Matches         func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int) int
 		Me              func(childComplexity int) int
@@ -627,6 +712,35 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Army.Owner(childComplexity), true
 
+	case "Badge.id":
+		if e.ComplexityRoot.Badge.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Badge.ID(childComplexity), true
+	case "Badge.name":
+		if e.ComplexityRoot.Badge.Name == nil {
+			break
+		}
+
+		args, err := ec.field_Badge_name_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Badge.Name(childComplexity, args["lang"].(model.Language)), true
+	case "Badge.text":
+		if e.ComplexityRoot.Badge.Text == nil {
+			break
+		}
+
+		args, err := ec.field_Badge_text_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Badge.Text(childComplexity, args["lang"].(model.Language)), true
+
 	case "Board.armies":
 		if e.ComplexityRoot.Board.Armies == nil {
 			break
@@ -727,6 +841,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChessState.Moves(childComplexity), true
 
+	case "ClassLeague.class":
+		if e.ComplexityRoot.ClassLeague.Class == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ClassLeague.Class(childComplexity), true
+	case "ClassLeague.key":
+		if e.ComplexityRoot.ClassLeague.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ClassLeague.Key(childComplexity), true
+	case "ClassLeague.league":
+		if e.ComplexityRoot.ClassLeague.League == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ClassLeague.League(childComplexity), true
+	case "ClassLeague.rating":
+		if e.ComplexityRoot.ClassLeague.Rating == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ClassLeague.Rating(childComplexity), true
+
 	case "Clock.control":
 		if e.ComplexityRoot.Clock.Control == nil {
 			break
@@ -764,12 +903,111 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Clock.Since(childComplexity), true
 
+	case "Cooldown.abandonments":
+		if e.ComplexityRoot.Cooldown.Abandonments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Cooldown.Abandonments(childComplexity), true
+	case "Cooldown.until":
+		if e.ComplexityRoot.Cooldown.Until == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Cooldown.Until(childComplexity), true
+
 	case "CreateMatchPayload.match":
 		if e.ComplexityRoot.CreateMatchPayload.Match == nil {
 			break
 		}
 
 		return e.ComplexityRoot.CreateMatchPayload.Match(childComplexity), true
+
+	case "DailyBonus.amount":
+		if e.ComplexityRoot.DailyBonus.Amount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyBonus.Amount(childComplexity), true
+	case "DailyBonus.claimed":
+		if e.ComplexityRoot.DailyBonus.Claimed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyBonus.Claimed(childComplexity), true
+	case "DailyBonus.day":
+		if e.ComplexityRoot.DailyBonus.Day == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyBonus.Day(childComplexity), true
+
+	case "DailyBonusPayload.day":
+		if e.ComplexityRoot.DailyBonusPayload.Day == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyBonusPayload.Day(childComplexity), true
+	case "DailyBonusPayload.granted":
+		if e.ComplexityRoot.DailyBonusPayload.Granted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyBonusPayload.Granted(childComplexity), true
+	case "DailyBonusPayload.wallet":
+		if e.ComplexityRoot.DailyBonusPayload.Wallet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyBonusPayload.Wallet(childComplexity), true
+
+	case "DailyChallenge.done":
+		if e.ComplexityRoot.DailyChallenge.Done == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyChallenge.Done(childComplexity), true
+	case "DailyChallenge.game":
+		if e.ComplexityRoot.DailyChallenge.Game == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyChallenge.Game(childComplexity), true
+	case "DailyChallenge.goal":
+		if e.ComplexityRoot.DailyChallenge.Goal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyChallenge.Goal(childComplexity), true
+	case "DailyChallenge.id":
+		if e.ComplexityRoot.DailyChallenge.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyChallenge.ID(childComplexity), true
+	case "DailyChallenge.progress":
+		if e.ComplexityRoot.DailyChallenge.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyChallenge.Progress(childComplexity), true
+	case "DailyChallenge.reward":
+		if e.ComplexityRoot.DailyChallenge.Reward == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DailyChallenge.Reward(childComplexity), true
+	case "DailyChallenge.text":
+		if e.ComplexityRoot.DailyChallenge.Text == nil {
+			break
+		}
+
+		args, err := ec.field_DailyChallenge_text_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.DailyChallenge.Text(childComplexity, args["lang"].(model.Language)), true
 
 	case "GameInfo.id":
 		if e.ComplexityRoot.GameInfo.ID == nil {
@@ -821,6 +1059,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.HandCard.Targets(childComplexity), true
 
+	case "Hat.id":
+		if e.ComplexityRoot.Hat.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Hat.ID(childComplexity), true
+	case "Hat.name":
+		if e.ComplexityRoot.Hat.Name == nil {
+			break
+		}
+
+		args, err := ec.field_Hat_name_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Hat.Name(childComplexity, args["lang"].(model.Language)), true
+	case "Hat.price":
+		if e.ComplexityRoot.Hat.Price == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Hat.Price(childComplexity), true
+
+	case "HatsPayload.hats":
+		if e.ComplexityRoot.HatsPayload.Hats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HatsPayload.Hats(childComplexity), true
+	case "HatsPayload.wallet":
+		if e.ComplexityRoot.HatsPayload.Wallet == nil {
+			break
+		}
+
+		return e.ComplexityRoot.HatsPayload.Wallet(childComplexity), true
+
 	case "JoinPayload.match":
 		if e.ComplexityRoot.JoinPayload.Match == nil {
 			break
@@ -833,6 +1108,61 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JoinPayload.Seat(childComplexity), true
+
+	case "League.id":
+		if e.ComplexityRoot.League.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.League.ID(childComplexity), true
+	case "League.max":
+		if e.ComplexityRoot.League.Max == nil {
+			break
+		}
+
+		return e.ComplexityRoot.League.Max(childComplexity), true
+	case "League.min":
+		if e.ComplexityRoot.League.Min == nil {
+			break
+		}
+
+		return e.ComplexityRoot.League.Min(childComplexity), true
+	case "League.name":
+		if e.ComplexityRoot.League.Name == nil {
+			break
+		}
+
+		args, err := ec.field_League_name_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.League.Name(childComplexity, args["lang"].(model.Language)), true
+
+	case "Loot.chance":
+		if e.ComplexityRoot.Loot.Chance == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loot.Chance(childComplexity), true
+	case "Loot.item":
+		if e.ComplexityRoot.Loot.Item == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loot.Item(childComplexity), true
+	case "Loot.matchId":
+		if e.ComplexityRoot.Loot.MatchID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loot.MatchID(childComplexity), true
+	case "Loot.roll":
+		if e.ComplexityRoot.Loot.Roll == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Loot.Roll(childComplexity), true
 
 	case "MagicChessBoard.fen":
 		if e.ComplexityRoot.MagicChessBoard.FEN == nil {
@@ -1373,6 +1703,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Bid(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.buyHat":
+		if e.ComplexityRoot.Mutation.BuyHat == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_buyHat_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.BuyHat(childComplexity, args["hatId"].(string)), true
 	case "Mutation.cancelMatch":
 		if e.ComplexityRoot.Mutation.CancelMatch == nil {
 			break
@@ -1406,6 +1747,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ChooseGrimoire(childComplexity, args["matchId"].(string), args["class"].(string), args["variants"].([]string), args["commandId"].(*string)), true
+	case "Mutation.claimDailyBonus":
+		if e.ComplexityRoot.Mutation.ClaimDailyBonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Mutation.ClaimDailyBonus(childComplexity), true
 	case "Mutation.claimDraw":
 		if e.ComplexityRoot.Mutation.ClaimDraw == nil {
 			break
@@ -1626,6 +1973,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Resign(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.wearHat":
+		if e.ComplexityRoot.Mutation.WearHat == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_wearHat_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.WearHat(childComplexity, args["hatId"].(*string)), true
 
 	case "Option.key":
 		if e.ComplexityRoot.Option.Key == nil {
@@ -1639,6 +1997,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Option.Value(childComplexity), true
+
+	case "OwnedHat.hat":
+		if e.ComplexityRoot.OwnedHat.Hat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OwnedHat.Hat(childComplexity), true
+	case "OwnedHat.id":
+		if e.ComplexityRoot.OwnedHat.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OwnedHat.ID(childComplexity), true
+	case "OwnedHat.worn":
+		if e.ComplexityRoot.OwnedHat.Worn == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OwnedHat.Worn(childComplexity), true
 
 	case "PlayedCard.card":
 		if e.ComplexityRoot.PlayedCard.Card == nil {
@@ -1659,24 +2036,72 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PlayedCard.Game(childComplexity), true
 
+	case "Player.badges":
+		if e.ComplexityRoot.Player.Badges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Badges(childComplexity), true
 	case "Player.cardsPlayed":
 		if e.ComplexityRoot.Player.CardsPlayed == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Player.CardsPlayed(childComplexity), true
+	case "Player.cooldown":
+		if e.ComplexityRoot.Player.Cooldown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Cooldown(childComplexity), true
+	case "Player.dailyBonus":
+		if e.ComplexityRoot.Player.DailyBonus == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.DailyBonus(childComplexity), true
+	case "Player.dailyChallenges":
+		if e.ComplexityRoot.Player.DailyChallenges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.DailyChallenges(childComplexity), true
 	case "Player.grimoires":
 		if e.ComplexityRoot.Player.Grimoires == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Player.Grimoires(childComplexity), true
+	case "Player.hat":
+		if e.ComplexityRoot.Player.Hat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Hat(childComplexity), true
+	case "Player.hats":
+		if e.ComplexityRoot.Player.Hats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Hats(childComplexity), true
 	case "Player.id":
 		if e.ComplexityRoot.Player.ID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Player.ID(childComplexity), true
+	case "Player.leagues":
+		if e.ComplexityRoot.Player.Leagues == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Leagues(childComplexity), true
+	case "Player.loot":
+		if e.ComplexityRoot.Player.Loot == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Loot(childComplexity), true
 	case "Player.name":
 		if e.ComplexityRoot.Player.Name == nil {
 			break
@@ -1695,6 +2120,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Player.Wallet(childComplexity), true
+	case "Player.xp":
+		if e.ComplexityRoot.Player.Xp == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Xp(childComplexity), true
 
 	case "Query.arenas":
 		if e.ComplexityRoot.Query.Arenas == nil {
@@ -1719,7 +2150,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Games(childComplexity), true
+	case "Query.hats":
+		if e.ComplexityRoot.Query.Hats == nil {
+			break
+		}
 
+		return e.ComplexityRoot.Query.Hats(childComplexity), true
+
+	case "Query.leagues":
+		if e.ComplexityRoot.Query.Leagues == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.Leagues(childComplexity), true
 	case "Query.match":
 		if e.ComplexityRoot.Query.Match == nil {
 			break
@@ -3340,6 +3783,147 @@ directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on 
 "Asks gqlgen for a resolver where a bound Go field needs shaping (a seat -1 shown as null)."
 directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on INPUT_FIELD_DEFINITION | FIELD_DEFINITION
 `, BuiltIn: false},
+	{Name: "../schema/economy.graphqls", Input: `# The economy around the games (docs/economy.md): the daily bonus and challenges, badges,
+# hats for the king, Solwaris's experience, leagues, abandonment cooldowns and loot. Every
+# coin moves on the player's wallet stream; what is owned and worn is on the player's
+# profile stream; the rest is read from the matches' own events.
+
+extend type Query {
+  "The hats a king may wear, with their prices, in a stable order."
+  hats: [Hat!]!
+  "Solwaris's eight leagues, from Novice to Légende, by rating band."
+  leagues: [League!]!
+}
+
+extend type Mutation {
+  """
+  Grants today's bonus (the UTC day) once: the first call of the day grants it, later
+  calls grant nothing more and answer granted 0. Pays the daily challenges done, too.
+  """
+  claimDailyBonus: DailyBonusPayload!
+  """
+  Buys a hat of the catalog (hats) with coins: refused with INSUFFICIENT_FUNDS when the
+  balance is short, NOT_FOUND for a hat not in the catalog; a hat owned already is not
+  bought twice.
+  """
+  buyHat(hatId: ID!): HatsPayload!
+  "Puts an owned hat on the king (FORBIDDEN for a hat not owned); hatId null takes it off."
+  wearHat(hatId: ID): HatsPayload!
+}
+
+extend type Player {
+  "The hat this player's king wears, or null: public."
+  hat: Hat
+  "The badges the cards this player has played unlocked: public, shown on the profile."
+  badges: [Badge!]!
+  "Experience from Solwaris duels, bot duels included: public."
+  xp: Int!
+  "The league of each Solwaris class this player has a rating with: public."
+  leagues: [ClassLeague!]!
+  """
+  Today's three daily challenges (the UTC day), this player's alone (null for anyone else).
+  A challenge done is paid once, at the player's next read of it or claimDailyBonus.
+  """
+  dailyChallenges: [DailyChallenge!]
+  "Whether today's bonus was claimed, this player's alone (null for anyone else)."
+  dailyBonus: DailyBonus
+  "The hats this player owns, this player's alone (null for anyone else)."
+  hats: [OwnedHat!]
+  """
+  The wait before this player may create or join a match against a player, after
+  abandoning duels (null when none, and for anyone else): visible before it is hit.
+  """
+  cooldown: Cooldown
+  "Legendary crystals won at the end of duels against players, this player's alone."
+  loot: [Loot!]
+}
+
+"A hat for the king, from the catalog."
+type Hat {
+  id: ID!
+  name(lang: Language! = EN): String!
+  "Its price in coins."
+  price: Int!
+}
+
+type OwnedHat {
+  id: ID!
+  worn: Boolean!
+  hat: Hat!
+}
+
+type HatsPayload {
+  hats: [OwnedHat!]!
+  wallet: Wallet!
+}
+
+"A badge, unlocked by the cards a player has played."
+type Badge {
+  id: ID!
+  name(lang: Language! = EN): String!
+  "What unlocks it."
+  text(lang: Language! = EN): String!
+}
+
+"A challenge of the day: paid once, when progress reaches goal."
+type DailyChallenge {
+  id: ID!
+  game: Game!
+  text(lang: Language! = EN): String!
+  progress: Int!
+  goal: Int!
+  "Coins paid once, when done."
+  reward: Int!
+  done: Boolean!
+}
+
+type DailyBonus {
+  "The UTC day, YYYY-MM-DD."
+  day: String!
+  amount: Int!
+  claimed: Boolean!
+}
+
+type DailyBonusPayload {
+  "The coins this call granted: 0 when today's bonus was claimed already."
+  granted: Int!
+  day: String!
+  wallet: Wallet!
+}
+
+"A league: the ratings from min up to max (none above Légende)."
+type League {
+  id: ID!
+  name(lang: Language! = EN): String!
+  min: Int!
+  max: Int
+}
+
+"A Solwaris class's rating and the league it falls in."
+type ClassLeague {
+  "The rating key, SOLWARIS/<class>."
+  key: String!
+  class: String!
+  rating: Int!
+  league: League!
+}
+
+type Cooldown {
+  "No match against a player may be created or joined before this time."
+  until: Time!
+  "Abandonments of duels against players in the last 24 hours."
+  abandonments: Int!
+}
+
+"A legendary crystal won at the end of a duel against a player."
+type Loot {
+  matchId: ID!
+  item: String!
+  "The chance the league gave, in thousandths, and the draw from the match's seed (0-999): won when roll < chance."
+  chance: Int!
+  roll: Int!
+}
+`, BuiltIn: false},
 	{Name: "../../domain/games/classic/chess.graphqls", Input: `# Classic chess's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 
 extend enum Game {
@@ -4026,6 +4610,18 @@ func (ec *executionContext) childFields_Army(ctx context.Context, field graphql.
 	return nil, fmt.Errorf("no field named %q was found under type Army", field.Name)
 }
 
+func (ec *executionContext) childFields_Badge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Badge_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Badge_name(ctx, field)
+	case "text":
+		return ec.fieldContext_Badge_text(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Badge", field.Name)
+}
+
 func (ec *executionContext) childFields_Board(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "fen":
@@ -4072,6 +4668,20 @@ func (ec *executionContext) childFields_ChessBoard(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type ChessBoard", field.Name)
 }
 
+func (ec *executionContext) childFields_ClassLeague(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "key":
+		return ec.fieldContext_ClassLeague_key(ctx, field)
+	case "class":
+		return ec.fieldContext_ClassLeague_class(ctx, field)
+	case "rating":
+		return ec.fieldContext_ClassLeague_rating(ctx, field)
+	case "league":
+		return ec.fieldContext_ClassLeague_league(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ClassLeague", field.Name)
+}
+
 func (ec *executionContext) childFields_Clock(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "control":
@@ -4090,12 +4700,66 @@ func (ec *executionContext) childFields_Clock(ctx context.Context, field graphql
 	return nil, fmt.Errorf("no field named %q was found under type Clock", field.Name)
 }
 
+func (ec *executionContext) childFields_Cooldown(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "until":
+		return ec.fieldContext_Cooldown_until(ctx, field)
+	case "abandonments":
+		return ec.fieldContext_Cooldown_abandonments(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Cooldown", field.Name)
+}
+
 func (ec *executionContext) childFields_CreateMatchPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "match":
 		return ec.fieldContext_CreateMatchPayload_match(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CreateMatchPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DailyBonus(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "day":
+		return ec.fieldContext_DailyBonus_day(ctx, field)
+	case "amount":
+		return ec.fieldContext_DailyBonus_amount(ctx, field)
+	case "claimed":
+		return ec.fieldContext_DailyBonus_claimed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DailyBonus", field.Name)
+}
+
+func (ec *executionContext) childFields_DailyBonusPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "granted":
+		return ec.fieldContext_DailyBonusPayload_granted(ctx, field)
+	case "day":
+		return ec.fieldContext_DailyBonusPayload_day(ctx, field)
+	case "wallet":
+		return ec.fieldContext_DailyBonusPayload_wallet(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DailyBonusPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DailyChallenge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_DailyChallenge_id(ctx, field)
+	case "game":
+		return ec.fieldContext_DailyChallenge_game(ctx, field)
+	case "text":
+		return ec.fieldContext_DailyChallenge_text(ctx, field)
+	case "progress":
+		return ec.fieldContext_DailyChallenge_progress(ctx, field)
+	case "goal":
+		return ec.fieldContext_DailyChallenge_goal(ctx, field)
+	case "reward":
+		return ec.fieldContext_DailyChallenge_reward(ctx, field)
+	case "done":
+		return ec.fieldContext_DailyChallenge_done(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DailyChallenge", field.Name)
 }
 
 func (ec *executionContext) childFields_GameInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4126,6 +4790,28 @@ func (ec *executionContext) childFields_HandCard(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type HandCard", field.Name)
 }
 
+func (ec *executionContext) childFields_Hat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Hat_id(ctx, field)
+	case "name":
+		return ec.fieldContext_Hat_name(ctx, field)
+	case "price":
+		return ec.fieldContext_Hat_price(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Hat", field.Name)
+}
+
+func (ec *executionContext) childFields_HatsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "hats":
+		return ec.fieldContext_HatsPayload_hats(ctx, field)
+	case "wallet":
+		return ec.fieldContext_HatsPayload_wallet(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type HatsPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_JoinPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "seat":
@@ -4134,6 +4820,34 @@ func (ec *executionContext) childFields_JoinPayload(ctx context.Context, field g
 		return ec.fieldContext_JoinPayload_match(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JoinPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_League(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_League_id(ctx, field)
+	case "name":
+		return ec.fieldContext_League_name(ctx, field)
+	case "min":
+		return ec.fieldContext_League_min(ctx, field)
+	case "max":
+		return ec.fieldContext_League_max(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type League", field.Name)
+}
+
+func (ec *executionContext) childFields_Loot(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "matchId":
+		return ec.fieldContext_Loot_matchId(ctx, field)
+	case "item":
+		return ec.fieldContext_Loot_item(ctx, field)
+	case "chance":
+		return ec.fieldContext_Loot_chance(ctx, field)
+	case "roll":
+		return ec.fieldContext_Loot_roll(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Loot", field.Name)
 }
 
 func (ec *executionContext) childFields_MagicChessBoard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -4286,6 +5000,18 @@ func (ec *executionContext) childFields_Option(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type Option", field.Name)
 }
 
+func (ec *executionContext) childFields_OwnedHat(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_OwnedHat_id(ctx, field)
+	case "worn":
+		return ec.fieldContext_OwnedHat_worn(ctx, field)
+	case "hat":
+		return ec.fieldContext_OwnedHat_hat(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OwnedHat", field.Name)
+}
+
 func (ec *executionContext) childFields_PlayedCard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "game":
@@ -4310,6 +5036,24 @@ func (ec *executionContext) childFields_Player(ctx context.Context, field graphq
 		return ec.fieldContext_Player_cardsPlayed(ctx, field)
 	case "wallet":
 		return ec.fieldContext_Player_wallet(ctx, field)
+	case "hat":
+		return ec.fieldContext_Player_hat(ctx, field)
+	case "badges":
+		return ec.fieldContext_Player_badges(ctx, field)
+	case "xp":
+		return ec.fieldContext_Player_xp(ctx, field)
+	case "leagues":
+		return ec.fieldContext_Player_leagues(ctx, field)
+	case "dailyChallenges":
+		return ec.fieldContext_Player_dailyChallenges(ctx, field)
+	case "dailyBonus":
+		return ec.fieldContext_Player_dailyBonus(ctx, field)
+	case "hats":
+		return ec.fieldContext_Player_hats(ctx, field)
+	case "cooldown":
+		return ec.fieldContext_Player_cooldown(ctx, field)
+	case "loot":
+		return ec.fieldContext_Player_loot(ctx, field)
 	case "grimoires":
 		return ec.fieldContext_Player_grimoires(ctx, field)
 	}

@@ -59,6 +59,15 @@ type CardCount struct {
 	Count int  `json:"count"`
 }
 
+// A Solwaris class's rating and the league it falls in.
+type ClassLeague struct {
+	// The rating key, SOLWARIS/<class>.
+	Key    string  `json:"key"`
+	Class  string  `json:"class"`
+	Rating int     `json:"rating"`
+	League *League `json:"league"`
+}
+
 // A match's game clock as of its last event. The running seat's time counts down from its
 // remainingMs at since: a client shows remainingMs - (now - since) for it, and remainingMs
 // for the others.
@@ -73,6 +82,13 @@ type Clock struct {
 	Running *int `json:"running,omitempty"`
 	// When the running seat's clock started running; null when none runs.
 	Since *time.Time `json:"since,omitempty"`
+}
+
+type Cooldown struct {
+	// No match against a player may be created or joined before this time.
+	Until time.Time `json:"until"`
+	// Abandonments of duels against players in the last 24 hours.
+	Abandonments int `json:"abandonments"`
 }
 
 type CreateMatchInput struct {
@@ -98,6 +114,20 @@ type CreateMatchPayload struct {
 	Match *Match `json:"match"`
 }
 
+type DailyBonus struct {
+	// The UTC day, YYYY-MM-DD.
+	Day     string `json:"day"`
+	Amount  int    `json:"amount"`
+	Claimed bool   `json:"claimed"`
+}
+
+type DailyBonusPayload struct {
+	// The coins this call granted: 0 when today's bonus was claimed already.
+	Granted int     `json:"granted"`
+	Day     string  `json:"day"`
+	Wallet  *Wallet `json:"wallet"`
+}
+
 type GameInfo struct {
 	ID           Game   `json:"id"`
 	Name         string `json:"name"`
@@ -115,9 +145,23 @@ type HandCard struct {
 	Reason *string `json:"reason,omitempty"`
 }
 
+type HatsPayload struct {
+	Hats   []*OwnedHat `json:"hats"`
+	Wallet *Wallet     `json:"wallet"`
+}
+
 type JoinPayload struct {
 	Seat  int    `json:"seat"`
 	Match *Match `json:"match"`
+}
+
+// A legendary crystal won at the end of a duel against a player.
+type Loot struct {
+	MatchID string `json:"matchId"`
+	Item    string `json:"item"`
+	// The chance the league gave, in thousandths, and the draw from the match's seed (0-999): won when roll < chance.
+	Chance int `json:"chance"`
+	Roll   int `json:"roll"`
 }
 
 type MatchEvent struct {
@@ -152,6 +196,12 @@ type Option struct {
 type OptionInput struct {
 	Key   string `json:"key"`
 	Value string `json:"value"`
+}
+
+type OwnedHat struct {
+	ID   string `json:"id"`
+	Worn bool   `json:"worn"`
+	Hat  *Hat   `json:"hat"`
 }
 
 type PlayedCard struct {

@@ -2,17 +2,17 @@
 // match's own events (the lifecycle and the game's), for the economy's rules: the daily
 // challenges count them, Solwaris's experience and loot read them, the abandonment
 // cooldowns look for who abandoned. A Tally is fed the decoded events of one match in
-// order, as stored (every event, the secret ones included: the server reads them all);
-// it keeps counters, not the game's state.
+// order, as stored (every event, the secret ones included: the server reads them all;
+// what it counts is shown only once the match is over); it keeps counters, not the
+// game's state.
 package facts
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
-	"github.com/arbiter-games/arbiter/domain/games/solwaris"
-	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/domain/match"
 )
 
@@ -133,7 +133,7 @@ func (t *Tally) enemy(actor, fighter int) bool {
 	return ok && actor >= 0 && s < len(t.teams) && actor < len(t.teams) && t.teams[s] != t.teams[actor]
 }
 
-// Add folds one event of the match, stored at at.
+// Add folds one event of the match's lifecycle (domain/match), stored at at.
 func (t *Tally) Add(e game.Event, at time.Time) {
 	switch e := e.(type) {
 	case match.MatchCreated:
@@ -170,7 +170,60 @@ func (t *Tally) Add(e game.Event, at time.Time) {
 	case match.SeedRevealed:
 		t.m.Seed = e.Seed
 
-	case unfair.MovePlayed:
+	}
+}
+
+// The fields of the games' events that the tally reads, decoded from their stored JSON:
+// the tally imports no game (the read side that feeds it must not, see
+// internal/layering), and reads only fields the games' schemas keep.
+type (
+	unfairEvent struct {
+		Seat   int    `json:"seat"`
+		SAN    string `json:"san"`
+		Card   string `json:"card"`
+		Piece  int    `json:"piece"`
+		Status string `json:"status"`
+	}
+	solwarisEvent struct {
+		Grimoires []struct {
+			Seat  int    `json:"seat"`
+			Class string `json:"class"`
+		} `json:"grimoires"`
+		Fighter  int      `json:"fighter"`
+		Summoner int      `json:"summoner"`
+		Turn     int      `json:"turn"`
+		HPLoss   int      `json:"hpLoss"`
+		Critical bool     `json:"critical"`
+		Path     []string `json:"path"`
+	}
+)
+
+// The games whose events the tally reads.
+const (
+	UnfairChess = "UNFAIR_CHESS"
+	Solwaris    = "SOLWARIS"
+)
+
+// AddGame folds one of the game's own events, by its stored type and payload. An event
+// the tally does not read, or cannot decode, counts for nothing.
+func (t *Tally) AddGame(typ string, payload []byte) {
+	switch t.m.Game {
+	case UnfairChess:
+		var e unfairEvent
+		if json.Unmarshal(payload, &e) == nil {
+			t.unfair(typ, e)
+		}
+	case Solwaris:
+		var e solwarisEvent
+		if json.Unmarshal(payload, &e) == nil {
+			t.solwaris(typ, e)
+		}
+	}
+}
+
+func (t *Tally) unfair(typ string, e unfairEvent) {
+	switch typ {
+	case "MovePlayed":
 		t.add(e.Seat, Moves, 1)
 		if e.Seat == 0 {
 			t.m.Turns++
@@ -180,66 +233,70 @@ func (t *Tally) Add(e game.Event, at time.Time) {
 		t.add(e.Seat, Checks, b(strings.ContainsAny(san, "+#")))
 		t.add(e.Seat, Castles, b(strings.HasPrefix(san, "O-O")))
 		t.add(e.Seat, Promotions, b(strings.Contains(san, "=")))
-	case unfair.CardPlayed:
+	case "CardPlayed":
 		t.add(e.Seat, Cards, 1)
 		t.add(e.Seat, CardPrefix+e.Card, 1)
-	case unfair.StatusApplied:
+	case "StatusApplied":
 		t.add(e.Seat, StatusPrefix+e.Status, 1)
 		t.status[e.Piece] = e.Seat
-	case unfair.StatusTriggered:
+	case "StatusTriggered":
 		if s, ok := t.status[e.Piece]; ok {
 			t.add(s, TriggeredPrefix+e.Status, 1)
 		}
+	}
+}
 
-	case solwaris.GrimoiresLocked:
+func (t *Tally) solwaris(typ string, e solwarisEvent) {
+	switch typ {
+	case "GrimoiresLocked":
 		for _, g := range e.Grimoires {
 			if g.Seat >= 0 && g.Seat < len(t.m.Seats) {
 				t.m.Seats[g.Seat].Class = g.Class
 			}
 		}
-	case solwaris.TurnStarted:
+	case "TurnStarted":
 		t.actor = -1
 		if s, ok := t.fighters[e.Fighter]; ok {
 			t.actor = s
 		}
 		t.m.Turns = max(t.m.Turns, e.Turn)
 		clear(t.pushed)
-	case solwaris.Summoned:
+	case "Summoned":
 		if s, ok := t.fighters[e.Summoner]; ok {
 			t.fighters[e.Fighter] = s
 			t.add(s, Summons, 1)
 		}
-	case solwaris.SpellCast:
+	case "SpellCast":
 		t.add(t.actor, Spells, 1)
-	case solwaris.Damaged:
+	case "Damaged":
 		if t.enemy(t.actor, e.Fighter) {
 			t.add(t.actor, Damage, e.HPLoss)
 			t.add(t.actor, Crits, b(e.Critical))
 		}
-	case solwaris.Fallen:
+	case "Fallen":
 		if t.enemy(t.actor, e.Fighter) {
 			t.add(t.actor, Knockouts, 1)
 		}
-	case solwaris.Pushed:
+	case "Pushed":
 		if t.enemy(t.actor, e.Fighter) {
 			t.add(t.actor, Pushes, 1)
 			t.pushed[e.Fighter] = true
 		}
-	case solwaris.TrapTriggered:
+	case "TrapTriggered":
 		if t.pushed[e.Fighter] && t.enemy(t.actor, e.Fighter) {
 			t.add(t.actor, PushTraps, 1)
 		}
-	case solwaris.TrapLaid:
+	case "TrapLaid":
 		t.add(t.actor, Traps, 1)
-	case solwaris.BonusTaken:
+	case "BonusTaken":
 		if s, ok := t.fighters[e.Fighter]; ok && s == t.actor {
 			t.add(s, BonusesHit, 1)
 		}
-	case solwaris.Teleported:
+	case "Teleported":
 		if s, ok := t.fighters[e.Fighter]; ok && s == t.actor {
 			t.add(s, Teleports, 1)
 		}
-	case solwaris.FighterMoved:
+	case "FighterMoved":
 		if s, ok := t.fighters[e.Fighter]; ok {
 			t.add(s, Steps, len(e.Path))
 		}

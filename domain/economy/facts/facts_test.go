@@ -15,7 +15,15 @@ func tally(evs ...game.Event) facts.Match {
 	t := facts.New("m1")
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	for _, e := range evs {
-		t.Add(e, at)
+		if match.IsLifecycle(e.EventType()) {
+			t.Add(e, at)
+			continue
+		}
+		payload, err := game.Encode(e) // as stored: the tally reads the game's JSON
+		if err != nil {
+			panic(err)
+		}
+		t.AddGame(e.EventType(), payload)
 	}
 	return t.Match()
 }

@@ -7,11 +7,12 @@ package progress
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/leagues"
-	"github.com/arbiter-games/arbiter/domain/games/solwaris"
+	"github.com/arbiter-games/arbiter/domain/game"
 )
 
 // Solwaris is the game these rules are Solwaris's for.
@@ -19,7 +20,7 @@ const Solwaris = "SOLWARIS"
 
 // MinTurns is the turn an abandoned duel must have reached for the one who stays to keep
 // its rewards: before it the duel is too short to count ("Abandonner un combat").
-const MinTurns = solwaris.RewardTurn
+const MinTurns = 4 // solwaris.RewardTurn, the same rule in the game (a test checks they agree)
 
 // Rewarded reports whether seat receives the rewards of m that are coins, challenges,
 // league points and loot: never in a void match nor against the bot (bot games never
@@ -133,4 +134,29 @@ func DrawLoot(m facts.Match, seat int, classRating float64) (l Loot, ok bool) {
 	_ = binary.Write(h, binary.BigEndian, int64(seat))
 	roll := int(binary.BigEndian.Uint64(h.Sum(nil)[:8]) % 1000)
 	return Loot{Chance: leagues.Of(classRating).LootChance, Roll: roll}, true
+}
+
+// CooldownCode is the rejection code of a match refused during a cooldown.
+const CooldownCode game.Code = "COOLDOWN"
+
+// CooldownError is the cause of a COOLDOWN rejection: until when, and after how many
+// abandonments in the last Window. The API gives both in the error's extensions.
+type CooldownError struct {
+	Until        time.Time
+	Abandonments int
+}
+
+func (e *CooldownError) Error() string {
+	return fmt.Sprintf("in a cooldown until %s after %d abandonments", e.Until.UTC().Format(time.RFC3339), e.Abandonments)
+}
+
+// Extensions are what a client reads of the refusal: until (RFC 3339) and abandonments.
+func (e *CooldownError) Extensions() map[string]any {
+	return map[string]any{"until": e.Until.UTC().Format(time.RFC3339Nano), "abandonments": e.Abandonments}
+}
+
+// CooldownRefusal is the rejection of a match against a player during a cooldown.
+func CooldownRefusal(until time.Time, abandonments int) error {
+	return &game.Error{Code: CooldownCode, Err: &CooldownError{Until: until, Abandonments: abandonments},
+		Reason: fmt.Sprintf("you abandoned %d duels against players in the last 24 hours: no duel against a player before %s (training against the AI is open)", abandonments, until.UTC().Format(time.RFC3339))}
 }

@@ -6,7 +6,16 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 )
+
+// The economy and the game say the same turn (the economy imports no game: the read side
+// that uses it must not).
+func TestTheGameAndTheEconomyAgreeOnTheFourthTurn(t *testing.T) {
+	if progress.MinTurns != solwaris.RewardTurn || progress.Solwaris != solwaris.ID {
+		t.Fatalf("progress says turn %d of %s, the game turn %d of %s", progress.MinTurns, progress.Solwaris, solwaris.RewardTurn, solwaris.ID)
+	}
+}
 
 // duel is a finished Solwaris duel of turns rounds that seat 0 won; abandoner (-1 none)
 // resigned it; bot seats the house bot at seat 1.
