@@ -136,7 +136,7 @@ func TestActionInputIsOneOfWithEachGamesActions(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"castSpell", "choose", "chooseGrimoire", "defect", "move", "moveFighter", "placeFighter", "playCard"}; !d.Type.IsOneOf || !slices.Equal(names, want) {
+	if want := []string{"castSpell", "choose", "chooseGrimoire", "defect", "move", "moveFighter", "placeFighter", "playCard", "react"}; !d.Type.IsOneOf || !slices.Equal(names, want) {
 		t.Errorf("ActionInput: oneOf %v, fields %v; want oneOf with %v", d.Type.IsOneOf, names, want)
 	}
 }
