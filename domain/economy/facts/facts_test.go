@@ -71,7 +71,7 @@ func TestASolwarisDuel(t *testing.T) {
 		solwaris.TurnStarted{Fighter: 0, Turn: 1},
 		solwaris.SpellCast{Fighter: 0, Spell: "bourrade"},
 		solwaris.Pushed{Fighter: 1, Path: []string{"e5", "e6"}},
-		solwaris.TrapTriggered{Trap: 0, Fighter: 1, Cell: "e6"},
+		solwaris.TrapTriggered{Trap: "t0", Fighter: 1, Cell: "e6"},
 		solwaris.Damaged{Fighter: 1, Caster: 0, HPLoss: 30, Critical: true},
 		solwaris.TurnStarted{Fighter: 1, Turn: 1},
 		solwaris.Summoned{Fighter: 2, Summoner: 1, Entity: "golem"},

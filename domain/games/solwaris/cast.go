@@ -390,15 +390,15 @@ func (d *decision) layTrap(caster int, sp *grimoire.Spell, e grimoire.Effect, to
 	if sp != nil {
 		id = sp.ID
 	}
-	d.emit(TrapLaid{Team: d.s.Fighters[caster].Team, Layer: caster, Spell: id, Cell: to.String(), Zone: zone,
-		Until: d.s.Turn + e.Duration, Effects: e.Effects})
+	d.emit(TrapLaid{ID: trapID(d.s.Key, d.v0, len(d.out)), Team: d.s.Fighters[caster].Team, Layer: caster, Spell: id,
+		Cell: to.String(), Zone: zone, Until: d.s.Turn + e.Duration, Effects: e.Effects})
 }
 
 // spring triggers trap t on fighter f, on cell: the trap's effects reach the entities in
 // its zone, as the layer's.
 func (d *decision) spring(t, f int, cell string) {
-	d.emit(TrapTriggered{Trap: t, Fighter: f, Cell: cell})
 	tr := d.s.Traps[t]
+	d.emit(TrapTriggered{Trap: tr.ID, Fighter: f, Cell: cell})
 	g := d.s.grid()
 	area := g.Area(tr.Zone, tr.Cell, tr.Cell)
 	for _, e := range tr.Effects {

@@ -27,6 +27,7 @@ type (
 	// TrapLaid lays a hidden trap: its team's alone until it triggers (the others are
 	// shown Concealed in its place).
 	TrapLaid struct {
+		ID      string            `json:"id"`
 		Team    int               `json:"team"`
 		Layer   int               `json:"layer,omitempty"`
 		Spell   string            `json:"spell,omitempty"`
@@ -229,7 +230,7 @@ func (s *State) evolveCombat(e game.Event) bool {
 		}
 	case TrapLaid:
 		c, _ := arena.ParseCell(e.Cell)
-		s.Traps = append(slices.Clone(s.Traps), Trap{Team: e.Team, Layer: e.Layer, Cell: c, Zone: e.Zone, Until: e.Until, Effects: e.Effects})
+		s.Traps = append(slices.Clone(s.Traps), Trap{ID: e.ID, Team: e.Team, Layer: e.Layer, Cell: c, Zone: e.Zone, Until: e.Until, Effects: e.Effects})
 	case Summoned:
 		s.Fighters = append(s.Fighters, summoned(s.catalog(), s.Fighters[e.Summoner], e))
 		s.Order = s.turnOrder(s.First)

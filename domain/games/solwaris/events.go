@@ -100,7 +100,7 @@ type (
 	// TrapTriggered springs a hidden trap on the fighter that entered its zone: the
 	// fighter's movement ends there.
 	TrapTriggered struct {
-		Trap    int    `json:"trap"`
+		Trap    string `json:"trap"` // the trap's ID (TrapLaid's)
 		Fighter int    `json:"fighter"`
 		Cell    string `json:"cell"`
 	}

@@ -97,7 +97,9 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 			slices.SortStableFunc(f.Stocks, func(a, b combat.Stock) int { return a.Ends - b.Ends }) // the soonest to end absorbs first
 		}
 	case TrapTriggered:
-		s.Traps[e.Trap].Sprung = true
+		if i := slices.IndexFunc(s.Traps, func(t Trap) bool { return t.ID == e.Trap }); i >= 0 {
+			s.Traps[i].Sprung = true
+		}
 		s.Fighters[e.Fighter].MP = 0
 	case TurnEnded:
 	case FightEnded:

@@ -54,7 +54,7 @@ func refused(t *testing.T, s State, seat int, do any, code game.Code) {
 // position is a fight in play on an arena drawn as a picture, where "1" and "2" are
 // seat 0's and seat 1's heroes (Guerrier and Arcaniste), "+" a bonus of AP, "^" a trap of
 // seat 1's team, "*" a trap of seat 0's team (each a one-cell trap that does nothing but
-// spring, laid in round 1 to last 8 rounds), and every other character is
+// spring, laid in round 1 to last 8 rounds, its ID "trap-" and its cell), and every other character is
 // arena.ParseGrid's. Seat 0 is to act, with its full AP and MP.
 func position(t *testing.T, picture string) State {
 	t.Helper()
@@ -104,10 +104,10 @@ func positionOf(t *testing.T, picture, class0, class1 string, variants ...string
 		s.Bonuses = append(s.Bonuses, Bonus{Kind: "ap", Cell: c.String()})
 	}
 	for _, c := range cells['^'] {
-		s.Traps = append(s.Traps, Trap{Team: 1, Layer: 1, Cell: c, Until: 9})
+		s.Traps = append(s.Traps, Trap{ID: "trap-" + c.String(), Team: 1, Layer: 1, Cell: c, Until: 9})
 	}
 	for _, c := range cells['*'] {
-		s.Traps = append(s.Traps, Trap{Team: 0, Layer: 0, Cell: c, Until: 9})
+		s.Traps = append(s.Traps, Trap{ID: "trap-" + c.String(), Team: 0, Layer: 0, Cell: c, Until: 9})
 	}
 	return s
 }

@@ -54,7 +54,7 @@ func TestTrapEndsTheWalk(t *testing.T) {
 	if f := s.Fighters[0]; f.Cell.String() != "c1" || f.MP != 0 {
 		t.Fatalf("the walk ends on the trap: %s with %d MP", f.Cell, f.MP)
 	}
-	if evs[1].Event != (TrapTriggered{Trap: 0, Fighter: 0, Cell: "c1"}) {
+	if evs[1].Event != (TrapTriggered{Trap: "trap-c1", Fighter: 0, Cell: "c1"}) {
 		t.Fatalf("events %+v", evs)
 	}
 	if v := (Rules{}).View(s, game.Viewpoint{Seats: []int{0}, Teams: []int{0}}).(*View); len(v.Traps) != 1 {

@@ -26,7 +26,7 @@ func TestATrapStopsAPushWithoutShock(t *testing.T) {
 	if len(p) != 1 || !slices.Equal(p[0].Path, []string{"d1"}) || p[0].Missed != 0 || p[0].Stop != "trap" {
 		t.Fatalf("the push %+v", p)
 	}
-	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: 0, Fighter: 1, Cell: "d1"}) {
+	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: "trap-d1", Fighter: 1, Cell: "d1"}) {
 		t.Fatalf("the trap %+v", tr)
 	}
 	for _, h := range events[Damaged](evs) {
@@ -202,7 +202,7 @@ func TestASwapSpringsATrap(t *testing.T) {
 	`, "guerrier", "arcaniste", "permutation")
 	s.Traps[0].Zone = arena.Shape{Kind: arena.Cross, Size: 1}
 	s, evs := act(t, s, 0, CastSpell{Spell: "permutation", Cell: "e2"})
-	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: 0, Fighter: 0, Cell: "e2"}) {
+	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: "trap-d2", Fighter: 0, Cell: "e2"}) {
 		t.Fatalf("the trap %+v", evs)
 	}
 	if s.Fighters[0].MP != 0 || s.Fighters[1].Cell.String() != "a1" {

@@ -15,6 +15,17 @@ func keyOf(seed []byte) []byte {
 
 func hexKey(k []byte) string { return hex.EncodeToString(k) }
 
+// trapID is the ID of the trap laid by the n-th event of the decision taken at version
+// v: derived from the secret key, it names the trap when it springs and says nothing of
+// the other traps (an index in the match's list of traps would count them).
+func trapID(key []byte, v, n int) string {
+	var buf [16]byte
+	binary.BigEndian.PutUint64(buf[:8], uint64(int64(v)))
+	binary.BigEndian.PutUint64(buf[8:], uint64(int64(n)))
+	sum := sha256.Sum256(append(append([]byte("solwaris/trap/"), key...), buf[:]...))
+	return hex.EncodeToString(sum[:8])
+}
+
 // Drawn says where an event's random outcomes were drawn: the stream of the decision
 // taken at version At, from its From-th number on. The audit draws them again.
 type Drawn struct {

@@ -105,6 +105,7 @@ type Auction struct {
 
 // Trap is a hidden trap: its team, its cell and zone, and the round it vanishes.
 type Trap struct {
+	ID      string // opaque: names the trap in TrapTriggered without telling how many there are
 	Team    int
 	Layer   int // the fighter that laid it
 	Cell    arena.Cell

@@ -41,7 +41,7 @@ func TestATeleportSpringsATrap(t *testing.T) {
 		.^..2.
 	`)
 	s, evs := act(t, s, 0, CastSpell{Spell: "bond", Cell: "b3"})
-	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: 0, Fighter: 0, Cell: "b3"}) || s.Fighters[0].MP != 0 {
+	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: "trap-b3", Fighter: 0, Cell: "b3"}) || s.Fighters[0].MP != 0 {
 		t.Fatalf("the trap %+v, %d MP left", evs, s.Fighters[0].MP)
 	}
 }

@@ -115,7 +115,7 @@ func TestTheLayerTriggersItsOwnTrap(t *testing.T) {
 	`)
 	s.Traps[0].Effects = []grimoire.Effect{{Kind: grimoire.Damage, To: grimoire.ToAll, Min: 20, Max: 20}}
 	s, evs := act(t, s, 0, MoveFighter{Path: []string{"b1", "c1", "d1", "e1"}})
-	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: 0, Fighter: 0, Cell: "c1"}) {
+	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0] != (TrapTriggered{Trap: "trap-c1", Fighter: 0, Cell: "c1"}) {
 		t.Fatalf("the trap %+v", evs)
 	}
 	if h := events[Damaged](evs); len(h) != 1 || h[0].Fighter != 0 || h[0].Caster != 0 || h[0].Base != 20 {
@@ -146,5 +146,30 @@ func TestASummonFallenInATrapEndsItsTurn(t *testing.T) {
 	s, evs := act(t, s, 1, MoveFighter{Path: []string{"c2", "b2"}})
 	if len(events[Fallen](evs)) != 1 || len(events[TurnEnded](evs)) != 1 || s.Phase != PhasePlay || s.Actor != 0 || s.Turn != 2 {
 		t.Fatalf("the Élémentaire in the trap: %+v; actor %d, round %d", evs, s.Actor, s.Turn)
+	}
+}
+
+// A sprung trap is named by an ID drawn from the secret key, never by its place in the
+// match's list of traps, which would tell the other side how many it cannot see: the
+// Arcaniste lays three traps; the Guerrier walks into the last, and the public event names
+// it by the ID its laying recorded (its team's alone).
+func TestASprungTrapCountsNoOtherTrap(t *testing.T) {
+	s := position(t, `
+		1.....
+		......
+		.....2
+	`)
+	var laid []TrapLaid
+	for _, c := range []string{"f1", "e2", "c1"} {
+		before := len(s.Traps)
+		s = lay(t, s, 1, c, arena.Shape{})
+		laid = append(laid, TrapLaid{ID: s.Traps[before].ID})
+	}
+	if laid[0].ID == laid[1].ID || laid[1].ID == laid[2].ID || len(laid[2].ID) != 16 {
+		t.Fatalf("the trap IDs %+v", laid)
+	}
+	_, evs := act(t, s, 0, MoveFighter{Path: []string{"b1", "c1", "d1"}})
+	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0].Trap != laid[2].ID {
+		t.Fatalf("the third trap springs as %+v; laid as %+v", tr, laid)
 	}
 }
