@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/cardchess"
@@ -88,10 +87,9 @@ type Window struct {
 
 // moved is what a move that opened a window did, for the reactions to it.
 type moved struct {
-	seat     int
 	from, to chess.Square
-	captured chess.Piece // the piece it took, if any
-	on       chess.Square
+	captured chess.Piece  // the piece it took, if took
+	on       chess.Square // where that piece stood
 	took     bool
 }
 
@@ -190,13 +188,10 @@ func (s *State) triggered(before *State, seat int, m chess.Move) *Window {
 	if s.Mode != Advanced || s.handCount(them) == 0 {
 		return nil
 	}
-	mv := &moved{seat: seat, from: m.From(), to: m.To()}
+	mv := &moved{from: m.From(), to: m.To(), on: m.To()}
 	pc, _ := before.Pos.PieceAt(m.From())
-	switch {
-	case m.IsEnPassant():
-		mv.on, _ = chess.ParseSquare(fmt.Sprintf("%c%d", 'a'+m.To().File(), m.From().Rank()+1))
-	case !m.IsCastling():
-		mv.on = m.To()
+	if m.IsEnPassant() {
+		mv.on, _ = offset(m.To(), 0, -ahead(colour(seat))) // the pawn taken stood behind
 	}
 	if !m.IsCastling() {
 		mv.captured, mv.took = before.Pos.PieceAt(mv.on)
@@ -645,9 +640,6 @@ func windowNote(w *Window, seat int) string {
 	}
 	return ""
 }
-
-// triggersText is a window's triggers as a phrase, for notes.
-func triggersText(w *Window) string { return strings.Join(w.Triggers, ", ") }
 
 // auditWindow checks an event of a reaction window against the state before it: a window
 // opens when the last action opened one, for its seat, after its triggers, with the

@@ -401,6 +401,7 @@ func TestMovesThatOpenAWindow(t *testing.T) {
 		{"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", R2, []string{TriggerCheck, TriggerPromotion}},
 		{"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", R2, []string{TriggerCastling}},
 		{"4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1", "e2e4", R2, []string{TriggerEnPassant}},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", R2, []string{TriggerCapture}}, // en passant: the pawn taken stood on d5
 		{"k7/pp6/8/8/8/8/8/K3R3 w - - 0 1", "e1e8", R2, []string{TriggerCheck, TriggerMate}},
 		{"4k3/8/8/8/8/8/1p6/4K3 b - - 0 1", "b2b1n", R2, []string{TriggerPromotion}},
 		{"k7/8/2P5/8/8/8/8/4K3 w - - 0 1", "c6c7", R3, []string{TriggerSeventh}},
@@ -413,6 +414,8 @@ func TestMovesThatOpenAWindow(t *testing.T) {
 		case c.kind == "":
 		case s.Window == nil || s.Window.Kind != c.kind || !slices.Equal(s.Window.Triggers, c.triggers):
 			t.Errorf("%s %s opens %+v, want %s %v", c.fen, c.move, s.Window, c.kind, c.triggers)
+		case c.move == "e5d6" && s.Window.move.on.String() != "d5":
+			t.Errorf("en passant: the pawn taken stood on %s, want d5", s.Window.move.on)
 		}
 	}
 }
