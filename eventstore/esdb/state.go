@@ -2,6 +2,7 @@ package esdb
 
 import (
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
 )
 
 // state is what one process knows of the store's write side, folded from the log
@@ -52,56 +53,17 @@ func (s *state) fold(e eventstore.Event, head *eventstore.Head) bool {
 	return true
 }
 
-// tx is sqlstore.Tx for one batch: it answers from the state and from found, the stored
-// events that carry an ID of the batch (read from the log beforehand), and gathers the
-// batch's new events without touching the state, which changes only once the log took
-// them.
-type tx struct {
-	st       *state
-	found    map[string]eventstore.Event
-	tails    map[string]tail
-	head     int64
-	headHash string
-	rows     []eventstore.Event
-}
-
-func (s *state) begin(found []eventstore.Event) *tx {
-	t := &tx{st: s, found: make(map[string]eventstore.Event, len(found)), tails: make(map[string]tail), head: s.head, headHash: s.headHash}
-	for _, e := range found {
-		t.found[e.ID] = e
+// begin returns the sqlstore.Tx of one batch: it answers from the state and from found,
+// the stored events that carry an ID of the batch (read from the log beforehand), and
+// gathers the batch's new events without touching the state, which changes only once the
+// log took them.
+func (s *state) begin(found []eventstore.Event) *sqlstore.Batch {
+	b := sqlstore.NewBatch(s.head, s.headHash, found)
+	b.Known = func(stream string) sqlstore.Tail {
+		t := s.tails[stream]
+		return sqlstore.Tail{Version: t.version, Hash: t.hash}
 	}
-	return t
-}
-
-func (t *tx) EventsByID(ids []string) ([]eventstore.Event, error) {
-	var out []eventstore.Event
-	for _, id := range ids {
-		if e, ok := t.found[id]; ok {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-func (t *tx) Last(stream string) (int64, string, error) {
-	if tl, ok := t.tails[stream]; ok {
-		return tl.version, tl.hash, nil
-	}
-	tl := t.st.tails[stream]
-	return tl.version, tl.hash, nil
-}
-
-func (t *tx) Reserve(int) (int64, string, error) { return t.head + 1, t.headHash, nil }
-
-func (t *tx) Insert(events []eventstore.Event) error {
-	t.rows = append(t.rows, events...)
-	for _, e := range events {
-		t.found[e.ID] = e
-	}
-	last := events[len(events)-1]
-	t.head, t.headHash = last.Position, last.GlobalHash
-	t.tails[last.Stream] = tail{last.Version, last.Hash}
-	return nil
+	return b
 }
 
 // runs splits the events of one log append by stream, each stream's events in version

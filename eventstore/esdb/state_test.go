@@ -29,16 +29,16 @@ func commitOnState(t *testing.T, st *state, log *[]eventstore.Event, appends ...
 			t.Fatal(err)
 		}
 	}
-	for i, e := range tx.rows {
+	for i, e := range tx.Rows {
 		var h *eventstore.Head
-		if i == len(tx.rows)-1 {
+		if i == len(tx.Rows)-1 {
 			h = &eventstore.Head{Position: e.Position, Hash: e.GlobalHash}
 		}
 		if !st.fold(e, h) {
 			t.Fatalf("fold refused position %d at head %d", e.Position, st.head)
 		}
 	}
-	*log = append(*log, tx.rows...)
+	*log = append(*log, tx.Rows...)
 }
 
 func appendTo(stream string, expected int64, ids ...string) func(sqlstore.Tx) error {
@@ -84,7 +84,7 @@ func TestStateDecidesAsTheStore(t *testing.T) {
 	if _, err := sqlstore.Append(tx, "match-2", eventstore.Any, proposed("a"), time.Now()); !errors.Is(err, eventstore.ErrIDReused) {
 		t.Fatalf("an ID of match-1 sent to match-2: %v, want ErrIDReused", err)
 	}
-	if len(tx.rows) != 0 || st.head != 4 {
+	if len(tx.Rows) != 0 || st.head != 4 {
 		t.Fatal("refused appends wrote")
 	}
 	// Two appends of one batch on one stream: the second sees the first.

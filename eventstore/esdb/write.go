@@ -89,11 +89,11 @@ func (s *Store) commitChunk(ctx context.Context, chunk []*groupcommit.Request) {
 			caughtUp = true
 			continue
 		}
-		if len(t.rows) == 0 {
+		if len(t.Rows) == 0 {
 			return
 		}
-		head := eventstore.SignHead(s.signer, t.head, t.headHash, time.Now())
-		switch err := s.appendLog(ctx, t.rows, head); {
+		head := eventstore.SignHead(s.signer, t.Head, t.HeadHash, time.Now())
+		switch err := s.appendLog(ctx, t.Rows, head); {
 		case wrongVersion(err):
 			if err := s.catchUp(ctx); err != nil {
 				fail(err)
@@ -108,15 +108,15 @@ func (s *Store) commitChunk(ctx context.Context, chunk []*groupcommit.Request) {
 			fail(err)
 			return
 		}
-		for i, e := range t.rows {
+		for i, e := range t.Rows {
 			var h *eventstore.Head
-			if i == len(t.rows)-1 {
+			if i == len(t.Rows)-1 {
 				h = &head
 			}
 			s.st.fold(e, h)
 		}
 		s.st.dirty = true
-		if err := s.materialize(ctx, t.rows); err != nil {
+		if err := s.materialize(ctx, t.Rows); err != nil {
 			fail(err)
 			return
 		}

@@ -223,17 +223,17 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 		r.Result, r.Err = sqlstore.Append(m, r.Stream, r.Expected, r.Events, now)
 	}
 	var b pgx.Batch
-	if len(m.rows) > 0 {
+	if len(m.Rows) > 0 {
 		// COPY takes the rows faster than an INSERT; it costs a round trip of its own,
 		// which a batch large enough to matter makes up for many times over.
-		if _, err := conn.CopyFrom(ctx, pgx.Identifier{"events"}, columnNames, pgx.CopyFromSlice(len(m.rows), func(i int) ([]any, error) {
-			return sqlstore.Args(m.rows[i]), nil
+		if _, err := conn.CopyFrom(ctx, pgx.Identifier{"events"}, columnNames, pgx.CopyFromSlice(len(m.Rows), func(i int) ([]any, error) {
+			return sqlstore.Args(m.Rows[i]), nil
 		})); err != nil {
 			return fmt.Errorf("insert events: %w", err)
 		}
 		// Signed in the transaction that stores it: a signed head never names an event
 		// that did not commit, and every acknowledged event is covered by one.
-		h := eventstore.SignHead(s.signer, m.head, m.headHash, time.Now())
+		h := eventstore.SignHead(s.signer, m.Head, m.HeadHash, time.Now())
 		b.Queue(`UPDATE head SET position = $1, hash = $2, signed_ns = $3, signature = $4`, h.Position, h.Hash, h.Time.UnixNano(), h.Signature)
 		// Delivered at COMMIT to every process listening on this schema.
 		b.Queue(`SELECT pg_notify($1, '')`, s.channel())
@@ -260,7 +260,7 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 // load begins the transaction, takes the append lock and reads, in one round trip, the
 // head position, the stored events that carry any of the batch's IDs and the last event
 // of each stream the batch appends to.
-func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcommit.Request) (*memTx, error) {
+func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcommit.Request) (*sqlstore.Batch, error) {
 	var (
 		ids     []string
 		streams []string
@@ -291,7 +291,7 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 		CROSS JOIN LATERAL (SELECT version, hash FROM events WHERE events.stream = s.stream ORDER BY version DESC LIMIT 1) e`, streams)
 	br := conn.SendBatch(ctx, &b)
 	defer br.Close()
-	m := &memTx{byID: make(map[string]eventstore.Event), tails: make(map[string]tail, len(streams))}
+	m := sqlstore.NewBatch(0, "", nil)
 	if _, err := br.Exec(); err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
@@ -301,7 +301,7 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 	if _, err := br.Exec(); err != nil {
 		return nil, fmt.Errorf("set the plan cache mode: %w", err)
 	}
-	if err := br.QueryRow().Scan(&m.head, &m.headHash); err != nil {
+	if err := br.QueryRow().Scan(&m.Head, &m.HeadHash); err != nil {
 		return nil, fmt.Errorf("read head position: %w", err)
 	}
 	rows, err := br.Query()
@@ -313,7 +313,7 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 		return nil, fmt.Errorf("look up event IDs: %w", err)
 	}
 	for _, e := range found {
-		m.byID[e.ID] = e
+		m.ByID[e.ID] = e
 	}
 	rows, err = br.Query()
 	if err != nil {
@@ -321,61 +321,15 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 	}
 	var (
 		stream string
-		t      tail
+		t      sqlstore.Tail
 	)
-	if _, err := pgx.ForEachRow(rows, []any{&stream, &t.version, &t.hash}, func() error {
-		m.tails[stream] = t
+	if _, err := pgx.ForEachRow(rows, []any{&stream, &t.Version, &t.Hash}, func() error {
+		m.Tails[stream] = t
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("read stream versions: %w", err)
 	}
 	return m, br.Close()
-}
-
-// tail is the version and hash of a stream's last event.
-type tail struct {
-	version int64
-	hash    string
-}
-
-// memTx is sqlstore.Tx over what load read, plus the appends of the batch so far, which
-// it gathers for one COPY.
-type memTx struct {
-	head     int64
-	headHash string // the global hash of the event at head
-	byID     map[string]eventstore.Event
-	tails    map[string]tail
-	rows     []eventstore.Event // to insert
-}
-
-func (m *memTx) EventsByID(ids []string) ([]eventstore.Event, error) {
-	var found []eventstore.Event
-	for _, id := range ids {
-		if e, ok := m.byID[id]; ok {
-			found = append(found, e)
-		}
-	}
-	return found, nil
-}
-
-func (m *memTx) Last(stream string) (int64, string, error) {
-	t := m.tails[stream]
-	return t.version, t.hash, nil
-}
-
-// Reserve hands out the positions after the head; Insert advances it. The head row is
-// written once for the batch, under the lock, so positions follow commit order.
-func (m *memTx) Reserve(n int) (int64, string, error) { return m.head + 1, m.headHash, nil }
-
-func (m *memTx) Insert(events []eventstore.Event) error {
-	m.rows = append(m.rows, events...)
-	for _, e := range events {
-		m.byID[e.ID] = e
-	}
-	last := events[len(events)-1]
-	m.head, m.headHash = last.Position, last.GlobalHash
-	m.tails[last.Stream] = tail{last.Version, last.Hash}
-	return nil
 }
 
 // columnNames are sqlstore.Columns, for COPY.

@@ -2,6 +2,7 @@ package singlewriter_test
 
 import (
 	"context"
+	"errors"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -36,6 +37,17 @@ func serverURL(t testing.TB) string {
 		t.Skip("ARBITER_PG_URL is not set")
 	}
 	return url
+}
+
+// connect opens a connection of the test's own, closed when the test ends.
+func connect(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }
 
 // fresh returns a schema name of its own, dropped when the test ends.
@@ -110,20 +122,14 @@ func playRated(t *testing.T, eng *engine.Engine, first, n int) {
 }
 
 // checkpoint is the model's row: its position and holder.
-func checkpoint(t *testing.T, url, schema string) (int64, string) {
+func checkpoint(t *testing.T, conn *pgx.Conn, schema string) (int64, string) {
 	t.Helper()
-	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var (
 		pos    int64
 		holder string
 	)
-	err = conn.QueryRow(ctx, `SELECT position, holder FROM `+pgx.Identifier{schema, "checkpoints"}.Sanitize()+` WHERE model = 'ratings'`).Scan(&pos, &holder)
-	if err != nil && !strings.Contains(err.Error(), "does not exist") && err != pgx.ErrNoRows {
+	err := conn.QueryRow(context.Background(), `SELECT position, holder FROM `+pgx.Identifier{schema, "checkpoints"}.Sanitize()+` WHERE model = 'ratings'`).Scan(&pos, &holder)
+	if err != nil && !strings.Contains(err.Error(), "does not exist") && !errors.Is(err, pgx.ErrNoRows) {
 		t.Fatal(err)
 	}
 	return pos, holder
@@ -137,9 +143,10 @@ func waitFor(t *testing.T, url, schema, holder string, store eventstore.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	conn := connect(t, url)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		pos, h := checkpoint(t, url, schema)
+		pos, h := checkpoint(t, conn, schema)
 		if pos == head && h == holder {
 			return
 		}
@@ -159,11 +166,7 @@ func checkTable(t *testing.T, url, schema string, store eventstore.Store, matche
 	if err := projections.Rebuild(ctx, store, nil, want); err != nil {
 		t.Fatal(err)
 	}
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	board, err := singlewriter.Leaderboard(ctx, conn, schema, classic.ID, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -286,11 +289,7 @@ func TestFailoverWhenTheConnectionCloses(t *testing.T) {
 	// pg_stat_activity.
 	waitForSession(t, url, "arbiter ratings writer b", "Lock")
 
-	conn, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	conn := connect(t, url)
 	// No event is appended between a's last commit and here: a is idle.
 	ended.Store(true)
 	var terminated bool
@@ -318,11 +317,7 @@ func TestFailoverWhenTheConnectionCloses(t *testing.T) {
 func waitForSession(t *testing.T, url, app, waitType string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var n int

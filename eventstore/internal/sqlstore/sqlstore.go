@@ -105,3 +105,68 @@ func Append(tx Tx, stream string, expected int64, proposed []eventstore.Proposed
 	}
 	return eventstore.Result(sealed, false), nil
 }
+
+// Tail is the version and hash of a stream's last event.
+type Tail struct {
+	Version int64
+	Hash    string
+}
+
+// Batch is a Tx answered from memory, for an adapter that reads first what a whole batch
+// of appends needs (under its write lock, or at a revision its write will check), decides
+// every append of the batch in memory, one after the other as if each ran alone, and
+// writes Rows at the end.
+type Batch struct {
+	Head     int64  // the position of the last event, stored or of the batch
+	HeadHash string // its GlobalHash
+	ByID     map[string]eventstore.Event
+	Tails    map[string]Tail
+	// Known, if not nil, answers Last for a stream that Tails does not hold; else such a
+	// stream has no event.
+	Known func(stream string) Tail
+	Rows  []eventstore.Event // to write
+}
+
+// NewBatch returns a Batch at head, knowing the stored events found.
+func NewBatch(head int64, headHash string, found []eventstore.Event) *Batch {
+	b := &Batch{Head: head, HeadHash: headHash, ByID: make(map[string]eventstore.Event, len(found)), Tails: map[string]Tail{}}
+	for _, e := range found {
+		b.ByID[e.ID] = e
+	}
+	return b
+}
+
+// EventsByID implements Tx.
+func (b *Batch) EventsByID(ids []string) ([]eventstore.Event, error) {
+	var out []eventstore.Event
+	for _, id := range ids {
+		if e, ok := b.ByID[id]; ok {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// Last implements Tx.
+func (b *Batch) Last(stream string) (int64, string, error) {
+	t, ok := b.Tails[stream]
+	if !ok && b.Known != nil {
+		t = b.Known(stream)
+	}
+	return t.Version, t.Hash, nil
+}
+
+// Reserve implements Tx: the positions after the head; Insert advances it.
+func (b *Batch) Reserve(int) (int64, string, error) { return b.Head + 1, b.HeadHash, nil }
+
+// Insert implements Tx.
+func (b *Batch) Insert(events []eventstore.Event) error {
+	b.Rows = append(b.Rows, events...)
+	for _, e := range events {
+		b.ByID[e.ID] = e
+	}
+	last := events[len(events)-1]
+	b.Head, b.HeadHash = last.Position, last.GlobalHash
+	b.Tails[last.Stream] = Tail{last.Version, last.Hash}
+	return nil
+}
