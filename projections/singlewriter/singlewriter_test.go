@@ -2,9 +2,9 @@ package singlewriter_test
 
 import (
 	"context"
-	"errors"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"os"
