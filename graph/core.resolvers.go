@@ -243,8 +243,9 @@ func (r *mutationResolver) LeaveMatch(ctx context.Context, matchID string, comma
 }
 
 // PlayMove is the resolver for the playMove field.
-func (r *mutationResolver) PlayMove(ctx context.Context, matchID string, move string, commandID *string) (*model.ActionPayload, error) {
-	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: game.Move{Notation: move}} })
+func (r *mutationResolver) PlayMove(ctx context.Context, matchID string, move string, board *int, commandID *string) (*model.ActionPayload, error) {
+	do := onBoard(board, game.Move{Notation: move})
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
 }
 
 // Act is the resolver for the act field.

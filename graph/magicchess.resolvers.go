@@ -7,6 +7,7 @@ package graph
 
 import (
 	"context"
+	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/magicchess"
@@ -22,6 +23,11 @@ func (r *magicChessReactionResolver) Card(ctx context.Context, obj *magicchess.R
 	return &obj.Card, nil
 }
 
+// Signal is the resolver for the signal field.
+func (r *magicChessSignalResolver) Signal(ctx context.Context, obj *magicchess.Signal) (model.MagicSignal, error) {
+	return model.MagicSignal(strings.ToUpper(strings.ReplaceAll(obj.Signal, "-", "_"))), nil
+}
+
 // Hand is the resolver for the hand field.
 func (r *magicChessStateResolver) Hand(ctx context.Context, obj *magicchess.View) ([]*model.HandCard, error) {
 	if obj.Hand == nil {
@@ -35,6 +41,60 @@ func (r *magicChessStateResolver) Hand(ctx context.Context, obj *magicchess.View
 func (r *magicChessStateResolver) Seats(ctx context.Context, obj *magicchess.View) ([]*model.SeatCards, error) {
 	c, err := r.magicCatalog()
 	return shownSeats(c, err, obj.Cards)
+}
+
+// WhiteInHand is the resolver for the whiteInHand field.
+func (r *magicChessTableBoardResolver) WhiteInHand(ctx context.Context, obj *magicchess.TableBoard) (string, error) {
+	return obj.Pockets[0], nil
+}
+
+// BlackInHand is the resolver for the blackInHand field.
+func (r *magicChessTableBoardResolver) BlackInHand(ctx context.Context, obj *magicchess.TableBoard) (string, error) {
+	return obj.Pockets[1], nil
+}
+
+// Seats is the resolver for the seats field.
+func (r *magicChessTableBoardResolver) Seats(ctx context.Context, obj *magicchess.TableBoard) ([]int, error) {
+	return obj.Seats[:], nil
+}
+
+// ToAct is the resolver for the toAct field.
+func (r *magicChessTableBoardResolver) ToAct(ctx context.Context, obj *magicchess.TableBoard) (*int, error) {
+	if obj.ToAct < 0 {
+		return nil, nil
+	}
+	return &obj.ToAct, nil
+}
+
+// Clock is the resolver for the clock field.
+func (r *magicChessTableBoardResolver) Clock(ctx context.Context, obj *magicchess.TableBoard) (*model.Clock, error) {
+	return boardClock(obj), nil
+}
+
+// Boards is the resolver for the boards field.
+func (r *matchResolver) Boards(ctx context.Context, obj *model.Match) ([]*magicchess.TableBoard, error) {
+	v, _, err := r.gameView(ctx, obj)
+	if err != nil {
+		return nil, err
+	}
+	if mv, ok := v.(*magicchess.View); ok && mv.Boards != nil {
+		return tableBoards(mv), nil
+	}
+	return nil, nil
+}
+
+// DropPiece is the resolver for the dropPiece field.
+func (r *mutationResolver) DropPiece(ctx context.Context, matchID string, piece string, square string, board *int, commandID *string) (*model.ActionPayload, error) {
+	do, err := dropMove(piece, square, board)
+	if err != nil {
+		return nil, err
+	}
+	return r.do(ctx, matchID, commandID, do)
+}
+
+// Signal is the resolver for the signal field.
+func (r *mutationResolver) Signal(ctx context.Context, matchID string, signal model.MagicSignal, commandID *string) (*model.ActionPayload, error) {
+	return r.do(ctx, matchID, commandID, magicchess.SendSignal{Signal: strings.ToLower(strings.ReplaceAll(string(signal), "_", "-"))})
 }
 
 // React is the resolver for the react field.
@@ -59,12 +119,24 @@ func (r *Resolver) MagicChessReaction() generated.MagicChessReactionResolver {
 	return &magicChessReactionResolver{r}
 }
 
+// MagicChessSignal returns generated.MagicChessSignalResolver implementation.
+func (r *Resolver) MagicChessSignal() generated.MagicChessSignalResolver {
+	return &magicChessSignalResolver{r}
+}
+
 // MagicChessState returns generated.MagicChessStateResolver implementation.
 func (r *Resolver) MagicChessState() generated.MagicChessStateResolver {
 	return &magicChessStateResolver{r}
 }
 
+// MagicChessTableBoard returns generated.MagicChessTableBoardResolver implementation.
+func (r *Resolver) MagicChessTableBoard() generated.MagicChessTableBoardResolver {
+	return &magicChessTableBoardResolver{r}
+}
+
 type (
-	magicChessReactionResolver struct{ *Resolver }
-	magicChessStateResolver    struct{ *Resolver }
+	magicChessReactionResolver   struct{ *Resolver }
+	magicChessSignalResolver     struct{ *Resolver }
+	magicChessStateResolver      struct{ *Resolver }
+	magicChessTableBoardResolver struct{ *Resolver }
 )

@@ -17,7 +17,7 @@ import (
 )
 
 // PlayCard is the resolver for the playCard field.
-func (r *mutationResolver) PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) (*model.ActionPayload, error) {
+func (r *mutationResolver) PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, board *int, commandID *string) (*model.ActionPayload, error) {
 	do := cards.PlayCard{Card: deref(cardID), Slot: -1, Targets: append([]string{}, targets...), Move: deref(move)}
 	if slot != nil {
 		do.Slot = *slot
@@ -25,7 +25,8 @@ func (r *mutationResolver) PlayCard(ctx context.Context, matchID string, cardID 
 	if do.Card == "" && do.Slot < 0 {
 		return nil, game.Reject(game.BadInput, "name the card: give cardId or slot")
 	}
-	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: do} })
+	on := onBoard(board, do)
+	return r.act(ctx, matchID, commandID, func(id string) match.Command { return match.Act{PlayerID: id, Do: on} })
 }
 
 // Hand is the resolver for the hand field.

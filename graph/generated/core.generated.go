@@ -45,6 +45,8 @@ type MatchResolver interface {
 	Rematch(ctx context.Context, obj *model.Match) (*model.Match, error)
 	Hand(ctx context.Context, obj *model.Match) ([]*model.HandCard, error)
 	Cards(ctx context.Context, obj *model.Match) ([]*model.SeatCards, error)
+
+	Boards(ctx context.Context, obj *model.Match) ([]*magicchess.TableBoard, error)
 }
 type MutationResolver interface {
 	RegisterPlayer(ctx context.Context, name string, commandID *string) (*model.RegisterPayload, error)
@@ -53,7 +55,7 @@ type MutationResolver interface {
 	AddBot(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
 	CancelMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	LeaveMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
-	PlayMove(ctx context.Context, matchID string, move string, commandID *string) (*model.ActionPayload, error)
+	PlayMove(ctx context.Context, matchID string, move string, board *int, commandID *string) (*model.ActionPayload, error)
 	Act(ctx context.Context, matchID string, action model.ActionInput, commandID *string) (*model.ActionPayload, error)
 	Resign(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	OfferDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
@@ -65,6 +67,8 @@ type MutationResolver interface {
 	ClaimDailyBonus(ctx context.Context) (*model.DailyBonusPayload, error)
 	BuyHat(ctx context.Context, hatID string) (*model.HatsPayload, error)
 	WearHat(ctx context.Context, hatID *string) (*model.HatsPayload, error)
+	DropPiece(ctx context.Context, matchID string, piece string, square string, board *int, commandID *string) (*model.ActionPayload, error)
+	Signal(ctx context.Context, matchID string, signal model.MagicSignal, commandID *string) (*model.ActionPayload, error)
 	React(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, commandID *string) (*model.ActionPayload, error)
 	PassReaction(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ChooseGrimoire(ctx context.Context, matchID string, class string, variants []string, commandID *string) (*model.ActionPayload, error)
@@ -77,7 +81,7 @@ type MutationResolver interface {
 	Defect(ctx context.Context, matchID string, colour string, kingMove *string, commandID *string) (*model.ActionPayload, error)
 	AcceptOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	RefuseOpening(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
-	PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) (*model.ActionPayload, error)
+	PlayCard(ctx context.Context, matchID string, cardID *string, slot *int, targets []string, move *string, board *int, commandID *string) (*model.ActionPayload, error)
 }
 type PlayerResolver interface {
 	Ratings(ctx context.Context, obj *model.Player) ([]*model.Rating, error)
@@ -493,6 +497,52 @@ func (ec *executionContext) field_Mutation_defect_args(ctx context.Context, rawA
 	return args, nil
 }
 
+func (ec *executionContext) field_Mutation_dropPiece_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "piece",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["piece"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "square",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNString2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["square"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg4
+	return args, nil
+}
+
 func (ec *executionContext) field_Mutation_endTurn_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -736,14 +786,22 @@ func (ec *executionContext) field_Mutation_playCard_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["move"] = arg4
-	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+	arg5, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg5
+	arg6, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["commandId"] = arg5
+	args["commandId"] = arg6
 	return args, nil
 }
 
@@ -766,14 +824,22 @@ func (ec *executionContext) field_Mutation_playMove_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["move"] = arg1
-	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "board",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["board"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["commandId"] = arg2
+	args["commandId"] = arg3
 	return args, nil
 }
 
@@ -908,6 +974,36 @@ func (ec *executionContext) field_Mutation_resign_args(ctx context.Context, rawA
 		return nil, err
 	}
 	args["commandId"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Mutation_signal_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "signal",
+		func(ctx context.Context, v any) (model.MagicSignal, error) {
+			return ec.unmarshalNMagicSignal2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMagicSignal(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["signal"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "commandId",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["commandId"] = arg2
 	return args, nil
 }
 
@@ -2691,6 +2787,38 @@ func (ec *executionContext) fieldContext_Match_clock(_ context.Context, field gr
 	return fc, nil
 }
 
+func (ec *executionContext) _Match_boards(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_boards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Match().Boards(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*magicchess.TableBoard) graphql.Marshaler {
+			return ec.marshalOMagicChessTableBoard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐTableBoardᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Match_boards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Match",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MagicChessTableBoard(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MatchEvent_matchId(ctx context.Context, field graphql.CollectedField, obj *model.MatchEvent) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3241,7 +3369,7 @@ func (ec *executionContext) _Mutation_playMove(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PlayMove(ctx, fc.Args["matchId"].(string), fc.Args["move"].(string), fc.Args["commandId"].(*string))
+			return ec.Resolvers.Mutation().PlayMove(ctx, fc.Args["matchId"].(string), fc.Args["move"].(string), fc.Args["board"].(*int), fc.Args["commandId"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
@@ -3741,6 +3869,94 @@ func (ec *executionContext) fieldContext_Mutation_wearHat(ctx context.Context, f
 	}()
 	ctx = graphql.WithFieldContext(ctx, fc)
 	if fc.Args, err = ec.field_Mutation_wearHat_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_dropPiece(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_dropPiece(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().DropPiece(ctx, fc.Args["matchId"].(string), fc.Args["piece"].(string), fc.Args["square"].(string), fc.Args["board"].(*int), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_dropPiece(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_dropPiece_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Mutation_signal(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Mutation_signal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Mutation().Signal(ctx, fc.Args["matchId"].(string), fc.Args["signal"].(model.MagicSignal), fc.Args["commandId"].(*string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
+			return ec.marshalNActionPayload2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐActionPayload(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Mutation_signal(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Mutation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ActionPayload(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Mutation_signal_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
 		ec.Error(ctx, err)
 		return fc, err
 	}
@@ -4285,7 +4501,7 @@ func (ec *executionContext) _Mutation_playCard(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().PlayCard(ctx, fc.Args["matchId"].(string), fc.Args["cardId"].(*string), fc.Args["slot"].(*int), fc.Args["targets"].([]string), fc.Args["move"].(*string), fc.Args["commandId"].(*string))
+			return ec.Resolvers.Mutation().PlayCard(ctx, fc.Args["matchId"].(string), fc.Args["cardId"].(*string), fc.Args["slot"].(*int), fc.Args["targets"].([]string), fc.Args["move"].(*string), fc.Args["board"].(*int), fc.Args["commandId"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ActionPayload) graphql.Marshaler {
@@ -7249,6 +7465,12 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "boards":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Match_boards(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -7495,6 +7717,20 @@ func (ec *executionContext) _Mutation(ctx context.Context, sel ast.SelectionSet)
 		case "wearHat":
 			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
 				return ec._Mutation_wearHat(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "dropPiece":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_dropPiece(ctx, field)
+			})
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "signal":
+			out.Values[i] = ec.OperationContext.RootResolverMiddleware(innerCtx, func(ctx context.Context) (res graphql.Marshaler) {
+				return ec._Mutation_signal(ctx, field)
 			})
 			if out.Values[i] == graphql.Null {
 				out.Invalids++

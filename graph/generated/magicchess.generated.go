@@ -22,9 +22,20 @@ import (
 type MagicChessReactionResolver interface {
 	Card(ctx context.Context, obj *magicchess.ReactionView) (*string, error)
 }
+type MagicChessSignalResolver interface {
+	Signal(ctx context.Context, obj *magicchess.Signal) (model.MagicSignal, error)
+}
 type MagicChessStateResolver interface {
 	Hand(ctx context.Context, obj *magicchess.View) ([]*model.HandCard, error)
 	Seats(ctx context.Context, obj *magicchess.View) ([]*model.SeatCards, error)
+}
+type MagicChessTableBoardResolver interface {
+	WhiteInHand(ctx context.Context, obj *magicchess.TableBoard) (string, error)
+	BlackInHand(ctx context.Context, obj *magicchess.TableBoard) (string, error)
+	Seats(ctx context.Context, obj *magicchess.TableBoard) ([]int, error)
+	ToAct(ctx context.Context, obj *magicchess.TableBoard) (*int, error)
+
+	Clock(ctx context.Context, obj *magicchess.TableBoard) (*model.Clock, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -735,6 +746,52 @@ func (ec *executionContext) fieldContext_MagicChessReaction_answering(_ context.
 	return graphql.NewScalarFieldContext("MagicChessReaction", field, false, false, "Boolean")
 }
 
+func (ec *executionContext) _MagicChessSignal_seat(ctx context.Context, field graphql.CollectedField, obj *magicchess.Signal) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessSignal_seat(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Seat, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessSignal_seat(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessSignal", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MagicChessSignal_signal(ctx context.Context, field graphql.CollectedField, obj *magicchess.Signal) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessSignal_signal(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MagicChessSignal().Signal(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v model.MagicSignal) graphql.Marshaler {
+			return ec.marshalNMagicSignal2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMagicSignal(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessSignal_signal(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessSignal", field, true, true, "MagicSignal")
+}
+
 func (ec *executionContext) _MagicChessState_board(ctx context.Context, field graphql.CollectedField, obj *magicchess.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -904,6 +961,286 @@ func (ec *executionContext) fieldContext_MagicChessState_seats(_ context.Context
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_SeatCards(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MagicChessState_boards(ctx context.Context, field graphql.CollectedField, obj *magicchess.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessState_boards(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Boards, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []magicchess.TableBoard) graphql.Marshaler {
+			return ec.marshalOMagicChessTableBoard2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐTableBoardᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessState_boards(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MagicChessState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MagicChessTableBoard(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MagicChessState_signals(ctx context.Context, field graphql.CollectedField, obj *magicchess.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessState_signals(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Signals, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []magicchess.Signal) graphql.Marshaler {
+			return ec.marshalOMagicChessSignal2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐSignalᚄ(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessState_signals(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MagicChessState",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MagicChessSignal(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _MagicChessTableBoard_board(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_board(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Board, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v int) graphql.Marshaler {
+			return ec.marshalNInt2int(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_board(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, false, false, "Int")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_fen(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_fen(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.FEN, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_fen(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, false, false, "String")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_whiteInHand(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_whiteInHand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MagicChessTableBoard().WhiteInHand(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_whiteInHand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, true, true, "String")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_blackInHand(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_blackInHand(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MagicChessTableBoard().BlackInHand(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_blackInHand(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, true, true, "String")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_seats(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_seats(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MagicChessTableBoard().Seats(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []int) graphql.Marshaler {
+			return ec.marshalNInt2ᚕintᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_seats(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, true, true, "Int")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_toAct(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_toAct(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MagicChessTableBoard().ToAct(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_toAct(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, true, true, "Int")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_inCheck(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_inCheck(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.InCheck, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_inCheck(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, false, false, "Boolean")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_moves(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_moves(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Moves, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_moves(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, false, false, "String")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_clock(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_clock(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.MagicChessTableBoard().Clock(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Clock) graphql.Marshaler {
+			return ec.marshalOClock2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐClock(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_clock(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MagicChessTableBoard",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Clock(ctx, field)
 		},
 	}
 	return fc, nil
@@ -1201,6 +1538,45 @@ func (ec *executionContext) _MagicChessReaction(ctx context.Context, sel ast.Sel
 	return out
 }
 
+var magicChessSignalImplementors = []string{"MagicChessSignal"}
+
+func (ec *executionContext) _MagicChessSignal(ctx context.Context, sel ast.SelectionSet, obj *magicchess.Signal) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, magicChessSignalImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MagicChessSignal")
+		case "seat":
+			out.Values[i] = ec._MagicChessSignal_seat(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "signal":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MagicChessSignal_signal(ctx, field, obj)
+				})
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
 var magicChessStateImplementors = []string{"MagicChessState", "GameState"}
 
 func (ec *executionContext) _MagicChessState(ctx context.Context, sel ast.SelectionSet, obj *magicchess.View) graphql.Marshaler {
@@ -1244,6 +1620,94 @@ func (ec *executionContext) _MagicChessState(ctx context.Context, sel ast.Select
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._MagicChessState_seats(ctx, field, obj)
 				})
+		case "boards":
+			out.Values[i] = ec._MagicChessState_boards(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "signals":
+			out.Values[i] = ec._MagicChessState_signals(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	if n := len(deferred.Defers); n > 0 {
+		atomic.AddInt32(&ec.Deferred, int32(min(n, math.MaxInt32)))
+		ec.ProcessDeferredGroup(deferred)
+	}
+
+	return out
+}
+
+var magicChessTableBoardImplementors = []string{"MagicChessTableBoard"}
+
+func (ec *executionContext) _MagicChessTableBoard(ctx context.Context, sel ast.SelectionSet, obj *magicchess.TableBoard) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, magicChessTableBoardImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := graphql.NewDeferredGroup(ctx)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("MagicChessTableBoard")
+		case "board":
+			out.Values[i] = ec._MagicChessTableBoard_board(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fen":
+			out.Values[i] = ec._MagicChessTableBoard_fen(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "whiteInHand":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MagicChessTableBoard_whiteInHand(ctx, field, obj)
+				})
+		case "blackInHand":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MagicChessTableBoard_blackInHand(ctx, field, obj)
+				})
+		case "seats":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MagicChessTableBoard_seats(ctx, field, obj)
+				})
+		case "toAct":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MagicChessTableBoard_toAct(ctx, field, obj)
+				})
+		case "inCheck":
+			out.Values[i] = ec._MagicChessTableBoard_inCheck(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "moves":
+			out.Values[i] = ec._MagicChessTableBoard_moves(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "clock":
+			out.ResolveConcurrently(ec.OperationContext, &deferred, i,
+				true, false,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._MagicChessTableBoard_clock(ctx, field, obj)
+				})
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -1279,11 +1743,94 @@ func (ec *executionContext) marshalNMagicChessBoard2githubᚗcomᚋarbiterᚑgam
 	return ec._MagicChessBoard(ctx, sel, &v)
 }
 
+func (ec *executionContext) marshalNMagicChessSignal2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐSignal(ctx context.Context, sel ast.SelectionSet, v magicchess.Signal) graphql.Marshaler {
+	return ec._MagicChessSignal(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMagicChessTableBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐTableBoard(ctx context.Context, sel ast.SelectionSet, v magicchess.TableBoard) graphql.Marshaler {
+	return ec._MagicChessTableBoard(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNMagicChessTableBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐTableBoard(ctx context.Context, sel ast.SelectionSet, v *magicchess.TableBoard) graphql.Marshaler {
+	if v == nil {
+		graphql.AddInvalidNullError(ctx, "MagicChessTableBoard!")
+		return graphql.Null
+	}
+	return ec._MagicChessTableBoard(ctx, sel, v)
+}
+
+func (ec *executionContext) unmarshalNMagicSignal2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMagicSignal(ctx context.Context, v any) (model.MagicSignal, error) {
+	var res model.MagicSignal
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNMagicSignal2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐMagicSignal(ctx context.Context, sel ast.SelectionSet, v model.MagicSignal) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) marshalOMagicChessReaction2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐReactionView(ctx context.Context, sel ast.SelectionSet, v *magicchess.ReactionView) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._MagicChessReaction(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalOMagicChessSignal2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐSignalᚄ(ctx context.Context, sel ast.SelectionSet, v []magicchess.Signal) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMagicChessSignal2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐSignal(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOMagicChessTableBoard2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐTableBoardᚄ(ctx context.Context, sel ast.SelectionSet, v []magicchess.TableBoard) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMagicChessTableBoard2githubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐTableBoard(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalOMagicChessTableBoard2ᚕᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐTableBoardᚄ(ctx context.Context, sel ast.SelectionSet, v []*magicchess.TableBoard) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNMagicChessTableBoard2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐTableBoard(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
 }
 
 func (ec *executionContext) unmarshalOReactInput2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐReact(ctx context.Context, v any) (*magicchess.React, error) {

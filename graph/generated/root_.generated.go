@@ -24,7 +24,9 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 type ResolverRoot interface {
 	Army() ArmyResolver
 	MagicChessReaction() MagicChessReactionResolver
+	MagicChessSignal() MagicChessSignalResolver
 	MagicChessState() MagicChessStateResolver
+	MagicChessTableBoard() MagicChessTableBoardResolver
 	Mark() MarkResolver
 	Match() MatchResolver
 	Mutation() MutationResolver
@@ -223,13 +225,32 @@ type ComplexityRoot struct {
 		Window    func(childComplexity int) int
 	}
 
+	MagicChessSignal struct {
+		Seat   func(childComplexity int) int
+		Signal func(childComplexity int) int
+	}
+
 	MagicChessState struct {
 		Board    func(childComplexity int) int
+		Boards   func(childComplexity int) int
 		Hand     func(childComplexity int) int
 		Moves    func(childComplexity int) int
 		Phase    func(childComplexity int) int
 		Reaction func(childComplexity int) int
 		Seats    func(childComplexity int) int
+		Signals  func(childComplexity int) int
+	}
+
+	MagicChessTableBoard struct {
+		BlackInHand func(childComplexity int) int
+		Board       func(childComplexity int) int
+		Clock       func(childComplexity int) int
+		FEN         func(childComplexity int) int
+		InCheck     func(childComplexity int) int
+		Moves       func(childComplexity int) int
+		Seats       func(childComplexity int) int
+		ToAct       func(childComplexity int) int
+		WhiteInHand func(childComplexity int) int
 	}
 
 	Mark struct {
@@ -241,6 +262,7 @@ type ComplexityRoot struct {
 
 	Match struct {
 		Board          func(childComplexity int) int
+		Boards         func(childComplexity int) int
 		Cards          func(childComplexity int) int
 		Choices        func(childComplexity int) int
 		Clock          func(childComplexity int) int
@@ -301,6 +323,7 @@ type ComplexityRoot struct {
 		CreateMatch     func(childComplexity int, input model.CreateMatchInput) int
 		DeclineDraw     func(childComplexity int, matchID string, commandID *string) int
 		Defect          func(childComplexity int, matchID string, colour string, kingMove *string, commandID *string) int
+		DropPiece       func(childComplexity int, matchID string, piece string, square string, board *int, commandID *string) int
 		EndTurn         func(childComplexity int, matchID string, commandID *string) int
 		JoinMatch       func(childComplexity int, matchID string, seat *int, commandID *string) int
 		LeaveMatch      func(childComplexity int, matchID string, commandID *string) int
@@ -309,13 +332,14 @@ type ComplexityRoot struct {
 		PassBid         func(childComplexity int, matchID string, commandID *string) int
 		PassReaction    func(childComplexity int, matchID string, commandID *string) int
 		PlaceFighter    func(childComplexity int, matchID string, cell string, commandID *string) int
-		PlayCard        func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, commandID *string) int
-		PlayMove        func(childComplexity int, matchID string, move string, commandID *string) int
+		PlayCard        func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, move *string, board *int, commandID *string) int
+		PlayMove        func(childComplexity int, matchID string, move string, board *int, commandID *string) int
 		React           func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, commandID *string) int
 		RefuseOpening   func(childComplexity int, matchID string, commandID *string) int
 		RegisterPlayer  func(childComplexity int, name string, commandID *string) int
 		Rematch         func(childComplexity int, matchID string, commandID *string) int
 		Resign          func(childComplexity int, matchID string, commandID *string) int
+		Signal          func(childComplexity int, matchID string, signal model.MagicSignal, commandID *string) int
 		WearHat         func(childComplexity int, hatID *string) int
 	}
 
@@ -1339,12 +1363,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MagicChessReaction.Window(childComplexity), true
 
+	case "MagicChessSignal.seat":
+		if e.ComplexityRoot.MagicChessSignal.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessSignal.Seat(childComplexity), true
+	case "MagicChessSignal.signal":
+		if e.ComplexityRoot.MagicChessSignal.Signal == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessSignal.Signal(childComplexity), true
+
 	case "MagicChessState.board":
 		if e.ComplexityRoot.MagicChessState.Board == nil {
 			break
 		}
 
 		return e.ComplexityRoot.MagicChessState.Board(childComplexity), true
+	case "MagicChessState.boards":
+		if e.ComplexityRoot.MagicChessState.Boards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.Boards(childComplexity), true
 	case "MagicChessState.hand":
 		if e.ComplexityRoot.MagicChessState.Hand == nil {
 			break
@@ -1375,6 +1418,67 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MagicChessState.Seats(childComplexity), true
+	case "MagicChessState.signals":
+		if e.ComplexityRoot.MagicChessState.Signals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.Signals(childComplexity), true
+
+	case "MagicChessTableBoard.blackInHand":
+		if e.ComplexityRoot.MagicChessTableBoard.BlackInHand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.BlackInHand(childComplexity), true
+	case "MagicChessTableBoard.board":
+		if e.ComplexityRoot.MagicChessTableBoard.Board == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.Board(childComplexity), true
+	case "MagicChessTableBoard.clock":
+		if e.ComplexityRoot.MagicChessTableBoard.Clock == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.Clock(childComplexity), true
+	case "MagicChessTableBoard.fen":
+		if e.ComplexityRoot.MagicChessTableBoard.FEN == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.FEN(childComplexity), true
+	case "MagicChessTableBoard.inCheck":
+		if e.ComplexityRoot.MagicChessTableBoard.InCheck == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.InCheck(childComplexity), true
+	case "MagicChessTableBoard.moves":
+		if e.ComplexityRoot.MagicChessTableBoard.Moves == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.Moves(childComplexity), true
+	case "MagicChessTableBoard.seats":
+		if e.ComplexityRoot.MagicChessTableBoard.Seats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.Seats(childComplexity), true
+	case "MagicChessTableBoard.toAct":
+		if e.ComplexityRoot.MagicChessTableBoard.ToAct == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.ToAct(childComplexity), true
+	case "MagicChessTableBoard.whiteInHand":
+		if e.ComplexityRoot.MagicChessTableBoard.WhiteInHand == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.WhiteInHand(childComplexity), true
 
 	case "Mark.kind":
 		if e.ComplexityRoot.Mark.Kind == nil {
@@ -1407,6 +1511,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.Board(childComplexity), true
+	case "Match.boards":
+		if e.ComplexityRoot.Match.Boards == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Boards(childComplexity), true
 	case "Match.cards":
 		if e.ComplexityRoot.Match.Cards == nil {
 			break
@@ -1808,6 +1918,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Defect(childComplexity, args["matchId"].(string), args["colour"].(string), args["kingMove"].(*string), args["commandId"].(*string)), true
+	case "Mutation.dropPiece":
+		if e.ComplexityRoot.Mutation.DropPiece == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_dropPiece_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DropPiece(childComplexity, args["matchId"].(string), args["piece"].(string), args["square"].(string), args["board"].(*int), args["commandId"].(*string)), true
 	case "Mutation.endTurn":
 		if e.ComplexityRoot.Mutation.EndTurn == nil {
 			break
@@ -1906,7 +2027,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PlayCard(childComplexity, args["matchId"].(string), args["cardId"].(*string), args["slot"].(*int), args["targets"].([]string), args["move"].(*string), args["commandId"].(*string)), true
+		return e.ComplexityRoot.Mutation.PlayCard(childComplexity, args["matchId"].(string), args["cardId"].(*string), args["slot"].(*int), args["targets"].([]string), args["move"].(*string), args["board"].(*int), args["commandId"].(*string)), true
 	case "Mutation.playMove":
 		if e.ComplexityRoot.Mutation.PlayMove == nil {
 			break
@@ -1917,7 +2038,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.PlayMove(childComplexity, args["matchId"].(string), args["move"].(string), args["commandId"].(*string)), true
+		return e.ComplexityRoot.Mutation.PlayMove(childComplexity, args["matchId"].(string), args["move"].(string), args["board"].(*int), args["commandId"].(*string)), true
 	case "Mutation.react":
 		if e.ComplexityRoot.Mutation.React == nil {
 			break
@@ -1973,6 +2094,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Resign(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.signal":
+		if e.ComplexityRoot.Mutation.Signal == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_signal_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.Signal(childComplexity, args["matchId"].(string), args["signal"].(model.MagicSignal), args["commandId"].(*string)), true
 	case "Mutation.wearHat":
 		if e.ComplexityRoot.Mutation.WearHat == nil {
 			break
@@ -3383,8 +3515,12 @@ type Mutation {
   cancelMatch(matchId: ID!, commandId: ID): ActionPayload!
   "Frees your seat of an open match (before it starts; once live, resign instead)."
   leaveMatch(matchId: ID!, commandId: ID): ActionPayload!
-  "Plays a move, in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O, exd8=Q+)."
-  playMove(matchId: ID!, move: String!, commandId: ID): ActionPayload!
+  """
+  Plays a move, in UCI (e2e4, e7e8q) or SAN (e4, Nf3, O-O, exd8=Q+). board names the board
+  of a game of several (Ajedrez Mágico's doubles: 0 or 1, which must be your seat's); a
+  game of one board takes 0 or nothing.
+  """
+  playMove(matchId: ID!, move: String!, board: Int, commandId: ID): ActionPayload!
   """
   Takes an action of the match's game, given as exactly one field of action: a move, the
   answer to a choice, or an action of the game's own (its schema file adds them). The
@@ -3957,7 +4093,8 @@ type ChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Bo
 # kit's action, shared by both card games. The planning phase ends with
 # act(action: {choose: {option: "ready"}}). In the advanced mode a reaction window is
 # answered with react (or act's react) and passed with passReaction (or act's choose
-# "pass").
+# "pass"). Doubles (options boards "2") add dropPiece, signal, the board argument of
+# playMove and playCard, and match.boards.
 
 extend enum Game {
   "Ajedrez Mágico: chess with a 40-card deck, ten secret cards each after a planning phase."
@@ -3992,6 +4129,66 @@ type MagicChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/ga
   hand: [HandCard!] @goField(forceResolver: true)
   "What everyone may know of each seat's cards (the deck is the table's: both show its size)."
   seats: [SeatCards!]! @goField(forceResolver: true)
+  "Doubles: both boards (board is then your seat's board, board A to a spectator); null on one board."
+  boards: [MagicChessTableBoard!]
+  "Doubles: the signals of your team's channel, oldest first; empty to the other team and to spectators."
+  signals: [MagicChessSignal!]
+}
+
+extend type Match {
+  "Ajedrez Mágico's doubles: both boards, each with its position, pockets, clock and seats; null otherwise."
+  boards: [MagicChessTableBoard!]
+}
+
+"A board of a doubles match of Ajedrez Mágico: board 0 (A) seats 0 (White) and 1 (Black), board 1 (B) seats 2 and 3; seats 0 and 3 are a team, 1 and 2 the other."
+type MagicChessTableBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/games/magicchess.TableBoard") {
+  board: Int!
+  "The position in FEN, with the pockets in brackets (\"...[Qp] w ...\")."
+  fen: String!
+  "The pieces White holds in hand for drops, in FEN letters (\"QNP\")."
+  whiteInHand: String! @goField(forceResolver: true)
+  "The pieces Black holds in hand for drops, in upper-case FEN letters."
+  blackInHand: String! @goField(forceResolver: true)
+  "The seat playing White here, then Black."
+  seats: [Int!]! @goField(forceResolver: true)
+  "The seat to move on this board; null in the planning and once over."
+  toAct: Int @goField(forceResolver: true)
+  inCheck: Boolean!
+  "This board's record, in SAN; drops as N@f3, cards as [card targets]."
+  moves: [String!]!
+  "This board's clock (its two seats); null without one."
+  clock: Clock @goField(forceResolver: true)
+}
+
+"A signal of doubles' team channel: a fixed set about one's own cards, no free text, no moves."
+enum MagicSignal {
+  "I hold a mate save."
+  SAVE_READY
+  "I hold no mate save."
+  NO_SAVE
+  "I will lay a card on my next turn."
+  CARD_NEXT
+  "I hold two cards or fewer."
+  HAND_LOW
+  "I hold no card."
+  HAND_EMPTY
+}
+
+"A signal a player of your team sent its partner."
+type MagicChessSignal @goModel(model: "github.com/arbiter-games/arbiter/domain/games/magicchess.Signal") {
+  seat: Int!
+  signal: MagicSignal! @goField(forceResolver: true)
+}
+
+extend type Mutation {
+  """
+  Doubles: drops a piece from your hand (a piece your partner captured) on an empty square
+  of your board, instead of moving: piece is P, N, B, R or Q. No pawn on the first or last
+  rank; the drop may not leave your king in check. The same as playMove with "N@f3".
+  """
+  dropPiece(matchId: ID!, piece: String!, square: String!, board: Int, commandId: ID): ActionPayload!
+  "Doubles: sends a signal to your partner, seen by your team alone; in your own turn (or the planning), and it is not your move."
+  signal(matchId: ID!, signal: MagicSignal!, commandId: ID): ActionPayload!
 }
 
 type MagicChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/game.Board") {
@@ -4489,8 +4686,9 @@ extend type Mutation {
   Plays a card from your hand, named by its catalog ID or by its hand slot (0-3; the slot
   wins when both are given), on targets in square notation (["e2", "e4"]; a hand slot as
   "2"). A card that adds to the move takes the move in ` + "`" + `move` + "`" + ` or in the next playMove.
+  board names the board in Ajedrez Mágico's doubles (0 or 1, your seat's), as playMove's.
   """
-  playCard(matchId: ID!, cardId: ID, slot: Int, targets: [String!], move: String, commandId: ID): ActionPayload!
+  playCard(matchId: ID!, cardId: ID, slot: Int, targets: [String!], move: String, board: Int, commandId: ID): ActionPayload!
 }
 
 extend input ActionInput {
@@ -4884,6 +5082,40 @@ func (ec *executionContext) childFields_MagicChessReaction(ctx context.Context, 
 	return nil, fmt.Errorf("no field named %q was found under type MagicChessReaction", field.Name)
 }
 
+func (ec *executionContext) childFields_MagicChessSignal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seat":
+		return ec.fieldContext_MagicChessSignal_seat(ctx, field)
+	case "signal":
+		return ec.fieldContext_MagicChessSignal_signal(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MagicChessSignal", field.Name)
+}
+
+func (ec *executionContext) childFields_MagicChessTableBoard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "board":
+		return ec.fieldContext_MagicChessTableBoard_board(ctx, field)
+	case "fen":
+		return ec.fieldContext_MagicChessTableBoard_fen(ctx, field)
+	case "whiteInHand":
+		return ec.fieldContext_MagicChessTableBoard_whiteInHand(ctx, field)
+	case "blackInHand":
+		return ec.fieldContext_MagicChessTableBoard_blackInHand(ctx, field)
+	case "seats":
+		return ec.fieldContext_MagicChessTableBoard_seats(ctx, field)
+	case "toAct":
+		return ec.fieldContext_MagicChessTableBoard_toAct(ctx, field)
+	case "inCheck":
+		return ec.fieldContext_MagicChessTableBoard_inCheck(ctx, field)
+	case "moves":
+		return ec.fieldContext_MagicChessTableBoard_moves(ctx, field)
+	case "clock":
+		return ec.fieldContext_MagicChessTableBoard_clock(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MagicChessTableBoard", field.Name)
+}
+
 func (ec *executionContext) childFields_Mark(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "square":
@@ -4956,6 +5188,8 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_cards(ctx, field)
 	case "clock":
 		return ec.fieldContext_Match_clock(ctx, field)
+	case "boards":
+		return ec.fieldContext_Match_boards(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Match", field.Name)
 }

@@ -554,6 +554,73 @@ func (e Language) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// A signal of doubles' team channel: a fixed set about one's own cards, no free text, no moves.
+type MagicSignal string
+
+const (
+	// I hold a mate save.
+	MagicSignalSaveReady MagicSignal = "SAVE_READY"
+	// I hold no mate save.
+	MagicSignalNoSave MagicSignal = "NO_SAVE"
+	// I will lay a card on my next turn.
+	MagicSignalCardNext MagicSignal = "CARD_NEXT"
+	// I hold two cards or fewer.
+	MagicSignalHandLow MagicSignal = "HAND_LOW"
+	// I hold no card.
+	MagicSignalHandEmpty MagicSignal = "HAND_EMPTY"
+)
+
+var AllMagicSignal = []MagicSignal{
+	MagicSignalSaveReady,
+	MagicSignalNoSave,
+	MagicSignalCardNext,
+	MagicSignalHandLow,
+	MagicSignalHandEmpty,
+}
+
+func (e MagicSignal) IsValid() bool {
+	switch e {
+	case MagicSignalSaveReady, MagicSignalNoSave, MagicSignalCardNext, MagicSignalHandLow, MagicSignalHandEmpty:
+		return true
+	}
+	return false
+}
+
+func (e MagicSignal) String() string {
+	return string(e)
+}
+
+func (e *MagicSignal) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MagicSignal(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MagicSignal", str)
+	}
+	return nil
+}
+
+func (e MagicSignal) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MagicSignal) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MagicSignal) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 type MatchStatus string
 
 const (
