@@ -192,7 +192,9 @@ func TestDoublesSecretsOverGraphQL(t *testing.T) {
 	}
 	type hand struct {
 		Match struct {
-			State struct{ Hand []struct{ Card struct{ ID string } } }
+			State struct {
+				Hand []struct{ Card struct{ ID string } }
+			}
 		}
 	}
 	var ann hand
