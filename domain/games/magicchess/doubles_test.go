@@ -284,3 +284,26 @@ func TestEchoRepeatsItsOwnBoard(t *testing.T) {
 		t.Fatalf("boards %s and %s: banish took board B's d7 pawn only", a, b)
 	}
 }
+
+// Cards across boards: a square a card closes refuses a drop there, and a piece a card
+// takes off the board leaves the game (only a move's capture passes to the partner).
+//
+//	board A: 1. e4 d5 2. exd5 — Dee (seat 3, Black on board B) holds a pawn
+//	board B: Cid (seat 2) lays Wall on e5, then Banish on Dee's d7 pawn
+func TestCardsAcrossBoards(t *testing.T) {
+	tb := doubles(t, [4][]string{{"frost"}, {"truce"}, {"wall", "banish"}, {"paralysis"}}, nil)
+	tb = dmoves(t, tb, "0:e4", "1:d5", "0:exd5")
+	tb, _ = dact(t, tb, 2, t0, cards.PlayCard{Card: "wall", Slot: -1, Targets: []string{"e5"}})
+	why := drefused(t, tb, 3, game.Move{Notation: "P@e5"}, game.IllegalMove)
+	if !strings.Contains(why, "card") {
+		t.Fatalf("a drop on a walled square refused as %q: say the card bars it", why)
+	}
+	tb = dmoves(t, tb, "3:P@e6")
+	tb, evs := dact(t, tb, 2, t0, cards.PlayCard{Card: "banish", Slot: -1, Targets: []string{"d7"}})
+	if p := evs[0].Event.(CardPlayed); p.Result != Resolved || p.Board != 1 || p.Seat != 2 {
+		t.Fatalf("Banish on board B: %+v", p)
+	}
+	if a := tb.Boards[0].Pos.FEN(); !strings.Contains(a, "[]") {
+		t.Fatalf("board A is %s: a banished pawn passes to nobody", a)
+	}
+}
