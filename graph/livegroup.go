@@ -18,6 +18,11 @@ import (
 // there; a later one starts a group of its own, which reads the store for its catch-up.
 const liveRing = 256
 
+// liveRingMax is the most messages a matchEvents group holds for members still writing
+// its older ones (see trimmable): a history of this many events is sent to a late
+// subscriber without a trip back to the store.
+const liveRingMax = 16 * liveRing
+
 // liveLag is how many messages a member may have waiting, beyond the one being written,
 // before the wait counts against it (see liveMember): the buffer a subscription had of
 // its own before groups.
@@ -117,9 +122,12 @@ func (g *liveGroup) publish(msg liveMessage) {
 		g.base += int64(len(g.ring))
 		g.ring = append(g.ring[:0], msg)
 	case len(g.ring) >= 2*liveRing:
-		drop := len(g.ring) - liveRing
-		g.ring = append(make([]liveMessage, 0, 2*liveRing), g.ring[drop:]...)
-		g.base += int64(drop)
+		// Trimmed in steps of at least half a ring, so that a member writing old messages
+		// does not make every result copy the ring.
+		if drop := g.trimmable(); drop >= liveRing/2 || len(g.ring) >= liveRingMax {
+			g.ring = append(make([]liveMessage, 0, max(2*liveRing, len(g.ring)-drop+liveRing)), g.ring[drop:]...)
+			g.base += int64(drop)
+		}
 		fallthrough
 	default:
 		g.ring = append(g.ring, msg)
@@ -128,6 +136,25 @@ func (g *liveGroup) publish(msg liveMessage) {
 		g.kickLocked(m)
 	}
 	g.flushLocked()
+}
+
+// trimmable is how many of the ring's oldest messages may go: all but the last liveRing,
+// save those a member still has to write, as long as the ring holds fewer than
+// liveRingMax. A group started for a late subscriber reads the match's history from the
+// store faster than a socket takes it; trimming under that member would drop it as slow
+// while its client reads at full speed. A member that is truly slow is dropped by its
+// timer (kickLocked) long before the ring reaches liveRingMax at a live match's pace.
+func (g *liveGroup) trimmable() int {
+	drop := len(g.ring) - liveRing
+	if len(g.ring) >= liveRingMax {
+		return drop
+	}
+	for m := range g.members {
+		if m.state == liveActive {
+			drop = min(drop, int(max(m.next-g.base, 0)))
+		}
+	}
+	return drop
 }
 
 // end marks the operation over: each member is sent what remains, then completes.
