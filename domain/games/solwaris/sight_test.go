@@ -26,7 +26,7 @@ func TestEntitiesNeverBlockSight(t *testing.T) {
 		t.Fatalf("the view does not offer the bolt on g1: %+v", v.Targets)
 	}
 	refused(t, s, 1, MoveFighter{Path: []string{"b1", "c1"}}, game.IllegalMove) // passage is blocked
-	s, evs := act(t, s, 1, CastSpell{Spell: "trait-arcanique", Cell: "g1"})
+	_, evs := act(t, s, 1, CastSpell{Spell: "trait-arcanique", Cell: "g1"})
 	if h := events[Damaged](evs); len(h) != 1 || h[0].Fighter != 0 {
 		t.Fatalf("the bolt over two entities: %+v", evs)
 	}
