@@ -301,7 +301,7 @@ func TestWebsocketErrorsHaveCodes(t *testing.T) {
 }
 
 // TestWebsocketEndsAtShutdown: a websocket is served on a goroutine of its own once
-// upgraded (graph/wsdetach.go), not on the request's; the server's shutdown still closes
+// upgraded (graph/wsconn.go), not on the request's; the server's shutdown still closes
 // it, and the log has its upgrade and its end.
 func TestWebsocketEndsAtShutdown(t *testing.T) {
 	s := startServer(t, filepath.Join(t.TempDir(), "a.db"))
@@ -322,7 +322,7 @@ func TestWebsocketEndsAtShutdown(t *testing.T) {
 	if err == nil || ctx.Err() != nil {
 		t.Fatalf("the websocket outlived the server's shutdown: read %v, %v", err, ctx.Err())
 	}
-	// The socket's goroutine logs its end once gqlgen's loop has returned, which may come
+	// The socket's goroutine logs its end once its reading has stopped, which may come
 	// after the client saw the close.
 	for !strings.Contains(s.stderr.String(), `msg="websocket closed" path=/graphql`) {
 		select {

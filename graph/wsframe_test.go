@@ -1,0 +1,108 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// clientFrame is a frame as a client sends it: masked, with the length in the form its
+// size needs.
+func clientFrame(fin bool, op byte, payload []byte) []byte {
+	b := []byte{op, 0x80}
+	if fin {
+		b[0] |= 0x80
+	}
+	switch n := len(payload); {
+	case n < 126:
+		b[1] |= byte(n)
+	case n <= 0xffff:
+		b[1] |= 126
+		b = binary.BigEndian.AppendUint16(b, uint16(n))
+	default:
+		b[1] |= 127
+		b = binary.BigEndian.AppendUint64(b, uint64(n))
+	}
+	mask := [4]byte{0xa1, 0x02, 0x5c, 0xff}
+	b = append(b, mask[:]...)
+	for i, c := range payload {
+		b = append(b, c^mask[i%4])
+	}
+	return b
+}
+
+// TestFrameReader: messages of each length form, fragments with control frames between
+// them, and each way a client's frames can be wrong, with the close code it gets.
+func TestFrameReader(t *testing.T) {
+	long := bytes.Repeat([]byte("x"), 70_000) // a 64-bit length
+	mid := bytes.Repeat([]byte("y"), 300)     // a 16-bit length
+	var stream []byte
+	stream = append(stream, clientFrame(true, opText, []byte(`{"type":"ping"}`))...)
+	stream = append(stream, clientFrame(true, opBinary, mid)...)
+	stream = append(stream, clientFrame(false, opText, long[:30_000])...)
+	stream = append(stream, clientFrame(true, opPing, []byte("hi"))...)
+	stream = append(stream, clientFrame(true, opPong, nil)...)
+	stream = append(stream, clientFrame(true, opContinuation, long[30_000:])...)
+	stream = append(stream, clientFrame(true, opClose, []byte{0x03, 0xe8})...)
+	f := frameReader{r: bytes.NewReader(stream), limit: 1 << 20}
+	var controls []byte
+	on := func(c control) error {
+		controls = append(controls, c.op)
+		if c.op == opClose {
+			return errPeerClosed
+		}
+		return nil
+	}
+	for i, want := range [][]byte{[]byte(`{"type":"ping"}`), mid, long} {
+		got, err := f.next(on)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("message %d: %d bytes, %v; want %d bytes", i, len(got), err, len(want))
+		}
+	}
+	if _, err := f.next(on); !errors.Is(err, errPeerClosed) {
+		t.Fatalf("the close frame read as %v", err)
+	}
+	if !bytes.Equal(controls, []byte{opPing, opPong, opClose}) {
+		t.Fatalf("control frames handed over: %v", controls)
+	}
+
+	unmasked := clientFrame(true, opText, []byte("{}"))
+	unmasked[1] &^= 0x80
+	unmasked = append(unmasked[:2], []byte("{}")...)
+	rsv := clientFrame(true, opText, []byte("{}"))
+	rsv[0] |= 0x40
+	for _, c := range []struct {
+		name   string
+		frames []byte
+		code   int
+	}{
+		{"unmasked", unmasked, closeProtocolError},
+		{"a reserved bit", rsv, closeProtocolError},
+		{"an unknown opcode", clientFrame(true, 0x3, nil), closeProtocolError},
+		{"a continuation of nothing", clientFrame(true, opContinuation, []byte("x")), closeProtocolError},
+		{"a new message inside another", append(clientFrame(false, opText, []byte("a")), clientFrame(true, opText, []byte("b"))...), closeProtocolError},
+		{"a fragmented ping", clientFrame(false, opPing, nil), closeProtocolError},
+		{"a long ping", clientFrame(true, opPing, bytes.Repeat([]byte("p"), 126)), closeProtocolError},
+		{"one frame over the limit", clientFrame(true, opText, bytes.Repeat([]byte("z"), 1025)), closeTooBig},
+		{"fragments over the limit", append(clientFrame(false, opText, bytes.Repeat([]byte("z"), 1000)), clientFrame(true, opContinuation, bytes.Repeat([]byte("z"), 25))...), closeTooBig},
+	} {
+		f := frameReader{r: bytes.NewReader(c.frames), limit: 1024}
+		var ce *wsCloseError
+		if _, err := f.next(func(control) error { return nil }); !errors.As(err, &ce) || ce.code != c.code {
+			t.Errorf("%s: %v, want close code %d", c.name, err, c.code)
+		}
+	}
+}
+
+// TestClosePayload: a close frame carries the code and at most 123 bytes of reason, cut
+// between characters.
+func TestClosePayload(t *testing.T) {
+	reason := strings.Repeat("é", 100) // 200 bytes
+	p := closePayload(4403, reason)
+	if binary.BigEndian.Uint16(p) != 4403 || len(p) > 125 || !utf8.Valid(p[2:]) || !strings.HasPrefix(reason, string(p[2:])) || len(p) < 120 {
+		t.Fatalf("close payload of %d bytes: % x", len(p), p[:4])
+	}
+}
