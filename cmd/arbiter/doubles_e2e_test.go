@@ -153,6 +153,21 @@ func TestFourPlayersPlayDoublesToTheEnd(t *testing.T) {
 	if counts["ready"] != 4 || counts["move"] == 0 {
 		t.Fatalf("actions %v", counts)
 	}
+	// Every secret is revealed once the match is over: the events as recorded.
+	var evs struct {
+		Match struct{ Events []struct{ Type string } }
+	}
+	srv.must(t, "", `query($m:ID!){match(id:$m){events(first:1000){type}}}`, vars, &evs)
+	types := map[string]int{}
+	for _, e := range evs.Match.Events {
+		types[e.Type]++
+	}
+	t.Logf("events %v", types)
+	// The deal of ten spends the 33 cards of the deck: beyond 33 cards laid, each came
+	// from a draw, and the first draw from a reshuffle of the discard.
+	if types["CardsDealt"] != 4 || types["PlanningDone"] != 4 || types["CardPlayed"] > 33 && (types["CardDrawn"] == 0 || types["DeckReshuffled"] == 0) {
+		t.Fatalf("events %v", types)
+	}
 	srv.stop(t)
 	verifyAll(t, db)
 }
