@@ -2,55 +2,21 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"sync"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/conformance"
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
+	"github.com/arbiter-games/arbiter/internal/pgtest"
 )
 
-// serverURL returns ARBITER_PG_URL, skipping the test when it is unset, unless CI=true:
-// a CI run must not pass by skipping.
-func serverURL(t testing.TB) string {
-	t.Helper()
-	url := os.Getenv("ARBITER_PG_URL")
-	if url == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ARBITER_PG_URL is not set; the PostgreSQL adapter must be tested in CI " +
-				"(e.g. ARBITER_PG_URL=postgres://postgres@127.0.0.1:5432/test?sslmode=disable)")
-		}
-		t.Skip("ARBITER_PG_URL is not set")
-	}
-	return url
-}
+// serverURL returns ARBITER_PG_URL, skipping the test when it is unset, unless CI=true.
+func serverURL(t testing.TB) string { return pgtest.URL(t) }
 
 // freshSchema returns a schema name of its own for one test, dropped when the test ends.
-func freshSchema(t testing.TB, url string) string {
-	t.Helper()
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "arbiter_test_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	return schema
-}
+func freshSchema(t testing.TB, url string) string { return pgtest.FreshSchema(t, url, "arbiter_test_") }
 
 func open(t testing.TB, url, schema string) *postgres.Store {
 	t.Helper()

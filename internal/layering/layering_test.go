@@ -61,8 +61,8 @@ var rules = []rule{
 	},
 	{
 		From:  ".",
-		Never: []string{"domain/game/gametest", "internal/tollgame"},
-		Why:   "test kits (the games' conformance suite and its toy game, a game that charges coins) are for tests only",
+		Never: []string{"domain/game/gametest", "internal/tollgame", "internal/pgtest"},
+		Why:   "test kits (the games' conformance suite and its toy game, a game that charges coins, a PostgreSQL schema per test) are for tests only",
 	},
 	{
 		From:  "bot",

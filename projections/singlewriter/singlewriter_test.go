@@ -2,8 +2,6 @@ package singlewriter_test
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -22,22 +20,10 @@ import (
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
+	"github.com/arbiter-games/arbiter/internal/pgtest"
 	"github.com/arbiter-games/arbiter/projections"
 	"github.com/arbiter-games/arbiter/projections/singlewriter"
 )
-
-// serverURL returns ARBITER_PG_URL, skipping the test when it is unset, unless CI=true.
-func serverURL(t testing.TB) string {
-	t.Helper()
-	url := os.Getenv("ARBITER_PG_URL")
-	if url == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ARBITER_PG_URL is not set; the single writer must be tested in CI")
-		}
-		t.Skip("ARBITER_PG_URL is not set")
-	}
-	return url
-}
 
 // connect opens a connection of the test's own, closed when the test ends.
 func connect(t *testing.T, url string) *pgx.Conn {
@@ -48,27 +34,6 @@ func connect(t *testing.T, url string) *pgx.Conn {
 	}
 	t.Cleanup(func() { conn.Close(context.Background()) })
 	return conn
-}
-
-// fresh returns a schema name of its own, dropped when the test ends.
-func fresh(t *testing.T, url, prefix string) string {
-	t.Helper()
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := prefix + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		ctx := context.Background()
-		conn, err := pgx.Connect(ctx, url)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, `DROP SCHEMA IF EXISTS `+pgx.Identifier{schema}.Sanitize()+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	return schema
 }
 
 var games = game.NewRegistry(classic.Rules{})
@@ -208,8 +173,8 @@ const childEnv = "ARBITER_SINGLEWRITER_CHILD"
 // child is killed with kill -9 while matches go on; the other node takes the lock and
 // goes on from the child's last commit, so that the table counts every match once.
 func TestFailoverWhenTheHolderIsKilled(t *testing.T) {
-	url := serverURL(t)
-	storeSchema, readSchema := fresh(t, url, "sw_store_"), fresh(t, url, "sw_read_")
+	url := pgtest.URL(t)
+	storeSchema, readSchema := pgtest.FreshSchema(t, url, "sw_store_"), pgtest.FreshSchema(t, url, "sw_read_")
 	store := openStore(t, url, storeSchema)
 	eng := engine.New(engine.Config{Store: store, Games: games})
 	playRated(t, eng, 0, 4)
@@ -265,8 +230,8 @@ func TestHelperProcessWriter(t *testing.T) {
 // running, commits nothing more: its transaction would be on the closed session. It
 // competes again and waits.
 func TestFailoverWhenTheConnectionCloses(t *testing.T) {
-	url := serverURL(t)
-	storeSchema, readSchema := fresh(t, url, "sw_store_"), fresh(t, url, "sw_read_")
+	url := pgtest.URL(t)
+	storeSchema, readSchema := pgtest.FreshSchema(t, url, "sw_store_"), pgtest.FreshSchema(t, url, "sw_read_")
 	store := openStore(t, url, storeSchema)
 	eng := engine.New(engine.Config{Store: store, Games: games})
 	playRated(t, eng, 0, 3)
