@@ -23,6 +23,9 @@ type WalletReport struct {
 	// before them): they are no fault, and the next start takes them.
 	Pending  []string
 	Problems []string
+	Profiles int // profile streams (the hats worn), checked against the hats bought
+
+	econ *economy
 }
 
 // OK reports whether every wallet and every funded match verified.
@@ -52,8 +55,9 @@ type heldCoins struct {
 // each finished match whose seats are all settled, the coins the settlements paid equal
 // to the coins they charged less what the game charged for itself. Holds of finished matches still open are listed as pending.
 func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (WalletReport, error) {
-	var r WalletReport
+	r := WalletReport{econ: newEconomy()}
 	wallets := map[string]wallet.State{}
+	profiles := map[string]bool{}
 	holds := map[string]*heldCoins{}
 	byMatch := map[string][]*heldCoins{}
 	funded := map[string]bool{}
@@ -70,13 +74,19 @@ func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (Wal
 			if player, ok := strings.CutPrefix(ev.Stream, "wallet-"); ok {
 				r.walletEvent(player, ev, wallets, holds, byMatch)
 			}
+			if player, ok := strings.CutPrefix(ev.Stream, "profile-"); ok {
+				profiles[player] = true
+				if p := r.econ.profileEvent(player, ev); p != "" {
+					r.Problems = append(r.Problems, p)
+				}
+			}
 		}
 		if len(page) < pageSize {
 			break
 		}
 		after = page[len(page)-1].Position
 	}
-	r.Wallets = len(wallets)
+	r.Wallets, r.Profiles = len(wallets), len(profiles)
 	for id := range byMatch {
 		funded[id] = true
 	}
@@ -107,6 +117,9 @@ func (r *WalletReport) walletEvent(player string, ev eventstore.Event, wallets m
 	st := wallets[player]
 	if err := wallet.Audit(st, ev.ID, d); err != nil {
 		r.Problems = append(r.Problems, fmt.Sprintf("%s version %d: %v", ev.Stream, ev.Version, err))
+	}
+	if p := r.econ.walletEvent(player, d); p != "" {
+		r.Problems = append(r.Problems, fmt.Sprintf("%s version %d: %s", ev.Stream, ev.Version, p))
 	}
 	switch e := d.(type) {
 	case wallet.CoinsHeld:

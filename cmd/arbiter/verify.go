@@ -146,7 +146,11 @@ func printWallets(w io.Writer, r replay.WalletReport) bool {
 	if !r.OK() {
 		status = "FAIL"
 	}
-	fmt.Fprintf(w, "%s wallets: %d re-derived, %d holds over %d matches that move coins, %d step(s) pending\n", status, r.Wallets, r.Holds, r.Matches, len(r.Pending))
+	profiles := ""
+	if r.Profiles > 0 {
+		profiles = fmt.Sprintf("; %d profile(s): each hat worn was bought", r.Profiles)
+	}
+	fmt.Fprintf(w, "%s wallets: %d re-derived, %d holds over %d matches that move coins, %d step(s) pending%s\n", status, r.Wallets, r.Holds, r.Matches, len(r.Pending), profiles)
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "     %s\n", p)
 	}
