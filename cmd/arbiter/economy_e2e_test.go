@@ -286,3 +286,64 @@ func TestAbandonmentCooldownOverGraphQL(t *testing.T) {
 	s.must(t, bob, `mutation($m:ID!){joinMatch(matchId:$m){seat}}`, map[string]any{"m": c.CreateMatch.Match.ID}, nil)
 	s.stakedMatch(t, ann, "10", ann)
 }
+
+// A rated Solwaris duel played to its end: each side's XP is the rule's for its rounds
+// and result, each class is rated from 1000 and falls in a league, and the crystals won
+// are the seed's draws at that league's chance.
+func TestSolwarisProgressOverGraphQL(t *testing.T) {
+	s := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, ann := s.register(t, "Ann")
+	_, bob := s.register(t, "Bob")
+	tokens := []string{ann, bob}
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	s.must(t, ann, `mutation{createMatch(input:{game:SOLWARIS, rated:true}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range tokens {
+		s.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	winners, _ := s.playSolwaris(t, id, tokens)
+	var st solwarisState
+	s.must(t, ann, solwarisStateQuery, map[string]any{"m": id}, &st)
+	turns := st.Match.State.Turn
+	type progressData struct {
+		Me struct {
+			Xp      int
+			Leagues []struct {
+				Key, Class string
+				Rating     int
+				League     struct{ ID string }
+			}
+			Loot []struct {
+				MatchID, Item string
+				Chance, Roll  int
+			}
+		}
+	}
+	for seat, tok := range tokens {
+		want := progress.XPPerDuel + progress.XPPerRound*min(turns, progress.XPMaxRound)
+		if slices.Contains(winners, seat) {
+			want += progress.XPForAWin
+		}
+		var d progressData
+		deadline := time.Now().Add(20 * time.Second)
+		for d.Me.Xp == 0 { // the read side applies the end: a reason to end
+			if time.Now().After(deadline) {
+				t.Fatalf("seat %d has no XP after the duel", seat)
+			}
+			s.must(t, tok, `{me{xp leagues{key class rating league{id}} loot{matchId item chance roll}}}`, nil, &d)
+		}
+		if d.Me.Xp != want {
+			t.Errorf("seat %d (winners %v, %d rounds): %d XP, want %d", seat, winners, turns, d.Me.Xp, want)
+		}
+		if len(d.Me.Leagues) != 1 || d.Me.Leagues[0].League.ID != "novice" || (d.Me.Leagues[0].Rating > 1000) != slices.Contains(winners, seat) {
+			t.Errorf("seat %d's leagues after one rated duel from 1000: %+v", seat, d.Me.Leagues)
+		}
+		for _, l := range d.Me.Loot {
+			if l.MatchID != id || l.Item != progress.Crystal || l.Chance != 5 || l.Roll >= l.Chance {
+				t.Errorf("seat %d's loot: %+v", seat, l)
+			}
+		}
+	}
+}
