@@ -90,4 +90,3 @@ func (x *economy) profileEvent(player string, ev eventstore.Event) string {
 	x.profiles[player] = hats.Evolve(p, d)
 	return ""
 }
-

@@ -29,6 +29,14 @@ func (s *server) createStaked(t *testing.T, creator, gameName string, stake int,
 // winners and the seat that bought the initiative (-1 if none did).
 func (s *server) playSolwaris(t *testing.T, id string, tokens []string) (winners []int, payer int) {
 	t.Helper()
+	winners, payer, _ = s.playSolwarisUntil(t, id, tokens, 0)
+	return winners, payer
+}
+
+// playSolwarisUntil plays a Solwaris duel with the duel test's bots until it ends, or
+// (turn > 0) until it reaches that turn; over reports whether it ended.
+func (s *server) playSolwarisUntil(t *testing.T, id string, tokens []string, turn int) (winners []int, payer int, over bool) {
+	t.Helper()
 	payer = -1
 	var st solwarisState
 	for step := 0; ; step++ {
@@ -40,7 +48,10 @@ func (s *server) playSolwaris(t *testing.T, id string, tokens []string) (winners
 			s.must(t, tok, solwarisStateQuery, map[string]any{"m": id}, &st)
 			if st.Match.Status == "FINISHED" {
 				t.Logf("%s after %d rounds", st.Match.Result.Reason, st.Match.State.Turn)
-				return st.Match.Result.Winners, payer
+				return st.Match.Result.Winners, payer, true
+			}
+			if turn > 0 && st.Match.State.Turn >= turn {
+				return nil, payer, false
 			}
 			if q, vars := solwarisBot(seat, &st); q != "" {
 				vars["m"] = id
@@ -69,13 +80,18 @@ func TestStakedMatchesPayOnceAcrossKillNine(t *testing.T) {
 			id := srv.createStaked(t, ann, gameName, 200, ann, bob)
 			want := []int{1000, 1000}
 			if gameName == "SOLWARIS" {
-				winners, payer := srv.playSolwaris(t, id, tokens)
-				t.Logf("the duel: winners %v, the initiative bought by seat %d", winners, payer)
-				if len(winners) != 1 {
-					t.Fatalf("a staked duel ended with winners %v: a staked duel always has one", winners)
+				// Played to its 4th turn, then Bob abandons: from turn 4 Ann keeps every
+				// reward, his stake included (a duel over before then goes as it ended).
+				winners, payer, over := srv.playSolwarisUntil(t, id, tokens, 4)
+				if !over {
+					srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+					winners = []int{0}
 				}
-				want[winners[0]] += 200
-				want[1-winners[0]] -= 200
+				t.Logf("the duel: winners %v, the initiative bought by seat %d", winners, payer)
+				if len(winners) == 1 {
+					want[winners[0]] += 200
+					want[1-winners[0]] -= 200
+				}
 				if payer >= 0 {
 					want[payer] -= 100 // the initiative's price, paid to nobody
 				}

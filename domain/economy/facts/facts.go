@@ -204,9 +204,19 @@ const (
 	Solwaris    = "SOLWARIS"
 )
 
+// read are the event types the tally reads, by game.
+var read = map[string]map[string]bool{
+	UnfairChess: {"MovePlayed": true, "CardPlayed": true, "StatusApplied": true, "StatusTriggered": true},
+	Solwaris: {"GrimoiresLocked": true, "TurnStarted": true, "Summoned": true, "SpellCast": true, "Damaged": true, "Fallen": true,
+		"Pushed": true, "TrapTriggered": true, "TrapLaid": true, "BonusTaken": true, "Teleported": true, "FighterMoved": true},
+}
+
 // AddGame folds one of the game's own events, by its stored type and payload. An event
 // the tally does not read, or cannot decode, counts for nothing.
 func (t *Tally) AddGame(typ string, payload []byte) {
+	if !read[t.m.Game][typ] {
+		return // most of a game's events: not decoded at all
+	}
 	switch t.m.Game {
 	case UnfairChess:
 		var e unfairEvent
