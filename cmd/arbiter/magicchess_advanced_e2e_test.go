@@ -253,6 +253,10 @@ func TestReactionWindowsLeakNoHand(t *testing.T) {
 		vars := map[string]any{"m": id}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		seen := srv.subscribe(t, ctx, "graphql-transport-ws", ann, id, 0)
+		const updates = `subscription($m:ID!){matchUpdates(matchId:$m){version phase toAct choices moves hand{card{id}}
+			cards{handSize discardPile{id}} state{... on MagicChessState{hand{card{id} reason} seats{handSize} reaction{window seat triggers card answering}}}}}`
+		annUpdates := srv.subscribeRaw(t, ctx, "graphql-transport-ws", ann, updates, vars)
+		spectUpdates := srv.subscribeRaw(t, ctx, "graphql-transport-ws", "", updates, vars)
 		for _, tok := range []string{ann, bob} {
 			srv.must(t, tok, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){version}}`, vars, nil)
 		}
@@ -319,6 +323,28 @@ func TestReactionWindowsLeakNoHand(t *testing.T) {
 				if strings.Contains(string(full.Match), `"`+c+`"`) {
 					t.Fatalf("Bob's %s reaches a viewer who may not see it: %s", c, full.Match)
 				}
+			}
+		}
+		// Each subscription reaches the version after Bob's pass (a wait that ends with the
+		// update that must come), and none of what it sent names a card of Bob's.
+		var ver struct{ Match struct{ Version int } }
+		srv.must(t, "", `query($m:ID!){match(id:$m){version}}`, vars, &ver)
+		for who, ch := range map[string]<-chan json.RawMessage{"Ann": annUpdates, "a spectator": spectUpdates} {
+			for last := 0; last < ver.Match.Version; {
+				u, ok := <-ch
+				if !ok {
+					t.Fatalf("%s's matchUpdates ended at version %d, before %d", who, last, ver.Match.Version)
+				}
+				for _, c := range bobs {
+					if strings.Contains(string(u), `"`+c+`"`) {
+						t.Fatalf("Bob's %s reaches %s's matchUpdates: %s", c, who, u)
+					}
+				}
+				var m struct{ MatchUpdates struct{ Version int } }
+				if err := json.Unmarshal(u, &m); err != nil {
+					t.Fatal(err)
+				}
+				last = m.MatchUpdates.Version
 			}
 		}
 		cancel()
