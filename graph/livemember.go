@@ -27,7 +27,8 @@ type liveMember struct {
 	finished bool        // finish has been called (or is about to be)
 	slow     *time.Timer // runs while the member has more waiting than liveLag
 
-	sent int64 // the version of the last message written (only serve writes it)
+	sent   int64 // the version of the last message written (only serve writes it)
+	queued int64 // when it was last queued for a writer (UnixNano; see liveWriters.push)
 }
 
 // liveState is whether a member is in its group, and why it left.

@@ -64,6 +64,10 @@ func (w *liveWriters) push(ms []*liveMember) {
 	if len(ms) == 0 {
 		return
 	}
+	now := time.Now().UnixNano()
+	for _, m := range ms {
+		m.queued = now // under the group's lock, as the caller holds it
+	}
 	w.mu.Lock()
 	w.queue = append(w.queue, ms...)
 	for w.counted < w.size {
@@ -87,13 +91,20 @@ func (w *liveWriters) startLocked() {
 // liveYield is how many members a writer serves before it lets the other goroutines run:
 // its writes never wait on the scheduler (see writev), so without this a player's
 // command arriving during a move's ten thousand writes would wait for the runtime to
-// preempt a writer, every 10 ms.
-const liveYield = 32
+// preempt a writer, every 10 ms. A writer yields only while the deliveries it takes were
+// queued less than liveYieldWhile ago: when the commands alone keep the cores busy (a
+// thousand matches at 5 moves a second on 2 cores), yielding would hand them the cores
+// for good and the deliveries would wait seconds; late ones get their fair share.
+const (
+	liveYield      = 32
+	liveYieldWhile = 100 * time.Millisecond
+)
 
 // run takes members from the queue and writes what they have.
 func (w *liveWriters) run(lw *liveWriter) {
+	var queued int64 // when the last member taken was queued (UnixNano)
 	for served := 1; ; served++ {
-		if served%liveYield == 0 {
+		if served%liveYield == 0 && time.Since(time.Unix(0, queued)) < liveYieldWhile {
 			runtime.Gosched()
 		}
 		w.mu.Lock()
@@ -112,6 +123,7 @@ func (w *liveWriters) run(lw *liveWriter) {
 			w.wake.Wait()
 		}
 		m := w.queue[0]
+		queued = m.queued
 		lw.busy = true
 		w.queue[0] = nil
 		if w.queue = w.queue[1:]; len(w.queue) == 0 {
