@@ -440,24 +440,16 @@ func TestSolwarisBlindChoicesOverGraphQL(t *testing.T) {
 		for seen := 0; seen < placed.PlaceFighter.Version; {
 			select {
 			case data := <-ch:
-				var u struct {
-					MatchUpdates struct {
-						Version int
-						State   json.RawMessage
-					}
-				}
-				if err := json.Unmarshal(data, &u); err != nil {
-					t.Fatal(err)
-				}
-				seen = u.MatchUpdates.Version
+				var state json.RawMessage
+				seen, state = solwarisUpdate(t, data)
 				where := fmt.Sprintf("%s's matchUpdates at version %d", name, seen)
 				if seen < locked.ChooseGrimoire.Version {
-					namesNone(t, where, u.MatchUpdates.State, []string{"guerrier", "ancrage"})
+					namesNone(t, where, state, []string{"guerrier", "ancrage"})
 				}
 				if seen < placed.PlaceFighter.Version {
-					namesNone(t, where, u.MatchUpdates.State, []string{cell})
+					namesNone(t, where, state, []string{cell})
 				} else {
-					revealed = strings.Contains(string(u.MatchUpdates.State), `"cell":"`+cell+`"`)
+					revealed = strings.Contains(string(state), `"cell":"`+cell+`"`)
 				}
 			case <-ctx.Done():
 				t.Fatalf("%s's matchUpdates: %v before version %d", name, ctx.Err(), placed.PlaceFighter.Version)
@@ -547,4 +539,19 @@ func TestSolwarisCatalogsOverGraphQL(t *testing.T) {
 	if byID["guerrier"] != 12 || byID["arcaniste"] != 14 {
 		t.Fatalf("AP by class: %v", byID)
 	}
+}
+
+// solwarisUpdate reads a matchUpdates payload: its version and its state.
+func solwarisUpdate(t *testing.T, data json.RawMessage) (int, json.RawMessage) {
+	t.Helper()
+	var u struct {
+		MatchUpdates struct {
+			Version int
+			State   json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(data, &u); err != nil {
+		t.Fatal(err)
+	}
+	return u.MatchUpdates.Version, u.MatchUpdates.State
 }

@@ -275,21 +275,13 @@ func TestSolwarisTrapSecretOverGraphQL(t *testing.T) {
 		for seen := 0; seen < end.Match.Version; {
 			select {
 			case data := <-ch:
-				var u struct {
-					MatchUpdates struct {
-						Version int
-						State   json.RawMessage
-					}
-				}
-				if err := json.Unmarshal(data, &u); err != nil {
-					t.Fatal(err)
-				}
-				seen = u.MatchUpdates.Version
+				var state json.RawMessage
+				seen, state = solwarisUpdate(t, data)
 				if seen >= castAt && seen <= hidden {
-					noTrapInState(t, fmt.Sprintf("%s's matchUpdates at version %d", name, seen), u.MatchUpdates.State, zone)
+					noTrapInState(t, fmt.Sprintf("%s's matchUpdates at version %d", name, seen), state, zone)
 				}
-				if (seen == castAt || seen == castAt+1) && !reflect.DeepEqual(decoded(t, u.MatchUpdates.State), decoded(t, before[name])) {
-					t.Fatalf("%s's matchUpdates at version %d, the trap's: %s; before the cast: %s", name, seen, u.MatchUpdates.State, before[name])
+				if (seen == castAt || seen == castAt+1) && !reflect.DeepEqual(decoded(t, state), decoded(t, before[name])) {
+					t.Fatalf("%s's matchUpdates at version %d, the trap's: %s; before the cast: %s", name, seen, state, before[name])
 				}
 			case <-ctx.Done():
 				t.Fatalf("%s's matchUpdates: %v before version %d", name, ctx.Err(), end.Match.Version)
