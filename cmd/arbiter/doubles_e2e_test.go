@@ -170,6 +170,9 @@ func TestFourPlayersPlayDoublesToTheEnd(t *testing.T) {
 	}
 	srv.stop(t)
 	verifyAll(t, db)
+	if _, out := lastLine(t, "replay", "--db", db, "--match", id); !strings.Contains(out, "board B: seat 2 White") || !strings.Contains(out, "A:") {
+		t.Fatalf("arbiter replay of a doubles match:\n%s", out)
+	}
 }
 
 // Hidden information of doubles, from outside, over every field of the state and the

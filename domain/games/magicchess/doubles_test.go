@@ -307,3 +307,18 @@ func TestCardsAcrossBoards(t *testing.T) {
 		t.Fatalf("board A is %s: a banished pawn passes to nobody", a)
 	}
 }
+
+// arbiter replay draws both boards of a table with their seats and pockets.
+func TestDoublesDiagram(t *testing.T) {
+	tb := dmoves(t, doubles(t, noSaves, nil), "0:e4", "1:d5", "0:exd5")
+	d := Rules{}.Diagram(tb)
+	for _, want := range []string{
+		"board A: seat 0 White (in hand \"\"), seat 1 Black (in hand \"\")\n 8  r n b q k b n r\n 7  p p p . p p p p\n",
+		" 5  . . . P . . . .\n",
+		"board B: seat 2 White (in hand \"\"), seat 3 Black (in hand \"P\")\n 8  r n b q k b n r\n",
+	} {
+		if !strings.Contains(d, want) {
+			t.Fatalf("the diagram\n%s\nlacks\n%s", d, want)
+		}
+	}
+}
