@@ -149,7 +149,8 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 
 // Handler serves GraphiQL at / (its assets from the binary, under /graphiql/) and the API
 // at /graphql: POST and GET, and subscriptions
-// over websockets in both graphql-transport-ws and the legacy graphql-ws protocol.
+// over websockets in both graphql-transport-ws and the legacy graphql-ws protocol; and a
+// match's exports at /matches/{id}.pgn and /matches/{id}.ndjson.
 func Handler(r *Resolver, limits Limits) http.Handler {
 	limits.defaults()
 	r.limits = limits
@@ -200,6 +201,7 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 	ui := graphiql.Handler("/graphql")
 	mux.Handle("/{$}", ui)
 	mux.Handle(graphiql.Prefix, ui)
+	mux.Handle("GET /matches/{file}", r.exports(limit)) // {id}.pgn and {id}.ndjson: docs/exports.md
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	return mux
 }

@@ -49,6 +49,18 @@ func State(ctx context.Context, store Reader, games *game.Registry, matchID stri
 	if len(evs) == 0 {
 		return Snapshot{}, game.Reject(game.NotFound, "no match %q in this store", matchID)
 	}
+	return StateOf(games, matchID, evs, at)
+}
+
+// StateOf is State over a match's events already read (from an export: see ReadExport),
+// from version 1.
+func StateOf(games *game.Registry, matchID string, evs []eventstore.Event, at int64) (Snapshot, error) {
+	if at < 0 {
+		return Snapshot{}, game.Reject(game.BadInput, "version %d: versions start at 1 (0 means the latest)", at)
+	}
+	if len(evs) == 0 {
+		return Snapshot{}, game.Reject(game.NotFound, "match %q has no event", matchID)
+	}
 	head := evs[len(evs)-1].Version
 	if at == 0 {
 		at = head

@@ -18,29 +18,32 @@ func init() {
 	register("replay", "show a match at any version: board, moves, status and result (or its PGN)", runReplay)
 }
 
-// runReplay is `arbiter replay --match ID [--at N] [--pgn] [--db FILE]`.
+// runReplay is `arbiter replay --match ID [--at N] [--pgn] [--db FILE]`, or `arbiter
+// replay --file EXPORT [--at N] [--pgn]` over a match's export (docs/exports.md).
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	id := fs.String("match", "", "the match's ID (required)")
 	at := fs.Int64("at", 0, "the version to show; 0 for the latest")
 	pgn := fs.Bool("pgn", false, "print the match in its game's export format (PGN for chess) instead")
+	file := fs.String("file", "", "read the match from its export, GET /matches/{id}.ndjson, instead of a store")
 	db := dbFlag(fs)
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
-	if *id == "" {
-		return errors.New("--match is required: give the ID of the match to show")
+	var (
+		snap replay.Snapshot
+		err  error
+	)
+	if *file != "" {
+		snap, err = replayFile(*file, *id, *at)
+	} else {
+		snap, err = replayStore(ctx, *db, *id, *at)
 	}
-	store, err := openExisting(ctx, dbPath(*db), keyPath("", dbPath(*db)))
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	snap, err := replay.State(ctx, store, games(), *id, *at)
-	if err != nil {
-		return err
-	}
+	*id = snap.MatchID
 	if *pgn {
 		ex, ok := snap.Rules.(game.Exporter)
 		if !ok || snap.State.GameState == nil {
@@ -54,6 +57,36 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	return printSnapshot(stdout, snap)
+}
+
+// replayStore reads a match from the store at db.
+func replayStore(ctx context.Context, db, id string, at int64) (replay.Snapshot, error) {
+	if id == "" {
+		return replay.Snapshot{}, errors.New("--match is required: give the ID of the match to show (or --file, its export)")
+	}
+	store, err := openExisting(ctx, dbPath(db), keyPath("", dbPath(db)))
+	if err != nil {
+		return replay.Snapshot{}, err
+	}
+	defer store.Close()
+	return replay.State(ctx, store, games(), id, at)
+}
+
+// replayFile reads a match from its export, which must hide nothing and chain from its
+// first event (`arbiter verify --file` says what else is wrong with one).
+func replayFile(path, id string, at int64) (replay.Snapshot, error) {
+	x, err := readExportFile(path, id)
+	if err != nil {
+		return replay.Snapshot{}, err
+	}
+	evs, err := x.Events()
+	if err != nil {
+		return replay.Snapshot{}, err
+	}
+	if err := eventstore.VerifyChain(evs); err != nil {
+		return replay.Snapshot{}, fmt.Errorf("%s: %w; `arbiter verify --file %s` checks it whole", path, err, path)
+	}
+	return replay.StateOf(games(), x.Header.Match, evs, at)
 }
 
 // parseFlags parses a subcommand's flags, of which no argument may follow. ok is false

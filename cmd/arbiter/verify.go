@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -21,14 +22,19 @@ func init() {
 // runVerify is `arbiter verify [--db FILE] [--key FILE] [--head-log FILE] [--match ID]`:
 // the store as a whole (its global chain and signed heads), then one line per match on
 // stdout, then a summary; progress on stderr. Any problem makes it fail with the first one.
+// `arbiter verify --file EXPORT` checks one match's export (docs/exports.md) offline.
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	id := fs.String("match", "", "verify only this match (its chain and its rules, not the store as a whole)")
+	file := fs.String("file", "", "verify a match's export, GET /matches/{id}.ndjson, offline: no store is read")
 	db := dbFlag(fs)
 	keys := addKeyFlags(fs)
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
+	}
+	if *file != "" {
+		return verifyFile(*file, *id, stdout)
 	}
 	if err := checkDB(dbPath(*db)); err != nil {
 		return err
@@ -194,4 +200,40 @@ func (t *ticker) due() bool {
 		return true
 	}
 	return false
+}
+
+// verifyFile is `arbiter verify --file EXPORT [--match ID]`: the export's chain and, when
+// it hides nothing, its match under its rules (replay.VerifyExport).
+func verifyFile(path, id string, stdout io.Writer) error {
+	x, err := readExportFile(path, id)
+	if err != nil {
+		return err
+	}
+	r := replay.VerifyExport(games(), x)
+	if r.OK() {
+		_, err := fmt.Fprintln(stdout, strings.TrimSpace(fmt.Sprintf("ok   %s %s %d events %s %s (export for %s)", r.MatchID, r.Game, r.Events, r.Status, r.Ending, x.Header.Viewer)))
+		return err
+	}
+	fmt.Fprintf(stdout, "FAIL %s %s %d events (export for %s)\n", r.MatchID, r.Game, r.Events, x.Header.Viewer)
+	for _, p := range r.Problems {
+		fmt.Fprintf(stdout, "     %s\n", p)
+	}
+	return r.Err()
+}
+
+// readExportFile reads a match's export; id, when given, must be its match.
+func readExportFile(path, id string) (replay.Export, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return replay.Export{}, err
+	}
+	defer f.Close()
+	x, err := replay.ReadExport(f)
+	if err != nil {
+		return replay.Export{}, fmt.Errorf("%s: %w", path, err)
+	}
+	if id != "" && id != x.Header.Match {
+		return replay.Export{}, fmt.Errorf("%s is the export of match %s, not %s", path, x.Header.Match, id)
+	}
+	return x, nil
 }

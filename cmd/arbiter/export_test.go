@@ -1,0 +1,289 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arbiter-games/arbiter/replay"
+)
+
+// getExport fetches /matches/{file} from a real server as the player of token ("" for a
+// spectator): the status, the content type and the body.
+func (s *server) getExport(t testing.TB, token, file string) (int, string, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, s.url+"/matches/"+file, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("GET /matches/%s: %v", file, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET /matches/%s: %v", file, err)
+	}
+	return resp.StatusCode, resp.Header.Get("Content-Type"), body
+}
+
+// startGame creates a match of game and seats white at 0 and black at 1: it is live.
+func (s *server) startGame(t testing.TB, gameName, white, black string) string {
+	t.Helper()
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	s.must(t, white, `mutation($g:Game!){createMatch(input:{game:$g}){match{id}}}`, map[string]any{"g": gameName}, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range []string{white, black} {
+		s.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	return id
+}
+
+// runArbiter runs the binary's command; it returns the exit code and stdout with stderr.
+func runArbiter(args ...string) (int, string) {
+	var out strings.Builder
+	code := run(context.Background(), args, &out, &out)
+	return code, out.String()
+}
+
+// exportOf reads an export's bytes, failing the test on a malformed one.
+func exportOf(t testing.TB, body []byte) replay.Export {
+	t.Helper()
+	x, err := replay.ReadExport(bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("the export does not read back: %v\n%s", err, body)
+	}
+	return x
+}
+
+// The ndjson export of every game from a real server on a real SQLite file: while the
+// match is live a spectator's export hides what a spectator may not see, and still links
+// its chain; once the match is over every export is whole, `arbiter verify --file` checks
+// it offline against the rules, `arbiter replay --file` shows it, and an edited or a
+// dropped line is caught.
+func TestNDJSONExportOfEveryGame(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "arbiter.db"))
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	for _, g := range []string{"CHESS", "UNFAIR_CHESS", "SOVEREIGN_CHESS", "SOLWARIS", "MAGIC_CHESS"} {
+		t.Run(g, func(t *testing.T) {
+			id := srv.startGame(t, g, white, black)
+			status, ctype, body := srv.getExport(t, "", id+".ndjson")
+			if status != http.StatusOK || ctype != "application/x-ndjson; charset=utf-8" {
+				t.Fatalf("GET %s.ndjson: %d %s\n%s", id, status, ctype, body)
+			}
+			live := exportOf(t, body)
+			if live.Header.Match != id || live.Header.Game != g || live.Header.Status != "LIVE" || live.Header.Viewer != "spectator" {
+				t.Fatalf("live header %+v", live.Header)
+			}
+			liveFile := filepath.Join(dir, id+"-live.ndjson")
+			if err := os.WriteFile(liveFile, body, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			code, out := runArbiter("verify", "--file", liveFile)
+			switch {
+			case live.Header.Redacted == 0 && code != 0:
+				t.Fatalf("a live export that hides nothing does not verify: %s", out)
+			case live.Header.Redacted > 0 && (code == 0 || !strings.Contains(out, "redacted:") || strings.Contains(out, "chain:")):
+				t.Fatalf("a live export hiding %d events: exit %d, want a redacted problem and no chain problem:\n%s", live.Header.Redacted, code, out)
+			}
+			if g == "UNFAIR_CHESS" || g == "MAGIC_CHESS" { // the hands dealt are secret
+				if live.Header.Redacted == 0 {
+					t.Fatalf("a spectator's live export of %s hides nothing:\n%s", g, body)
+				}
+				// A seated player's export shows its own seat's events and hides the other's.
+				_, _, mine := srv.getExport(t, white, id+".ndjson")
+				for _, l := range exportOf(t, mine).Lines {
+					if hidden := l.Visibility == "seat:1" || l.Visibility == "server"; l.Redacted != hidden {
+						t.Errorf("White's live export: version %d of visibility %q has redacted %v", l.Version, l.Visibility, l.Redacted)
+					}
+				}
+				if code, out := runArbiter("replay", "--file", liveFile); code == 0 || !strings.Contains(out, "hidden from this export's viewer") {
+					t.Errorf("replay of a redacted export: exit %d\n%s", code, out)
+				}
+			}
+
+			liveBody := body
+			srv.must(t, white, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+			_, _, body = srv.getExport(t, "", id+".ndjson")
+			full := exportOf(t, body)
+			if full.Header.Status != "FINISHED" || full.Header.Redacted != 0 || len(full.Lines) <= len(live.Lines) {
+				t.Fatalf("export after the end: %+v with %d lines (live had %d)", full.Header, len(full.Lines), len(live.Lines))
+			}
+			// What the live export hid was the event itself, under the same hash.
+			for i, l := range live.Lines {
+				whole := full.Lines[i]
+				if l.Hash != whole.Hash || l.Version != whole.Version {
+					t.Fatalf("version %d: live hash %s, final %s", l.Version, l.Hash, whole.Hash)
+				}
+				if l.Redacted && len(whole.Payload) > 16 && bytes.Contains(liveBody, whole.Payload) {
+					t.Fatalf("version %d leaked its payload", l.Version)
+				}
+				if l.Redacted && (bytes.Equal(l.Payload, whole.Payload) || l.CommandID != "") {
+					t.Fatalf("version %d is marked redacted but shows %s (command %q)", l.Version, l.Payload, l.CommandID)
+				}
+			}
+			file := filepath.Join(dir, id+".ndjson")
+			if err := os.WriteFile(file, body, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if code, out := runArbiter("verify", "--file", file); code != 0 || !strings.Contains(out, "ok   "+id+" "+g) || !strings.Contains(out, "FINISHED") {
+				t.Fatalf("verify --file of the finished match: exit %d\n%s", code, out)
+			}
+			if code, out := runArbiter("replay", "--file", file); code != 0 || !strings.Contains(out, "status: FINISHED") || !strings.Contains(out, "resign") {
+				t.Fatalf("replay --file: exit %d\n%s", code, out)
+			}
+			if code, out := runArbiter("verify", "--file", file, "--match", "another"); code == 0 || !strings.Contains(out, "not another") {
+				t.Errorf("verify --file with another match's ID: exit %d\n%s", code, out)
+			}
+
+			lines := bytes.Split(bytes.TrimSpace(body), []byte("\n"))
+			// An edited actor on version 3: its content no longer hashes to its hash.
+			edited := editLine(t, lines, 3, func(l map[string]any) { l["actor"] = "player:mallory" })
+			if code, out := runArbiter("verify", "--file", writeTemp(t, dir, edited)); code == 0 || !strings.Contains(out, "version 3: chain:") {
+				t.Errorf("an edited line: exit %d\n%s", code, out)
+			}
+			// A line dropped from the middle.
+			dropped := append(append([][]byte{}, lines[:4]...), lines[5:]...)
+			if code, out := runArbiter("verify", "--file", writeTemp(t, dir, dropped)); code == 0 || !strings.Contains(out, "version 4: chain:") {
+				t.Errorf("a dropped line: exit %d\n%s", code, out)
+			}
+		})
+	}
+}
+
+// editLine returns the lines with the event of version edited by edit.
+func editLine(t testing.TB, lines [][]byte, version int, edit func(map[string]any)) [][]byte {
+	t.Helper()
+	out := append([][]byte{}, lines...)
+	var l map[string]any
+	if err := json.Unmarshal(out[version], &l); err != nil {
+		t.Fatal(err)
+	}
+	edit(l)
+	b, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[version] = b
+	return out
+}
+
+func writeTemp(t testing.TB, dir string, lines [][]byte) string {
+	t.Helper()
+	f, err := os.CreateTemp(dir, "tampered-*.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(bytes.Join(lines, []byte("\n")), '\n')); err != nil {
+		t.Fatal(err)
+	}
+	return f.Name()
+}
+
+// The PGN export of a real match, read by chess.js unchanged; and what is not a PGN.
+func TestPGNExportReadByChessJS(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, white := srv.register(t, "Wanda")
+	_, black := srv.register(t, "Boris")
+	id := srv.newMatch(t, white, black, false)
+	for i, mv := range []string{"f3", "e5", "g4", "Qh4#"} {
+		if r := srv.play(t, []string{white, black}[i%2], id, mv); len(r.Errors) > 0 {
+			t.Fatalf("%s: %+v", mv, r.Errors)
+		}
+	}
+	status, ctype, pgn := srv.getExport(t, "", id+".pgn")
+	if status != http.StatusOK || ctype != "application/x-chess-pgn; charset=utf-8" {
+		t.Fatalf("GET %s.pgn: %d %s\n%s", id, status, ctype, pgn)
+	}
+	for _, want := range []string{`[White "Wanda"]`, `[Black "Boris"]`, `[Result "0-1"]`, "1. f3 e5 2. g4 Qh4# 0-1"} {
+		if !strings.Contains(string(pgn), want) {
+			t.Errorf("the PGN lacks %q:\n%s", want, pgn)
+		}
+	}
+
+	unfair := srv.startGame(t, "UNFAIR_CHESS", white, black)
+	for file, want := range map[string]int{
+		unfair + ".pgn": http.StatusNotFound, "nosuchmatch.pgn": http.StatusNotFound,
+		id + ".txt": http.StatusNotFound, id: http.StatusNotFound,
+	} {
+		if status, _, body := srv.getExport(t, "", file); status != want || !strings.Contains(string(body), "NOT_FOUND") {
+			t.Errorf("GET /matches/%s: %d %s, want %d NOT_FOUND", file, status, body, want)
+		}
+	}
+	if status, _, body := srv.getExport(t, "not-a-token", id+".ndjson"); status != http.StatusUnauthorized {
+		t.Errorf("a wrong token: %d %s", status, body)
+	}
+
+	node, pkg, err := chessJS(t)
+	if err != nil {
+		t.Skipf("chess.js is not available here, so the PGN is not read by it: %v", err)
+	}
+	script := `const {Chess} = require(process.argv[1]);
+const pgn = require('fs').readFileSync(0, 'utf8');
+const c = new Chess(); c.loadPgn(pgn);
+console.log(JSON.stringify({history: c.history(), mate: c.isCheckmate(), headers: c.getHeaders ? c.getHeaders() : c.header()}));`
+	cmd := exec.Command(node, "-e", script, pkg)
+	cmd.Stdin = bytes.NewReader(pgn)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("chess.js refused the PGN: %v\n%s\n%s", err, out, pgn)
+	}
+	var read struct {
+		History []string
+		Mate    bool
+		Headers map[string]string
+	}
+	if err := json.Unmarshal(out, &read); err != nil {
+		t.Fatalf("node printed %s: %v", out, err)
+	}
+	if strings.Join(read.History, " ") != "f3 e5 g4 Qh4#" || !read.Mate || read.Headers["Result"] != "0-1" || read.Headers["Site"] != "match "+id {
+		t.Errorf("chess.js read %+v from\n%s", read, pgn)
+	}
+}
+
+// chessJS finds node and the npm package chess.js: under $ARBITER_CHESSJS (a directory
+// holding node_modules/chess.js), else installed by npm into the user's cache once.
+func chessJS(t testing.TB) (node, pkg string, err error) {
+	node, err = exec.LookPath("node")
+	if err != nil {
+		return "", "", err
+	}
+	dir := os.Getenv("ARBITER_CHESSJS")
+	if dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return "", "", err
+		}
+		dir = filepath.Join(cache, "arbiter-test-chessjs")
+	}
+	pkg = filepath.Join(dir, "node_modules", "chess.js")
+	if _, err := os.Stat(pkg); err == nil {
+		return node, pkg, nil
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return "", "", errors.New("no npm to install chess.js with")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if out, err := exec.CommandContext(ctx, npm, "install", "--prefix", dir, "--no-audit", "--no-fund", "chess.js@1").CombinedOutput(); err != nil {
+		return "", "", errors.New("npm install chess.js: " + err.Error() + ": " + string(out))
+	}
+	t.Logf("installed chess.js into %s", dir)
+	return node, pkg, nil
+}

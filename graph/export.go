@@ -1,0 +1,153 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/matchstream"
+	"github.com/arbiter-games/arbiter/projections"
+	"github.com/arbiter-games/arbiter/replay"
+)
+
+// exports serves GET /matches/{id}.pgn and GET /matches/{id}.ndjson (docs/exports.md):
+// the match exactly as the caller may see it through the API, the same bearer token
+// naming the caller. It reads the match as the match query does (a spectator's delay
+// included) and redacts its events where every event is redacted, projections.Viewer.
+func (r *Resolver) exports(limit *limiter) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		req = r.identify(req)
+		if limit != nil {
+			if ok, wait := limit.take(callerOf(req.Context()).rateKey()); !ok {
+				limit.refuse(w, wait)
+				return
+			}
+		}
+		file := req.PathValue("file")
+		id, ext, ok := strings.Cut(file, ".")
+		if !ok || id == "" || (ext != "pgn" && ext != "ndjson") {
+			writeError(w, http.StatusNotFound, string(game.NotFound), fmt.Sprintf("no export %q: ask for /matches/{id}.pgn (chess) or /matches/{id}.ndjson (every game)", file))
+			return
+		}
+		var (
+			body        bytes.Buffer
+			contentType string
+			err         error
+		)
+		switch ext {
+		case "pgn":
+			contentType = "application/x-chess-pgn; charset=utf-8"
+			err = r.exportPGN(req.Context(), &body, id)
+		default:
+			contentType = "application/x-ndjson; charset=utf-8"
+			err = r.exportNDJSON(req.Context(), &body, id)
+		}
+		if err != nil {
+			code, status := exportStatus(err)
+			writeError(w, status, code, err.Error())
+			return
+		}
+		w.Header().Set("Content-Type", contentType)
+		w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", id+"."+ext))
+		_, _ = w.Write(body.Bytes())
+	})
+}
+
+// exportStatus is the code and HTTP status of an export's error.
+func exportStatus(err error) (string, int) {
+	code := game.CodeOf(err)
+	switch code {
+	case game.NotFound:
+		return string(code), http.StatusNotFound
+	case game.Unauthenticated:
+		return string(code), http.StatusUnauthorized
+	case game.Forbidden:
+		return string(code), http.StatusForbidden
+	case game.BadInput:
+		return string(code), http.StatusBadRequest
+	case game.Unavailable:
+		return string(code), http.StatusServiceUnavailable
+	case "":
+		return "INTERNAL_SERVER_ERROR", http.StatusInternalServerError
+	}
+	return string(code), http.StatusConflict
+}
+
+// matchFor reads a match as the match query shows it to the caller.
+func (r *Resolver) matchFor(ctx context.Context, id string) (*model.Match, error) {
+	m, err := r.Query().Match(ctx, id)
+	if err == nil && m == nil {
+		err = game.Reject(game.NotFound, "no match %q", id)
+	}
+	return m, err
+}
+
+// exportPGN writes the match's PGN: the match field pgn, for the games that have one.
+func (r *Resolver) exportPGN(ctx context.Context, w *bytes.Buffer, id string) error {
+	m, err := r.matchFor(ctx, id)
+	if err != nil {
+		return err
+	}
+	pgn, err := r.Match().Pgn(ctx, m)
+	if err != nil {
+		return err
+	}
+	if pgn == nil {
+		return game.Reject(game.NotFound, "match %s: %s has no PGN (or play has not started); /matches/%s.ndjson exports every game", id, m.Game, id)
+	}
+	w.WriteString(*pgn)
+	if !strings.HasSuffix(*pgn, "\n") {
+		w.WriteByte('\n')
+	}
+	return nil
+}
+
+// exportNDJSON writes the match's events up to the version the caller sees, each as the
+// caller may see it.
+func (r *Resolver) exportNDJSON(ctx context.Context, w *bytes.Buffer, id string) error {
+	m, err := r.matchFor(ctx, id)
+	if err != nil {
+		return err
+	}
+	v := m.View
+	viewer := projections.ViewerOf(v.State, m.ViewerID)
+	h := replay.ExportHeader{
+		Match: id, Game: v.State.Game, RulesVersion: v.State.RulesVersion, Status: string(v.State.Status),
+		Viewer: "spectator", ExportedAt: time.Now().UTC(),
+	}
+	if m.ViewerID != "" {
+		h.Viewer = "player:" + m.ViewerID
+	}
+	var lines []replay.ExportLine
+	for h.Version < int64(m.Version) {
+		evs, err := r.Engine.Store().ReadStream(ctx, matchstream.Name(id), h.Version, catchUpPage)
+		if err != nil {
+			return fmt.Errorf("reading match %s for its export: %w", id, err)
+		}
+		if len(evs) == 0 {
+			break
+		}
+		for _, ev := range evs {
+			if ev.Version > int64(m.Version) {
+				break // the match as the caller sees it, a spectator's delay included
+			}
+			shown := viewer.Event(v.Rules, ev)
+			line := replay.LineOf(shown.Event, shown.Redacted)
+			if shown.Redacted {
+				h.Redacted++
+			}
+			lines = append(lines, line)
+			h.Version = ev.Version
+		}
+	}
+	if h.Version != int64(m.Version) {
+		return errors.New("the store holds fewer events than the read side: try again")
+	}
+	return replay.WriteExport(w, h, lines)
+}
