@@ -173,9 +173,10 @@ func TestAnAdvancedMagicChessMatchToTheEnd(t *testing.T) {
 				h := m.State.Hand[playable[rng.IntN(len(playable))]]
 				resp = srv.post(t, ann, `mutation($m:ID!,$s:Int,$t:[String!]){playCard(matchId:$m, slot:$s, targets:$t){version}}`,
 					map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))]})
-			} else {
-				moves := m.State.Board.LegalMoves
+			} else if moves := m.State.Board.LegalMoves; len(moves) > 0 {
 				resp = srv.play(t, ann, id, moves[rng.IntN(len(moves))])
+			} else {
+				t.Fatalf("Ann is to act with no move nor card: %+v", m)
 			}
 		}
 		// A refusal is the match moving on under Ann's feet (the bot, a timer): she reads

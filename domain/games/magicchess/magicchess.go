@@ -686,7 +686,10 @@ func (Rules) Status(st game.State) game.Status {
 		}
 		return game.Status{ToAct: seats, Phase: Planning, Deadline: s.PlanEnds, Choices: []string{"ready"}}
 	}
-	if w := s.Window; w != nil && !w.Closed {
+	if s.unsettled() {
+		return game.Status{Phase: phaseOf(s.windowOf())} // nobody acts until the command's next event
+	}
+	if w := s.Window; w != nil {
 		// The reading time: nobody acts until it ends. Then the seat of the window answers.
 		st := game.Status{Phase: phaseOf(w), Deadline: w.Answers}
 		if w.Answering {

@@ -627,6 +627,30 @@ func (s *State) enterable(seat int, b chess.Bitboard) chess.Bitboard {
 	return b
 }
 
+// unsettled says whether s is between two events of one command: after an action whose
+// window is not open yet, or after a window's close before its held card resolved. Such
+// a state is never the last of a command; the read side may show it for a moment, so it
+// lets nobody act and lists no move (and matchUpdates waits for the next: game.Settling).
+func (s *State) unsettled() bool {
+	return s.opening != nil || s.Window != nil && s.Window.Closed
+}
+
+// windowOf is the window of an unsettled state: the one opening, or the one closing.
+func (s *State) windowOf() *Window {
+	if s.opening != nil {
+		return s.opening
+	}
+	return s.Window
+}
+
+// Settled implements game.Settling: a state between two events of one command is not.
+func (Rules) Settled(st game.State) bool {
+	s, ok := st.(State)
+	return !ok || !s.unsettled()
+}
+
+var _ game.Settling = Rules{}
+
 // phaseOf is the phase Status names for a window: "reaction-R1"...
 func phaseOf(w *Window) string { return "reaction-" + w.Kind }
 

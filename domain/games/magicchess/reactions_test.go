@@ -648,3 +648,26 @@ func TestTheAuditRefusesForgedWindows(t *testing.T) {
 		t.Error("a held card recorded as cancelled though nobody reacted")
 	}
 }
+
+// Between two events of one command (a move whose window is not open yet, a window closed
+// whose card has not resolved) the read side may show the state for a moment: nobody is
+// to act in it, no move is listed, and it is not settled (matchUpdates waits for the next).
+func TestAStateBetweenTwoEventsLetsNobodyAct(t *testing.T) {
+	r := Rules{}
+	s := adv(t, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", []string{"banish"}, []string{"swamp"}, "")
+	_, evs := step(t, s, 0, sec(1), game.Move{Notation: "e4d5"})
+	mid := r.Evolve(s, evs[0].Event).(State)
+	held := adv(t, start, []string{"banish"}, []string{"swamp"}, "")
+	held = answering(t, laid(t, held, sec(1), "banish", "e7"))
+	_, evs2 := step(t, held, 1, sec(4), game.Choose{Option: Pass})
+	closed := r.Evolve(held, evs2[0].Event).(State)
+	for name, st := range map[string]State{"a window due": mid, "a window closed": closed} {
+		status := r.Status(st)
+		if len(status.ToAct) != 0 || len(r.Board(st).LegalMoves) != 0 || r.Settled(st) || len(r.View(st, game.Viewpoint{Seats: []int{0}}).Plays()) != 0 {
+			t.Errorf("%s: %+v, moves %v, settled %v", name, status, r.Board(st).LegalMoves, r.Settled(st))
+		}
+	}
+	if !r.Settled(r.Evolve(mid, evs[1].Event)) {
+		t.Error("the window open is not settled")
+	}
+}

@@ -85,8 +85,8 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 					v.ready = append(v.ready, seat)
 				}
 			}
-		} else if w := s.Window; w != nil {
-			if p.Holds(w.Seat) && w.Answering && !w.Closed {
+		} else if w := s.Window; w != nil || s.opening != nil {
+			if w != nil && p.Holds(w.Seat) && w.Answering && !w.Closed {
 				v.react, v.hand = w.Seat, r.Hand(s, w.Seat)
 			}
 		} else if seat := s.toAct(); p.Holds(seat) {
@@ -183,6 +183,8 @@ func (s *State) closed(seat int) string {
 	switch {
 	case s.Phase == Planning:
 		return "the planning phase: nobody moves nor lays a card"
+	case s.opening != nil:
+		return "a reaction window is opening"
 	case s.Window != nil:
 		return windowNote(s.Window, seat)
 	case seat != s.toAct():
@@ -226,7 +228,7 @@ func (r Rules) Board(st game.State) game.Board {
 		return game.Board{}
 	}
 	b := game.Board{FEN: s.Pos.FEN(), InCheck: s.Pos.InCheck(), Marks: []game.Mark{}, Checked: []int{}}
-	if s.Phase == Play && s.Window == nil && !r.Status(s).Over {
+	if s.Phase == Play && s.Window == nil && s.opening == nil && !r.Status(s).Over {
 		for _, m := range s.moves() {
 			b.LegalMoves = append(b.LegalMoves, m.UCI())
 		}
