@@ -322,3 +322,37 @@ func TestDoublesDiagram(t *testing.T) {
 		}
 	}
 }
+
+// The audit (arbiter verify) derives what the table adds and refuses a forgery of it: a
+// capture that passes another piece, a draw that is not the deck's top, a reshuffle in
+// another order, a move on one board after the other board's flag fell, a signal of the
+// wrong kind.
+func TestTheAuditRefusesForgedDoubles(t *testing.T) {
+	r := Rules{}
+	tb := dmoves(t, doubles(t, noSaves, nil), "0:e4", "1:d5")
+	if err := r.Audit(tb, MovePlayed{Seat: 0, Board: 0, UCI: "e4d5", SAN: "exd5", FEN: "x", Passes: "q"}); err == nil {
+		t.Fatal("a capture of a pawn passing a queen passes the audit")
+	}
+	deck := slices.DeleteFunc(classicDeck(), func(c string) bool { return c == "banish" })
+	spent := doubles(t, [4][]string{{"banish"}, deck[:13], deck[13:26], deck[26:]}, nil)
+	if err := r.Audit(spent, CardDrawn{Seat: 0, Card: "banish"}); err == nil {
+		t.Fatal("a draw from an empty deck and a full hand passes the audit")
+	}
+	after, evs := dact(t, spent, 0, t0, cards.PlayCard{Card: "banish", Slot: -1, Targets: []string{"d7"}})
+	laid := r.Evolve(spent, evs[0].Event)
+	if err := r.Audit(laid, DeckReshuffled{Count: 1, Cards: []string{"wall"}}); err == nil {
+		t.Fatal("a reshuffle of cards the discard does not hold passes the audit")
+	}
+	if err := r.Audit(r.Evolve(laid, evs[1].Event), CardDrawn{Seat: 0, Card: "wall"}); err == nil {
+		t.Fatal("a draw that is not the top of the deck passes the audit")
+	}
+	if err := r.Audit(after, Signalled{Seat: 1, Signal: "resign now"}); err == nil {
+		t.Fatal("a signal outside the set passes the audit")
+	}
+	c := clock.Setup{InitialMs: 60_000}
+	timed := doubles(t, noSaves, &c)
+	late := MovePlayed{Seat: 0, Board: 0, UCI: "e2e4", SAN: "e4", FEN: "x", Stamp: clock.Stamp{At: t0.Add(time.Minute)}}
+	if err := r.Audit(timed, late); err == nil || !strings.Contains(err.Error(), "flag of board B") {
+		t.Fatalf("a move on board A after board B's flag fell: %v", err)
+	}
+}
