@@ -15,6 +15,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/nats-io/nats.go v1.55.0
 	github.com/vektah/gqlparser/v2 v2.5.64
+	golang.org/x/mod v0.42.0
 	google.golang.org/grpc v1.67.1
 	modernc.org/sqlite v1.62.0
 )
@@ -42,7 +43,6 @@ require (
 	github.com/urfave/cli/v3 v3.14.0 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/exp v0.0.0-20250128182459-e0ece0dbea4c // indirect
-	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/projections"
+	"github.com/arbiter-games/arbiter/serverkey"
 )
 
 // Positions is the read side's progress: a mutation waits until its events are applied
@@ -34,6 +35,8 @@ type Resolver struct {
 	// Presence records players leaving and coming back from their subscriptions; nil
 	// tracks nothing.
 	Presence *Presence
+	// Key is the server's signing key, which signs the receipts of matches; nil signs none.
+	Key *serverkey.Key
 
 	limits  Limits      // set by Handler: the caps of subscriptions
 	signups *signups    // the bound on registrations per address, set by Handler

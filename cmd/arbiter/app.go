@@ -34,6 +34,7 @@ import (
 	"github.com/arbiter-games/arbiter/metrics"
 	"github.com/arbiter-games/arbiter/projections"
 	"github.com/arbiter-games/arbiter/projections/singlewriter"
+	"github.com/arbiter-games/arbiter/serverkey"
 	"github.com/arbiter-games/arbiter/settlement"
 )
 
@@ -208,6 +209,7 @@ type appConfig struct {
 	// sharedDB is the PostgreSQL store's URL, whose database also holds the read models
 	// that one node of the cluster writes for all (the ratings table); "" for none.
 	sharedDB string
+	key      *serverkey.Key // the server's key, which signs receipts; nil signs none
 }
 
 // startApp wires everything on a store: it rebuilds the read side from the store, then
@@ -317,7 +319,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if cfg.abandon != nil { // a short claim wait (tests) gets a shorter grace
 		presence.Grace = min(graph.DefaultGrace, time.Duration(cfg.abandon.ClaimAfterMs)*time.Millisecond/4)
 	}
-	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Economy: a.economy, Choices: a.choices, ReadPos: a.follower, Hub: hub, Presence: presence}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Economy: a.economy, Choices: a.choices, ReadPos: a.follower, Hub: hub, Presence: presence, Key: cfg.key}
 	return a, nil
 }
 

@@ -123,7 +123,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}()
 	defer func() { stopKeeping(); <-kept }()
 	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db))}, log)
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), key: key}, log)
 	if err != nil {
 		return whatToDo(err)
 	}

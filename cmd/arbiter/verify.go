@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,10 +29,14 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	id := fs.String("match", "", "verify only this match (its chain and its rules, not the store as a whole)")
 	file := fs.String("file", "", "verify a match's export, GET /matches/{id}.ndjson, offline: no store is read")
+	receiptFile := fs.String("receipt", "", "with --match: also check that the store still holds exactly the events this receipt (a signed tree head taken from the API's receipt query) signed; see docs/receipts.md")
 	db := dbFlag(fs)
 	keys := addKeyFlags(fs)
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
+	}
+	if *file != "" && *receiptFile != "" {
+		return errors.New("--receipt checks a store (--db), not yet an export (--file)")
 	}
 	if *file != "" {
 		return verifyFile(*file, *id, stdout)
@@ -46,10 +51,15 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		hasLog bool
 		err    error
 	)
-	if *id == "" {
+	if *receiptFile != "" && *id == "" {
+		return errors.New("--receipt needs --match: a receipt is one match's")
+	}
+	if *id == "" || *receiptFile != "" {
 		if pub, err = publicKey(keyFile); err != nil {
 			return err
 		}
+	}
+	if *id == "" {
 		if logged, hasLog, err = loggedHeads(logFile, explicitLog); err != nil {
 			return err
 		}
@@ -68,6 +78,11 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		printStore(stdout, whole, logFile, hasLog)
 		storeErr = whole.Err()
+	}
+	if *receiptFile != "" {
+		if storeErr, err = checkReceipt(ctx, stdout, store, pub, *receiptFile, *id); err != nil {
+			return err
+		}
 	}
 	var reports []replay.Report
 	if *id != "" {
@@ -140,6 +155,25 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "%d FAILED\n", failed)
 	return fmt.Errorf("%d stream(s) do not verify; first: %w", failed, first)
+}
+
+// checkReceipt checks the match against the receipt in the file and prints the outcome.
+// A store that fails it is failed, an error that does not stop the match's own check.
+func checkReceipt(ctx context.Context, w io.Writer, store replay.Reader, pub ed25519.PublicKey, file, id string) (failed, err error) {
+	signed, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("the receipt: %w", err)
+	}
+	r, err := replay.VerifyReceipt(ctx, store, pub, signed, id)
+	if err != nil {
+		return nil, fmt.Errorf("the receipt %s: %w", file, err)
+	}
+	if !r.OK() {
+		fmt.Fprintf(w, "FAIL receipt: match %s, %d events signed with root %s, %d stored\n     %s\n", id, r.Head.Size, r.Head.Root, r.Events, r.Problem)
+		return r.Err(), nil
+	}
+	fmt.Fprintf(w, "ok   receipt: match %s still holds the %d events the receipt signed (root %s); %d stored now\n", id, r.Head.Size, r.Head.Root, r.Events)
+	return nil, nil
 }
 
 // printWallets writes the verification of the wallets, if the store has any, and reports

@@ -145,6 +145,15 @@ type ComplexityRoot struct {
 		Text     func(childComplexity int, lang model.Language) int
 	}
 
+	EventProof struct {
+		Hash     func(childComplexity int) int
+		MatchID  func(childComplexity int) int
+		PrevHash func(childComplexity int) int
+		Proof    func(childComplexity int) int
+		Size     func(childComplexity int) int
+		Version  func(childComplexity int) int
+	}
+
 	GameInfo struct {
 		ID           func(childComplexity int) int
 		Name         func(childComplexity int) int
@@ -343,6 +352,12 @@ type ComplexityRoot struct {
 		WearHat         func(childComplexity int, hatID *string) int
 	}
 
+	NewerReceipt struct {
+		Proof   func(childComplexity int) int
+		Receipt func(childComplexity int) int
+		Since   func(childComplexity int) int
+	}
+
 	Option struct {
 		Key   func(childComplexity int) int
 		Value func(childComplexity int) int
@@ -381,13 +396,17 @@ type ComplexityRoot struct {
 	Query struct {
 		Arenas          func(childComplexity int) int
 		Cards           func(childComplexity int, game model.Game) int
+		EventProof      func(childComplexity int, matchID string, version int, size int) int
 		Games           func(childComplexity int) int
 		Hats            func(childComplexity int) int
 		Leagues         func(childComplexity int) int
 		Match           func(childComplexity int, id string) int
 		Matches         func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int) int
 		Me              func(childComplexity int) int
+		NewerReceipt    func(childComplexity int, matchID string, since int) int
 		Player          func(childComplexity int, id string) int
+		Receipt         func(childComplexity int, matchID string) int
+		ServerKey       func(childComplexity int) int
 		SolwarisClasses func(childComplexity int) int
 	}
 
@@ -400,6 +419,13 @@ type ComplexityRoot struct {
 		Rating      func(childComplexity int) int
 		RatingExact func(childComplexity int) int
 		Wins        func(childComplexity int) int
+	}
+
+	Receipt struct {
+		MatchID func(childComplexity int) int
+		Note    func(childComplexity int) int
+		Root    func(childComplexity int) int
+		Size    func(childComplexity int) int
 	}
 
 	RegisterPayload struct {
@@ -432,6 +458,12 @@ type ComplexityRoot struct {
 	SeatClock struct {
 		RemainingMs func(childComplexity int) int
 		Seat        func(childComplexity int) int
+	}
+
+	ServerKey struct {
+		Fingerprint  func(childComplexity int) int
+		PublicKeyPem func(childComplexity int) int
+		VerifierKey  func(childComplexity int) int
 	}
 
 	Side struct {
@@ -1032,6 +1064,43 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DailyChallenge.Text(childComplexity, args["lang"].(model.Language)), true
+
+	case "EventProof.hash":
+		if e.ComplexityRoot.EventProof.Hash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventProof.Hash(childComplexity), true
+	case "EventProof.matchId":
+		if e.ComplexityRoot.EventProof.MatchID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventProof.MatchID(childComplexity), true
+	case "EventProof.prevHash":
+		if e.ComplexityRoot.EventProof.PrevHash == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventProof.PrevHash(childComplexity), true
+	case "EventProof.proof":
+		if e.ComplexityRoot.EventProof.Proof == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventProof.Proof(childComplexity), true
+	case "EventProof.size":
+		if e.ComplexityRoot.EventProof.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventProof.Size(childComplexity), true
+	case "EventProof.version":
+		if e.ComplexityRoot.EventProof.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.EventProof.Version(childComplexity), true
 
 	case "GameInfo.id":
 		if e.ComplexityRoot.GameInfo.ID == nil {
@@ -2117,6 +2186,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.WearHat(childComplexity, args["hatId"].(*string)), true
 
+	case "NewerReceipt.proof":
+		if e.ComplexityRoot.NewerReceipt.Proof == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NewerReceipt.Proof(childComplexity), true
+	case "NewerReceipt.receipt":
+		if e.ComplexityRoot.NewerReceipt.Receipt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NewerReceipt.Receipt(childComplexity), true
+	case "NewerReceipt.since":
+		if e.ComplexityRoot.NewerReceipt.Since == nil {
+			break
+		}
+
+		return e.ComplexityRoot.NewerReceipt.Since(childComplexity), true
+
 	case "Option.key":
 		if e.ComplexityRoot.Option.Key == nil {
 			break
@@ -2276,6 +2364,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Cards(childComplexity, args["game"].(model.Game)), true
+	case "Query.eventProof":
+		if e.ComplexityRoot.Query.EventProof == nil {
+			break
+		}
+
+		args, err := ec.field_Query_eventProof_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.EventProof(childComplexity, args["matchId"].(string), args["version"].(int), args["size"].(int)), true
 	case "Query.games":
 		if e.ComplexityRoot.Query.Games == nil {
 			break
@@ -2323,6 +2422,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Me(childComplexity), true
+	case "Query.newerReceipt":
+		if e.ComplexityRoot.Query.NewerReceipt == nil {
+			break
+		}
+
+		args, err := ec.field_Query_newerReceipt_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.NewerReceipt(childComplexity, args["matchId"].(string), args["since"].(int)), true
 	case "Query.player":
 		if e.ComplexityRoot.Query.Player == nil {
 			break
@@ -2334,6 +2444,23 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Player(childComplexity, args["id"].(string)), true
+	case "Query.receipt":
+		if e.ComplexityRoot.Query.Receipt == nil {
+			break
+		}
+
+		args, err := ec.field_Query_receipt_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Receipt(childComplexity, args["matchId"].(string)), true
+	case "Query.serverKey":
+		if e.ComplexityRoot.Query.ServerKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Query.ServerKey(childComplexity), true
 	case "Query.solwarisClasses":
 		if e.ComplexityRoot.Query.SolwarisClasses == nil {
 			break
@@ -2389,6 +2516,31 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Rating.Wins(childComplexity), true
+
+	case "Receipt.matchId":
+		if e.ComplexityRoot.Receipt.MatchID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Receipt.MatchID(childComplexity), true
+	case "Receipt.note":
+		if e.ComplexityRoot.Receipt.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Receipt.Note(childComplexity), true
+	case "Receipt.root":
+		if e.ComplexityRoot.Receipt.Root == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Receipt.Root(childComplexity), true
+	case "Receipt.size":
+		if e.ComplexityRoot.Receipt.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Receipt.Size(childComplexity), true
 
 	case "RegisterPayload.player":
 		if e.ComplexityRoot.RegisterPayload.Player == nil {
@@ -2496,6 +2648,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SeatClock.Seat(childComplexity), true
+
+	case "ServerKey.fingerprint":
+		if e.ComplexityRoot.ServerKey.Fingerprint == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServerKey.Fingerprint(childComplexity), true
+	case "ServerKey.publicKeyPem":
+		if e.ComplexityRoot.ServerKey.PublicKeyPem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServerKey.PublicKeyPem(childComplexity), true
+	case "ServerKey.verifierKey":
+		if e.ComplexityRoot.ServerKey.VerifierKey == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ServerKey.VerifierKey(childComplexity), true
 
 	case "Side.colour":
 		if e.ComplexityRoot.Side.Colour == nil {
@@ -4060,6 +4231,70 @@ type Loot {
   roll: Int!
 }
 `, BuiltIn: false},
+	{Name: "../schema/receipts.graphqls", Input: `# Receipts: a signed head of the Merkle tree over a match's events, and the proofs that tie
+# a later log to it (docs/receipts.md). They hold event hashes alone, never a payload.
+
+extend type Query {
+  """
+  A receipt of the match: the server's signed head of the Merkle tree over its events so
+  far, as far as the caller may read them (a spectator held back by the match's
+  spectatorDelay gets the head of what it has been shown). Keep its note: ` + "`" + `arbiter verify
+  --receipt FILE --match ID` + "`" + ` checks a store against it. The receipt of a finished match is
+  the same bytes at every request.
+  """
+  receipt(matchId: ID!): Receipt!
+  """
+  The proof that the event of the given version is the leaf version-1 of the tree of a
+  receipt of the given size: at most log2(size) hashes.
+  """
+  eventProof(matchId: ID!, version: Int!, size: Int!): EventProof!
+  """
+  A receipt of the match now, with the proof that its tree extends the tree of an older
+  receipt of size since.
+  """
+  newerReceipt(matchId: ID!, since: Int!): NewerReceipt!
+  "The server's public key, which signs receipts and the store's head."
+  serverKey: ServerKey!
+}
+
+"A signed tree head over the first size events of a match."
+type Receipt {
+  matchId: ID!
+  size: Int!
+  "The tree's root, base64 of its 32 bytes."
+  root: String!
+  "The signed note (golang.org/x/mod/sumdb/note): these bytes are the receipt."
+  note: String!
+}
+
+type EventProof {
+  matchId: ID!
+  version: Int!
+  size: Int!
+  "The event's stored hash (hex): the leaf's record is its 32 bytes."
+  hash: String!
+  "The hash of the event before it (hex; empty for version 1)."
+  prevHash: String!
+  "The hashes from the leaf up to the root, base64 (tlog.RecordProof)."
+  proof: [String!]!
+}
+
+type NewerReceipt {
+  receipt: Receipt!
+  since: Int!
+  "The hashes that prove the tree of size since is a prefix of this one, base64 (tlog.TreeProof)."
+  proof: [String!]!
+}
+
+type ServerKey {
+  "The key as a note verifier key: arbiter+<key hash>+<base64 of 0x01 and the key>."
+  verifierKey: String!
+  "The first 8 bytes of the key's SHA-256, hex: how verify and the logs name it."
+  fingerprint: String!
+  "The key as a PKIX PUBLIC KEY in PEM, what verify --key reads."
+  publicKeyPem: String!
+}
+`, BuiltIn: false},
 	{Name: "../../domain/games/classic/chess.graphqls", Input: `# Classic chess's API surface: what it adds to Arbiter's core schema (graph/schema/core.graphqls).
 
 extend enum Game {
@@ -4960,6 +5195,24 @@ func (ec *executionContext) childFields_DailyChallenge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type DailyChallenge", field.Name)
 }
 
+func (ec *executionContext) childFields_EventProof(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "matchId":
+		return ec.fieldContext_EventProof_matchId(ctx, field)
+	case "version":
+		return ec.fieldContext_EventProof_version(ctx, field)
+	case "size":
+		return ec.fieldContext_EventProof_size(ctx, field)
+	case "hash":
+		return ec.fieldContext_EventProof_hash(ctx, field)
+	case "prevHash":
+		return ec.fieldContext_EventProof_prevHash(ctx, field)
+	case "proof":
+		return ec.fieldContext_EventProof_proof(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type EventProof", field.Name)
+}
+
 func (ec *executionContext) childFields_GameInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5224,6 +5477,18 @@ func (ec *executionContext) childFields_MatchEvent(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type MatchEvent", field.Name)
 }
 
+func (ec *executionContext) childFields_NewerReceipt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "receipt":
+		return ec.fieldContext_NewerReceipt_receipt(ctx, field)
+	case "since":
+		return ec.fieldContext_NewerReceipt_since(ctx, field)
+	case "proof":
+		return ec.fieldContext_NewerReceipt_proof(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type NewerReceipt", field.Name)
+}
+
 func (ec *executionContext) childFields_Option(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "key":
@@ -5316,6 +5581,20 @@ func (ec *executionContext) childFields_Rating(ctx context.Context, field graphq
 	return nil, fmt.Errorf("no field named %q was found under type Rating", field.Name)
 }
 
+func (ec *executionContext) childFields_Receipt(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "matchId":
+		return ec.fieldContext_Receipt_matchId(ctx, field)
+	case "size":
+		return ec.fieldContext_Receipt_size(ctx, field)
+	case "root":
+		return ec.fieldContext_Receipt_root(ctx, field)
+	case "note":
+		return ec.fieldContext_Receipt_note(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Receipt", field.Name)
+}
+
 func (ec *executionContext) childFields_RegisterPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "player":
@@ -5378,6 +5657,18 @@ func (ec *executionContext) childFields_SeatClock(ctx context.Context, field gra
 		return ec.fieldContext_SeatClock_remainingMs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SeatClock", field.Name)
+}
+
+func (ec *executionContext) childFields_ServerKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "verifierKey":
+		return ec.fieldContext_ServerKey_verifierKey(ctx, field)
+	case "fingerprint":
+		return ec.fieldContext_ServerKey_fingerprint(ctx, field)
+	case "publicKeyPem":
+		return ec.fieldContext_ServerKey_publicKeyPem(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ServerKey", field.Name)
 }
 
 func (ec *executionContext) childFields_Side(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

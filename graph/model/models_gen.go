@@ -128,6 +128,18 @@ type DailyBonusPayload struct {
 	Wallet  *Wallet `json:"wallet"`
 }
 
+type EventProof struct {
+	MatchID string `json:"matchId"`
+	Version int    `json:"version"`
+	Size    int    `json:"size"`
+	// The event's stored hash (hex): the leaf's record is its 32 bytes.
+	Hash string `json:"hash"`
+	// The hash of the event before it (hex; empty for version 1).
+	PrevHash string `json:"prevHash"`
+	// The hashes from the leaf up to the root, base64 (tlog.RecordProof).
+	Proof []string `json:"proof"`
+}
+
 type GameInfo struct {
 	ID           Game   `json:"id"`
 	Name         string `json:"name"`
@@ -187,6 +199,13 @@ type MatchEvent struct {
 type Mutation struct {
 }
 
+type NewerReceipt struct {
+	Receipt *Receipt `json:"receipt"`
+	Since   int      `json:"since"`
+	// The hashes that prove the tree of size since is a prefix of this one, base64 (tlog.TreeProof).
+	Proof []string `json:"proof"`
+}
+
 // A game option of a match.
 type Option struct {
 	Key   string `json:"key"`
@@ -226,6 +245,16 @@ type Rating struct {
 	Wins        int     `json:"wins"`
 	Losses      int     `json:"losses"`
 	Draws       int     `json:"draws"`
+}
+
+// A signed tree head over the first size events of a match.
+type Receipt struct {
+	MatchID string `json:"matchId"`
+	Size    int    `json:"size"`
+	// The tree's root, base64 of its 32 bytes.
+	Root string `json:"root"`
+	// The signed note (golang.org/x/mod/sumdb/note): these bytes are the receipt.
+	Note string `json:"note"`
 }
 
 type RegisterPayload struct {
@@ -268,6 +297,15 @@ type SeatCards struct {
 type SeatClock struct {
 	Seat        int `json:"seat"`
 	RemainingMs int `json:"remainingMs"`
+}
+
+type ServerKey struct {
+	// The key as a note verifier key: arbiter+<key hash>+<base64 of 0x01 and the key>.
+	VerifierKey string `json:"verifierKey"`
+	// The first 8 bytes of the key's SHA-256, hex: how verify and the logs name it.
+	Fingerprint string `json:"fingerprint"`
+	// The key as a PKIX PUBLIC KEY in PEM, what verify --key reads.
+	PublicKeyPem string `json:"publicKeyPem"`
 }
 
 // A grimoire a player remembers: the last one it locked with a class at a match's launch.

@@ -1,0 +1,108 @@
+package graph
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/matchstream"
+	"github.com/arbiter-games/arbiter/receipt"
+	"github.com/arbiter-games/arbiter/serverkey"
+)
+
+// errNoKey answers the receipts of a server started without a signing key (a test's).
+var errNoKey = errors.New("this server has no signing key: it signs no receipts")
+
+// matchLog is a match's events as far as the caller may read them: their tree, and their
+// hashes and previous hashes by version (index version-1).
+type matchLog struct {
+	tree       *receipt.Tree
+	hash, prev []string
+}
+
+// readLog reads the match's events up to what the caller may read (a spectator held back
+// by the match's delay reads less) and builds their tree. The read side's version bounds
+// it, so a receipt never signs an event that a query of the match would not show yet.
+func (r *Resolver) readLog(ctx context.Context, matchID string) (*matchLog, error) {
+	if r.Key == nil {
+		return nil, errNoKey
+	}
+	p, err := r.viewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := r.Lobby.Get(matchID)
+	if v == nil {
+		return nil, r.noMatch(matchID)
+	}
+	if v, _, err = r.delayedView(ctx, v, spectatorDelay(v, viewerID(p))); err != nil {
+		return nil, err
+	}
+	l := &matchLog{}
+	stream := matchstream.Name(matchID)
+	for int64(len(l.hash)) < v.Version {
+		evs, err := r.Engine.Store().ReadStream(ctx, stream, int64(len(l.hash)), catchUpPage)
+		if err != nil {
+			return nil, fmt.Errorf("reading match %s for its receipt: %w", matchID, err)
+		}
+		if len(evs) == 0 {
+			break
+		}
+		for _, ev := range evs {
+			if ev.Version > v.Version {
+				break
+			}
+			l.hash, l.prev = append(l.hash, ev.Hash), append(l.prev, ev.PrevHash)
+		}
+	}
+	if l.tree, err = receipt.Build(matchID, l.hash); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// signedReceipt signs the head of the tree over the first n events.
+func (r *Resolver) signedReceipt(l *matchLog, n int64) (*model.Receipt, error) {
+	h, err := l.tree.Head(n)
+	if err != nil {
+		return nil, err
+	}
+	note, err := receipt.Sign(h, r.Key)
+	if err != nil {
+		return nil, err
+	}
+	return &model.Receipt{MatchID: h.Match, Size: int(h.Size), Root: h.Root.String(), Note: string(note)}, nil
+}
+
+// sizeError turns a size or version outside what the caller may read into BAD_USER_INPUT.
+func sizeError(err error, l *matchLog) error {
+	if errors.Is(err, receipt.ErrSize) {
+		return game.Reject(game.BadInput, "%v (versions 1 to %d may be read)", err, l.tree.Size())
+	}
+	return err
+}
+
+// serverKey describes the public half of the server's key.
+func (r *Resolver) serverKey() (*model.ServerKey, error) {
+	if r.Key == nil {
+		return nil, errNoKey
+	}
+	pub := r.Key.Public()
+	vkey, err := receipt.VerifierKey(pub)
+	if err != nil {
+		return nil, err
+	}
+	der, err := x509.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		return nil, err
+	}
+	return &model.ServerKey{
+		VerifierKey:  vkey,
+		Fingerprint:  serverkey.Fingerprint(pub),
+		PublicKeyPem: string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})),
+	}, nil
+}

@@ -1,0 +1,65 @@
+package replay
+
+import (
+	"context"
+	"crypto/ed25519"
+	"fmt"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
+	"github.com/arbiter-games/arbiter/receipt"
+)
+
+// ReceiptReport is the check of a stored match against a receipt taken from the server.
+type ReceiptReport struct {
+	Head   receipt.Head // what the receipt signed
+	Events int          // the events the store holds for the match now
+	// Problem says why the store no longer holds what the receipt signed; "" when it does.
+	Problem string
+}
+
+// OK reports whether the store still holds exactly what the receipt signed.
+func (r ReceiptReport) OK() bool { return r.Problem == "" }
+
+// Err is nil when the receipt holds, else an error naming the match and the problem.
+func (r ReceiptReport) Err() error {
+	if r.OK() {
+		return nil
+	}
+	return fmt.Errorf("match %s does not hold what its receipt signed: %s", r.Head.Match, r.Problem)
+}
+
+// VerifyReceipt checks the stored match matchID against a receipt (a signed note, see
+// package receipt): the receipt's signature with pub, its match, the match's hash chain
+// (every stored hash recomputed from its event, so that an event changed under its old
+// hash is seen), and the Merkle tree of its first events against the signed root, so that
+// a log re-chained after a change, a reordering or a cut is seen too. An error is a
+// receipt that does not open or a store that cannot be read; a store that fails the
+// receipt is a report with a Problem.
+func VerifyReceipt(ctx context.Context, store Reader, pub ed25519.PublicKey, signed []byte, matchID string) (ReceiptReport, error) {
+	h, err := receipt.Open(signed, pub)
+	if err != nil {
+		return ReceiptReport{}, err
+	}
+	if h.Match != matchID {
+		return ReceiptReport{}, fmt.Errorf("%w: it is the receipt of match %s, not of %s", receipt.ErrReceipt, h.Match, matchID)
+	}
+	evs, err := readStream(ctx, store, matchstream.Name(matchID))
+	if err != nil {
+		return ReceiptReport{}, err
+	}
+	r := ReceiptReport{Head: h, Events: len(evs)}
+	// The chain of the events the receipt covers; a break after them is verify's to report.
+	if err := eventstore.VerifyChain(evs[:min(int64(len(evs)), h.Size)]); err != nil {
+		r.Problem = err.Error()
+		return r, nil
+	}
+	hashes := make([]string, len(evs))
+	for i, ev := range evs {
+		hashes[i] = ev.Hash
+	}
+	if err := receipt.Check(h, hashes); err != nil {
+		r.Problem = err.Error()
+	}
+	return r, nil
+}
