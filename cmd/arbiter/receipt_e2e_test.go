@@ -74,7 +74,9 @@ func receiptMatch(t *testing.T) (db, id, file string, r gqlReceipt) {
 // the caller's matchEvents shows for that version (a proof shows nothing more of an event).
 func checkProofs(t *testing.T, srv *server, token, id string, r gqlReceipt) {
 	t.Helper()
-	var k struct{ ServerKey struct{ VerifierKey, Fingerprint, PublicKeyPem string } }
+	var k struct {
+		ServerKey struct{ VerifierKey, Fingerprint, PublicKeyPem string }
+	}
 	srv.must(t, "", `{serverKey{verifierKey fingerprint publicKeyPem}}`, nil, &k)
 	v, err := note.NewVerifier(k.ServerKey.VerifierKey)
 	if err != nil {
