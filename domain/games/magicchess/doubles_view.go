@@ -39,11 +39,12 @@ func (t Table) clock() clock.Clock {
 // four seats' cards; both boards (TableBoard); and the signals of the viewer's team alone.
 func (t Table) view(p game.Viewpoint) *View {
 	status := t.status()
+	// The viewer's seat: the first it holds that is to act, else the first it holds (a
+	// player holds one; the house bot may hold several).
 	mine := -1
 	for _, seat := range p.Seats {
-		if seat >= 0 && seat < DoublesSeats {
+		if seat >= 0 && seat < DoublesSeats && (mine < 0 || slices.Contains(status.ToAct, seat) && !slices.Contains(status.ToAct, mine)) {
 			mine = seat
-			break
 		}
 	}
 	b, lp := 0, game.Viewpoint{Over: p.Over || status.Over}
@@ -80,6 +81,14 @@ func (t Table) view(p game.Viewpoint) *View {
 	}
 	for i := range t.Boards {
 		v.Boards = append(v.Boards, t.tableBoard(i, status))
+	}
+	// A viewer that holds a seat on the other board too may act there as well.
+	for _, seat := range p.Seats {
+		if seat >= 0 && seat < DoublesSeats && boardOf(seat) != b && t.Phase == Play && !lp.Over {
+			other := Rules{}.View(t.Boards[boardOf(seat)], game.Viewpoint{Seats: []int{localOf(seat)}}).(*View)
+			other.offset = seatOn(boardOf(seat), 0)
+			v.more = append(v.more, other.Plays()...)
+		}
 	}
 	for team, sigs := range t.Signals {
 		if p.InTeam(team) || p.Over {

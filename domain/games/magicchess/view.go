@@ -35,8 +35,9 @@ type View struct {
 	seat   int
 	hand   []cards.HandCard
 	ready  []int
-	offset int // the table's number of the board's seat 0 (doubles), else 0
-	react  int // the viewer's seat that may answer the window now, or -1
+	offset int         // the table's number of the board's seat 0 (doubles), else 0
+	react  int         // the viewer's seat that may answer the window now, or -1
+	more   []game.Play // doubles: the plays of the viewer's seat on the other board
 }
 
 // ReactionView is a reaction window as everyone sees it: its kind, the seat that may
@@ -104,7 +105,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 // the seat to act, its legal moves (scored by what they mate or take) and each card it
 // may lay on each choice of targets.
 func (v *View) Plays() []game.Play {
-	var out []game.Play
+	out := slices.Clone(v.more)
 	for _, seat := range v.ready {
 		out = append(out, game.Play{Seat: seat, Do: game.Choose{Option: "ready"}, Kind: game.KindChoice})
 	}
