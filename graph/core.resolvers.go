@@ -445,6 +445,11 @@ func (r *subscriptionResolver) MatchUpdates(ctx context.Context, matchID string)
 	return r.updates(ctx, matchID)
 }
 
+// Replay is the resolver for the replay field.
+func (r *subscriptionResolver) Replay(ctx context.Context, matchID string, speed *float64, after *int) (<-chan *model.MatchEvent, error) {
+	return r.replayEvents(ctx, matchID, speed, after)
+}
+
 // Mark returns generated.MarkResolver implementation.
 func (r *Resolver) Mark() generated.MarkResolver { return &markResolver{r} }
 

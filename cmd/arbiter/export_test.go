@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/replay"
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
 )
 
 // getExport fetches /matches/{file} from a real server as the player of token ("" for a
@@ -286,4 +288,99 @@ func chessJS(t testing.TB) (node, pkg string, err error) {
 	}
 	t.Logf("installed chess.js into %s", dir)
 	return node, pkg, nil
+}
+
+// The replay subscription over a real websocket: a finished match from a version on, each
+// event as matchEvents shows it, then complete.
+func TestReplaySubscription(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, white := srv.register(t, "Wanda")
+	_, black := srv.register(t, "Boris")
+	id := srv.newMatch(t, white, black, false)
+	if got := srv.subscriptionError(t, `subscription($m:ID!){replay(matchId:$m){version}}`, map[string]any{"m": id}); !strings.Contains(got, "BAD_USER_INPUT") {
+		t.Errorf("the replay of a live match: %s, want BAD_USER_INPUT", got)
+	}
+	for i, mv := range []string{"f3", "e5", "g4", "Qh4#"} {
+		if r := srv.play(t, []string{white, black}[i%2], id, mv); len(r.Errors) > 0 {
+			t.Fatalf("%s: %+v", mv, r.Errors)
+		}
+	}
+	for _, speed := range []float64{0, -1, 1e6} {
+		if got := srv.subscriptionError(t, `subscription($m:ID!,$s:Float){replay(matchId:$m, speed:$s){version}}`, map[string]any{"m": id, "s": speed}); !strings.Contains(got, "BAD_USER_INPUT") {
+			t.Errorf("speed %g: %s, want BAD_USER_INPUT", speed, got)
+		}
+	}
+	_, _, body := srv.getExport(t, "", id+".ndjson")
+	x := exportOf(t, body)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const after = 6 // seek past the opening: the first move is version 7
+	got := srv.subscribeRaw(t, ctx, "graphql-transport-ws", "",
+		`subscription($m:ID!,$a:Int){replay(matchId:$m, speed:1000, after:$a){version type hash}}`, map[string]any{"m": id, "a": after})
+	want := x.Lines[after:]
+	n := 0
+	for raw := range got { // closes when the server completes the replay
+		var d struct {
+			Replay struct {
+				Version int64
+				Type    string
+				Hash    string
+			}
+		}
+		if err := json.Unmarshal(raw, &d); err != nil {
+			t.Fatal(err)
+		}
+		if n >= len(want) {
+			t.Fatalf("replayed more than the match: %+v", d.Replay)
+		}
+		if w := want[n]; d.Replay.Version != w.Version || d.Replay.Type != w.Type || d.Replay.Hash != w.Hash {
+			t.Fatalf("replay event %d: %+v, the export has version %d %s %s", n, d.Replay, w.Version, w.Type, w.Hash)
+		}
+		n++
+	}
+	if n != len(want) || want[0].Version != after+1 {
+		t.Fatalf("replayed %d events after version %d, want %d", n, after, len(want))
+	}
+}
+
+// subscriptionError sends a subscription the server must refuse over a real websocket and
+// returns the refusal: an error message, or an error result.
+func (s *server) subscriptionError(t testing.TB, query string, vars map[string]any) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.url, "http")+"/graphql", &websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	var msg struct {
+		Type    string          `json:"type"`
+		Payload json.RawMessage `json:"payload"`
+	}
+	if err := wsjson.Write(ctx, conn, map[string]any{"type": "connection_init"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := wsjson.Read(ctx, conn, &msg); err != nil || msg.Type != "connection_ack" {
+		t.Fatalf("connection_init answered %+v, %v", msg, err)
+	}
+	if err := wsjson.Write(ctx, conn, map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{"query": query, "variables": vars}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if err := wsjson.Read(ctx, conn, &msg); err != nil {
+			t.Fatalf("no answer to the subscription: %v", err)
+		}
+		switch msg.Type {
+		case "error": // refused before it ran
+			return string(msg.Payload)
+		case "next": // refused by its resolver: an error result, then complete
+			if bytes.Contains(msg.Payload, []byte(`"errors"`)) {
+				return string(msg.Payload)
+			}
+			t.Fatalf("the subscription was accepted: %s", msg.Payload)
+		case "complete":
+			t.Fatalf("the subscription was accepted: %s %s", msg.Type, msg.Payload)
+		}
+	}
 }

@@ -617,6 +617,7 @@ type ComplexityRoot struct {
 	Subscription struct {
 		MatchEvents  func(childComplexity int, matchID string, after *int) int
 		MatchUpdates func(childComplexity int, matchID string) int
+		Replay       func(childComplexity int, matchID string, speed *float64, after *int) int
 	}
 
 	UnfairChessBoard struct {
@@ -3306,6 +3307,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Subscription.MatchUpdates(childComplexity, args["matchId"].(string)), true
+	case "Subscription.replay":
+		if e.ComplexityRoot.Subscription.Replay == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_replay_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.Replay(childComplexity, args["matchId"].(string), args["speed"].(*float64), args["after"].(*int)), true
 
 	case "UnfairChessBoard.fen":
 		if e.ComplexityRoot.UnfairChessBoard.FEN == nil {
@@ -3735,6 +3747,14 @@ type Subscription {
   update. Completes once the match is over and its last state sent.
   """
   matchUpdates(matchId: ID!): Match!
+  """
+  A finished match's events replayed at ` + "`" + `speed` + "`" + ` times the pace they were recorded at
+  (default 1; from 0.01 to 10000), each as matchEvents showed it live. Seek with ` + "`" + `after` + "`" + `:
+  the replay starts at once with the event after that version (default 0: from the
+  start). Completes after the last event. A match not yet over is BAD_USER_INPUT
+  (matchEvents follows it live).
+  """
+  replay(matchId: ID!, speed: Float, after: Int): MatchEvent!
 }
 
 input CreateMatchInput {
