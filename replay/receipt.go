@@ -37,12 +37,9 @@ func (r ReceiptReport) Err() error {
 // receipt that does not open or a store that cannot be read; a store that fails the
 // receipt is a report with a Problem.
 func VerifyReceipt(ctx context.Context, store Reader, pub ed25519.PublicKey, signed []byte, matchID string) (ReceiptReport, error) {
-	h, err := receipt.Open(signed, pub)
+	h, err := openReceipt(signed, pub, matchID)
 	if err != nil {
 		return ReceiptReport{}, err
-	}
-	if h.Match != matchID {
-		return ReceiptReport{}, fmt.Errorf("%w: it is the receipt of match %s, not of %s", receipt.ErrReceipt, h.Match, matchID)
 	}
 	evs, err := readStream(ctx, store, matchstream.Name(matchID))
 	if err != nil {
@@ -62,4 +59,36 @@ func VerifyReceipt(ctx context.Context, store Reader, pub ed25519.PublicKey, sig
 		r.Problem = err.Error()
 	}
 	return r, nil
+}
+
+// VerifyReceiptExport checks a match's export (GET /matches/{id}.ndjson) against a
+// receipt: the export's hashes, the hidden events' included, against the signed root.
+// That the export's chain links and its visible events hash to what it says is
+// VerifyExport's to check: a checker needs both.
+func VerifyReceiptExport(pub ed25519.PublicKey, signed []byte, x Export) (ReceiptReport, error) {
+	h, err := openReceipt(signed, pub, x.Header.Match)
+	if err != nil {
+		return ReceiptReport{}, err
+	}
+	hashes := make([]string, len(x.Lines))
+	for i, l := range x.Lines {
+		hashes[i] = l.Hash
+	}
+	r := ReceiptReport{Head: h, Events: len(hashes)}
+	if err := receipt.Check(h, hashes); err != nil {
+		r.Problem = err.Error()
+	}
+	return r, nil
+}
+
+// openReceipt opens a receipt with pub and checks that it is matchID's.
+func openReceipt(signed []byte, pub ed25519.PublicKey, matchID string) (receipt.Head, error) {
+	h, err := receipt.Open(signed, pub)
+	if err != nil {
+		return receipt.Head{}, err
+	}
+	if h.Match != matchID {
+		return receipt.Head{}, fmt.Errorf("%w: it is the receipt of match %s, not of %s", receipt.ErrReceipt, h.Match, matchID)
+	}
+	return h, nil
 }

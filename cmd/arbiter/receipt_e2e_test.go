@@ -36,9 +36,10 @@ type gqlReceipt struct {
 const receiptFields = `matchId size root note`
 
 // receiptMatch plays the opening of a Ruy Lopez on a new server, takes white's receipt after
-// six plies, plays four more, and stops the server. It returns the store, the match, the
-// receipt's file and the receipt as the API answered it.
-func receiptMatch(t *testing.T) (db, id, file string, r gqlReceipt) {
+// six plies, plays four more, black resigns, white downloads its export, and the server stops. It returns
+// the store, the match, the receipt's file, the export's and the receipt as the API
+// answered it.
+func receiptMatch(t *testing.T) (db, id, file, export string, r gqlReceipt) {
 	t.Helper()
 	db = filepath.Join(t.TempDir(), "arbiter.db")
 	srv := startServer(t, db)
@@ -65,8 +66,17 @@ func receiptMatch(t *testing.T) (db, id, file string, r gqlReceipt) {
 		}
 	}
 	checkNewer(t, srv, id, r)
+	srv.must(t, black, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	status, _, body := srv.getExport(t, white, id+".ndjson")
+	if status != 200 {
+		t.Fatalf("GET %s.ndjson: %d %s", id, status, body)
+	}
+	export = filepath.Join(t.TempDir(), "match.ndjson")
+	if err := os.WriteFile(export, body, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	srv.stop(t)
-	return db, id, file, r
+	return db, id, file, export, r
 }
 
 // checkProofs checks the receipt with the key the API serves, and the proof of each of
@@ -197,10 +207,19 @@ func rechain(t *testing.T, db, stream string) {
 }
 
 func TestAReceiptCatchesAChangedReorderedOrCutMatch(t *testing.T) {
-	db, id, file, r := receiptMatch(t)
+	db, id, file, export, r := receiptMatch(t)
 	stream := matchstream.Name(id)
+	stored := 0
+	for _, e := range storedEvents(t, db) {
+		if e.Stream == stream {
+			stored++
+		}
+	}
+	if stored <= r.Size+4 {
+		t.Fatalf("the match has %d events, the receipt %d, and ten plies and a resignation were played", stored, r.Size)
+	}
 	_, out := lastLine(t, "verify", "--db", db, "--match", id, "--receipt", file)
-	if want := fmt.Sprintf("ok   receipt: match %s still holds the %d events the receipt signed (root %s); %d stored now", id, r.Size, r.Root, r.Size+4); !strings.Contains(out, want) {
+	if want := fmt.Sprintf("ok   receipt: match %s still holds the %d events the receipt signed (root %s); %d in the log now", id, r.Size, r.Root, stored); !strings.Contains(out, want) {
 		t.Fatalf("verify --receipt on the untouched store:\n%s\nwant %q", out, want)
 	}
 	// The hidden events the receipt's hashes stand for are salted: their hash cannot be
@@ -259,6 +278,21 @@ func TestAReceiptCatchesAChangedReorderedOrCutMatch(t *testing.T) {
 				t.Errorf("verify --receipt after %s:\n%s\nwant FAIL receipt and %q\nstderr: %s", c.name, out, c.want, errOut)
 			}
 		})
+	}
+	// The export of the finished match against the receipt, whole and cut short.
+	_, out = lastLine(t, "verify", "--file", export, "--key", key, "--receipt", file)
+	if !strings.Contains(out, "ok   receipt: match "+id) {
+		t.Errorf("verify --file --receipt on the export:\n%s", out)
+	}
+	whole, err := os.ReadFile(export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(whole), "\n")
+	cut := filepath.Join(t.TempDir(), "cut.ndjson")
+	os.WriteFile(cut, []byte(strings.Join(lines[:r.Size-1], "")), 0o600) // the header and r.Size-2 events
+	if out, _ := fails(t, "verify", "--file", cut, "--key", key, "--receipt", file); !strings.Contains(out, "the log was cut short") {
+		t.Errorf("verify --file --receipt on an export cut short:\n%s", out)
 	}
 	// A receipt for another match, or one its key did not sign, is refused as a receipt.
 	other := filepath.Join(t.TempDir(), "other.key")

@@ -35,11 +35,8 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
-	if *file != "" && *receiptFile != "" {
-		return errors.New("--receipt checks a store (--db), not yet an export (--file)")
-	}
 	if *file != "" {
-		return verifyFile(*file, *id, stdout)
+		return verifyFile(*file, *id, *receiptFile, *keys.key, stdout)
 	}
 	if err := checkDB(dbPath(*db)); err != nil {
 		return err
@@ -168,12 +165,17 @@ func checkReceipt(ctx context.Context, w io.Writer, store replay.Reader, pub ed2
 	if err != nil {
 		return nil, fmt.Errorf("the receipt %s: %w", file, err)
 	}
+	return printReceipt(w, r), nil
+}
+
+// printReceipt writes the check of a receipt and returns its failure, nil if it held.
+func printReceipt(w io.Writer, r replay.ReceiptReport) error {
 	if !r.OK() {
-		fmt.Fprintf(w, "FAIL receipt: match %s, %d events signed with root %s, %d stored\n     %s\n", id, r.Head.Size, r.Head.Root, r.Events, r.Problem)
-		return r.Err(), nil
+		fmt.Fprintf(w, "FAIL receipt: match %s, %d events signed with root %s, %d in the log\n     %s\n", r.Head.Match, r.Head.Size, r.Head.Root, r.Events, r.Problem)
+		return r.Err()
 	}
-	fmt.Fprintf(w, "ok   receipt: match %s still holds the %d events the receipt signed (root %s); %d stored now\n", id, r.Head.Size, r.Head.Root, r.Events)
-	return nil, nil
+	fmt.Fprintf(w, "ok   receipt: match %s still holds the %d events the receipt signed (root %s); %d in the log now\n", r.Head.Match, r.Head.Size, r.Head.Root, r.Events)
+	return nil
 }
 
 // printWallets writes the verification of the wallets, if the store has any, and reports
@@ -238,14 +240,37 @@ func (t *ticker) due() bool {
 
 // verifyFile is `arbiter verify --file EXPORT [--match ID]`: the export's chain and, when
 // it hides nothing, its match under its rules (replay.VerifyExport).
-func verifyFile(path, id string, stdout io.Writer) error {
+func verifyFile(path, id, receiptFile, keyFile string, stdout io.Writer) error {
 	x, err := readExportFile(path, id)
 	if err != nil {
 		return err
 	}
+	var failed error
+	if receiptFile != "" {
+		// An export has no store beside it: the key is named, or taken from ARBITER_KEY.
+		if keyFile = cmp.Or(keyFile, os.Getenv("ARBITER_KEY")); keyFile == "" {
+			return errors.New("--receipt with --file needs --key FILE (the server's public key, from the serverKey query) or ARBITER_KEY")
+		}
+		pub, err := publicKey(keyFile)
+		if err != nil {
+			return err
+		}
+		signed, err := os.ReadFile(receiptFile)
+		if err != nil {
+			return fmt.Errorf("the receipt: %w", err)
+		}
+		rr, err := replay.VerifyReceiptExport(pub, signed, x)
+		if err != nil {
+			return fmt.Errorf("the receipt %s: %w", receiptFile, err)
+		}
+		failed = printReceipt(stdout, rr)
+	}
 	r := replay.VerifyExport(games(), x)
 	if r.OK() {
 		_, err := fmt.Fprintln(stdout, strings.TrimSpace(fmt.Sprintf("ok   %s %s %d events %s %s (export for %s)", r.MatchID, r.Game, r.Events, r.Status, r.Ending, x.Header.Viewer)))
+		if err == nil {
+			err = failed
+		}
 		return err
 	}
 	fmt.Fprintf(stdout, "FAIL %s %s %d events (export for %s)\n", r.MatchID, r.Game, r.Events, x.Header.Viewer)
