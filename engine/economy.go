@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/daily"
 	"github.com/arbiter-games/arbiter/domain/economy/hats"
+	"github.com/arbiter-games/arbiter/domain/economy/progress"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -163,3 +164,36 @@ func (e *Engine) profile(ctx context.Context, playerID string) (hats.Profile, in
 
 // Now is the engine's clock, as the rules receive it.
 func (e *Engine) Now() time.Time { return e.now() }
+
+// RecordLoot appends the draw of a Cristal légendaire to the player's loot stream under
+// id (progress.LootEventID): the same draw recorded twice, by a restarted settlement
+// process or by two nodes, is stored once.
+func (e *Engine) RecordLoot(ctx context.Context, playerID, id string, d progress.LootDrawn) error {
+	stream := progress.LootStream(playerID)
+	payload, err := game.Encode(d)
+	if err != nil {
+		return notApplied(err)
+	}
+	for attempt := 0; ; attempt++ {
+		evs, err := e.cfg.Store.ReadStream(ctx, stream, 0, 0)
+		if err != nil {
+			return notApplied(storeError("reading a loot stream", err))
+		}
+		var version int64
+		if len(evs) > 0 {
+			version = evs[len(evs)-1].Version
+		}
+		_, err = e.cfg.Store.Append(ctx, stream, version, eventstore.Proposed{
+			ID: id, Type: d.EventType(), SchemaVersion: progress.LootEvents.Schema(d.EventType()),
+			Payload: payload, CommandID: "loot", Actor: "system", Visibility: visibility.Server, Time: e.now(),
+		})
+		var conflict *eventstore.VersionConflict
+		switch {
+		case errors.As(err, &conflict) && attempt+1 < e.cfg.MaxRetries:
+			continue
+		case err != nil:
+			return appendError("appending to "+stream, err)
+		}
+		return nil
+	}
+}

@@ -20,6 +20,10 @@ import (
 // Cristal légendaire draws. Each match is tallied as its events come (package facts)
 // and read once it is over, at its SeedRevealed, the seed being the loot's draw.
 //
+// A draw is read from its LootDrawn event on the player's loot stream, which the
+// settlement process appends: the model derives the draws a finished duel calls for
+// (Pending) only for that process, which keeps a model of its own and records them.
+//
 // A class's league at the end of a duel is read from the model's own Ratings, fed the
 // same events just before: the projections are independent (a rebuild feeds each a page
 // at a time), so the economy keeps its own rather than read another model's.
@@ -29,6 +33,14 @@ type Economy struct {
 	ratings *Ratings
 	live    map[string]*tallied
 	players map[string]*playerEconomy
+	pending map[string]Draw // event ID -> a draw derived and not yet recorded
+}
+
+// Draw is a draw a finished duel calls for, to be recorded on Player's loot stream.
+type Draw struct {
+	Player string
+	ID     string // the event's ID (progress.LootEventID)
+	Event  progress.LootDrawn
 }
 
 type tallied struct {
@@ -40,6 +52,7 @@ type playerEconomy struct {
 	xp        int
 	abandoned []time.Time // abandonments that cost time, within Keep of the last one
 	loot      []Loot
+	drawn     map[string]bool // loot event IDs recorded
 }
 
 // Loot is a Cristal légendaire won at the end of a duel, with its draw.
@@ -57,7 +70,7 @@ const Keep = 48 * time.Hour
 
 // NewEconomy returns an empty model for the games of reg.
 func NewEconomy(reg *game.Registry) *Economy {
-	return &Economy{games: reg, ratings: NewRatings(reg), live: map[string]*tallied{}, players: map[string]*playerEconomy{}}
+	return &Economy{games: reg, ratings: NewRatings(reg), live: map[string]*tallied{}, players: map[string]*playerEconomy{}, pending: map[string]Draw{}}
 }
 
 // Name implements Projection.
@@ -70,6 +83,10 @@ func (e *Economy) Apply(ev eventstore.Event) error {
 	}
 	defer e.mu.Unlock()
 	if !e.admit(ev) {
+		return nil
+	}
+	if player, ok := strings.CutPrefix(ev.Stream, "loot-"); ok {
+		e.recorded(player, ev)
 		return nil
 	}
 	id, ok := strings.CutPrefix(ev.Stream, "match-")
@@ -127,10 +144,53 @@ func (e *Economy) finish(m facts.Match) {
 				rating = r.Rating
 			}
 		}
-		if l, ok := progress.DrawLoot(m, seat, rating); ok && l.Won() {
-			p.loot = append(p.loot, Loot{Match: m.ID, Item: progress.Crystal, Chance: l.Chance, Roll: l.Roll, At: m.Ended})
+		if l, ok := progress.DrawLoot(m, seat, rating); ok {
+			id := progress.LootEventID(m.ID, seat)
+			if !p.drawn[id] {
+				e.pending[id] = Draw{Player: s.Player, ID: id, Event: progress.Record(m, seat, rating, l)}
+			}
 		}
 	}
+}
+
+// recorded reads a draw recorded on a player's loot stream.
+func (e *Economy) recorded(player string, ev eventstore.Event) {
+	d, err := progress.LootEvents.Decode(ev.Type, ev.SchemaVersion, ev.Payload)
+	l, ok := d.(progress.LootDrawn)
+	if err != nil || !ok {
+		return // verify names it; the read side shows what it can read
+	}
+	id := progress.LootEventID(l.Match, l.Seat)
+	delete(e.pending, id)
+	p := e.players[player]
+	if p == nil {
+		p = &playerEconomy{}
+		e.players[player] = p
+	}
+	if p.drawn == nil {
+		p.drawn = map[string]bool{}
+	}
+	p.drawn[id] = true // recorded before its match was read: a store copied out of order
+	if l.Won {
+		p.loot = append(p.loot, Loot{Match: l.Match, Item: l.Item, Chance: l.Chance, Roll: l.Roll, At: ev.Time})
+	}
+}
+
+// Pending returns the draws derived from finished duels and not yet recorded, in the
+// order of their IDs.
+func (e *Economy) Pending() []Draw {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.pendingLocked()
+}
+
+func (e *Economy) pendingLocked() []Draw {
+	out := make([]Draw, 0, len(e.pending))
+	for _, d := range e.pending {
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b Draw) int { return cmp.Compare(a.ID, b.ID) })
+	return out
 }
 
 // PlayerEconomy is what the economy knows of one player.
@@ -168,6 +228,9 @@ func (e *Economy) Digest() string {
 	for _, id := range ids {
 		p := e.players[id]
 		fmt.Fprintf(&b, "%s xp=%d recent=%d abandoned=%v loot=%v\n", id, p.xp, len(p.recent), p.abandoned, p.loot)
+	}
+	for _, d := range e.pendingLocked() {
+		fmt.Fprintf(&b, "pending %s %s %+v\n", d.ID, d.Player, d.Event)
 	}
 	return b.String() + e.ratings.Digest()
 }

@@ -1,20 +1,26 @@
 package replay
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/economy/daily"
+	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/hats"
+	"github.com/arbiter-games/arbiter/domain/economy/progress"
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/wallet"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // The economy's part of the wallets' verification (docs/economy.md): each grant and
 // spending of the economy is for what its ref names, at that thing's price, once; each
 // hat worn was bought before, in the store's order (the engine reads the wallet before
-// it appends to the profile).
+// it appends to the profile); each draw of loot recorded is the one its match's revealed
+// seed gives, at the chance of the league of the rating it records.
 
 // economy is what verify learns of the economy as it reads the store in order.
 type economy struct {
@@ -22,6 +28,7 @@ type economy struct {
 	owned    map[string][]string        // player -> hats bought
 	profiles map[string]hats.Profile    // player -> its profile as folded
 	pool     map[string]daily.Challenge // challenge ID -> challenge
+	draws    []lootDraw                 // the draws of loot recorded, checked once every match is read
 }
 
 func newEconomy() *economy {
@@ -89,4 +96,81 @@ func (x *economy) profileEvent(player string, ev eventstore.Event) string {
 	}
 	x.profiles[player] = hats.Evolve(p, d)
 	return ""
+}
+
+// lootDraw is a draw of loot as recorded on a player's loot stream.
+type lootDraw struct {
+	player string
+	ev     eventstore.Event
+}
+
+// lootEvent reads a loot stream's event; its draw is checked against its match at the end.
+func (x *economy) lootEvent(player string, ev eventstore.Event) string {
+	d, err := progress.LootEvents.Decode(ev.Type, ev.SchemaVersion, ev.Payload)
+	l, ok := d.(progress.LootDrawn)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s version %d: %v", ev.Stream, ev.Version, err)
+	case !ok:
+		return fmt.Sprintf("%s version %d: %s is no loot event", ev.Stream, ev.Version, ev.Type)
+	case ev.ID != progress.LootEventID(l.Match, l.Seat):
+		return fmt.Sprintf("%s version %d: a draw stored as %q, not as its match and seat name it", ev.Stream, ev.Version, ev.ID)
+	}
+	x.draws = append(x.draws, lootDraw{player: player, ev: ev})
+	return ""
+}
+
+// checkDraws re-derives every recorded draw from its match's revealed seed, and the match's
+// facts (package facts) from its own stream.
+func (x *economy) checkDraws(ctx context.Context, store Reader) []string {
+	var problems []string
+	seen := map[string]facts.Match{}
+	for _, d := range x.draws {
+		l, _ := progress.LootEvents.Decode(d.ev.Type, d.ev.SchemaVersion, d.ev.Payload)
+		e := l.(progress.LootDrawn)
+		m, ok := seen[e.Match]
+		if !ok {
+			var err error
+			if m, err = matchFacts(ctx, store, e.Match); err != nil {
+				problems = append(problems, fmt.Sprintf("%s version %d: %v", d.ev.Stream, d.ev.Version, err))
+				continue
+			}
+			seen[e.Match] = m
+		}
+		if err := progress.AuditLoot(m, d.player, e); err != nil {
+			problems = append(problems, fmt.Sprintf("%s version %d: %v", d.ev.Stream, d.ev.Version, err))
+		}
+	}
+	return problems
+}
+
+// matchFacts reads what a finished match shows, from its stream.
+func matchFacts(ctx context.Context, store Reader, id string) (facts.Match, error) {
+	t := facts.New(id)
+	var after int64
+	for {
+		evs, err := store.ReadStream(ctx, matchstream.Name(id), after, pageSize)
+		if err != nil {
+			return facts.Match{}, fmt.Errorf("reading match %s: %w", id, err)
+		}
+		for _, ev := range evs {
+			if !match.IsLifecycle(ev.Type) {
+				t.AddGame(ev.Type, ev.Payload)
+				continue
+			}
+			d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
+			if err != nil {
+				return facts.Match{}, fmt.Errorf("match %s version %d: %w", id, ev.Version, err)
+			}
+			t.Add(d, ev.Time)
+		}
+		if len(evs) < pageSize {
+			break
+		}
+		after = evs[len(evs)-1].Version
+	}
+	if m := t.Match(); !t.Over() || len(m.Seed) == 0 {
+		return facts.Match{}, fmt.Errorf("a draw for match %s, which has not ended with its seed revealed", id)
+	}
+	return t.Match(), nil
 }

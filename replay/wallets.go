@@ -24,6 +24,7 @@ type WalletReport struct {
 	Pending  []string
 	Problems []string
 	Profiles int // profile streams (the hats worn), checked against the hats bought
+	Draws    int // draws of loot recorded, each re-derived from its match's seed
 
 	econ *economy
 }
@@ -74,6 +75,12 @@ func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (Wal
 			if player, ok := strings.CutPrefix(ev.Stream, "wallet-"); ok {
 				r.walletEvent(player, ev, wallets, holds, byMatch)
 			}
+			if player, ok := strings.CutPrefix(ev.Stream, "loot-"); ok {
+				r.Draws++
+				if p := r.econ.lootEvent(player, ev); p != "" {
+					r.Problems = append(r.Problems, p)
+				}
+			}
 			if player, ok := strings.CutPrefix(ev.Stream, "profile-"); ok {
 				profiles[player] = true
 				if p := r.econ.profileEvent(player, ev); p != "" {
@@ -87,6 +94,7 @@ func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (Wal
 		after = page[len(page)-1].Position
 	}
 	r.Wallets, r.Profiles = len(wallets), len(profiles)
+	r.Problems = append(r.Problems, r.econ.checkDraws(ctx, store)...)
 	for id := range byMatch {
 		funded[id] = true
 	}

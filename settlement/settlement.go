@@ -7,7 +7,11 @@
 //     seat pays and wins: match.Settlement);
 //   - a hold whose seat was vacated before the start: release it;
 //   - a hold with no funded seat in its match (the engine stopped between the hold and
-//     the join): submit the same join again, and release the hold if it is refused.
+//     the join): submit the same join again, and release the hold if it is refused;
+//   - a Solwaris duel against a player that has ended: record each rewarded seat's draw
+//     of a Cristal légendaire on its player's loot stream (progress.LootDrawn), derived
+//     by a model of the economy of its own (projections.Economy.Pending), under an ID
+//     derived from the match and the seat.
 //
 // Every step is safe to take twice, by a restarted process or by two nodes: the wallet
 // decides nothing for a hold no longer open, and the store answers a step stored before
@@ -32,6 +36,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/wallet"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/projections"
 )
 
 // DefaultGrace is how long a hold waits for its join before the process takes the join
@@ -54,6 +59,9 @@ type Process struct {
 	holds   map[string]openHold // open holds by ID
 	matches map[string]*funded  // matches with a funded seat, by ID
 	done    map[string]string   // hold ID -> the step last taken for it, until the hold or the match moves on
+
+	econ  *projections.Economy // the draws of loot to record
+	drawn map[string]bool      // draws appended, until the feed brings them back
 }
 
 type openHold struct {
@@ -84,6 +92,7 @@ func New(eng *engine.Engine, log *slog.Logger, opts ...Option) *Process {
 	p := &Process{
 		eng: eng, log: log, grace: DefaultGrace, every: time.Second, now: time.Now, kick: make(chan struct{}, 1),
 		holds: map[string]openHold{}, matches: map[string]*funded{}, done: map[string]string{},
+		econ: projections.NewEconomy(eng.Games()), drawn: map[string]bool{},
 	}
 	for _, o := range opts {
 		o(p)
@@ -111,12 +120,21 @@ func (p *Process) Digest() string {
 		m := p.matches[h.hold.Match]
 		fmt.Fprintf(&b, "%s %s %s %d funded=%v ended=%v\n", id, h.player, h.hold.Match, h.hold.Amount, m != nil && m.holds[id], m != nil && m.ended)
 	}
+	for _, d := range p.econ.Pending() {
+		fmt.Fprintf(&b, "draw %s %s\n", d.ID, d.Player)
+	}
 	return b.String()
 }
 
 // Apply implements projections.Projection: it folds the events that open and close holds
 // and fund, vacate and end matches, and wakes the worker when there may be a step to take.
 func (p *Process) Apply(ev eventstore.Event) error {
+	if err := p.econ.Apply(ev); err != nil {
+		return err
+	}
+	if ev.Type == (match.SeedRevealed{}).EventType() {
+		p.wake() // a duel's draws may be due
+	}
 	player, isWallet := strings.CutPrefix(ev.Stream, "wallet-")
 	matchID, isMatch := strings.CutPrefix(ev.Stream, "match-")
 	if isMatch && ev.Type != "SeatFunded" && ev.Type != "SeatVacated" && ev.Type != "MatchEnded" || !isMatch && !isWallet {
@@ -261,6 +279,37 @@ func (p *Process) Step(ctx context.Context) int {
 		if _, open := p.holds[s.hold.hold.ID]; open {
 			p.done[s.hold.hold.ID] = s.kind
 		}
+		p.mu.Unlock()
+		n++
+	}
+	return n + p.recordDraws(ctx)
+}
+
+// recordDraws records the draws of loot pending now; one that fails is logged and
+// recorded at the next Step.
+func (p *Process) recordDraws(ctx context.Context) int {
+	n := 0
+	pending := p.econ.Pending()
+	p.mu.Lock()
+	still := make(map[string]bool, len(pending))
+	for _, d := range pending {
+		still[d.ID] = true
+	}
+	maps.DeleteFunc(p.drawn, func(id string, _ bool) bool { return !still[id] }) // back through the feed
+	p.mu.Unlock()
+	for _, d := range pending {
+		p.mu.Lock()
+		taken := p.drawn[d.ID]
+		p.mu.Unlock()
+		if taken {
+			continue
+		}
+		if err := p.eng.RecordLoot(ctx, d.Player, d.ID, d.Event); err != nil {
+			p.log.Warn("settlement: a loot draw was not recorded; it is recorded later", "draw", d.ID, "player", d.Player, "err", err)
+			continue
+		}
+		p.mu.Lock()
+		p.drawn[d.ID] = true
 		p.mu.Unlock()
 		n++
 	}

@@ -85,6 +85,7 @@ type solwarisPlayed struct {
 	tokens  []string
 	winners []int
 	payer   int // the seat that bought the initiative, -1 for none
+	draws   int // the draws of loot the duel calls for
 }
 
 func solwarisDuel(t *testing.T, mapID string) solwarisPlayed {
@@ -172,7 +173,19 @@ func solwarisDuel(t *testing.T, mapID string) solwarisPlayed {
 			t.Fatalf("seat %d's last wallet entry: %+v, want the settlement of %s bringing the balance to %d", seat, last, id, want)
 		}
 	}
+	// The settlement process records each rewarded seat's draw of a Cristal légendaire on
+	// its loot stream, once: as many draws as the match's facts reward seats.
+	d.draws = rewardedSeats(t, db, id)
+	for deadline := time.Now().Add(20 * time.Second); lootDraws(t, db) != d.draws; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d draws of loot recorded, want %d", lootDraws(t, db), d.draws)
+		}
+		time.Sleep(50 * time.Millisecond) // the settlement process appends them: polled with a deadline
+	}
 	srv.stop(t)
+	if n := lootDraws(t, db); n != d.draws {
+		t.Fatalf("%d draws of loot after the server stopped, want %d", n, d.draws)
+	}
 	// verify re-derives the whole store: the match, and every wallet with its holds and
 	// settlements against the match's result and what its auction charged.
 	last, out := lastLine(t, "verify", "--db", db)

@@ -192,6 +192,9 @@ func printWallets(w io.Writer, r replay.WalletReport) bool {
 	if r.Profiles > 0 {
 		profiles = fmt.Sprintf("; %d profile(s): each hat worn was bought", r.Profiles)
 	}
+	if r.Draws > 0 {
+		profiles += fmt.Sprintf("; %d loot draw(s) re-derived from their seeds", r.Draws)
+	}
 	fmt.Fprintf(w, "%s wallets: %d re-derived, %d holds over %d matches that move coins, %d step(s) pending%s\n", status, r.Wallets, r.Holds, r.Matches, len(r.Pending), profiles)
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "     %s\n", p)

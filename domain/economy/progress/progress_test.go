@@ -141,3 +141,40 @@ func TestLootIsDrawnFromTheSeedAndGrowsWithTheLeague(t *testing.T) {
 		t.Error("loot against the bot")
 	}
 }
+
+// A recorded draw is audited against the match's seed: the draw as recorded passes, a
+// roll changed to a win with its result to match does not, nor a draw put on another
+// player's stream.
+func TestARecordedDrawIsReDerivedFromTheSeed(t *testing.T) {
+	m := duel(10, -1, false)
+	m.ID = "m1"
+	l, ok := progress.DrawLoot(m, 0, 1450)
+	if !ok {
+		t.Fatal("no draw for the winner of a duel against a player")
+	}
+	rec := progress.Record(m, 0, 1450, l)
+	if rec.League != "expert" || rec.Chance != 25 || rec.Rating != 1450 || rec.Won != (rec.Roll < 25) {
+		t.Fatalf("recorded %+v", rec)
+	}
+	if err := progress.AuditLoot(m, "ann", rec); err != nil {
+		t.Fatalf("the draw as recorded: %v", err)
+	}
+	forged := rec
+	forged.Roll, forged.Won, forged.Item = (rec.Roll+1)%25, true, progress.Crystal
+	if err := progress.AuditLoot(m, "ann", forged); err == nil {
+		t.Errorf("a forged roll %d (the seed's is %d) passed", forged.Roll, rec.Roll)
+	}
+	richer := rec
+	richer.Rating, richer.League, richer.Chance = 1950, "legende", 80
+	richer.Won = richer.Roll < 80
+	if err := progress.AuditLoot(m, "ann", richer); err != nil {
+		t.Errorf("a draw at another rating, consistent with it, is the seed's: %v", err)
+	}
+	richer.League = "expert"
+	if err := progress.AuditLoot(m, "ann", richer); err == nil {
+		t.Error("a league that is not the rating's passed")
+	}
+	if err := progress.AuditLoot(m, "bob", rec); err == nil {
+		t.Error("ann's draw on bob's stream passed")
+	}
+}

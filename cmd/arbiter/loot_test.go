@@ -1,0 +1,96 @@
+package main
+
+import (
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/economy/facts"
+	"github.com/arbiter-games/arbiter/domain/economy/progress"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
+)
+
+// The draws of a Cristal légendaire (docs/economy.md, "Loot"): recorded by the settlement
+// process on the players' loot streams, re-derived by verify from the revealed seed.
+
+// lootDraws counts the draws of loot stored in db.
+func lootDraws(t *testing.T, db string) int {
+	t.Helper()
+	d, err := sql.Open("sqlite", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var n int
+	if err := d.QueryRow(`SELECT COUNT(*) FROM events WHERE type = 'LootDrawn'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// rewardedSeats counts the seats of match id that the rules reward (progress.Rewarded),
+// read from the match's stored events.
+func rewardedSeats(t *testing.T, db, id string) int {
+	t.Helper()
+	tally := facts.New(id)
+	for _, ev := range storedEvents(t, db) {
+		if ev.Stream != matchstream.Name(id) {
+			continue
+		}
+		if !match.IsLifecycle(ev.Type) {
+			tally.AddGame(ev.Type, ev.Payload)
+			continue
+		}
+		d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tally.Add(d, ev.Time)
+	}
+	m, n := tally.Match(), 0
+	for seat := range m.Seats {
+		if progress.Rewarded(m, seat) {
+			n++
+		}
+	}
+	return n
+}
+
+// A draw of loot rewritten to a win the seed does not give, with every hash recomputed,
+// is caught by verify's re-derivation of the draw (and by the signed head).
+func TestVerifyCatchesAForgedLootDraw(t *testing.T) {
+	d := solwarisDuel(t, "caveau")
+	if d.draws == 0 {
+		t.Skip("the duel was abandoned before its 4th round: nobody draws") // the test bots fight it out
+	}
+	if _, out := lastLine(t, "verify", "--db", d.db); !strings.Contains(out, "loot draw(s) re-derived from their seeds") {
+		t.Fatalf("verify does not name the draws:\n%s", out)
+	}
+	var forged progress.LootDrawn
+	if !rewriteConsistently(t, d.db, func(e *eventstore.Event) bool {
+		if e.Type != "LootDrawn" {
+			return false
+		}
+		if err := json.Unmarshal(e.Payload, &forged); err != nil {
+			t.Fatal(err)
+		}
+		orig := forged.Roll
+		forged.Roll = 0
+		if orig == 0 {
+			forged.Roll = 1 // 0 and 1 are both under every league's chance
+		}
+		forged.Won, forged.Item = true, progress.Crystal
+		b, err := json.Marshal(forged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Payload = b
+		return true
+	}) {
+		t.Fatal("no draw of loot in the store")
+	}
+	verifyFails(t, d.db, "FAIL wallets", "the seed gives roll")
+}

@@ -1,0 +1,79 @@
+package progress
+
+import (
+	"fmt"
+
+	"github.com/arbiter-games/arbiter/domain/economy/facts"
+	"github.com/arbiter-games/arbiter/domain/economy/leagues"
+	"github.com/arbiter-games/arbiter/domain/game"
+)
+
+// LootDrawn records the draw of a Cristal légendaire at the end of a duel against a
+// player, won or not, on the player's loot stream (LootStream): what was rolled, the
+// chance of the league, and the result. The settlement process appends it once per
+// match and seat; the read model and verify read it (docs/economy.md).
+type LootDrawn struct {
+	Match  string `json:"match"`
+	Seat   int    `json:"seat"`
+	Class  string `json:"class"`
+	Rating int    `json:"rating"` // the class's rating after the duel, rounded
+	League string `json:"league"`
+	Chance int    `json:"chance"` // thousandths
+	Roll   int    `json:"roll"`   // 0-999, from the match's seed and the seat
+	Won    bool   `json:"won"`
+	Item   string `json:"item,omitempty"` // Crystal when won
+}
+
+func (LootDrawn) EventType() string { return "LootDrawn" }
+
+// LootEvents decodes a loot stream.
+var LootEvents = func() *game.Codec {
+	c := game.NewCodec()
+	game.Register[LootDrawn](c, 1)
+	return c
+}()
+
+// LootStream is the name of a player's loot stream.
+func LootStream(playerID string) string { return "loot-" + playerID }
+
+// LootEventID names the draw of seat in match: the same draw appended twice (a restarted
+// process, two nodes) is stored once.
+func LootEventID(matchID string, seat int) string { return fmt.Sprintf("loot:%s:%d", matchID, seat) }
+
+// Record is the event that records l, seat's draw at the end of m, with the rating of
+// the class played.
+func Record(m facts.Match, seat int, rating float64, l Loot) LootDrawn {
+	lg := leagues.Of(rating)
+	e := LootDrawn{Match: m.ID, Seat: seat, Class: m.Seats[seat].Class, Rating: int(rating + 0.5), League: lg.ID,
+		Chance: l.Chance, Roll: l.Roll, Won: l.Won()}
+	if e.Won {
+		e.Item = Crystal
+	}
+	return e
+}
+
+// AuditLoot re-derives a recorded draw from m, the finished match it names (its seed
+// revealed), for the player of the stream it is on: the seat is the player's and rewarded,
+// the roll is the seed's, the chance the league's of the recorded rating, and the result
+// follows from both. It returns what does not match.
+func AuditLoot(m facts.Match, player string, e LootDrawn) error {
+	if e.Seat < 0 || e.Seat >= len(m.Seats) || m.Seats[e.Seat].Player != player {
+		return fmt.Errorf("a draw for seat %d of %s, not the seat of %s", e.Seat, m.ID, player)
+	}
+	if e.Class != m.Seats[e.Seat].Class {
+		return fmt.Errorf("a draw for class %q, but seat %d of %s played %q", e.Class, e.Seat, m.ID, m.Seats[e.Seat].Class)
+	}
+	l, ok := DrawLoot(m, e.Seat, float64(e.Rating))
+	if !ok {
+		return fmt.Errorf("a draw in %s for seat %d, which draws nothing there", m.ID, e.Seat)
+	}
+	lg := leagues.Of(float64(e.Rating))
+	want := Record(m, e.Seat, float64(e.Rating), l)
+	switch {
+	case e.League != lg.ID:
+		return fmt.Errorf("league %q recorded for a rating of %d, which is %q", e.League, e.Rating, lg.ID)
+	case e != want:
+		return fmt.Errorf("draw recorded as roll %d of %d (won %v), the seed gives roll %d of %d (won %v)", e.Roll, e.Chance, e.Won, want.Roll, want.Chance, want.Won)
+	}
+	return nil
+}
