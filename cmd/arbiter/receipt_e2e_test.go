@@ -306,3 +306,33 @@ func TestAReceiptCatchesAChangedReorderedOrCutMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestASpectatorsReceiptStopsAtItsDelay: a spectator held back by the match's delay gets
+// the receipt of what it has been shown, and no proof about the events it may not read
+// yet: a receipt's size would tell it that moves were played.
+func TestASpectatorsReceiptStopsAtItsDelay(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	id := delayedMatch(t, srv, white, black, "600")
+	for i, mv := range []string{"e4", "e5", "Nf3"} {
+		if res := srv.play(t, []string{white, black}[i%2], id, mv); len(res.Errors) > 0 {
+			t.Fatalf("%s: %+v", mv, res.Errors)
+		}
+	}
+	var player, spectator struct{ Receipt gqlReceipt }
+	srv.must(t, white, `query($m:ID!){receipt(matchId:$m){`+receiptFields+`}}`, map[string]any{"m": id}, &player)
+	srv.must(t, "", `query($m:ID!){receipt(matchId:$m){`+receiptFields+`}}`, map[string]any{"m": id}, &spectator)
+	var seen struct{ Match struct{ Version int } }
+	srv.must(t, "", `query($m:ID!){match(id:$m){version}}`, map[string]any{"m": id}, &seen)
+	if spectator.Receipt.Size != seen.Match.Version || spectator.Receipt.Size >= player.Receipt.Size {
+		t.Fatalf("the spectator's receipt has %d events, its match %d, the player's receipt %d", spectator.Receipt.Size, seen.Match.Version, player.Receipt.Size)
+	}
+	vars := map[string]any{"m": id, "v": player.Receipt.Size, "s": player.Receipt.Size}
+	if res := srv.post(t, "", `query($m:ID!,$v:Int!,$s:Int!){eventProof(matchId:$m, version:$v, size:$s){hash}}`, vars); res.code() != "BAD_USER_INPUT" {
+		t.Errorf("the spectator's proof of the last move: %+v", res.Errors)
+	}
+	if res := srv.post(t, "", `query($m:ID!,$s:Int!){newerReceipt(matchId:$m, since:$s){since}}`, map[string]any{"m": id, "s": player.Receipt.Size}); res.code() != "BAD_USER_INPUT" {
+		t.Errorf("the spectator's newer receipt since the player's: %+v", res.Errors)
+	}
+}
