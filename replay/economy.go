@@ -3,7 +3,9 @@ package replay
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/economy/daily"
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
@@ -29,6 +31,8 @@ type economy struct {
 	profiles map[string]hats.Profile    // player -> its profile as folded
 	pool     map[string]daily.Challenge // challenge ID -> challenge
 	draws    []lootDraw                 // the draws of loot recorded, checked once every match is read
+	live     map[string]*facts.Tally    // matches under way, tallied as the store is read
+	played   map[string][]facts.Match   // player -> the matches it finished, as far as read
 }
 
 func newEconomy() *economy {
@@ -36,7 +40,8 @@ func newEconomy() *economy {
 	for _, c := range daily.Pool {
 		pool[c.ID] = c
 	}
-	return &economy{refs: map[string]bool{}, owned: map[string][]string{}, profiles: map[string]hats.Profile{}, pool: pool}
+	return &economy{refs: map[string]bool{}, owned: map[string][]string{}, profiles: map[string]hats.Profile{}, pool: pool,
+		live: map[string]*facts.Tally{}, played: map[string][]facts.Match{}}
 }
 
 // walletEvent checks a wallet event of the economy's; it returns a problem or "".
@@ -50,12 +55,17 @@ func (x *economy) walletEvent(player string, e game.Event) string {
 		case daily.ReasonBonus:
 			want = daily.Bonus
 		case daily.ReasonChallenge:
-			_, id, _ := strings.Cut(e.Ref, ":")
+			day, id, _ := strings.Cut(e.Ref, ":")
 			c, ok := x.pool[id]
 			if !ok {
 				return fmt.Sprintf("a challenge's grant for %q, not in the pool", e.Ref)
 			}
 			want = c.Reward
+			if e.Amount == want {
+				if p := x.challengeDone(player, day, c); p != "" {
+					return p
+				}
+			}
 		default:
 			return ""
 		}
@@ -82,6 +92,56 @@ func (x *economy) walletEvent(player string, e game.Event) string {
 	}
 	x.refs[key] = true
 	return ""
+}
+
+// challengeDone checks that c is one of player's challenges of day and that the matches
+// it finished before the grant, in the store's order, complete it (the API pays a
+// challenge at a read of the economy model, which reads a match once its seed is
+// revealed: before the grant).
+func (x *economy) challengeDone(player, day string, c daily.Challenge) string {
+	picked := false
+	for _, p := range daily.Pick(day, player) {
+		picked = picked || p.ID == c.ID
+	}
+	if !picked {
+		return fmt.Sprintf("challenge %q paid, not one of %s's challenges of %s", c.ID, player, day)
+	}
+	if n := c.Progress(day, player, x.played[player]); n < c.Goal {
+		return fmt.Sprintf("challenge %q of %s paid at %d of %d: the matches finished before it do not complete it", c.ID, day, n, c.Goal)
+	}
+	return ""
+}
+
+// matchEvent tallies an event of a match (package facts), as the economy model does, and
+// keeps each finished match for its players once its seed is revealed.
+func (x *economy) matchEvent(id string, ev eventstore.Event) {
+	t := x.live[id]
+	if ev.Type == (match.MatchCreated{}).EventType() && t == nil {
+		t = facts.New(id)
+		x.live[id] = t
+	}
+	if t == nil {
+		return
+	}
+	if !match.IsLifecycle(ev.Type) {
+		t.AddGame(ev.Type, ev.Payload)
+		return
+	}
+	d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
+	if err != nil {
+		delete(x.live, id) // the match's own check names it
+		return
+	}
+	t.Add(d, ev.Time)
+	if _, revealed := d.(match.SeedRevealed); revealed && t.Over() {
+		delete(x.live, id)
+		m := t.Match()
+		for _, s := range m.Seats {
+			if s.Player != "" && !s.Bot { // a day's matches, with a day to spare: what a challenge reads
+				x.played[s.Player] = append(slices.DeleteFunc(x.played[s.Player], func(p facts.Match) bool { return p.Ended.Before(m.Ended.Add(-48 * time.Hour)) }), m)
+			}
+		}
+	}
 }
 
 // profileEvent audits and folds an event of a player's profile stream.

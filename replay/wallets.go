@@ -69,8 +69,11 @@ func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (Wal
 			return WalletReport{}, fmt.Errorf("replay: reading after %d: %w", after, err)
 		}
 		for _, ev := range page {
-			if id, ok := matchstream.MatchID(ev.Stream); ok && ev.Type == (match.SeatFunded{}).EventType() {
-				funded[id] = true
+			if id, ok := matchstream.MatchID(ev.Stream); ok {
+				if ev.Type == (match.SeatFunded{}).EventType() {
+					funded[id] = true
+				}
+				r.econ.matchEvent(id, ev)
 			}
 			if player, ok := strings.CutPrefix(ev.Stream, "wallet-"); ok {
 				r.walletEvent(player, ev, wallets, holds, byMatch)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -9,6 +11,8 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/daily"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
+	"github.com/arbiter-games/arbiter/domain/wallet"
+	"github.com/arbiter-games/arbiter/eventstore"
 )
 
 // The economy over GraphQL (docs/economy.md): the daily bonus once a day, hats bought
@@ -150,9 +154,10 @@ var reachable = []string{"unfair-win-1", "unfair-win-2", "unfair-play-3", "unfai
 // games by resignation: each challenge is as far as the games say, and each one done is
 // paid once, however often it is read.
 func TestADailyChallengePaysOnce(t *testing.T) {
-	s := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"), "--registrations-per-hour", "0")
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	s := startServer(t, db, "--registrations-per-hour", "0")
 	_, bob := s.register(t, "Bob")
-	var ann string
+	var ann, annID string
 	var target daily.Challenge
 	for i := 0; ann == ""; i++ { // about 4 players in 10 have one: the loop ends, bounded
 		if i == 60 {
@@ -161,7 +166,7 @@ func TestADailyChallengePaysOnce(t *testing.T) {
 		id, tok := s.register(t, "Ann")
 		for _, c := range daily.Pick(time.Now().UTC().Format(time.DateOnly), id) {
 			if slices.Contains(reachable, c.ID) {
-				ann, target = tok, c
+				ann, annID, target = tok, id, c
 				break
 			}
 		}
@@ -233,6 +238,45 @@ func TestADailyChallengePaysOnce(t *testing.T) {
 	if paid != done {
 		t.Fatalf("%d challenges done, %d paid", done, paid)
 	}
+
+	// verify re-derives each challenge paid from the matches finished before it; a grant
+	// rewritten to pay a challenge not done (or not Ann's), its amount that challenge's
+	// reward and every hash recomputed, is refused.
+	s.stop(t)
+	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") {
+		t.Fatalf("verify:\n%s", out)
+	}
+	day := time.Now().UTC().Format(time.DateOnly)
+	forged, says := daily.Challenge{}, ""
+	for _, c := range daily.Pick(day, annID) {
+		if expect(c) < c.Goal {
+			forged, says = c, "do not complete it"
+		}
+	}
+	if forged.ID == "" { // all three done: pay one Ann was not given
+		for _, c := range daily.Pool {
+			if !slices.ContainsFunc(daily.Pick(day, annID), func(p daily.Challenge) bool { return p.ID == c.ID }) {
+				forged, says = c, "not one of "+annID+"'s challenges"
+				break
+			}
+		}
+	}
+	if !rewriteConsistently(t, db, func(e *eventstore.Event) bool {
+		var g wallet.CoinsGranted
+		if e.Stream != wallet.Stream(annID) || e.Type != "CoinsGranted" || json.Unmarshal(e.Payload, &g) != nil || g.Reason != daily.ReasonChallenge {
+			return false
+		}
+		g.Ref, g.Amount = day+":"+forged.ID, forged.Reward
+		b, err := json.Marshal(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Payload = b
+		return true
+	}) {
+		t.Fatal("no challenge paid to Ann in the store")
+	}
+	verifyFails(t, db, "FAIL wallets", fmt.Sprintf("challenge %q", forged.ID), says)
 }
 
 // Abandoning duels against players costs time, the second time on: the cooldown shows on
