@@ -123,16 +123,11 @@ func (x *economy) matchEvent(id string, ev eventstore.Event) {
 	if t == nil {
 		return
 	}
-	if !match.IsLifecycle(ev.Type) {
-		t.AddGame(ev.Type, ev.Payload)
-		return
-	}
-	d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
+	d, err := t.AddStored(ev.Type, ev.SchemaVersion, ev.Payload, ev.Time)
 	if err != nil {
 		delete(x.live, id) // the match's own check names it
 		return
 	}
-	t.Add(d, ev.Time)
 	if _, revealed := d.(match.SeedRevealed); revealed && t.Over() {
 		delete(x.live, id)
 		m := t.Match()
@@ -214,15 +209,9 @@ func matchFacts(ctx context.Context, store Reader, id string) (facts.Match, erro
 			return facts.Match{}, fmt.Errorf("reading match %s: %w", id, err)
 		}
 		for _, ev := range evs {
-			if !match.IsLifecycle(ev.Type) {
-				t.AddGame(ev.Type, ev.Payload)
-				continue
-			}
-			d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
-			if err != nil {
+			if _, err := t.AddStored(ev.Type, ev.SchemaVersion, ev.Payload, ev.Time); err != nil {
 				return facts.Match{}, fmt.Errorf("match %s version %d: %w", id, ev.Version, err)
 			}
-			t.Add(d, ev.Time)
 		}
 		if len(evs) < pageSize {
 			break

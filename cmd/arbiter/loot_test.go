@@ -8,7 +8,6 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
-	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/matchstream"
 )
@@ -40,15 +39,9 @@ func rewardedSeats(t *testing.T, db, id string) int {
 		if ev.Stream != matchstream.Name(id) {
 			continue
 		}
-		if !match.IsLifecycle(ev.Type) {
-			tally.AddGame(ev.Type, ev.Payload)
-			continue
-		}
-		d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
-		if err != nil {
+		if _, err := tally.AddStored(ev.Type, ev.SchemaVersion, ev.Payload, ev.Time); err != nil {
 			t.Fatal(err)
 		}
-		tally.Add(d, ev.Time)
 	}
 	m, n := tally.Match(), 0
 	for seat := range m.Seats {

@@ -328,3 +328,18 @@ func contains(xs []int, x int) bool {
 	}
 	return false
 }
+
+// AddStored folds one stored event of the match: a lifecycle event decoded (returned, to
+// see a SeedRevealed), any other as the game's (nil returned).
+func (t *Tally) AddStored(typ string, schema int, payload []byte, at time.Time) (game.Event, error) {
+	if !match.IsLifecycle(typ) {
+		t.AddGame(typ, payload)
+		return nil, nil
+	}
+	d, err := match.Decode(nil, typ, schema, payload)
+	if err != nil {
+		return nil, err
+	}
+	t.Add(d, at)
+	return d, nil
+}
