@@ -431,7 +431,6 @@ func (s State) decideReaction(r React, at time.Time) (ReactionPlayed, error) {
 // reacted is the fold of a reaction laid: out of the hand, its effect, the record, the
 // window closed.
 func (s *State) reacted(e ReactionPlayed) {
-	w := s.Window
 	lifted, legal, _ := s.reactionOptions(e.Seat, e.Slot)
 	p, ok := find(legal, e.Targets)
 	if !ok {
@@ -439,7 +438,7 @@ func (s *State) reacted(e ReactionPlayed) {
 	}
 	*s = lifted
 	s.react(e.Seat, e.Card, p)
-	w = s.Window // as the reaction left it (Counterspell, Ward: the held card blocked)
+	w := s.Window // as the reaction left it (Counterspell, Ward: the held card blocked)
 	s.closeWindow(w, e.At)
 }
 
