@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -45,8 +46,26 @@ func (s *Store) commit(batch []*groupcommit.Request) {
 }
 
 // maxAttempts bounds how often one chunk is decided again because another process
-// appended to the log first.
-const maxAttempts = 16
+// appended to the log first. Between two attempts the writer backs off for a random
+// while that grows with the attempts (backoff): two processes appending at full speed
+// otherwise keep meeting on the log, and one of them could lose every race.
+const maxAttempts = 64
+
+// backoff waits before attempt n (from 1) of a chunk the log refused: nothing at the
+// first retry, then up to 2^n ms, at most 50 ms, jittered so that competing processes
+// spread out; it returns early when ctx ends.
+func backoff(ctx context.Context, n int) {
+	if n < 2 {
+		return
+	}
+	limit := min(time.Millisecond<<min(n, 6), 50*time.Millisecond)
+	t := time.NewTimer(limit/2 + rand.N(limit/2))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
 
 // commitChunk decides a chunk of appends on the state, writes their events to the log
 // at the expected revision of the state's head and then to their streams. The state may
@@ -60,7 +79,8 @@ func (s *Store) commitChunk(ctx context.Context, chunk []*groupcommit.Request) {
 		}
 	}
 	caughtUp := false
-	for range maxAttempts {
+	for attempt := range maxAttempts {
+		backoff(ctx, attempt)
 		if s.st.dirty {
 			// The last append of the log is not known to be in its streams (this process
 			// failed half-way): it must be before anything follows it.
