@@ -40,7 +40,7 @@ func sealed(t *testing.T) []eventstore.Event {
 		{"match-1", []eventstore.Proposed{p("d", visibility.Team(0))}},
 	} {
 		tl := st.tails[a.stream]
-		evs := eventstore.Seal(a.stream, tl.version, tl.hash, st.head+1, st.headHash, at, a.evs)
+		evs := eventstore.Seal(a.stream, tl.Version, tl.Hash, st.head+1, st.headHash, at, a.evs)
 		for _, e := range evs {
 			st.fold(e, nil)
 		}

@@ -15,7 +15,7 @@ type state struct {
 	head     int64  // the position of the last event of the log, 0 if none
 	headHash string // its GlobalHash
 	signed   eventstore.Head
-	tails    map[string]tail
+	tails    map[string]sqlstore.Tail
 	// ids holds the position of every event by Arbiter ID: ESDB finds an event by its
 	// stream and revision only, and the port must know an ID whatever its stream. It
 	// costs about 100 bytes per event in memory; see docs/esdb.md.
@@ -27,13 +27,8 @@ type state struct {
 	dirty bool
 }
 
-type tail struct {
-	version int64
-	hash    string
-}
-
 func newState() *state {
-	return &state{tails: make(map[string]tail), ids: make(map[string]int64)}
+	return &state{tails: make(map[string]sqlstore.Tail), ids: make(map[string]int64)}
 }
 
 // fold applies the next event of the log. It returns false, changing nothing, for an
@@ -43,7 +38,7 @@ func (s *state) fold(e eventstore.Event, head *eventstore.Head) bool {
 		return false
 	}
 	s.head, s.headHash = e.Position, e.GlobalHash
-	s.tails[e.Stream] = tail{e.Version, e.Hash}
+	s.tails[e.Stream] = sqlstore.Tail{Version: e.Version, Hash: e.Hash}
 	s.ids[e.ID] = e.Position
 	s.pending = append(s.pending, e)
 	if head != nil {
@@ -59,10 +54,7 @@ func (s *state) fold(e eventstore.Event, head *eventstore.Head) bool {
 // log took them.
 func (s *state) begin(found []eventstore.Event) *sqlstore.Batch {
 	b := sqlstore.NewBatch(s.head, s.headHash, found)
-	b.Known = func(stream string) sqlstore.Tail {
-		t := s.tails[stream]
-		return sqlstore.Tail{Version: t.version, Hash: t.hash}
-	}
+	b.Known = func(stream string) sqlstore.Tail { return s.tails[stream] }
 	return b
 }
 

@@ -57,7 +57,7 @@ func TestStateDecidesAsTheStore(t *testing.T) {
 	var log []eventstore.Event
 	commitOnState(t, st, &log, appendTo("match-1", eventstore.NoStream, "a", "b"), appendTo("match-2", eventstore.NoStream, "c"))
 	commitOnState(t, st, &log, appendTo("match-1", 2, "d"))
-	if st.head != 4 || st.tails["match-1"].version != 3 || st.tails["match-2"].version != 1 || st.ids["c"] != 3 {
+	if st.head != 4 || st.tails["match-1"].Version != 3 || st.tails["match-2"].Version != 1 || st.ids["c"] != 3 {
 		t.Fatalf("state after two appends: head %d tails %v ids %v", st.head, st.tails, st.ids)
 	}
 	if got := ids(st.last); !reflect.DeepEqual(got, []string{"d"}) || len(st.pending) != 0 {
@@ -94,7 +94,7 @@ func TestStateDecidesAsTheStore(t *testing.T) {
 	if res, err := sqlstore.Append(tx, "match-2", 2, proposed("f"), time.Now()); err != nil || res.FirstPosition != 6 {
 		t.Fatalf("second append of the batch: %+v, %v", res, err)
 	}
-	if st.tails["match-2"].version != 1 {
+	if st.tails["match-2"].Version != 1 {
 		t.Fatal("deciding a batch changed the state before the log took it")
 	}
 }
