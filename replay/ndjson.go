@@ -68,8 +68,9 @@ type Export struct {
 	Lines  []ExportLine
 }
 
-// LineOf returns the export line of a stored event, as a viewer may see it: redacted,
-// its payload is the one given (a shadow, or nil) and its command ID is dropped.
+// LineOf returns the export line of an event as a viewer was shown it (projections'
+// Viewer.Event): it copies the event whole and redacts nothing itself, so a hidden event's
+// payload (a shadow, or nil) and dropped command ID must already be so in ev.
 func LineOf(ev eventstore.Event, redacted bool) ExportLine {
 	l := ExportLine{
 		Stream: ev.Stream, Version: ev.Version, ID: ev.ID, Type: ev.Type, SchemaVersion: ev.SchemaVersion,
