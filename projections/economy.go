@@ -3,6 +3,7 @@ package projections
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ type Economy struct {
 	checkpoint
 	games   *game.Registry
 	ratings *Ratings
-	live    map[string]*tallied
+	live    map[string]*facts.Tally // matches being tallied, by ID
 	players map[string]*playerEconomy
 	pending map[string]Draw // event ID -> a draw derived and not yet recorded
 }
@@ -41,10 +42,6 @@ type Draw struct {
 	Player string
 	ID     string // the event's ID (progress.LootEventID)
 	Event  progress.LootDrawn
-}
-
-type tallied struct {
-	tally *facts.Tally
 }
 
 type playerEconomy struct {
@@ -70,7 +67,7 @@ const Keep = 48 * time.Hour
 
 // NewEconomy returns an empty model for the games of reg.
 func NewEconomy(reg *game.Registry) *Economy {
-	return &Economy{games: reg, ratings: NewRatings(reg), live: map[string]*tallied{}, players: map[string]*playerEconomy{}, pending: map[string]Draw{}}
+	return &Economy{games: reg, ratings: NewRatings(reg), live: map[string]*facts.Tally{}, players: map[string]*playerEconomy{}, pending: map[string]Draw{}}
 }
 
 // Name implements Projection.
@@ -95,14 +92,14 @@ func (e *Economy) Apply(ev eventstore.Event) error {
 	}
 	t := e.live[id]
 	if ev.Type == "MatchCreated" && t == nil {
-		t = &tallied{tally: facts.New(id)}
+		t = facts.New(id)
 		e.live[id] = t
 	}
 	if t == nil {
 		return nil
 	}
 	if !match.IsLifecycle(ev.Type) {
-		t.tally.AddGame(ev.Type, ev.Payload)
+		t.AddGame(ev.Type, ev.Payload)
 		return nil
 	}
 	d, err := match.Decode(nil, ev.Type, ev.SchemaVersion, ev.Payload)
@@ -110,10 +107,10 @@ func (e *Economy) Apply(ev eventstore.Event) error {
 		delete(e.live, id) // a match whose events do not replay is set aside (see Matches)
 		return nil
 	}
-	t.tally.Add(d, ev.Time)
-	if _, revealed := d.(match.SeedRevealed); revealed && t.tally.Over() {
+	t.Add(d, ev.Time)
+	if _, revealed := d.(match.SeedRevealed); revealed && t.Over() {
 		delete(e.live, id)
-		e.finish(t.tally.Match())
+		e.finish(t.Match())
 	}
 	return nil
 }
@@ -185,12 +182,7 @@ func (e *Economy) Pending() []Draw {
 }
 
 func (e *Economy) pendingLocked() []Draw {
-	out := make([]Draw, 0, len(e.pending))
-	for _, d := range e.pending {
-		out = append(out, d)
-	}
-	slices.SortFunc(out, func(a, b Draw) int { return cmp.Compare(a.ID, b.ID) })
-	return out
+	return slices.SortedFunc(maps.Values(e.pending), func(a, b Draw) int { return cmp.Compare(a.ID, b.ID) })
 }
 
 // PlayerEconomy is what the economy knows of one player.
@@ -220,12 +212,7 @@ func (e *Economy) Digest() string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	var b strings.Builder
-	ids := make([]string, 0, len(e.players))
-	for id := range e.players {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, cmp.Compare)
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(e.players)) {
 		p := e.players[id]
 		fmt.Fprintf(&b, "%s xp=%d recent=%d abandoned=%v loot=%v\n", id, p.xp, len(p.recent), p.abandoned, p.loot)
 	}
