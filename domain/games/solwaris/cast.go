@@ -84,7 +84,7 @@ func (s *State) castable(f int, id string) (*grimoire.Spell, error) {
 func (s *State) aimable(f int, sp *grimoire.Spell, to arena.Cell) error {
 	g := s.grid()
 	from := s.Fighters[f].Cell
-	r := arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight}
+	r := sp.Range()
 	if !g.CanTarget(from, to, r) {
 		d := arena.Distance(from, to)
 		switch {
@@ -354,7 +354,7 @@ func (s *State) targets(f int) []SpellTargets {
 		if sp == nil {
 			continue
 		}
-		buf = g.AppendTargets(buf[:0], from, arena.Range{Min: sp.MinRange, Max: sp.MaxRange, Straight: sp.Straight, Sight: sp.Sight})
+		buf = g.AppendTargets(buf[:0], from, sp.Range())
 		cells := make([]string, 0, len(buf))
 		for _, c := range buf {
 			if sp.Target == grimoire.TargetAny && sp.PerTarget == 0 || s.fits(f, sp, c) == nil {
