@@ -34,7 +34,7 @@ func (d *decision) cast(seat int, c CastSpell) error {
 	if err := d.s.aimable(f, sp, to); err != nil {
 		return &game.Error{Code: game.IllegalMove, Reason: fmt.Sprintf("%s on %s: %v", sp.ID, c.Cell, err), Err: err}
 	}
-	d.emit(SpellCast{Fighter: f, Spell: sp.ID, Cell: c.Cell, Target: ptr(d.s.at(to)), AP: sp.Cost, Team: d.s.Fighters[f].Team, Hidden: laysTrap(sp)})
+	d.emit(SpellCast{Fighter: f, Spell: sp.ID, Cell: c.Cell, Target: ptr(d.s.at(to)), AP: sp.Cost, Team: d.s.Fighters[f].Team, Hidden: hasEffect(sp, grimoire.Trap)})
 	from := d.s.Fighters[f].Cell
 	area := g.Area(sp.Zone, from, to)
 	for _, e := range sp.Effects {
@@ -110,7 +110,7 @@ func (s *State) fits(f int, sp *grimoire.Spell, to arena.Cell) error {
 		return errors.New("the cell is taken")
 	case sp.Target == grimoire.TargetEntity && on < 0:
 		return errors.New("nobody stands there")
-	case on >= 0 && swaps(sp) && (s.anchored(on) || s.anchored(f)):
+	case on >= 0 && hasEffect(sp, grimoire.Swap) && (s.anchored(on) || s.anchored(f)):
 		return errors.New("an anchored fighter cannot be swapped")
 	}
 	if sp.PerTarget > 0 && on >= 0 {
@@ -368,16 +368,11 @@ func (s *State) targets(f int) []SpellTargets {
 	return out
 }
 
-// swaps reports whether sp swaps its caster with its target: aimed at or by an anchored
-// fighter it is refused, as the state shows anchoring to everyone.
-func swaps(sp *grimoire.Spell) bool {
-	return slices.ContainsFunc(sp.Effects, func(e grimoire.Effect) bool { return e.Kind == grimoire.Swap })
-}
-
-// laysTrap reports whether sp lays a trap: its cast is then its team's alone, the other
-// side learning only that the spell was cast.
-func laysTrap(sp *grimoire.Spell) bool {
-	return slices.ContainsFunc(sp.Effects, func(e grimoire.Effect) bool { return e.Kind == grimoire.Trap })
+// hasEffect reports whether sp has an effect of kind k. A swap aimed at or by an anchored
+// fighter is refused, as the state shows anchoring to everyone; a cast that lays a trap is
+// its team's alone, the other side learning only that the spell was cast.
+func hasEffect(sp *grimoire.Spell, k grimoire.EffectKind) bool {
+	return slices.ContainsFunc(sp.Effects, func(e grimoire.Effect) bool { return e.Kind == k })
 }
 
 // layTrap lays caster's hidden trap of effect e on cell to, for its duration in rounds.
