@@ -30,7 +30,9 @@ func writev(nc net.Conn, iov *liveIovecs, parts *[3][]byte) error {
 	vec := iov[:0]
 	for _, p := range parts {
 		if len(p) > 0 {
-			vec = append(vec, syscall.Iovec{Base: &p[0], Len: uint64(len(p))})
+			v := syscall.Iovec{Base: &p[0]}
+			v.SetLen(len(p)) // Len is 32 bits wide on 32-bit systems
+			vec = append(vec, v)
 		}
 	}
 	var werr error
@@ -48,12 +50,13 @@ func writev(nc net.Conn, iov *liveIovecs, parts *[3][]byte) error {
 				return true
 			}
 			for k := uint64(n); k > 0; {
-				if k < vec[0].Len {
+				l := uint64(vec[0].Len)
+				if k < l {
 					vec[0].Base = (*byte)(unsafe.Add(unsafe.Pointer(vec[0].Base), k))
-					vec[0].Len -= k
+					vec[0].SetLen(int(l - k))
 					break
 				}
-				k -= vec[0].Len
+				k -= l
 				vec = vec[1:]
 			}
 		}
