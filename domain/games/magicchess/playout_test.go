@@ -22,20 +22,7 @@ func TestRandomMatchesKeepRuleOne(t *testing.T) {
 			s = r.Evolve(s, PlanningEnded{At: t0, Reason: "time"}).(State)
 			for n := 0; n < 400 && !r.Status(s).Over; n++ {
 				seat := s.toAct()
-				plays := r.View(s, game.Viewpoint{Seats: []int{seat}, Teams: []int{seat}}).Plays()
-				if len(plays) == 0 {
-					t.Fatalf("seat %d has no play in a live game (%s)", seat, s.FEN())
-				}
-				var cardPlays []game.Play
-				for _, p := range plays {
-					if p.Kind == game.KindCard {
-						cardPlays = append(cardPlays, p)
-					}
-				}
-				p := plays[rng.IntN(len(plays))]
-				if len(cardPlays) > 0 && rng.IntN(3) > 0 {
-					p = cardPlays[rng.IntN(len(cardPlays))]
-				}
+				p := randomPlay(t, rng, s, seat)
 				before := s
 				s, _ = act(t, s, p.Do)
 				for _, c := range []chess.Color{chess.White, chess.Black} {
@@ -49,4 +36,25 @@ func TestRandomMatchesKeepRuleOne(t *testing.T) {
 			}
 		})
 	}
+}
+
+// randomPlay is a play of those seat's own view lists, chosen with rng: a card two times
+// in three when the seat has one. It fails t when the seat has no play.
+func randomPlay(t *testing.T, rng *rand.Rand, s State, seat int) game.Play {
+	t.Helper()
+	plays := Rules{}.View(s, game.Viewpoint{Seats: []int{seat}, Teams: []int{seat}}).Plays()
+	if len(plays) == 0 {
+		t.Fatalf("seat %d has no play in a live game (%s)", seat, s.FEN())
+	}
+	var cardPlays []game.Play
+	for _, p := range plays {
+		if p.Kind == game.KindCard {
+			cardPlays = append(cardPlays, p)
+		}
+	}
+	p := plays[rng.IntN(len(plays))]
+	if len(cardPlays) > 0 && rng.IntN(3) > 0 {
+		p = cardPlays[rng.IntN(len(cardPlays))]
+	}
+	return p
 }

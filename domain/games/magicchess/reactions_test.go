@@ -578,20 +578,7 @@ func TestRandomAdvancedMatchesKeepRuleOne(t *testing.T) {
 				continue
 			}
 			seat := st.ToAct[0]
-			plays := r.View(s, game.Viewpoint{Seats: []int{seat}, Teams: []int{seat}}).Plays()
-			if len(plays) == 0 {
-				t.Fatalf("seat %d has no play in a live game (%s)", seat, s.FEN())
-			}
-			var cardPlays []game.Play
-			for _, p := range plays {
-				if p.Kind == game.KindCard {
-					cardPlays = append(cardPlays, p)
-				}
-			}
-			p := plays[rng.IntN(len(plays))]
-			if len(cardPlays) > 0 && rng.IntN(3) > 0 {
-				p = cardPlays[rng.IntN(len(cardPlays))]
-			}
+			p := randomPlay(t, rng, s, seat)
 			if _, ok := p.Do.(React); ok {
 				reactions++
 			}
