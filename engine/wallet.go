@@ -133,6 +133,8 @@ func walletEventID(playerID, key string, e game.Event) string {
 		return "release:" + e.Hold
 	case wallet.HoldSettled:
 		return "settle:" + e.Hold
+	case wallet.RulingCorrected:
+		return wallet.CorrectionID(e.Dispute)
 	}
 	return fmt.Sprintf("%s:%s:%s", e.EventType(), playerID, key)
 }

@@ -32,6 +32,7 @@ type Ratings struct {
 	checkpoint
 	games    *game.Registry
 	pending  map[string]*ratedMatch        // match ID -> what its result needs
+	rated    map[string]*ratedResult       // match ID -> what its result moved, for a ruling (disputes.go)
 	byPlayer map[string]map[string]*Rating // player -> key -> rating
 	// changed gathers the players whose ratings changed, for a writer that copies them
 	// elsewhere (TrackChanges); nil otherwise, so that a node's own model keeps nothing.
@@ -54,7 +55,7 @@ type ratedMatch struct {
 // NewRatings returns an empty model for the games of reg. A game that reg does not hold
 // is rated under its ID.
 func NewRatings(reg *game.Registry) *Ratings {
-	return &Ratings{games: reg, pending: map[string]*ratedMatch{}, byPlayer: map[string]map[string]*Rating{}}
+	return &Ratings{games: reg, pending: map[string]*ratedMatch{}, rated: map[string]*ratedResult{}, byPlayer: map[string]map[string]*Rating{}}
 }
 
 // Name implements Projection.
@@ -65,6 +66,9 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 	defer r.mu.Unlock()
 	if !r.admit(ev) {
 		return nil
+	}
+	if strings.HasPrefix(ev.Stream, "dispute-") {
+		return r.ruled(ev)
 	}
 	id, ok := strings.CutPrefix(ev.Stream, "match-")
 	if !ok {
@@ -122,9 +126,12 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 		if m.rules != nil && game.AbandonedEarly(m.rules, m.state, len(m.resigned)) {
 			only = func(seat int) bool { return slices.Contains(m.resigned, seat) }
 		}
+		done := &ratedResult{m: m, keys: keys}
 		for k := range keys[0] { // every seat has as many keys: rated key by key
-			r.rate(m, result, func(seat int) string { return keys[seat][k] }, only)
+			done.before = append(done.before, r.rate(m, result, func(seat int) string { return keys[seat][k] }, only, &done.moved))
 		}
+		r.rated[id] = done
+		m.state = nil // the game's state is needed no more: what a ruling needs is in done
 	}
 	return nil
 }
@@ -182,8 +189,9 @@ func (m *ratedMatch) keys() [][]string {
 }
 
 // rate counts result, by seat, for the players of m, each under the key keyOf gives its
-// seat, for the seats that only admits.
-func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) string, only func(seat int) bool) {
+// seat, for the seats that only admits. It returns the ratings before, by seat, and adds
+// to moved what it changed.
+func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) string, only func(seat int) bool, moved *[]movedRating) []rating.Player {
 	before := make([]rating.Player, len(m.players))
 	rows := make([]*Rating, len(m.players))
 	for i, p := range m.players {
@@ -202,17 +210,11 @@ func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) str
 		if !only(i) {
 			continue
 		}
-		x.Rating = after[i]
-		x.Games++
-		switch result[i] {
-		case 1:
-			x.Wins++
-		case 0:
-			x.Losses++
-		default:
-			x.Draws++
-		}
+		mv := movedRating{player: m.players[i], key: keyOf(i), by: after[i] - x.Rating, result: result[i]}
+		mv.apply(x, 1)
+		*moved = append(*moved, mv)
 	}
+	return before
 }
 
 // peek is a player's rating under key as it stands, a copy, without keeping a new one.

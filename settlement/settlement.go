@@ -11,7 +11,10 @@
 //   - a Solwaris duel against a player that has ended: record each rewarded seat's draw
 //     of a Cristal légendaire on its player's loot stream (progress.LootDrawn), derived
 //     by a model of the economy of its own (projections.Economy.Pending), under an ID
-//     derived from the match and the seat.
+//     derived from the match and the seat;
+//   - a ruling on a disputed match that voids or changes its result: once the match's
+//     holds are closed, correct each seat's wallet by what the new result pays less what
+//     the old one paid, under an ID derived from the dispute (rulings.go).
 //
 // Every step is safe to take twice, by a restarted process or by two nodes: the wallet
 // decides nothing for a hold no longer open, and the store answers a step stored before
@@ -62,6 +65,8 @@ type Process struct {
 
 	econ  *projections.Economy // the draws of loot to record
 	drawn map[string]bool      // draws appended, until the feed brings them back
+
+	rulings rulings // the rulings on disputed matches whose coins are to correct (rulings.go)
 }
 
 type openHold struct {
@@ -92,7 +97,7 @@ func New(eng *engine.Engine, log *slog.Logger, opts ...Option) *Process {
 	p := &Process{
 		eng: eng, log: log, grace: DefaultGrace, every: time.Second, now: time.Now, kick: make(chan struct{}, 1),
 		holds: map[string]openHold{}, matches: map[string]*funded{}, done: map[string]string{},
-		econ: projections.NewEconomy(eng.Games()), drawn: map[string]bool{},
+		econ: projections.NewEconomy(eng.Games()), drawn: map[string]bool{}, rulings: newRulings(),
 	}
 	for _, o := range opts {
 		o(p)
@@ -123,6 +128,9 @@ func (p *Process) Digest() string {
 	for _, d := range p.econ.Pending() {
 		fmt.Fprintf(&b, "draw %s %s\n", d.ID, d.Player)
 	}
+	for _, id := range slices.Sorted(maps.Keys(p.rulings.pending)) {
+		fmt.Fprintf(&b, "ruling %s %s\n", id, p.rulings.pending[id].Match)
+	}
 	return b.String()
 }
 
@@ -137,6 +145,16 @@ func (p *Process) Apply(ev eventstore.Event) error {
 	}
 	player, isWallet := strings.CutPrefix(ev.Stream, "wallet-")
 	matchID, isMatch := strings.CutPrefix(ev.Stream, "match-")
+	if strings.HasPrefix(ev.Stream, "dispute-") {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if ev.Position <= p.pos {
+			return nil
+		}
+		p.pos = ev.Position
+		p.wake()
+		return p.applyRuling(ev)
+	}
 	if isMatch && ev.Type != "SeatFunded" && ev.Type != "SeatVacated" && ev.Type != "MatchEnded" || !isMatch && !isWallet {
 		p.advance(ev)
 		return nil
@@ -159,6 +177,8 @@ func (p *Process) Apply(ev eventstore.Event) error {
 			p.closed(e.Hold, e.Match)
 		case wallet.HoldSettled:
 			p.closed(e.Hold, e.Match)
+		case wallet.RulingCorrected:
+			p.rulings.corrected[e.Dispute+"\x00"+player] = true
 		}
 		p.wake()
 		return nil
@@ -282,7 +302,7 @@ func (p *Process) Step(ctx context.Context) int {
 		p.mu.Unlock()
 		n++
 	}
-	return n + p.recordDraws(ctx)
+	return n + p.recordDraws(ctx) + p.correctRulings(ctx)
 }
 
 // recordDraws records the draws of loot pending now; one that fails is logged and

@@ -188,6 +188,7 @@ type app struct {
 	cards    *projections.CardsPlayed
 	economy  *projections.Economy
 	choices  *projections.Choices
+	disputes *projections.Disputes
 	settle   *settlement.Process
 	metrics  *metrics.Registry
 	limits   graph.Limits
@@ -232,13 +233,14 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		economy: projections.NewEconomy(reg),
 		choices: projections.NewChoices(reg),
 	}
+	a.disputes = projections.NewDisputes()
 	a.settle = settlement.New(a.engine, log)
 	head, err := store.HeadPosition(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the store's head: %w", err)
 	}
 	log.Info("rebuilding the read side", "events", head)
-	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards, a.economy, a.choices, a.settle); err != nil {
+	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards, a.economy, a.choices, a.disputes, a.settle); err != nil {
 		return nil, err
 	}
 	hub := graph.NewHub()
@@ -275,6 +277,9 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 				return err
 			}
 			if err := a.choices.Apply(ev); err != nil {
+				return err
+			}
+			if err := a.disputes.Apply(ev); err != nil {
 				return err
 			}
 			if err := a.settle.Apply(ev); err != nil {
@@ -319,7 +324,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if cfg.abandon != nil { // a short claim wait (tests) gets a shorter grace
 		presence.Grace = min(graph.DefaultGrace, time.Duration(cfg.abandon.ClaimAfterMs)*time.Millisecond/4)
 	}
-	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Economy: a.economy, Choices: a.choices, ReadPos: a.follower, Hub: hub, Presence: presence, Key: cfg.key}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Economy: a.economy, Choices: a.choices, Disputes: a.disputes, ReadPos: a.follower, Hub: hub, Presence: presence, Key: cfg.key}
 	return a, nil
 }
 

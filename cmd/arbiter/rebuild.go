@@ -104,7 +104,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // readModels returns fresh, empty projections: every read model the server keeps.
 func readModels() []projections.Projection {
 	reg := games()
-	return []projections.Projection{projections.NewMatches(reg, projections.ArchiveAfter(0)), projections.NewRatings(reg), projections.NewCardsPlayed(reg), projections.NewEconomy(reg), projections.NewChoices(reg)}
+	return []projections.Projection{projections.NewMatches(reg, projections.ArchiveAfter(0)), projections.NewRatings(reg), projections.NewCardsPlayed(reg), projections.NewEconomy(reg), projections.NewChoices(reg), projections.NewDisputes()}
 }
 
 // feed applies every event up to head to ps one at a time, from a store subscription.

@@ -23,12 +23,43 @@ type Registered struct {
 // EventType names the event in the store.
 func (Registered) EventType() string { return "PlayerRegistered" }
 
+// ReviewerGranted gives the player the reviewer role: it may see every finished match
+// whole and rule on the disputes of matches it did not play (package dispute). Only an
+// operator grants it, from the command line (`arbiter grant-reviewer`).
+type ReviewerGranted struct {
+	By string `json:"by"` // who granted it: "operator" from the command line
+}
+
+// ReviewerRevoked takes the reviewer role back.
+type ReviewerRevoked struct {
+	By string `json:"by"`
+}
+
+func (ReviewerGranted) EventType() string { return "ReviewerGranted" }
+func (ReviewerRevoked) EventType() string { return "ReviewerRevoked" }
+
 // Events decodes a player's stream.
 var Events = func() *game.Codec {
 	c := game.NewCodec()
 	game.Register[Registered](c, 1)
+	game.Register[ReviewerGranted](c, 1)
+	game.Register[ReviewerRevoked](c, 1)
 	return c
 }()
+
+// Reviewer reports whether the events of a player's stream, in order, leave it a reviewer.
+func Reviewer(evs []game.Event) bool {
+	on := false
+	for _, e := range evs {
+		switch e.(type) {
+		case ReviewerGranted:
+			on = true
+		case ReviewerRevoked:
+			on = false
+		}
+	}
+	return on
+}
 
 // MaxNameLength is the longest name, in characters.
 const MaxNameLength = 32

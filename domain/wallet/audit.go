@@ -29,6 +29,8 @@ func Audit(s State, id string, e game.Event) error {
 		cmd, wantID = Settle{Hold: e.Hold, Charged: e.Charged, Won: e.Won}, "settle:"+e.Hold
 	case CoinsSpent:
 		cmd = Spend{Amount: e.Amount, Reason: e.Reason, Ref: e.Ref}
+	case RulingCorrected:
+		cmd, wantID = Correct(e), CorrectionID(e.Dispute)
 	default:
 		return fmt.Errorf("%s is no wallet event", e.EventType())
 	}

@@ -59,6 +59,7 @@ var Events = func() *game.Codec {
 	game.Register[HoldReleased](c, 1)
 	game.Register[HoldSettled](c, 1)
 	game.Register[CoinsSpent](c, 1)
+	game.Register[RulingCorrected](c, 1)
 	return c
 }()
 
@@ -90,6 +91,8 @@ func EntryOf(e game.Event) Entry {
 		return Entry{Amount: e.Held - e.Charged + e.Won, Reason: ReasonSettled, Match: e.Match}
 	case CoinsSpent:
 		return Entry{Amount: -e.Amount, Reason: e.Reason, Ref: e.Ref}
+	case RulingCorrected:
+		return Entry{Amount: e.Amount, Reason: e.Reason, Match: e.Match, Ref: e.Dispute}
 	}
 	return Entry{}
 }

@@ -64,6 +64,8 @@ type State struct {
 	Granted bool   // the starting grant was given
 	Holds   []Hold // open holds, in the order they were opened
 	Closed  []string
+	// Corrected lists the disputes whose ruling corrected this wallet (RulingCorrected).
+	Corrected []string
 }
 
 // Held is the total of the open holds.
@@ -192,6 +194,8 @@ func Decide(s State, cmd Command) ([]game.Event, error) {
 			return nil, Short(c.Amount, s.Balance, c.Reason)
 		}
 		return []game.Event{CoinsSpent{Amount: c.Amount, Reason: c.Reason, Ref: c.Ref}}, nil
+	case Correct:
+		return decideCorrect(s, c)
 	}
 	return nil, game.Reject(game.BadInput, "unknown wallet command %T", cmd)
 }
@@ -215,6 +219,9 @@ func Evolve(s State, e game.Event) State {
 		s.Balance += e.Held - e.Charged + e.Won
 	case CoinsSpent:
 		s.Balance -= e.Amount
+	case RulingCorrected:
+		s.Balance += e.Amount
+		s.Corrected = append(slices.Clone(s.Corrected), e.Dispute)
 	}
 	return s
 }
