@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/arbiter-games/arbiter/domain/dispute"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/wallet"
@@ -25,8 +26,19 @@ type WalletReport struct {
 	Problems []string
 	Profiles int // profile streams (the hats worn), checked against the hats bought
 	Draws    int // draws of loot recorded, each re-derived from its match's seed
+	Rulings  int // rulings that changed a result, each correction of coins checked against it
 
-	econ *economy
+	econ        *economy
+	rulings     []dispute.Ruled          // the rulings that change a result, in store order
+	disputes    map[string]dispute.State // match ID -> its dispute stream folded
+	corrections map[string]correction    // dispute ID + "\x00" + player -> its correction
+}
+
+// correction is a wallet's RulingCorrected, where verify found it.
+type correction struct {
+	amount int64
+	reason string
+	where  string
 }
 
 // OK reports whether every wallet and every funded match verified.
@@ -56,7 +68,7 @@ type heldCoins struct {
 // each finished match whose seats are all settled, the coins the settlements paid equal
 // to the coins they charged less what the game charged for itself. Holds of finished matches still open are listed as pending.
 func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (WalletReport, error) {
-	r := WalletReport{econ: newEconomy()}
+	r := WalletReport{econ: newEconomy(), corrections: map[string]correction{}, disputes: map[string]dispute.State{}}
 	wallets := map[string]wallet.State{}
 	profiles := map[string]bool{}
 	holds := map[string]*heldCoins{}
@@ -77,6 +89,9 @@ func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (Wal
 			}
 			if player, ok := strings.CutPrefix(ev.Stream, "wallet-"); ok {
 				r.walletEvent(player, ev, wallets, holds, byMatch)
+			}
+			if strings.HasPrefix(ev.Stream, "dispute-") {
+				r.disputeEvent(ev)
 			}
 			if player, ok := strings.CutPrefix(ev.Stream, "loot-"); ok {
 				r.Draws++
@@ -115,6 +130,7 @@ func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (Wal
 		r.match(snap, holds, byMatch[id])
 	}
 	r.Matches = len(ids)
+	r.checkRulings(ctx, store, games)
 	return r, nil
 }
 
@@ -146,9 +162,17 @@ func (r *WalletReport) walletEvent(player string, ev eventstore.Event, wallets m
 		if h := holds[e.Hold]; h != nil {
 			h.state, h.settled = "settled", e
 		}
+	case wallet.RulingCorrected:
+		key := e.Dispute + "\x00" + player
+		if _, twice := r.corrections[key]; twice {
+			r.Problems = append(r.Problems, fmt.Sprintf("%s version %d: a second correction for dispute %s", ev.Stream, ev.Version, e.Dispute))
+		}
+		r.corrections[key] = correction{amount: e.Amount, reason: e.Reason, where: fmt.Sprintf("%s version %d", ev.Stream, ev.Version)}
 	}
 	wallets[player] = wallet.Evolve(st, d)
-	if b := wallets[player].Balance; b < 0 {
+	// Only a ruling's correction may leave a balance below zero (a winner who spent what a
+	// void takes back owes it; see wallet.RulingCorrected).
+	if b := wallets[player].Balance; b < 0 && len(wallets[player].Corrected) == 0 {
 		r.Problems = append(r.Problems, fmt.Sprintf("%s version %d: the balance is %d", ev.Stream, ev.Version, b))
 	}
 }

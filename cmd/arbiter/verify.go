@@ -195,6 +195,9 @@ func printWallets(w io.Writer, r replay.WalletReport) bool {
 	if r.Draws > 0 {
 		profiles += fmt.Sprintf("; %d loot draw(s) re-derived from their seeds", r.Draws)
 	}
+	if r.Rulings > 0 {
+		profiles += fmt.Sprintf("; %d ruling(s) on disputed matches, their coins checked", r.Rulings)
+	}
 	fmt.Fprintf(w, "%s wallets: %d re-derived, %d holds over %d matches that move coins, %d step(s) pending%s\n", status, r.Wallets, r.Holds, r.Matches, len(r.Pending), profiles)
 	for _, p := range r.Problems {
 		fmt.Fprintf(w, "     %s\n", p)
