@@ -243,6 +243,16 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	if err != nil {
 		return Ack{}, err
 	}
+	if j, ok := cmd.(match.Join); ok && j.Entropy == nil {
+		// A seat brings entropy to the match seed (docs/fairness.md): the player's, or,
+		// when it sent none, the server's. The fingerprint was taken without it, so that
+		// the same join sent again is known for a retry.
+		if j.Entropy, err = e.randomBytes(32); err != nil {
+			return Ack{}, err
+		}
+		j.ServerEntropy = true
+		cmd = j
+	}
 	en := e.lookup(matchID)
 	en.mu.Lock()
 	defer en.mu.Unlock()

@@ -15,6 +15,12 @@ import (
 // are kept for the players of the finished match: nobody else may join it. Asking again
 // returns the rematch unchanged (Duplicate).
 func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, meta Meta) (Ack, error) {
+	return e.RematchWith(ctx, matchID, playerID, name, nil, meta)
+}
+
+// RematchWith is Rematch with the entropy the player brings to its seat (match.Join's;
+// nil: the server draws it).
+func (e *Engine) RematchWith(ctx context.Context, matchID, playerID, name string, entropy []byte, meta Meta) (Ack, error) {
 	old, err := e.Match(ctx, matchID)
 	if err != nil {
 		return Ack{}, err
@@ -53,7 +59,7 @@ func (e *Engine) Rematch(ctx context.Context, matchID, playerID, name string, me
 	if next.State.SeatOf(playerID) >= 0 {
 		return Ack{MatchID: id, FirstVersion: next.Version, LastVersion: next.Version, LastPosition: next.Position, Duplicate: true}, nil
 	}
-	ack, err := e.Handle(ctx, id, match.Join{PlayerID: playerID, Name: name, Seat: &to[seat]}, meta)
+	ack, err := e.Handle(ctx, id, match.Join{PlayerID: playerID, Name: name, Seat: &to[seat], Entropy: entropy}, meta)
 	ack.MatchID = id
 	return ack, err
 }

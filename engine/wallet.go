@@ -247,7 +247,7 @@ func (e *Engine) fundedJoin(ctx context.Context, snap Snapshot, j match.Join, me
 		}
 		if !landed || snap.State.SeatOf(j.PlayerID) >= 0 {
 			// A join sent again, or one a crash interrupted: its hold's join answers it.
-			return e.FinishJoin(ctx, j.PlayerID, j.Name, h)
+			return e.finishJoin(ctx, j.PlayerID, j.Name, j.Entropy, h)
 		}
 		// The hold's seat was vacated and the settlement process has not released it yet:
 		// it is given back before a new hold is taken for the new seat.
@@ -262,7 +262,7 @@ func (e *Engine) fundedJoin(ctx context.Context, snap Snapshot, j match.Join, me
 	if err != nil {
 		return Ack{}, err
 	}
-	return e.FinishJoin(ctx, j.PlayerID, j.Name, h)
+	return e.finishJoin(ctx, j.PlayerID, j.Name, j.Entropy, h)
 }
 
 // commandSeen reports whether the match holds events of an actor's command.
@@ -283,7 +283,14 @@ func (e *Engine) commandSeen(ctx context.Context, matchID, actor, commandID stri
 // process for a hold whose join it does not see: the same command ID and the same join,
 // so the match records it once.
 func (e *Engine) FinishJoin(ctx context.Context, playerID, name string, h wallet.Hold) (Ack, error) {
-	j := match.Join{PlayerID: playerID, Name: name, Seat: h.Seat, Funds: &match.Funds{Hold: h.ID, Amount: h.Amount}}
+	return e.finishJoin(ctx, playerID, name, nil, h)
+}
+
+// finishJoin is FinishJoin with the entropy the player sent (nil: the server draws it).
+// The settlement process, which completes a join a crash interrupted, does not know it:
+// the server draws it then, and the seat's entropy says so.
+func (e *Engine) finishJoin(ctx context.Context, playerID, name string, entropy []byte, h wallet.Hold) (Ack, error) {
+	j := match.Join{PlayerID: playerID, Name: name, Seat: h.Seat, Funds: &match.Funds{Hold: h.ID, Amount: h.Amount}, Entropy: entropy}
 	ack, err := e.handle(ctx, h.Match, nil, j, Meta{CommandID: "hold:" + h.ID, Actor: "player:" + playerID})
 	var busy *eventstore.VersionConflict // the match kept changing: the join may be sent again
 	if game.CodeOf(err) != "" && !errors.As(err, &busy) {

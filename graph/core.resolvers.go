@@ -192,15 +192,19 @@ func (r *mutationResolver) CreateMatch(ctx context.Context, input model.CreateMa
 }
 
 // JoinMatch is the resolver for the joinMatch field.
-func (r *mutationResolver) JoinMatch(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error) {
+func (r *mutationResolver) JoinMatch(ctx context.Context, matchID string, seat *int, commandID *string, entropy *string) (*model.JoinPayload, error) {
 	p, err := r.player(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ent, err := entropyOf(entropy)
 	if err != nil {
 		return nil, err
 	}
 	if err := r.joinCooldown(ctx, p.ID, matchID); err != nil {
 		return nil, err
 	}
-	ack, err := r.Engine.Handle(ctx, matchID, match.Join{PlayerID: p.ID, Name: p.Name, Seat: seat}, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
+	ack, err := r.Engine.Handle(ctx, matchID, match.Join{PlayerID: p.ID, Name: p.Name, Seat: seat, Entropy: ent}, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
 	if err != nil {
 		return nil, err
 	}
@@ -278,12 +282,16 @@ func (r *mutationResolver) DeclineDraw(ctx context.Context, matchID string, comm
 }
 
 // Rematch is the resolver for the rematch field.
-func (r *mutationResolver) Rematch(ctx context.Context, matchID string, commandID *string) (*model.JoinPayload, error) {
+func (r *mutationResolver) Rematch(ctx context.Context, matchID string, commandID *string, entropy *string) (*model.JoinPayload, error) {
 	p, err := r.player(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ack, err := r.Engine.Rematch(ctx, matchID, p.ID, p.Name, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
+	ent, err := entropyOf(entropy)
+	if err != nil {
+		return nil, err
+	}
+	ack, err := r.Engine.RematchWith(ctx, matchID, p.ID, p.Name, ent, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,7 @@ func matchModel(v *projections.MatchView, viewerID string) *model.Match {
 		s := hex.EncodeToString(st.Seed)
 		m.Seed = &s
 	}
+	m.Fairness = fairnessModel(st)
 	if timed, ok := v.Rules.(clock.Timed); ok && st.GameState != nil {
 		if r, ok := timed.Clock(st.GameState).Read(gs); ok {
 			m.Clock = clockModel(r)

@@ -194,6 +194,11 @@ func (x Export) Events() ([]eventstore.Event, error) {
 // verify) after the checks it could make. Exported once the match is over, it hides
 // nothing and verifies whole.
 func VerifyExport(games *game.Registry, x Export) Report {
+	return verifyExport(games, x, false)
+}
+
+// verifyExport is VerifyExport, and with fair the match's fairness too.
+func verifyExport(games *game.Registry, x Export, fair bool) Report {
 	stream := matchstream.Name(x.Header.Match)
 	r := Report{Stream: stream, MatchID: x.Header.Match, Game: x.Header.Game, Events: len(x.Lines)}
 	if len(x.Lines) > 0 {
@@ -220,7 +225,7 @@ func VerifyExport(games *game.Registry, x Export) Report {
 		}
 	}
 	if len(hidden) == 0 {
-		full := VerifyEvents(games, stream, evs)
+		full := verifyEvents(games, stream, evs, fair)
 		full.Problems = append(r.Problems, full.Problems...)
 		return full
 	}

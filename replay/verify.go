@@ -25,6 +25,7 @@ const (
 	CheckRules     = match.CheckRules
 	CheckResult    = match.CheckResult
 	CheckSight     = match.CheckSight
+	CheckFairness  = match.CheckFairness
 )
 
 // maxProblems bounds the problems kept per stream: after a real break, later checks
@@ -57,6 +58,9 @@ type Report struct {
 	Result   *game.Outcome
 	Ending   string // the result for a person to read (see Result); "" before the end
 	Problems []Problem
+	// Fairness is what a fairness verification (VerifyFairness) drew again; nil when it
+	// was not asked for, or the match was not over.
+	Fairness *Fairness
 }
 
 // OK reports whether the stream verified.
@@ -107,6 +111,11 @@ func Verify(ctx context.Context, store Reader, games *game.Registry, matchID str
 // VerifyEvents checks the events of one stream, as Verify does; a stream that is not a
 // match's gets its chain and versions checked only.
 func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) Report {
+	return verifyEvents(games, stream, evs, false)
+}
+
+// verifyEvents is VerifyEvents, and with fair the match's fairness too (VerifyFairness).
+func verifyEvents(games *game.Registry, stream string, evs []eventstore.Event, fair bool) Report {
 	r := Report{Stream: stream, Events: len(evs)}
 	if len(evs) > 0 {
 		r.Version = evs[len(evs)-1].Version
@@ -130,7 +139,7 @@ func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) R
 		return r
 	}
 	r.MatchID = id
-	rules, st := audit(games, &r, evs)
+	rules, st := audit(games, &r, evs, fair)
 	r.Status, r.Result, r.Seats = st.Status, st.Result, len(st.Seats)
 	r.Game, r.Ending = st.Game, Result(rules, st)
 	return r
@@ -139,7 +148,7 @@ func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) R
 // audit checks the versions of a match's events and decodes them under the rules its
 // first event pinned, and has the match's audit check each; it returns the rules and the
 // state folded as far as the audit went.
-func audit(games *game.Registry, r *Report, evs []eventstore.Event) (game.Rules, match.State) {
+func audit(games *game.Registry, r *Report, evs []eventstore.Event, fair bool) (game.Rules, match.State) {
 	var a *match.Audit
 	result := func() (game.Rules, match.State) {
 		if a == nil {
@@ -160,6 +169,9 @@ func audit(games *game.Registry, r *Report, evs []eventstore.Event) (game.Rules,
 				return result()
 			}
 			a = match.NewAudit(r.MatchID, rules, r.add)
+			if fair {
+				r.Fairness = fairnessOf(a, rules, evs)
+			}
 		}
 		d, err := ev.Decode(a.Rules())
 		if err != nil {
@@ -172,6 +184,9 @@ func audit(games *game.Registry, r *Report, evs []eventstore.Event) (game.Rules,
 	}
 	if a != nil {
 		a.End()
+		if r.Fairness != nil {
+			r.Fairness.fill(a)
+		}
 	}
 	return result()
 }
@@ -182,6 +197,9 @@ type Options struct {
 	Progress func(p Progress)
 	// Workers is how many streams are verified at once (default GOMAXPROCS).
 	Workers int
+	// Fairness verifies each finished match's random outcomes too (VerifyFairness); a
+	// match not over yet is verified without them (its Report's Fairness is nil).
+	Fairness bool
 }
 
 // Progress is how far VerifyAll has come.
@@ -240,7 +258,7 @@ func VerifyAll(ctx context.Context, store Reader, games *game.Registry, opts Opt
 			for i := range next {
 				evs, err := readStream(ctx, store, streams[i])
 				if err == nil {
-					reports[i] = VerifyEvents(games, streams[i], evs)
+					reports[i] = verifyEvents(games, streams[i], evs, opts.Fairness && revealed(evs))
 				}
 				errs[i] = err
 				mu.Lock()

@@ -5,14 +5,25 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/fairness"
 )
 
 // Shuffle is deck in the order the match seed deals it for label (a game's name for one
-// deck of one match, "unfair/deck/0"): a Fisher-Yates shuffle driven by ChaCha8 keyed
+// deck of one match, "unfair/deck/0") under procedure v: V1's Fisher–Yates on the stream
+// of the label (fairness.Shuffled, docs/fairness.md), or for a match recorded before it
+// (Legacy) the shuffle of then (legacyShuffle). deck is not changed.
+func Shuffle(v fairness.Version, seed []byte, label string, deck []string) []string {
+	if v != fairness.Legacy {
+		return fairness.Shuffled(seed, label, deck)
+	}
+	return legacyShuffle(seed, label, deck)
+}
+
+// legacyShuffle is the Legacy procedure: a Fisher-Yates shuffle driven by ChaCha8 keyed
 // with sha256(seed || label). Both the generator and the way a draw becomes an index are
-// written down here, so that a deck dealt today deals the same under any later Go
-// release, and anyone may deal it again once the seed is revealed. deck is not changed.
-func Shuffle(seed []byte, label string, deck []string) []string {
+// written down here, so that a deck dealt then deals the same under any later Go release.
+func legacyShuffle(seed []byte, label string, deck []string) []string {
 	key := sha256.Sum256(slices.Concat(seed, []byte(label)))
 	rng := rand.NewChaCha8(key)
 	out := slices.Clone(deck)

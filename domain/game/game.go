@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
@@ -57,8 +58,12 @@ type Plan struct {
 type Setup struct {
 	Plan    Plan
 	Options Options
-	Seed    []byte    // the match's secret seed: derive every shuffle from it, deterministically
-	At      time.Time // when play starts
+	Seed    []byte // the match's secret seed: derive every shuffle from it, deterministically
+	// Fairness is the procedure to derive them by: fairness.V1 (draw every outcome
+	// through package fairness from Seed, the match seed), or Legacy for a match recorded
+	// before it (the game's own derivation of then, from the server's seed).
+	Fairness fairness.Version
+	At       time.Time // when play starts
 	// Purses is, by seat, the most a Charging game may charge the seat (its funds beyond
 	// the match's stake); nil in a match that moves no coins.
 	Purses []int64
@@ -126,6 +131,14 @@ func Encode(e Event) ([]byte, error) { return json.Marshal(e) }
 // match ends with the game's outcome.
 type Withdrawing interface {
 	Withdraw(st State, seat int, at time.Time) []Emitted
+}
+
+// Random is implemented by a game whose events record random outcomes (a deck's order, a
+// deal, a roll). Drawn names what e's outcomes were drawn for: the labels of the streams
+// they came from (docs/fairness.md), nil for an event that records none. The fairness
+// audit (`arbiter verify --fairness`) names them when it draws the outcomes again.
+type Random interface {
+	Drawn(e Event) []string
 }
 
 // Sighted is implemented by a game that can tell, from an event alone, who may see it.

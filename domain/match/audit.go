@@ -2,11 +2,14 @@ package match
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 )
@@ -20,6 +23,7 @@ const (
 	CheckRules     = "rules"     // a game event is what the rules record (game.Auditor, Evolve)
 	CheckResult    = "result"    // MatchEnded says what the game's status says
 	CheckSight     = "sight"     // a game event is stored with the visibility the rules give it (game.Sighted)
+	CheckFairness  = "fairness"  // a random outcome is what the revealed seed and the entropies draw (Audit.Fairness)
 )
 
 // Report receives what an audit finds wrong: the version of the event (0 for the match as
@@ -53,6 +57,10 @@ type Audit struct {
 	st     State
 
 	seed   []byte         // from SeedDrawn
+	fair   bool           // the audit of the match's fairness (Fairness)
+	reveal []byte         // the seed revealed at the end, under fair
+	begun  bool           // MatchStarted was checked
+	drawn  []Drawn        // the random outcomes recomputed, under fair
 	setup  []game.Emitted // opening events still expected from Setup
 	overAt int64          // version of the game event after which the game was over
 	overAs game.Outcome   // the outcome the game's Status gave then
@@ -72,6 +80,25 @@ func NewAudit(id string, rules game.Rules, report Report) *Audit {
 	return &Audit{id: id, rules: rules, report: report, forfeiter: -1}
 }
 
+// Drawn is one event whose random outcomes a fairness audit recomputed.
+type Drawn struct {
+	Version  int64
+	Type     string
+	Purposes []string // the labels of the streams they were drawn from (game.Random)
+}
+
+// Fairness makes the audit one of the match's fairness (`arbiter verify --fairness`): the
+// openings and every random outcome the game records are drawn again from revealed, the
+// seed of the match's SeedRevealed (the verifier reads it first), and the entropies of its
+// seats; a difference is reported under CheckFairness with the purpose it was drawn for.
+// Without a revealed seed the match cannot be checked, which End reports.
+func (a *Audit) Fairness(revealed []byte) {
+	a.fair, a.reveal = true, revealed
+}
+
+// Drawn lists the events whose random outcomes the fairness audit recomputed.
+func (a *Audit) Drawn() []Drawn { return a.drawn }
+
 // State is the match as folded so far.
 func (a *Audit) State() State { return a.st }
 
@@ -89,7 +116,18 @@ func (a *Audit) End() {
 		a.report(0, CheckSeed, "the match is over but its seed was never revealed")
 	case len(a.setup) > 0:
 		a.report(0, CheckSetup, "the stream ends before the game's opening event %s", a.setup[0].Event.EventType())
+	case a.fair && (a.st.Status != Finished || a.reveal == nil):
+		a.report(0, CheckFairness, "the match is %s and its seed not revealed: its random outcomes cannot be drawn again yet", statusName(a.st.Status))
 	}
+}
+
+// purposes is what d's random outcomes were drawn for, under a fairness audit; nil for
+// an event that records none, or outside a fairness audit.
+func (a *Audit) purposes(d game.Event) []string {
+	if r, ok := a.rules.(game.Random); ok && a.fair {
+		return r.Drawn(d)
+	}
+	return nil
 }
 
 // Check verifies one decoded event against the state before it and folds it; false stops
@@ -121,6 +159,7 @@ func (a *Audit) Check(ev Stored, d game.Event) bool {
 		want := a.setup[0]
 		a.setup = a.setup[1:]
 		a.expect(ev, d, want, CheckSetup, "the opening dealt from the seed")
+		a.drew(ev, d)
 	case len(a.withdrawal) > 0:
 		want := a.withdrawal[0]
 		a.withdrawal = a.withdrawal[1:]
@@ -131,9 +170,14 @@ func (a *Audit) Check(ev Stored, d game.Event) bool {
 		}
 		if au, ok := a.rules.(game.Auditor); ok {
 			if err := au.Audit(st.GameState, d); err != nil {
-				a.report(version, CheckRules, "%v", err)
+				if p := a.purposes(d); p != nil {
+					a.report(version, CheckFairness, "%s drawn for %s: %v", ev.Type, strings.Join(p, ", "), err)
+				} else {
+					a.report(version, CheckRules, "%v", err)
+				}
 			}
 		}
+		a.drew(ev, d)
 		if s, ok := a.rules.(game.Sighted); ok {
 			if want := s.Sight(d); want != ev.Visibility {
 				a.report(version, CheckSight, "%s is stored visible to %s; the rules show it to %s", ev.Type, sightName(ev.Visibility), sightName(want))
@@ -160,6 +204,8 @@ func (a *Audit) Check(ev Stored, d game.Event) bool {
 		}
 	case SeedDrawn:
 		switch {
+		case a.fair && a.reveal != nil && !bytes.Equal(e.Seed, a.reveal):
+			a.report(version, CheckFairness, "SeedDrawn holds another seed than the one revealed at the end")
 		case a.seed != nil:
 			a.report(version, CheckLifecycle, "a second SeedDrawn")
 		case Commitment(e.Seed) != st.SeedCommitment:
@@ -180,6 +226,7 @@ func (a *Audit) Check(ev Stored, d game.Event) bool {
 		case st.Reserved != nil && st.Reserved[e.Seat] != e.PlayerID:
 			a.report(version, CheckLifecycle, "player %s sits at seat %d, kept for %q", e.PlayerID, e.Seat, st.Reserved[e.Seat])
 		}
+		a.entropy(version, e)
 	case MatchStarted:
 		a.started(ev)
 	case SeatLeft, SeatReturned, Forfeited:
@@ -226,6 +273,7 @@ func (a *Audit) Check(ev Stored, d game.Event) bool {
 		case a.seed != nil && !bytes.Equal(e.Seed, a.seed):
 			a.report(version, CheckSeed, "the revealed seed is not the one drawn at creation")
 		}
+		a.revealed(version, e)
 	}
 	if !a.evolve(version, d) {
 		return false
@@ -254,6 +302,7 @@ func (a *Audit) evolve(version int64, d game.Event) (ok bool) {
 // seed, to compare it with the events that follow.
 func (a *Audit) started(ev Stored) {
 	st := &a.st
+	a.begun = true
 	if st.Status != Open {
 		a.report(ev.Version, CheckLifecycle, "MatchStarted while the match is %s", statusName(st.Status))
 		return
@@ -271,7 +320,11 @@ func (a *Audit) started(ev Stored) {
 	}
 	// The engine does not record the command's receive time; the start event's time is
 	// the closest record of it. Games whose opening depends on it would need it stored.
-	opening, err := a.rules.Setup(st.setup(a.seed, ev.Time))
+	seed := a.seed
+	if a.fair && a.reveal != nil {
+		seed = a.reveal // the opening drawn again from what the end revealed
+	}
+	opening, err := a.rules.Setup(st.setup(st.GameSeed(seed), ev.Time))
 	if err != nil {
 		a.report(ev.Version, CheckSetup, "the rules refuse to deal this match's opening: %v", err)
 		return
@@ -294,6 +347,10 @@ func (a *Audit) expect(ev Stored, d game.Event, want game.Emitted, check, source
 	} else if !same {
 		got, _ := game.Encode(d)
 		exp, _ := game.Encode(want.Event)
+		if p := a.purposes(d); p != nil {
+			a.report(ev.Version, CheckFairness, "%s drawn for %s: recorded as %s; the revealed seed and the seats' entropy draw %s", ev.Type, strings.Join(p, ", "), got, exp)
+			return
+		}
 		a.report(ev.Version, check, "%s recorded as %s; %s records %s", ev.Type, got, source, exp)
 	}
 }
@@ -468,5 +525,46 @@ func (a *Audit) presence(ev Stored, d game.Event) {
 			a.report(ev.Version, CheckLifecycle, "seat %d forfeited %s after it left; the rule waits %s", e.Seat, ev.Time.Sub(since), st.ForfeitAfter(a.rules, e.Seat))
 		}
 		a.forfeiter = e.Seat
+	}
+}
+
+// drew counts d among the random outcomes recomputed, under a fairness audit.
+func (a *Audit) drew(ev Stored, d game.Event) {
+	if p := a.purposes(d); p != nil {
+		a.drawn = append(a.drawn, Drawn{Version: ev.Version, Type: ev.Type, Purposes: p})
+	}
+}
+
+// entropy checks the entropy a SeatTaken records: under V1, 16 to 64 bytes in hex, drawn
+// by the player or the server; none under Legacy.
+func (a *Audit) entropy(version int64, e SeatTaken) {
+	if a.st.Fairness == fairness.Legacy {
+		if e.Entropy != "" || e.EntropyBy != "" {
+			a.report(version, CheckFairness, "seat %d brings entropy to a match of the Legacy procedure, which takes none", e.Seat)
+		}
+		return
+	}
+	b, err := hex.DecodeString(e.Entropy)
+	if err == nil {
+		err = fairness.CheckEntropy(b)
+	}
+	switch {
+	case err != nil:
+		a.report(version, CheckFairness, "seat %d's entropy %q: %v", e.Seat, e.Entropy, err)
+	case e.EntropyBy != EntropyByPlayer && e.EntropyBy != EntropyByServer:
+		a.report(version, CheckFairness, "seat %d's entropy drawn by %q: the player or the server draws it", e.Seat, e.EntropyBy)
+	}
+}
+
+// revealed checks the match seed a SeedRevealed records against the one the revealed seed
+// and the seats' entropy derive (none before the start, nor under Legacy).
+func (a *Audit) revealed(version int64, e SeedRevealed) {
+	st := &a.st
+	var want []byte
+	if st.Fairness != fairness.Legacy && a.begun {
+		want = st.GameSeed(e.Seed)
+	}
+	if !bytes.Equal(e.MatchSeed, want) {
+		a.report(version, CheckFairness, "the revealed match seed is %x; the revealed seed and the seats' entropy derive %x", e.MatchSeed, want)
 	}
 }

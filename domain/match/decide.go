@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 )
@@ -136,7 +137,7 @@ func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
 		{Event: MatchCreated{
 			Game: info.ID, RulesVersion: info.RulesVersion, Options: c.Options, Rated: c.Rated,
 			Seats: plan.Seats, Teams: plan.Teams, CreatedBy: c.By, SeedCommitment: Commitment(c.Seed),
-			RematchOf: c.RematchOf, Reserved: c.Reserved, Abandon: c.Abandon,
+			RematchOf: c.RematchOf, Reserved: c.Reserved, Abandon: c.Abandon, Fairness: int(fairness.Current),
 		}},
 		{Event: SeedDrawn{Seed: c.Seed}, Visibility: visibility.Server},
 	}, nil
@@ -174,11 +175,15 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 			}
 		}
 	}
+	taken, err := seatTaken(s, c, seat)
+	if err != nil {
+		return nil, err
+	}
 	funded, err := fund(rules, s, c, seat)
 	if err != nil {
 		return nil, err
 	}
-	out := append(game.PublicEvents(SeatTaken{Seat: seat, PlayerID: c.PlayerID, Name: c.Name, Bot: c.Bot}), funded...)
+	out := append(game.PublicEvents(taken), funded...)
 	if freeSeats(s) > 1 {
 		return out, nil
 	}
@@ -187,7 +192,7 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 		s = Evolve(rules, s, e.Event)
 	}
 	out = append(out, game.Emitted{Event: MatchStarted{At: c.At}})
-	opening, err := rules.Setup(s.setup(s.Seed, c.At))
+	opening, err := rules.Setup(s.setup(s.GameSeed(s.Seed), c.At))
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +279,28 @@ func end(s State, winners []int, reason string) []game.Emitted {
 	if winners == nil {
 		winners = []int{}
 	}
-	return game.PublicEvents(MatchEnded{Winners: winners, Reason: reason}, SeedRevealed{Seed: s.Seed})
+	revealed := SeedRevealed{Seed: s.Seed}
+	if s.Fairness != fairness.Legacy && s.Status == Live {
+		revealed.MatchSeed = s.GameSeed(s.Seed) // a match cancelled before its start has none
+	}
+	return game.PublicEvents(MatchEnded{Winners: winners, Reason: reason}, revealed)
+}
+
+// seatTaken is the SeatTaken of a join at seat: with the entropy it brings, under a
+// procedure that takes it.
+func seatTaken(s State, c Join, seat int) (SeatTaken, error) {
+	e := SeatTaken{Seat: seat, PlayerID: c.PlayerID, Name: c.Name, Bot: c.Bot}
+	if s.Fairness == fairness.Legacy {
+		return e, nil // a match created before players brought entropy deals as it always did
+	}
+	if err := fairness.CheckEntropy(c.Entropy); err != nil {
+		return e, game.Reject(game.BadInput, "%v", err)
+	}
+	e.Entropy, e.EntropyBy = fairness.Hex(c.Entropy), EntropyByPlayer
+	if c.ServerEntropy {
+		e.EntropyBy = EntropyByServer
+	}
+	return e, nil
 }
 
 // liveSeat is the seat of a player who may act in the live match s: seated, and still

@@ -55,7 +55,7 @@ func TestOnlyAMoveOnTheOfferersBoardDeclinesIt(t *testing.T) {
 	}
 	do(match.Create{Game: "TWO_BOARDS", Seed: seed})
 	for _, p := range []string{"ann", "bob", "cid", "dee"} {
-		do(match.Join{PlayerID: p, Name: p})
+		do(match.Join{Entropy: entropy, PlayerID: p, Name: p})
 	}
 	do(match.OfferDraw{PlayerID: "ann"})
 	for _, p := range []string{"ann", "cid", "dee"} { // the offerer, and the other board

@@ -15,8 +15,8 @@ func TestSpectatorDelayOption(t *testing.T) {
 	tb := &table{t: t}
 	opts := game.Options{match.SpectatorDelayOption: "30", "clock": "5+3"}
 	tb.do(match.Create{Game: classic.ID, Options: opts, Seed: seed, At: t0})
-	tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
 	if tb.state.Status != match.Live {
 		t.Fatalf("the match did not start: %s", tb.state.Status)
 	}

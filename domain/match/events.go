@@ -22,6 +22,9 @@ type MatchCreated struct {
 	Reserved       []string     `json:"reserved,omitempty"`  // by seat: the only player who may sit there
 	Abandon        *Abandon     `json:"abandon,omitempty"`   // the rule for players who leave
 	SeedCommitment string       `json:"seedCommitment"`      // hex SHA-256 of the seed, revealed at the end
+	// Fairness is the procedure of the match's random outcomes (fairness.Version): 1 for
+	// every match created since players bring entropy, absent (0, Legacy) before.
+	Fairness int `json:"fairness,omitempty"`
 }
 
 // SeedDrawn holds the match's secret seed. It is server-only until SeedRevealed.
@@ -35,7 +38,18 @@ type SeatTaken struct {
 	PlayerID string `json:"playerId"`
 	Name     string `json:"name"`
 	Bot      bool   `json:"bot,omitempty"` // the house bot (package bot) sits there
+	// Entropy is what the seat brings to the match seed, in hex (fairness.MatchSeed), and
+	// EntropyBy who drew it: "player", or "server" for a player who sent none (the house
+	// bot's, too). Absent in a match of the Legacy procedure.
+	Entropy   string `json:"entropy,omitempty"`
+	EntropyBy string `json:"entropyBy,omitempty"`
 }
+
+// Who drew a seat's entropy (SeatTaken.EntropyBy).
+const (
+	EntropyByPlayer = "player"
+	EntropyByServer = "server"
+)
 
 // MatchStarted opens play at At (the last join's time); the game's Setup events follow it.
 type MatchStarted struct {
@@ -73,6 +87,9 @@ type MatchEnded struct {
 // against the commitment of MatchCreated.
 type SeedRevealed struct {
 	Seed []byte `json:"seed"`
+	// MatchSeed is the seed the game drew from, derived from Seed and the seats' entropy
+	// (State.GameSeed); absent under the Legacy procedure, where it is Seed.
+	MatchSeed []byte `json:"matchSeed,omitempty"`
 }
 
 func (MatchCreated) EventType() string { return "MatchCreated" }

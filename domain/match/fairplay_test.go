@@ -18,13 +18,13 @@ import (
 func TestARematchKeepsItsSeatsForItsPlayers(t *testing.T) {
 	tb := &table{t: t}
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "bob", RematchOf: "m1", Reserved: []string{"bob", "alice"}})
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
-	tb.refuse(match.Join{PlayerID: "mallory", Name: "Mallory", At: t0}, game.Forbidden)
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "mallory", Name: "Mallory", At: t0}, game.Forbidden)
 	one := 1
-	tb.refuse(match.Join{PlayerID: "mallory", Name: "Mallory", Seat: &one, At: t0}, game.Forbidden)
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "mallory", Name: "Mallory", Seat: &one, At: t0}, game.Forbidden)
 	zero := 0
-	tb.refuse(match.Join{PlayerID: "alice", Name: "Alice", Seat: &zero, At: t0}, game.Forbidden)
-	tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", Seat: &zero, At: t0}, game.Forbidden)
+	tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0})
 	if tb.state.Status != match.Live || tb.state.SeatOf("alice") != 1 || tb.state.SeatOf("bob") != 0 {
 		t.Fatalf("the rematch is not Bob against Alice: %+v", tb.state.Seats)
 	}
@@ -43,8 +43,8 @@ func rated(t *testing.T, isRated bool) *table {
 	tb := &table{t: t}
 	rule := match.DefaultAbandon
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice", Rated: isRated, Abandon: &rule})
-	tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
 	return tb
 }
 
@@ -118,7 +118,7 @@ func TestAMatchWithoutItsFirstMovesIsAborted(t *testing.T) {
 func TestCancelAndLeaveAnOpenMatch(t *testing.T) {
 	tb := &table{t: t}
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice"})
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
 	tb.refuse(match.Cancel{PlayerID: "mallory"}, game.Forbidden)
 	tb.refuse(match.Unseat{PlayerID: "alice"}, game.Forbidden) // not seated
 	tb.do(match.Unseat{PlayerID: "bob"})
@@ -127,13 +127,13 @@ func TestCancelAndLeaveAnOpenMatch(t *testing.T) {
 	}
 	tb.do(match.Cancel{PlayerID: "alice"})
 	wantResult(t, tb, match.Cancelled)
-	tb.refuse(match.Join{PlayerID: "bob", Name: "Bob", At: t0}, game.Conflict)
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0}, game.Conflict)
 
 	// An anonymous creator: its only seated player may cancel it.
 	tb = &table{t: t}
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0})
 	tb.refuse(match.Cancel{PlayerID: ""}, game.Forbidden)
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
 	tb.do(match.Cancel{PlayerID: "bob"})
 	wantResult(t, tb, match.Cancelled)
 
@@ -158,9 +158,9 @@ func TestAwayFromWhenTheConnectionClosed(t *testing.T) {
 func TestTheBotAtSeveralSeats(t *testing.T) {
 	tb := &table{t: t}
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice"})
-	tb.do(match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true, At: t0})
-	tb.refuse(match.Join{PlayerID: "bot", Name: "Arbiter bot", At: t0}, game.Conflict) // not as the bot
-	tb.do(match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true, At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bot", Name: "Arbiter bot", Bot: true, At: t0})
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "bot", Name: "Arbiter bot", At: t0}, game.Conflict) // not as the bot
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bot", Name: "Arbiter bot", Bot: true, At: t0})
 	if tb.state.Status != match.Live || tb.state.Seats[0].PlayerID != "bot" || tb.state.Seats[1].PlayerID != "bot" {
 		t.Fatalf("two bots: %+v", tb.state.Seats)
 	}
@@ -183,7 +183,7 @@ func TestACardAndItsMoveAreOneTurn(t *testing.T) {
 		s := match.State{}
 		cmds := []match.Command{
 			match.Create{Game: unfair.ID, Seed: bytes.Repeat([]byte{byte(n)}, 32), At: t0, Rated: true},
-			match.Join{PlayerID: "alice", Name: "Alice", At: t0}, match.Join{PlayerID: "bob", Name: "Bob", At: t0},
+			match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0}, match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0},
 		}
 		for _, c := range cmds {
 			evs, err := match.Decide(u, s, c)
@@ -239,8 +239,8 @@ func TestAPreludeDelaysTheAbort(t *testing.T) {
 	var st match.State
 	for _, cmd := range []match.Command{
 		match.Create{Game: magicchess.ID, Seed: seed, At: t0, By: "alice", Abandon: &rule},
-		match.Join{PlayerID: "alice", Name: "Alice", At: t0},
-		match.Join{PlayerID: "bob", Name: "Bob", At: t0},
+		match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0},
+		match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0},
 	} {
 		evs, err := match.Decide(magic, st, cmd)
 		if err != nil {

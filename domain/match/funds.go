@@ -117,7 +117,7 @@ func (s *State) Purses() []int64 {
 // setup is what the game is told to deal the opening of s, started at at.
 func (s *State) setup(seed []byte, at time.Time) game.Setup {
 	stake, _ := Stake(s.Options)
-	return game.Setup{Plan: s.Plan, Options: GameOptions(s.Options), Seed: seed, At: at, Purses: s.Purses(), Stake: stake}
+	return game.Setup{Plan: s.Plan, Options: GameOptions(s.Options), Seed: seed, Fairness: s.Fairness, At: at, Purses: s.Purses(), Stake: stake}
 }
 
 // SeatSettlement is what a seat's hold pays (Charged) and receives (Won) at the end.

@@ -51,24 +51,24 @@ func TestAStakeMustBeAWholeNumberOfCoins(t *testing.T) {
 func TestAFundedMatchRefusesAJoinWithoutAHold(t *testing.T) {
 	st, _ := decide(t, roundTable{}, match.State{}, match.Create{Game: "ROUND", Seed: seed, Options: game.Options{match.StakeOption: "100"}})
 	for _, j := range []match.Join{
-		{PlayerID: "ann", Name: "Ann"},
-		{PlayerID: "bot", Name: "Bot", Bot: true, Funds: &match.Funds{Hold: "h", Amount: 100}},
-		{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "h", Amount: 99}},
+		{PlayerID: "ann", Name: "Ann", Entropy: entropy},
+		{PlayerID: "bot", Name: "Bot", Bot: true, Funds: &match.Funds{Hold: "h", Amount: 100}, Entropy: entropy},
+		{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "h", Amount: 99}, Entropy: entropy},
 	} {
 		if evs, err := match.Decide(roundTable{}, st, j); err == nil {
 			t.Errorf("%+v joined: %v", j, evs)
 		}
 	}
 	free, _ := decide(t, roundTable{}, match.State{}, match.Create{Game: "ROUND", Seed: seed})
-	if _, err := match.Decide(roundTable{}, free, match.Join{PlayerID: "ann", Funds: &match.Funds{Hold: "h", Amount: 1}}); game.CodeOf(err) != game.BadInput {
+	if _, err := match.Decide(roundTable{}, free, match.Join{Entropy: entropy, PlayerID: "ann", Funds: &match.Funds{Hold: "h", Amount: 1}}); game.CodeOf(err) != game.BadInput {
 		t.Fatalf("a hold in a match without coins: %v", err)
 	}
 }
 
 func TestAFundedSeatIsSeenByItsSeatAloneAndPursesReachTheGame(t *testing.T) {
 	st, evs := decide(t, tollgame.Rules{}, stakedToll(t, "100"),
-		match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
-		match.Join{PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
+		match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
+		match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
 	var funded int
 	for _, e := range evs {
 		if f, ok := e.Event.(match.SeatFunded); ok {
@@ -92,8 +92,8 @@ func TestAFundedSeatIsSeenByItsSeatAloneAndPursesReachTheGame(t *testing.T) {
 func TestSettlementPaysTheStakeToTheWinnerAndSubtractsCharges(t *testing.T) {
 	play := func(stake string, moves ...string) []match.SeatSettlement {
 		st, _ := decide(t, tollgame.Rules{}, stakedToll(t, stake),
-			match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
-			match.Join{PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
+			match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
+			match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
 		for i, m := range moves {
 			st, _ = decide(t, tollgame.Rules{}, st, match.Act{PlayerID: []string{"ann", "bob"}[i%2], Do: game.Move{Notation: m}})
 		}
@@ -114,7 +114,7 @@ func TestSettlementPaysTheStakeToTheWinnerAndSubtractsCharges(t *testing.T) {
 		}
 	}
 	// A void match moves nothing: the creator cancels before the second seat.
-	st, _ := decide(t, tollgame.Rules{}, stakedToll(t, "100"), match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}}, match.Cancel{PlayerID: "ann"})
+	st, _ := decide(t, tollgame.Rules{}, stakedToll(t, "100"), match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}}, match.Cancel{PlayerID: "ann"})
 	if got := match.Settlement(tollgame.Rules{}, st); !slices.Equal(got, []match.SeatSettlement{{Hold: "ha"}, {}}) {
 		t.Fatalf("cancelled: %+v", got)
 	}
@@ -122,7 +122,7 @@ func TestSettlementPaysTheStakeToTheWinnerAndSubtractsCharges(t *testing.T) {
 
 func TestAVacatedSeatLosesItsFunds(t *testing.T) {
 	st, _ := decide(t, tollgame.Rules{}, stakedToll(t, "100"),
-		match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}}, match.Unseat{PlayerID: "ann"})
+		match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}}, match.Unseat{PlayerID: "ann"})
 	if st.Holds[0] != "" || st.Funds[0] != 0 {
 		t.Fatalf("after leaving: holds %v funds %v", st.Holds, st.Funds)
 	}
@@ -152,8 +152,8 @@ func TestAStakeDoesNotMoveWhenAMatchIsAbandonedTooEarlyToCount(t *testing.T) {
 	} {
 		rules := shortToll{}
 		st, _ := decide(t, rules, stakedToll(t, "100"),
-			match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
-			match.Join{PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
+			match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "ha", Amount: 600}},
+			match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", Funds: &match.Funds{Hold: "hb", Amount: 300}})
 		for _, m := range c.moves {
 			st, _ = decide(t, rules, st, match.Act{PlayerID: "ann", Do: game.Move{Notation: m}})
 		}

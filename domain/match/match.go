@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -32,6 +33,10 @@ type Seat struct {
 	PlayerID string
 	Name     string
 	Bot      bool // the house bot, which plays by itself (package bot)
+	// Entropy is what the seat brought to the match seed (fairness.MatchSeed); nil in a
+	// match of the Legacy procedure. ServerEntropy: the server drew it, the player sent none.
+	Entropy       []byte
+	ServerEntropy bool
 }
 
 // Taken reports whether a player sits there.
@@ -51,21 +56,23 @@ type State struct {
 	SeedCommitment string
 	Seed           []byte // server-only until revealed
 	SeedRevealed   bool
-	Seats          []Seat
-	Status         Status
-	DrawOfferBy    int   // the seat whose offer is pending, or -1
-	DrawAccepted   []int // seats that accepted the pending offer
-	Resigned       []int
-	Abandon        *Abandon    // the rule for seats that leave; nil for none
-	AwaySince      []time.Time // by seat: when its player left, zero while present
-	StartedAt      time.Time   // when play started
-	PlayFrom       time.Time   // when the first moves may start: StartedAt, or later after a game's prelude (game.Preluded)
-	Opened         bool        // every seat has made its first move (see abort.go)
-	Offered        []bool      // by seat: it offered a draw and no opponent has moved since
-	GameState      game.State
-	Result         *game.Outcome
-	Funds          []int64  // by seat: the coins held for it, in a match that moves coins (see funds.go)
-	Holds          []string // by seat: the ID of the hold that funds it
+	// Fairness is the procedure the match draws its random outcomes by (MatchCreated).
+	Fairness     fairness.Version
+	Seats        []Seat
+	Status       Status
+	DrawOfferBy  int   // the seat whose offer is pending, or -1
+	DrawAccepted []int // seats that accepted the pending offer
+	Resigned     []int
+	Abandon      *Abandon    // the rule for seats that leave; nil for none
+	AwaySince    []time.Time // by seat: when its player left, zero while present
+	StartedAt    time.Time   // when play started
+	PlayFrom     time.Time   // when the first moves may start: StartedAt, or later after a game's prelude (game.Preluded)
+	Opened       bool        // every seat has made its first move (see abort.go)
+	Offered      []bool      // by seat: it offered a draw and no opponent has moved since
+	GameState    game.State
+	Result       *game.Outcome
+	Funds        []int64  // by seat: the coins held for it, in a match that moves coins (see funds.go)
+	Holds        []string // by seat: the ID of the hold that funds it
 }
 
 // SeatOf returns the seat of a player, or -1.
@@ -82,6 +89,21 @@ func (s *State) SeatOf(playerID string) int {
 func Commitment(seed []byte) string {
 	sum := sha256.Sum256(seed)
 	return hex.EncodeToString(sum[:])
+}
+
+// GameSeed is the seed the game draws every random outcome of the match from: under V1
+// the match seed derived from the server's seed and each seat's entropy (fairness.MatchSeed),
+// under Legacy the server's seed itself. seed is the server's seed (State.Seed, or the one
+// revealed, for a verifier).
+func (s *State) GameSeed(seed []byte) []byte {
+	if s.Fairness == fairness.Legacy {
+		return seed
+	}
+	entropies := make([][]byte, len(s.Seats))
+	for i, st := range s.Seats {
+		entropies[i] = st.Entropy
+	}
+	return fairness.MatchSeed(seed, entropies)
 }
 
 // Command is a request to a match. The engine fills in At, the server's receive time.
@@ -114,6 +136,10 @@ type Join struct {
 	At       time.Time
 	Bot      bool
 	Funds    *Funds // the hold that funds the seat, in a match that moves coins (see funds.go)
+	// Entropy is what the seat brings to the match seed (fairness.MinEntropy to MaxEntropy
+	// bytes): the player's own, or drawn by the engine when it sent none (ServerEntropy).
+	Entropy       []byte
+	ServerEntropy bool
 }
 
 // Act is a game action by the player's seat (a move, a card...). Seat names the seat
@@ -202,6 +228,7 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Game, s.RulesVersion, s.Options, s.Rated = e.Game, e.RulesVersion, e.Options, e.Rated
 		s.Plan = game.Plan{Seats: e.Seats, Teams: e.Teams}
 		s.CreatedBy, s.SeedCommitment, s.RematchOf = e.CreatedBy, e.SeedCommitment, e.RematchOf
+		s.Fairness = fairness.Version(e.Fairness)
 		s.Reserved = e.Reserved
 		s.Seats = make([]Seat, e.Seats)
 		s.Funds, s.Holds = make([]int64, e.Seats), make([]string, e.Seats)
@@ -213,7 +240,8 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Seed = e.Seed
 	case SeatTaken:
 		s.Seats = slices.Clone(s.Seats)
-		s.Seats[e.Seat] = Seat{PlayerID: e.PlayerID, Name: e.Name, Bot: e.Bot}
+		entropy, _ := hex.DecodeString(e.Entropy)
+		s.Seats[e.Seat] = Seat{PlayerID: e.PlayerID, Name: e.Name, Bot: e.Bot, Entropy: entropy, ServerEntropy: e.EntropyBy == EntropyByServer}
 	case MatchStarted:
 		s.Status = Live
 		s.StartedAt, s.PlayFrom = e.At, e.At

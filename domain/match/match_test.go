@@ -15,7 +15,9 @@ import (
 var (
 	rules = classic.Rules{}
 	seed  = bytes.Repeat([]byte{7}, 32)
-	t0    = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	// entropy is what every seat of these tests brings to the match seed.
+	entropy = bytes.Repeat([]byte{9}, 16)
+	t0      = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 )
 
 // table is a match being played in a test: commands go through Decide, events through
@@ -55,8 +57,8 @@ func (tb *table) refuse(cmd match.Command, code game.Code) {
 func newGame(t *testing.T) *table {
 	tb := &table{t: t}
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice"})
-	tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
 	return tb
 }
 
@@ -87,23 +89,23 @@ func TestSeatsFillThenPlayStarts(t *testing.T) {
 	tb := &table{t: t}
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0})
 	one := 1
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", Seat: &one})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", Seat: &one})
 	if tb.state.Status != match.Open {
 		t.Fatalf("one seat of two taken: %s", tb.state.Status)
 	}
-	tb.refuse(match.Join{PlayerID: "bob", Name: "Bob"}, game.Conflict)                 // twice in one match
-	tb.refuse(match.Join{PlayerID: "carol", Name: "Carol", Seat: &one}, game.Conflict) // taken
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob"}, game.Conflict)                 // twice in one match
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "carol", Name: "Carol", Seat: &one}, game.Conflict) // taken
 	two := 2
-	tb.refuse(match.Join{PlayerID: "carol", Name: "Carol", Seat: &two}, game.BadInput) // no such seat
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "carol", Name: "Carol", Seat: &two}, game.BadInput) // no such seat
 	tb.refuse(match.Act{PlayerID: "bob", Do: game.Move{Notation: "e5"}}, game.Conflict)
-	evs := tb.do(match.Join{PlayerID: "alice", Name: "Alice"})
+	evs := tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice"})
 	if tb.state.Status != match.Live || tb.state.SeatOf("alice") != 0 {
 		t.Fatalf("after the last seat: %s, alice at %d", tb.state.Status, tb.state.SeatOf("alice"))
 	}
 	if _, ok := evs[len(evs)-1].Event.(classic.GameStarted); !ok {
 		t.Fatalf("the game's setup follows MatchStarted: %+v", evs)
 	}
-	tb.refuse(match.Join{PlayerID: "carol", Name: "Carol"}, game.Conflict)
+	tb.refuse(match.Join{Entropy: entropy, PlayerID: "carol", Name: "Carol"}, game.Conflict)
 }
 
 func TestTurnsAndSeats(t *testing.T) {
@@ -188,7 +190,7 @@ func TestEvolveLeavesTheGivenStateAsItWas(t *testing.T) {
 }
 
 func TestUnknownMatch(t *testing.T) {
-	_, err := match.Decide(rules, match.State{}, match.Join{PlayerID: "a"})
+	_, err := match.Decide(rules, match.State{}, match.Join{Entropy: entropy, PlayerID: "a"})
 	var rej *game.Error
 	if !errors.As(err, &rej) || rej.Code != game.NotFound {
 		t.Fatalf("joining a match that does not exist: %v", err)

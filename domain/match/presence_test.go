@@ -17,8 +17,8 @@ func present(t *testing.T) *table {
 	rule := match.DefaultAbandon
 	rule.FirstMovesMs = 0
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice", Abandon: &rule})
-	tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
 	return tb
 }
 
@@ -108,9 +108,9 @@ func TestPresenceOnlyInALiveMatch(t *testing.T) {
 	tb := &table{t: t}
 	rule := match.DefaultAbandon
 	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice", Abandon: &rule})
-	tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0})
 	tb.refuse(match.Leave{PlayerID: "alice", At: t0}, game.Conflict) // not started
-	tb.do(match.Join{PlayerID: "bob", Name: "Bob", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
 	tb.refuse(match.Leave{PlayerID: "carol", At: t0}, game.Forbidden) // not seated
 	tb.do(match.Resign{PlayerID: "bob", At: t0})
 	tb.refuse(match.Leave{PlayerID: "alice", At: t0}, game.Conflict) // over
@@ -146,13 +146,13 @@ func TestAGameAgainstTheBotWaitsLonger(t *testing.T) {
 		opponent match.Join
 		wait     time.Duration
 	}{
-		{"the bot", match.DefaultAbandon, match.Join{PlayerID: "bot", Name: "Arbiter bot", Bot: true}, 10 * time.Minute},
-		{"a player", match.DefaultAbandon, match.Join{PlayerID: "bob", Name: "Bob"}, 2 * time.Minute},
+		{"the bot", match.DefaultAbandon, match.Join{Entropy: entropy, PlayerID: "bot", Name: "Arbiter bot", Bot: true}, 10 * time.Minute},
+		{"a player", match.DefaultAbandon, match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob"}, 2 * time.Minute},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb := &table{t: t}
 			tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "alice", Abandon: &c.rule})
-			tb.do(match.Join{PlayerID: "alice", Name: "Alice", At: t0})
+			tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0})
 			c.opponent.At = t0
 			tb.do(c.opponent)
 			if tb.state.Seats[1].Bot != c.opponent.Bot {

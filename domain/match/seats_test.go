@@ -43,7 +43,7 @@ func threeSeated(t *testing.T) match.State {
 	var st match.State
 	for _, cmd := range []match.Command{
 		match.Create{Game: "ROUND", Seed: seed, At: t0},
-		match.Join{PlayerID: "ann", Name: "Ann"}, match.Join{PlayerID: "bob", Name: "Bob"}, match.Join{PlayerID: "cid", Name: "Cid"},
+		match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann"}, match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob"}, match.Join{Entropy: entropy, PlayerID: "cid", Name: "Cid"},
 	} {
 		st = apply(t, st, cmd)
 	}
@@ -99,7 +99,7 @@ func TestAClaimWithThreeSides(t *testing.T) {
 	var st match.State
 	for _, cmd := range []match.Command{
 		match.Create{Game: "ROUND", Seed: seed, At: t0, Abandon: &rule},
-		match.Join{PlayerID: "ann", Name: "Ann"}, match.Join{PlayerID: "bob", Name: "Bob"}, match.Join{PlayerID: "cid", Name: "Cid"},
+		match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann"}, match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob"}, match.Join{Entropy: entropy, PlayerID: "cid", Name: "Cid"},
 		match.Leave{PlayerID: "cid"}, // at t0+1min, as apply stamps every command
 	} {
 		st = apply(t, st, cmd)

@@ -94,7 +94,7 @@ func newArena(t *testing.T, abandon *match.Abandon) *arenaTable {
 	tb := &arenaTable{t: t}
 	tb.do(match.Create{Game: "ARENA", Seed: seed, At: t0, Abandon: abandon})
 	for seat := range arenaSeats {
-		tb.do(match.Join{PlayerID: arenaPlayer(seat), Name: arenaPlayer(seat), At: t0})
+		tb.do(match.Join{Entropy: entropy, PlayerID: arenaPlayer(seat), Name: arenaPlayer(seat), At: t0})
 	}
 	return tb
 }
@@ -256,7 +256,7 @@ func TestTheBotsWaitWhenOnlyBotsAreLeft(t *testing.T) {
 	tb.do(match.Create{Game: "ARENA", Seed: seed, At: t0, Abandon: &rule})
 	for seat := range arenaSeats {
 		bot := seat > 0 && seat < arenaSeats-1
-		tb.do(match.Join{PlayerID: arenaPlayer(seat), Name: arenaPlayer(seat), At: t0, Bot: bot})
+		tb.do(match.Join{Entropy: entropy, PlayerID: arenaPlayer(seat), Name: arenaPlayer(seat), At: t0, Bot: bot})
 	}
 	tb.do(match.Leave{PlayerID: "p0", At: t0})
 	if d := tb.state.Deadline(arena{}); !d.Equal(t0.Add(5 * time.Second)) {

@@ -51,7 +51,7 @@ type MatchResolver interface {
 type MutationResolver interface {
 	RegisterPlayer(ctx context.Context, name string, commandID *string) (*model.RegisterPayload, error)
 	CreateMatch(ctx context.Context, input model.CreateMatchInput) (*model.CreateMatchPayload, error)
-	JoinMatch(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
+	JoinMatch(ctx context.Context, matchID string, seat *int, commandID *string, entropy *string) (*model.JoinPayload, error)
 	AddBot(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error)
 	CancelMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	LeaveMatch(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
@@ -61,7 +61,7 @@ type MutationResolver interface {
 	OfferDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	AcceptDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	DeclineDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
-	Rematch(ctx context.Context, matchID string, commandID *string) (*model.JoinPayload, error)
+	Rematch(ctx context.Context, matchID string, commandID *string, entropy *string) (*model.JoinPayload, error)
 	ClaimVictory(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ClaimDraw(ctx context.Context, matchID string, commandID *string) (*model.ActionPayload, error)
 	ClaimDailyBonus(ctx context.Context) (*model.DailyBonusPayload, error)
@@ -597,6 +597,14 @@ func (ec *executionContext) field_Mutation_joinMatch_args(ctx context.Context, r
 		return nil, err
 	}
 	args["commandId"] = arg2
+	arg3, err := graphql.ProcessArgField(ctx, rawArgs, "entropy",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["entropy"] = arg3
 	return args, nil
 }
 
@@ -957,6 +965,14 @@ func (ec *executionContext) field_Mutation_rematch_args(ctx context.Context, raw
 		return nil, err
 	}
 	args["commandId"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "entropy",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["entropy"] = arg2
 	return args, nil
 }
 
@@ -2888,6 +2904,38 @@ func (ec *executionContext) fieldContext_Match_clock(_ context.Context, field gr
 	return fc, nil
 }
 
+func (ec *executionContext) _Match_fairness(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Match_fairness(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fairness, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Fairness) graphql.Marshaler {
+			return ec.marshalNFairness2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐFairness(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Match_fairness(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Match",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Fairness(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Match_boards(ctx context.Context, field graphql.CollectedField, obj *model.Match) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3294,7 +3342,7 @@ func (ec *executionContext) _Mutation_joinMatch(ctx context.Context, field graph
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().JoinMatch(ctx, fc.Args["matchId"].(string), fc.Args["seat"].(*int), fc.Args["commandId"].(*string))
+			return ec.Resolvers.Mutation().JoinMatch(ctx, fc.Args["matchId"].(string), fc.Args["seat"].(*int), fc.Args["commandId"].(*string), fc.Args["entropy"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinPayload) graphql.Marshaler {
@@ -3734,7 +3782,7 @@ func (ec *executionContext) _Mutation_rematch(ctx context.Context, field graphql
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().Rematch(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string))
+			return ec.Resolvers.Mutation().Rematch(ctx, fc.Args["matchId"].(string), fc.Args["commandId"].(*string), fc.Args["entropy"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinPayload) graphql.Marshaler {
@@ -7772,6 +7820,11 @@ func (ec *executionContext) _Match(ctx context.Context, sel ast.SelectionSet, ob
 		case "clock":
 			out.Values[i] = ec._Match_clock(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "fairness":
+			out.Values[i] = ec._Match_fairness(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "boards":

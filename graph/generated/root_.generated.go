@@ -154,6 +154,14 @@ type ComplexityRoot struct {
 		Version  func(childComplexity int) int
 	}
 
+	Fairness struct {
+		Entropies      func(childComplexity int) int
+		MatchSeed      func(childComplexity int) int
+		Procedure      func(childComplexity int) int
+		Seed           func(childComplexity int) int
+		SeedCommitment func(childComplexity int) int
+	}
+
 	GameInfo struct {
 		ID           func(childComplexity int) int
 		Name         func(childComplexity int) int
@@ -278,6 +286,7 @@ type ComplexityRoot struct {
 		CreatedAt      func(childComplexity int) int
 		DrawOfferBy    func(childComplexity int) int
 		Events         func(childComplexity int, after *int, first *int) int
+		Fairness       func(childComplexity int) int
 		Game           func(childComplexity int) int
 		Hand           func(childComplexity int) int
 		ID             func(childComplexity int) int
@@ -334,7 +343,7 @@ type ComplexityRoot struct {
 		Defect          func(childComplexity int, matchID string, colour string, kingMove *string, commandID *string) int
 		DropPiece       func(childComplexity int, matchID string, piece string, square string, board *int, commandID *string) int
 		EndTurn         func(childComplexity int, matchID string, commandID *string) int
-		JoinMatch       func(childComplexity int, matchID string, seat *int, commandID *string) int
+		JoinMatch       func(childComplexity int, matchID string, seat *int, commandID *string, entropy *string) int
 		LeaveMatch      func(childComplexity int, matchID string, commandID *string) int
 		MoveFighter     func(childComplexity int, matchID string, path []string, commandID *string) int
 		OfferDraw       func(childComplexity int, matchID string, commandID *string) int
@@ -346,7 +355,7 @@ type ComplexityRoot struct {
 		React           func(childComplexity int, matchID string, cardID *string, slot *int, targets []string, commandID *string) int
 		RefuseOpening   func(childComplexity int, matchID string, commandID *string) int
 		RegisterPlayer  func(childComplexity int, name string, commandID *string) int
-		Rematch         func(childComplexity int, matchID string, commandID *string) int
+		Rematch         func(childComplexity int, matchID string, commandID *string, entropy *string) int
 		Resign          func(childComplexity int, matchID string, commandID *string) int
 		Signal          func(childComplexity int, matchID string, signal model.MagicSignal, commandID *string) int
 		WearHat         func(childComplexity int, hatID *string) int
@@ -458,6 +467,12 @@ type ComplexityRoot struct {
 	SeatClock struct {
 		RemainingMs func(childComplexity int) int
 		Seat        func(childComplexity int) int
+	}
+
+	SeatEntropy struct {
+		DrawnBy func(childComplexity int) int
+		Entropy func(childComplexity int) int
+		Seat    func(childComplexity int) int
 	}
 
 	ServerKey struct {
@@ -1103,6 +1118,37 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.EventProof.Version(childComplexity), true
 
+	case "Fairness.entropies":
+		if e.ComplexityRoot.Fairness.Entropies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fairness.Entropies(childComplexity), true
+	case "Fairness.matchSeed":
+		if e.ComplexityRoot.Fairness.MatchSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fairness.MatchSeed(childComplexity), true
+	case "Fairness.procedure":
+		if e.ComplexityRoot.Fairness.Procedure == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fairness.Procedure(childComplexity), true
+	case "Fairness.seed":
+		if e.ComplexityRoot.Fairness.Seed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fairness.Seed(childComplexity), true
+	case "Fairness.seedCommitment":
+		if e.ComplexityRoot.Fairness.SeedCommitment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Fairness.SeedCommitment(childComplexity), true
+
 	case "GameInfo.id":
 		if e.ComplexityRoot.GameInfo.ID == nil {
 			break
@@ -1628,6 +1674,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Match.Events(childComplexity, args["after"].(*int), args["first"].(*int)), true
+	case "Match.fairness":
+		if e.ComplexityRoot.Match.Fairness == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Match.Fairness(childComplexity), true
 	case "Match.game":
 		if e.ComplexityRoot.Match.Game == nil {
 			break
@@ -2020,7 +2072,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.JoinMatch(childComplexity, args["matchId"].(string), args["seat"].(*int), args["commandId"].(*string)), true
+		return e.ComplexityRoot.Mutation.JoinMatch(childComplexity, args["matchId"].(string), args["seat"].(*int), args["commandId"].(*string), args["entropy"].(*string)), true
 	case "Mutation.leaveMatch":
 		if e.ComplexityRoot.Mutation.LeaveMatch == nil {
 			break
@@ -2152,7 +2204,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.Rematch(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+		return e.ComplexityRoot.Mutation.Rematch(childComplexity, args["matchId"].(string), args["commandId"].(*string), args["entropy"].(*string)), true
 	case "Mutation.resign":
 		if e.ComplexityRoot.Mutation.Resign == nil {
 			break
@@ -2649,6 +2701,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SeatClock.Seat(childComplexity), true
+
+	case "SeatEntropy.drawnBy":
+		if e.ComplexityRoot.SeatEntropy.DrawnBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatEntropy.DrawnBy(childComplexity), true
+	case "SeatEntropy.entropy":
+		if e.ComplexityRoot.SeatEntropy.Entropy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatEntropy.Entropy(childComplexity), true
+	case "SeatEntropy.seat":
+		if e.ComplexityRoot.SeatEntropy.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SeatEntropy.Seat(childComplexity), true
 
 	case "ServerKey.fingerprint":
 		if e.ComplexityRoot.ServerKey.Fingerprint == nil {
@@ -3681,8 +3752,13 @@ type Mutation {
   registerPlayer(name: String!, commandId: ID): RegisterPayload!
   "Opens a match. Anyone may create one; a token makes you its creator."
   createMatch(input: CreateMatchInput!): CreateMatchPayload!
-  "Takes a seat (the first free one without seat). Seat 0 moves first."
-  joinMatch(matchId: ID!, seat: Int, commandId: ID): JoinPayload!
+  """
+  Takes a seat (the first free one without seat). Seat 0 moves first. entropy is what your
+  seat brings to the match seed: 16 to 64 random bytes you drew, in hex or base64
+  (docs/fairness.md); without it the server draws it for you (Match.fairness says so), and
+  then you trust the server not to have chosen it. Bad entropy is BAD_USER_INPUT.
+  """
+  joinMatch(matchId: ID!, seat: Int, commandId: ID, entropy: String): JoinPayload!
   """
   Seats the house bot (player "bot", "Arbiter bot") at a free seat of an open match that
   you sit in or created: the first free one without seat. The answer's seat is the bot's.
@@ -3723,8 +3799,9 @@ type Mutation {
   call opens the rematch and seats you; each other player's call seats them; it starts once
   every seat is taken. Its seats are kept for the players of the finished match: anyone
   else's joinMatch is FORBIDDEN. Asking again changes nothing.
+  Your entropy, as joinMatch's, for the seat the rematch gives you.
   """
-  rematch(matchId: ID!, commandId: ID): JoinPayload!
+  rematch(matchId: ID!, commandId: ID, entropy: String): JoinPayload!
   """
   Claims the win against the opponents who left this live match (their last connection to
   it closed) long enough ago: 30 s by default. A player away for 2 min forfeits by itself.
@@ -4249,6 +4326,47 @@ type Loot {
   "The chance the league gave, in thousandths, and the draw from the match's seed (0-999): won when roll < chance."
   chance: Int!
   roll: Int!
+}
+`, BuiltIn: false},
+	{Name: "../schema/fairness.graphqls", Input: `# Fair randomness (docs/fairness.md): what a player needs to check, once a match is over,
+# that its decks, deals and rolls were drawn from a seed neither the server nor a player
+# could choose.
+
+extend type Match {
+  "How the match's random outcomes are drawn, and what anyone needs to draw them again once it is over."
+  fairness: Fairness!
+}
+
+"""
+The inputs of a match's randomness. The server committed to its seed (seedCommitment) at
+creation, before any seat brought its entropy; each seat's entropy is recorded as it is
+taken, before the seed is revealed; the match seed is derived from both when play starts
+(HMAC-SHA256, docs/fairness.md), so neither the server nor a player could choose it.
+"""
+type Fairness {
+  "The procedure's version: 1 for matches whose seats bring entropy, 0 for those recorded before it (the server's seed alone)."
+  procedure: Int!
+  "The SHA-256 of the server's seed, in hex, public from the creation."
+  seedCommitment: String!
+  "The entropy of each seat taken, as its SeatTaken event records it."
+  entropies: [SeatEntropy!]!
+  "The server's seed, in hex, revealed once the match is over."
+  seed: String
+  "The match seed the game drew from, in hex, once the match is over (the seed itself under procedure 0)."
+  matchSeed: String
+}
+
+"What one seat brought to the match seed."
+type SeatEntropy {
+  seat: Int!
+  "In hex."
+  entropy: String!
+  """
+  "player": sent by the seat's player with joinMatch or rematch. "server": drawn by the
+  server for a player who sent none, the house bot's too: the server could have chosen it,
+  so only a player who draws its own entropy needs no trust in the server.
+  """
+  drawnBy: String!
 }
 `, BuiltIn: false},
 	{Name: "../schema/receipts.graphqls", Input: `# Receipts: a signed head of the Merkle tree over a match's events, and the proofs that tie
@@ -5233,6 +5351,22 @@ func (ec *executionContext) childFields_EventProof(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type EventProof", field.Name)
 }
 
+func (ec *executionContext) childFields_Fairness(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "procedure":
+		return ec.fieldContext_Fairness_procedure(ctx, field)
+	case "seedCommitment":
+		return ec.fieldContext_Fairness_seedCommitment(ctx, field)
+	case "entropies":
+		return ec.fieldContext_Fairness_entropies(ctx, field)
+	case "seed":
+		return ec.fieldContext_Fairness_seed(ctx, field)
+	case "matchSeed":
+		return ec.fieldContext_Fairness_matchSeed(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Fairness", field.Name)
+}
+
 func (ec *executionContext) childFields_GameInfo(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -5461,6 +5595,8 @@ func (ec *executionContext) childFields_Match(ctx context.Context, field graphql
 		return ec.fieldContext_Match_cards(ctx, field)
 	case "clock":
 		return ec.fieldContext_Match_clock(ctx, field)
+	case "fairness":
+		return ec.fieldContext_Match_fairness(ctx, field)
 	case "boards":
 		return ec.fieldContext_Match_boards(ctx, field)
 	}
@@ -5677,6 +5813,18 @@ func (ec *executionContext) childFields_SeatClock(ctx context.Context, field gra
 		return ec.fieldContext_SeatClock_remainingMs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SeatClock", field.Name)
+}
+
+func (ec *executionContext) childFields_SeatEntropy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "seat":
+		return ec.fieldContext_SeatEntropy_seat(ctx, field)
+	case "entropy":
+		return ec.fieldContext_SeatEntropy_entropy(ctx, field)
+	case "drawnBy":
+		return ec.fieldContext_SeatEntropy_drawnBy(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SeatEntropy", field.Name)
 }
 
 func (ec *executionContext) childFields_ServerKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -31,6 +31,7 @@ type Match struct {
 	Result         *Result
 	SeedCommitment string
 	Seed           *string
+	Fairness       *Fairness
 	CreatedAt      time.Time
 	RematchOf      *string
 	Clock          *Clock

@@ -140,6 +140,23 @@ type EventProof struct {
 	Proof []string `json:"proof"`
 }
 
+// The inputs of a match's randomness. The server committed to its seed (seedCommitment) at
+// creation, before any seat brought its entropy; each seat's entropy is recorded as it is
+// taken, before the seed is revealed; the match seed is derived from both when play starts
+// (HMAC-SHA256, docs/fairness.md), so neither the server nor a player could choose it.
+type Fairness struct {
+	// The procedure's version: 1 for matches whose seats bring entropy, 0 for those recorded before it (the server's seed alone).
+	Procedure int `json:"procedure"`
+	// The SHA-256 of the server's seed, in hex, public from the creation.
+	SeedCommitment string `json:"seedCommitment"`
+	// The entropy of each seat taken, as its SeatTaken event records it.
+	Entropies []*SeatEntropy `json:"entropies"`
+	// The server's seed, in hex, revealed once the match is over.
+	Seed *string `json:"seed,omitempty"`
+	// The match seed the game drew from, in hex, once the match is over (the seed itself under procedure 0).
+	MatchSeed *string `json:"matchSeed,omitempty"`
+}
+
 type GameInfo struct {
 	ID           Game   `json:"id"`
 	Name         string `json:"name"`
@@ -297,6 +314,17 @@ type SeatCards struct {
 type SeatClock struct {
 	Seat        int `json:"seat"`
 	RemainingMs int `json:"remainingMs"`
+}
+
+// What one seat brought to the match seed.
+type SeatEntropy struct {
+	Seat int `json:"seat"`
+	// In hex.
+	Entropy string `json:"entropy"`
+	// "player": sent by the seat's player with joinMatch or rematch. "server": drawn by the
+	// server for a player who sent none, the house bot's too: the server could have chosen it,
+	// so only a player who draws its own entropy needs no trust in the server.
+	DrawnBy string `json:"drawnBy"`
 }
 
 type ServerKey struct {

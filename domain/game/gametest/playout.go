@@ -169,7 +169,7 @@ func (w *watch) unchanged(what string) {
 func (w *watch) opening(ms match.State) []game.Emitted {
 	w.t.Helper()
 	stake, _ := match.Stake(ms.Options)
-	evs, err := w.rules.Setup(game.Setup{Plan: ms.Plan, Options: match.GameOptions(ms.Options), Seed: ms.Seed, At: ms.StartedAt,
+	evs, err := w.rules.Setup(game.Setup{Plan: ms.Plan, Options: match.GameOptions(ms.Options), Seed: ms.GameSeed(ms.Seed), Fairness: ms.Fairness, At: ms.StartedAt,
 		Purses: ms.Purses(), Stake: stake})
 	if err != nil {
 		w.t.Fatalf("seed %d: Setup: %v", w.seed, err)

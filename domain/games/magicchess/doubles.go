@@ -11,6 +11,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -55,13 +56,14 @@ type Table struct {
 	PlanEnds  time.Time
 	PlanEnded time.Time
 	Done      [DoublesSeats]bool
-	Deck      []string    // the table's deck, top first
-	Shuffles  int         // how many times the discard was shuffled into the deck
-	Signals   [2][]Signal // by team: what its players signalled, in order
-	Record    []string    // both boards' record, each entry "A:" or "B:" and the board's
-	Players   []int       // by Record entry, the seat
-	shuffled  []string    // the deck as first shuffled, for the audit of the deal
-	key       []byte      // the key the reshuffles are drawn from (DeckShuffled.Key)
+	Deck      []string         // the table's deck, top first
+	Shuffles  int              // how many times the discard was shuffled into the deck
+	Signals   [2][]Signal      // by team: what its players signalled, in order
+	Record    []string         // both boards' record, each entry "A:" or "B:" and the board's
+	Players   []int            // by Record entry, the seat
+	shuffled  []string         // the deck as first shuffled, for the audit of the deal
+	key       []byte           // the key the reshuffles are drawn from (DeckShuffled.Key)
+	procedure fairness.Version // the procedure they are drawn by (DeckShuffled.Fairness)
 	started   bool
 }
 
@@ -78,12 +80,34 @@ var doublesFEN = func() string {
 	return p.FEN()
 }()
 
-// reshuffleKey is the key the reshuffles of a match are drawn from: the seed's, under a
-// label of its own, recorded (server-only) in DeckShuffled, so that Decide, which never
-// sees the seed, can shuffle, and the audit re-derives the key once the seed is revealed.
-func reshuffleKey(seed []byte) string {
+// reshuffleKey is the key the reshuffles of a match are drawn from, recorded (server-only)
+// in DeckShuffled, so that Decide, which never sees the seed, can shuffle, and the audit
+// re-derives the key once the seed is revealed: under V1 the match seed itself, each
+// reshuffle a stream of its own (reshuffleLabel); under Legacy the seed's SHA-256 under
+// a label of its own.
+func reshuffleKey(v fairness.Version, seed []byte) string {
+	if v != fairness.Legacy {
+		return hex.EncodeToString(seed)
+	}
 	sum := sha256.Sum256(append([]byte("magicchess/reshuffle/"), seed...))
 	return hex.EncodeToString(sum[:])
+}
+
+// The labels of the table's streams: its first deck, and its n-th reshuffle.
+const deckLabel = "magicchess/deck"
+
+func reshuffleLabel(n int) string { return fmt.Sprintf("magicchess/reshuffle/%d", n) }
+
+// Drawn names what an event's random outcomes were drawn for (game.Random): the table's
+// deck, the hands dealt and the cards drawn from it, and each reshuffle of the discard.
+func (Rules) Drawn(e game.Event) []string {
+	switch e := e.(type) {
+	case DeckShuffled, CardsDealt, CardDrawn:
+		return []string{deckLabel}
+	case DeckReshuffled:
+		return []string{reshuffleLabel(e.Count)}
+	}
+	return nil
 }
 
 // setupDoubles deals the table: GameStarted (with two boards), DeckShuffled (server-only,
@@ -93,7 +117,7 @@ func (r Rules) setupDoubles(g game.Setup, st settings) ([]game.Emitted, error) {
 	deck := classicDeck()
 	start := GameStarted{FEN: doublesFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
 		PlanEnds: g.At.Add(st.planning), Clock: st.clock, Boards: 2}
-	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Seed, "magicchess/deck", deck), Key: reshuffleKey(g.Seed)}
+	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Fairness, g.Seed, deckLabel, deck), Key: reshuffleKey(g.Fairness, g.Seed), Fairness: int(g.Fairness)}
 	out := []game.Emitted{{Event: start}, {Event: shuffled, Visibility: r.Sight(shuffled)}}
 	for seat := range DoublesSeats {
 		dealt := CardsDealt{Seat: seat, Cards: dealOf(shuffled.Cards, st.hand, DoublesSeats, seat)}
@@ -129,6 +153,7 @@ func (t Table) evolve(e game.Event) Table {
 	case DeckShuffled:
 		t.Deck, t.shuffled = slices.Clip(e.Cards), slices.Clip(e.Cards)
 		t.key, _ = hex.DecodeString(e.Key)
+		t.procedure = fairness.Version(e.Fairness)
 	case CardsDealt:
 		b := &t.Boards[boardOf(e.Seat)]
 		b.Hands[localOf(e.Seat)] = slices.Clip(e.Cards)

@@ -1,7 +1,6 @@
 package magicchess
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -119,7 +118,7 @@ func (t *Table) reshuffle() (DeckReshuffled, bool) {
 		return DeckReshuffled{}, false
 	}
 	n := t.Shuffles + 1
-	return DeckReshuffled{Count: n, Cards: cards.Shuffle(t.key, fmt.Sprintf("magicchess/reshuffle/%d", n), pile)}, true
+	return DeckReshuffled{Count: n, Cards: cards.Shuffle(t.procedure, t.key, reshuffleLabel(n), pile)}, true
 }
 
 // decideSignal is seat signalling its partner.

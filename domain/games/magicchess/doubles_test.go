@@ -8,6 +8,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/clock"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 )
@@ -19,7 +20,7 @@ func doubles(t testing.TB, hands [4][]string, c *clock.Setup) Table {
 	t.Helper()
 	r := Rules{}
 	var st game.State = r.Evolve(nil, GameStarted{FEN: doublesFEN, Mode: Classic, HandSize: MaxHand, DeckSize: len(classicDeck()), PlanEnds: t0, Clock: c, Boards: 2})
-	st = r.Evolve(st, DeckShuffled{Cards: classicDeck(), Key: reshuffleKey([]byte("test"))})
+	st = r.Evolve(st, DeckShuffled{Cards: classicDeck(), Key: reshuffleKey(fairness.Current, []byte("a test's match seed of 32 bytes.")), Fairness: int(fairness.Current)})
 	for seat, h := range hands {
 		st = r.Evolve(st, CardsDealt{Seat: seat, Count: len(h), Cards: h})
 	}

@@ -35,6 +35,9 @@ type GameStarted struct {
 type DeckShuffled struct {
 	Cards []string `json:"cards"`
 	Key   string   `json:"key,omitempty"` // doubles: the key of the reshuffles (reshuffleKey)
+	// Fairness is the procedure the reshuffles draw by (fairness.Version), in doubles
+	// under V1; absent (Legacy) in matches recorded before it.
+	Fairness int `json:"fairness,omitempty"`
 }
 
 // CardsDealt is a seat's hand as the deal gave it, by slot. Only that seat sees the

@@ -168,7 +168,7 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	deck := deckOf(st.mode)
 	start := GameStarted{FEN: chess.StartFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
 		PlanEnds: g.At.Add(st.planning), Clock: st.clock, ReactionMs: st.reaction.Milliseconds()}
-	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Seed, "magicchess/deck", deck)}
+	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Fairness, g.Seed, deckLabel, deck)}
 	out := []game.Emitted{{Event: start}, {Event: shuffled, Visibility: r.Sight(shuffled)}}
 	for seat := range 2 {
 		var hand []string

@@ -58,18 +58,18 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 	case Damaged:
 		// The roll and the critical are drawn again from the key; the bonus and resistance
 		// are the state's, the damage and the armour's share are combat's.
-		rng, _ := stream(s.Key, e.Drawn.At, e.Drawn.From)
+		rng := stream(s, e.Drawn.At, e.Drawn.From)
 		if sp, err := r.catalog().SpellByID(e.Spell); err == nil && !e.Shock {
 			for _, ef := range sp.Effects {
 				if ef.Kind == grimoire.Damage {
-					if base := combat.Roll(ef.Min, ef.Max, combat.Draw(rng.Uint64())); base != e.Base {
+					if base := combat.Roll(ef.Min, ef.Max, roll(rng, ef.Min, ef.Max)); base != e.Base {
 						return fmt.Errorf("recorded a roll of %d for %s, the key draws %d", e.Base, e.Spell, base)
 					}
 					break
 				}
 			}
 		}
-		if crit := combat.Critical(combat.Draw(rng.Uint64())); crit != e.Critical {
+		if crit := combat.Critical(chance(rng)); crit != e.Critical {
 			return fmt.Errorf("recorded critical %v, the key draws %v", e.Critical, crit)
 		}
 		h := combat.Hit{Base: e.Base, Critical: e.Critical, Bonus: s.bonus(e.Caster), Resistance: s.resistance(e.Fighter)}
@@ -83,10 +83,10 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		if e.Kind == "mp" {
 			resist, lost = f.MPResist, f.MPLost
 		}
-		rng, _ := stream(s.Key, e.Drawn.At, e.Drawn.From)
+		rng := stream(s, e.Drawn.At, e.Drawn.From)
 		draws := make([]combat.Draw, combat.Attempts(e.Points, lost))
 		for i := range draws {
-			draws[i] = combat.Draw(rng.Uint64())
+			draws[i] = chance(rng)
 		}
 		r, err := combat.Remove(e.Points, resist, lost, draws)
 		if err != nil || r.Removed != e.Removed || r.Resisted != e.Resisted || r.Capped != e.Capped {
@@ -143,6 +143,5 @@ func (r Rules) replays(s State, e game.Event, seat int, do any) error {
 
 // redraw is a decision on s whose random numbers are drawn again from where drawn says.
 func redraw(r Rules, s State, drawn Drawn) *decision {
-	rng, n := stream(s.Key, drawn.At, drawn.From)
-	return &decision{r: r, s: s, rng: rng, v0: drawn.At, n: n}
+	return &decision{r: r, s: s, rng: stream(s, drawn.At, drawn.From), v0: drawn.At}
 }

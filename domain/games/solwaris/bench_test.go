@@ -3,6 +3,7 @@ package solwaris
 import (
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
@@ -16,7 +17,7 @@ func duel(b *testing.B, class string) State {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := State{Key: keyOf([]byte("bench")), Purses: []int64{0, 0}, Map: m.ID, Teams: []int{0, 1}, Phase: PhasePlay,
+	s := State{Fairness: fairness.Current, Key: keyOf(fairness.Current, []byte("bench")), Purses: []int64{0, 0}, Map: m.ID, Teams: []int{0, 1}, Phase: PhasePlay,
 		Chosen: []bool{true, true}, Placed: []string{"o8", "p8"}, Actor: 0, Turn: 1, Order: []int{0, 1}, Version: 10,
 		Grimoires: []Grimoire{{Seat: 0, Class: class}, {Seat: 1, Class: "arcaniste"}}}
 	for seat, gr := range s.Grimoires {

@@ -220,8 +220,9 @@ func (d *decision) apply(caster int, sp *grimoire.Spell, e grimoire.Effect, from
 	}
 }
 
-// draw is the decision's next random value.
-func (d *decision) draw() combat.Draw { return combat.Draw(d.rng.Uint64()) }
+// roll is a draw for a roll between lo and hi; chance one for a percent chance.
+func roll(src source, lo, hi int) combat.Draw { return src.Below(hi - lo + 1) }
+func chance(src source) combat.Draw           { return src.Below(100) }
 
 // hit deals a blow of caster to t: a roll of the damage effect dmg of spell sp, or a
 // shock's base when dmg is nil; a critical drawn, the caster's bonus and t's
@@ -230,12 +231,12 @@ func (d *decision) hit(caster, t int, sp *grimoire.Spell, dmg *grimoire.Effect, 
 	drawn := d.mark()
 	e := Damaged{Fighter: t, Caster: caster, Base: shock, Shock: dmg == nil, Drawn: drawn}
 	if dmg != nil {
-		e.Base = combat.Roll(dmg.Min, dmg.Max, d.draw())
+		e.Base = combat.Roll(dmg.Min, dmg.Max, roll(d.rng, dmg.Min, dmg.Max))
 		if sp != nil {
 			e.Spell = sp.ID
 		}
 	}
-	h := combat.Hit{Base: e.Base, Critical: combat.Critical(d.draw()), Bonus: d.s.bonus(caster), Resistance: d.s.resistance(t)}
+	h := combat.Hit{Base: e.Base, Critical: combat.Critical(chance(d.rng)), Bonus: d.s.bonus(caster), Resistance: d.s.resistance(t)}
 	o := combat.Resolve(h, d.s.Fighters[t].Stocks)
 	e.Critical, e.Bonus, e.Resistance, e.Dealt, e.Absorbed, e.HPLoss = h.Critical, h.Bonus, h.Resistance, o.Dealt, o.Absorbed, o.HPLoss
 	d.emit(e)
@@ -291,7 +292,7 @@ func (d *decision) remove(t int, e grimoire.Effect) {
 	drawn := d.mark()
 	draws := make([]combat.Draw, combat.Attempts(e.Amount, lost))
 	for i := range draws {
-		draws[i] = d.draw()
+		draws[i] = chance(d.rng)
 	}
 	r, err := combat.Remove(e.Amount, resist, lost, draws)
 	if err != nil {

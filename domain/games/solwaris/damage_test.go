@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
@@ -19,7 +20,7 @@ func times(base, percent int) int { return (base*percent + 50) / 100 }
 
 // reseeded is s drawing its random outcomes from another key.
 func reseeded(s State, seed int) State {
-	s.Key = keyOf(fmt.Appendf(nil, "damage %d", seed))
+	s.Key = keyOf(fairness.Current, fmt.Appendf(nil, "damage %d", seed))
 	return s
 }
 

@@ -3,7 +3,6 @@ package solwaris
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -19,14 +18,13 @@ type decision struct {
 	r   Rules
 	s   State
 	at  time.Time
-	rng *rand.Rand
-	v0  int  // the version the decision draws its stream from
-	n   *int // the numbers drawn so far
+	rng source
+	v0  int // the version the decision draws its stream from
 	out []game.Emitted
 }
 
 // mark is where the next draw comes from.
-func (d *decision) mark() Drawn { return Drawn{At: d.v0, From: *d.n} }
+func (d *decision) mark() Drawn { return Drawn{At: d.v0, From: d.rng.Drawn()} }
 
 // emit records e and folds it, so that what follows is decided on the state it leaves.
 func (d *decision) emit(e game.Event) {
@@ -42,8 +40,7 @@ func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if s.Phase == "" || s.Phase == PhaseOver {
 		return nil, game.Reject(game.NotYourTurn, "the fight is over")
 	}
-	rng, n := stream(s.Key, s.Version, 0)
-	d := &decision{r: r, s: s, at: a.At, rng: rng, v0: s.Version, n: n}
+	d := &decision{r: r, s: s, at: a.At, rng: stream(s, s.Version, 0), v0: s.Version}
 	var err error
 	if t, ok := a.Do.(game.Timeout); ok {
 		if !t.Deadline.Equal(s.Deadline) {

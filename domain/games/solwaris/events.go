@@ -18,6 +18,9 @@ type (
 	Keyed struct {
 		Key    string  `json:"key"`
 		Purses []int64 `json:"purses"`
+		// Fairness is the procedure the key draws by (fairness.Version; see rand.go):
+		// absent, Legacy, in a match recorded before V1.
+		Fairness int `json:"fairness,omitempty"`
 	}
 	// Opened opens the match on its arena; the grimoire phase runs until Deadline.
 	Opened struct {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
@@ -22,6 +23,7 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	switch e := e.(type) {
 	case Keyed:
 		s.Key, _ = hex.DecodeString(e.Key)
+		s.Fairness = fairness.Version(e.Fairness)
 		s.Purses = slices.Clone(e.Purses)
 	case Opened:
 		s.Map, s.Teams, s.Stake = e.Map, slices.Clone(e.Teams), e.Stake

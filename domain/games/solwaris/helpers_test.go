@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
@@ -82,7 +83,7 @@ func positionOf(t *testing.T, picture, class0, class1 string, variants ...string
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := State{Key: keyOf([]byte("position")), Purses: []int64{0, 0}, Map: "position", Teams: []int{0, 1}, Phase: PhasePlay,
+	s := State{Fairness: fairness.Current, Key: keyOf(fairness.Current, []byte("position")), Purses: []int64{0, 0}, Map: "position", Teams: []int{0, 1}, Phase: PhasePlay,
 		Chosen: []bool{true, true}, Placed: []string{"x", "x"}, Actor: 0, Turn: 1, ground: g, Order: []int{0, 1},
 		Grimoires: []Grimoire{{Seat: 0, Class: class0}, {Seat: 1, Class: class1}}, Deadline: noon.Add(TurnTime)}
 	for seat, gr := range s.Grimoires {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
@@ -44,10 +45,10 @@ func audited(t *testing.T, r Rules, s State, seat int, do any) (State, []game.Em
 // redrawn is what each point of a recorded removal draws again from the key: true for a
 // point the resistance refused.
 func redrawn(s State, r PointsRemoved, lost int) []bool {
-	rng, _ := stream(s.Key, r.Drawn.At, r.Drawn.From)
+	rng := stream(s, r.Drawn.At, r.Drawn.From)
 	out := make([]bool, combat.Attempts(r.Points, lost))
 	for i := range out {
-		out[i] = combat.Chance(resistOf(s, r), combat.Draw(rng.Uint64()))
+		out[i] = combat.Chance(resistOf(s, r), chance(rng))
 	}
 	return out
 }
@@ -83,7 +84,7 @@ func TestRemovalIsResistedPointByPoint(t *testing.T) {
 					1.2...
 					......
 				`)
-				s.Key = keyOf(fmt.Appendf(nil, "removal %d", seed))
+				s.Key = keyOf(fairness.Current, fmt.Appendf(nil, "removal %d", seed))
 				v, caster := 0, 1 // the Arcaniste (seat 1) on the Guerrier (seat 0)
 				if c.victim == "arcaniste" {
 					v, caster = 1, 0 // an Arcaniste (seat 0) on the Arcaniste
@@ -203,7 +204,7 @@ func TestRemovalCapAllSourcesTogether(t *testing.T) {
 				1.2...
 				......
 			`)
-			s.Key = keyOf(fmt.Appendf(nil, "cap %d", seed))
+			s.Key = keyOf(fairness.Current, fmt.Appendf(nil, "cap %d", seed))
 			spell, variants := "entrave", []string{"feu-follet"}
 			if kind == "ap" {
 				spell, variants = "mutisme", []string{"mutisme"}

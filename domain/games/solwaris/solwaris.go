@@ -130,15 +130,15 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := keyOf(g.Seed)
+	key := keyOf(g.Fairness, g.Seed)
 	if m == nil {
 		maps := arena.Maps()
-		m = maps[newRand(key, -1).IntN(len(maps))]
+		m = maps[mapDraw(g.Fairness, key, len(maps))]
 	}
 	purses := make([]int64, g.Plan.Seats)
 	copy(purses, g.Purses)
 	open := Opened{Map: m.ID, Teams: g.Plan.Teams, Stake: g.Stake, Deadline: g.At.Add(GrimoireTime)}
-	keyed := Keyed{Key: hexKey(key), Purses: purses}
+	keyed := Keyed{Key: hexKey(key), Purses: purses, Fairness: int(g.Fairness)}
 	return []game.Emitted{{Event: keyed, Visibility: r.Sight(keyed)}, {Event: open, Visibility: r.Sight(open)}}, nil
 }
 

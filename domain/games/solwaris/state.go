@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
@@ -13,11 +14,12 @@ import (
 // State is a match of Solwaris. It holds every secret (the key, the choices not yet
 // revealed, every trap): views show each viewer its part.
 type State struct {
-	Key    []byte  // the key random outcomes are drawn from (Keyed)
-	Purses []int64 // by seat: the most the auction may charge it
-	Map    string
-	Teams  []int // by seat
-	Stake  int64
+	Key      []byte           // the key random outcomes are drawn from (Keyed)
+	Fairness fairness.Version // the procedure they are drawn by (Keyed)
+	Purses   []int64          // by seat: the most the auction may charge it
+	Map      string
+	Teams    []int // by seat
+	Stake    int64
 
 	Phase    string
 	Deadline time.Time

@@ -18,8 +18,7 @@ func TestTrapLaidAndSprung(t *testing.T) {
 		......
 		.....2
 	`)
-	rng, n := stream(s.Key, s.Version, 0)
-	d := &decision{r: Rules{}, s: s, at: noon, rng: rng, v0: s.Version, n: n}
+	d := &decision{r: Rules{}, s: s, at: noon, rng: stream(s, s.Version, 0), v0: s.Version}
 	c, _ := arena.ParseCell("c3")
 	d.apply(0, nil, grimoire.Effect{Kind: grimoire.Trap, To: grimoire.ToCell, Zone: &arena.Shape{Kind: arena.Cross, Size: 1}, Duration: 8,
 		Effects: []grimoire.Effect{{Kind: grimoire.Damage, To: grimoire.ToAll, Min: 20, Max: 20}}}, s.Fighters[0].Cell, c, nil)
@@ -60,8 +59,7 @@ func TestTrapLaidAndSprung(t *testing.T) {
 // classes will (the mechanism is part 1's; no class of part 1 lays one).
 func lay(t *testing.T, s State, f int, cell string, zone arena.Shape, effects ...grimoire.Effect) State {
 	t.Helper()
-	rng, n := stream(s.Key, s.Version, 0)
-	d := &decision{r: Rules{}, s: s, at: noon, rng: rng, v0: s.Version, n: n}
+	d := &decision{r: Rules{}, s: s, at: noon, rng: stream(s, s.Version, 0), v0: s.Version}
 	c, err := arena.ParseCell(cell)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/clock"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/sovereign"
 )
@@ -164,11 +165,41 @@ func (Rules) Setup(s game.Setup) ([]game.Emitted, error) {
 	}
 	switch {
 	case mode == Royale:
-		started.Order = royaleOrder(s.Seed)
+		started.Order = royaleOrder(s.Fairness, s.Seed)
 	case hasOpening(pos):
-		started.FirstMover = int(draw(s.Seed, "sovereign/opening")[0] & 1)
+		started.FirstMover = firstMover(s.Fairness, s.Seed)
 	}
 	return game.PublicEvents(started), nil
+}
+
+// The labels of the match's two draws (docs/fairness.md).
+const (
+	openingLabel = "sovereign/opening"
+	royaleLabel  = "sovereign/royale-order"
+)
+
+// Drawn names what an event's random outcomes were drawn for (game.Random): the first
+// mover of the opening choice, or Royale's seating.
+func (Rules) Drawn(e game.Event) []string {
+	switch e := e.(type) {
+	case GameStarted:
+		if e.Order != nil {
+			return []string{royaleLabel}
+		}
+		if e.FirstMover >= 0 {
+			return []string{openingLabel}
+		}
+	}
+	return nil
+}
+
+// firstMover draws the seat that moves first, or refuses to (0 or 1), under procedure v:
+// IntN(2) of its stream, or under Legacy the low bit of the first byte of its hash.
+func firstMover(v fairness.Version, seed []byte) int {
+	if v != fairness.Legacy {
+		return fairness.New(seed, openingLabel).IntN(2)
+	}
+	return int(draw(seed, openingLabel)[0] & 1)
 }
 
 // draw is the hash from which one random outcome of a match is read.
@@ -181,9 +212,14 @@ func draw(seed []byte, label string) [sha256.Size]byte {
 	return out
 }
 
-// royaleOrder draws the seat of each Royale player (see the package comment).
-func royaleOrder(seed []byte) []int {
-	h := draw(seed, "sovereign/royale-order")
+// royaleOrder draws the seat of each Royale player (see the package comment) under
+// procedure v: the players 0-3 shuffled (Perm(4)), or under Legacy the permutation the
+// first eight bytes of its hash, modulo 24, number.
+func royaleOrder(v fairness.Version, seed []byte) []int {
+	if v != fairness.Legacy {
+		return fairness.New(seed, royaleLabel).Perm(4)
+	}
+	h := draw(seed, royaleLabel)
 	n := int(binary.BigEndian.Uint64(h[:8]) % 24)
 	left, order := []int{0, 1, 2, 3}, make([]int, 0, 4)
 	for f := 6; len(left) > 0; {

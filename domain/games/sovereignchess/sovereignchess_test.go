@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/sovereign"
 )
@@ -84,17 +85,22 @@ func TestSetupDrawsFromTheSeed(t *testing.T) {
 			same(t, tc.seed+" royale to act", r.Status(st).ToAct, []int{tc.order[0]})
 		}
 	}
-	// Every order is a permutation, and different seeds deal different ones.
-	orders := map[string]bool{}
-	for i := range 200 {
-		o := royaleOrder([]byte{byte(i), byte(i >> 8), 7})
-		if !slices.Equal(slices.Sorted(slices.Values(o)), []int{0, 1, 2, 3}) {
-			t.Fatalf("order %v", o)
+	// Every order is a permutation, and different seeds deal different ones, under every
+	// procedure; V1's first movers are both drawn.
+	for _, v := range []fairness.Version{fairness.Legacy, fairness.V1} {
+		orders, firsts := map[string]bool{}, map[int]bool{}
+		for i := range 200 {
+			seed := []byte{byte(i), byte(i >> 8), 7}
+			o := royaleOrder(v, seed)
+			if !slices.Equal(slices.Sorted(slices.Values(o)), []int{0, 1, 2, 3}) {
+				t.Fatalf("order %v", o)
+			}
+			orders[fmt.Sprint(o)] = true
+			firsts[firstMover(v, seed)] = true
 		}
-		orders[fmt.Sprint(o)] = true
-	}
-	if len(orders) != 24 {
-		t.Errorf("200 seeds dealt %d of the 24 orders", len(orders))
+		if len(orders) != 24 || len(firsts) != 2 {
+			t.Errorf("procedure %d: 200 seeds dealt %d of the 24 orders and first movers %v", v, len(orders), firsts)
+		}
 	}
 	// A position past the first move has no opening choice: seat 0 plays side "1".
 	st, e := seeded(t, game.Options{"position": notation(t, "wki1 bki16 wpe2", "1 w b - 10")}, seedFirstMover1)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -59,12 +60,12 @@ func TestAuditCatchesTampering(t *testing.T) {
 		t.Error("another start position passes")
 	}
 	start := r.Evolve(nil, GameStarted{FEN: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", HandSize: 4, DeckSize: 144})
-	stacked := shuffle([]byte("x"), 0)
+	stacked := shuffle(fairness.Current, []byte("x"), 0)
 	stacked[0] = "queen-return"
 	if err := r.Audit(start, DeckShuffled{Seat: 0, Cards: stacked}); err == nil {
 		t.Error("a stacked deck passes")
 	}
-	if err := r.Audit(start, DeckShuffled{Seat: 0, Cards: shuffle([]byte("x"), 0)}); err != nil {
+	if err := r.Audit(start, DeckShuffled{Seat: 0, Cards: shuffle(fairness.Current, []byte("x"), 0)}); err != nil {
 		t.Errorf("a shuffled deck: %v", err)
 	}
 	if err := r.Audit(start, GameStarted{}); err == nil {

@@ -4,16 +4,33 @@ import (
 	"strconv"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/fairness"
+	"github.com/arbiter-games/arbiter/domain/game"
 )
 
 // Decks, hands and piles. Both decks hold the same 144 cards; each is shuffled from the
 // match's seed alone, so the order is fixed when the match is created (and committed to by
 // the seed's hash) and anyone can deal it again once the seed is revealed.
 
-// shuffle is seat's deck for the match seed: the kit's shuffle (cards.Shuffle) under the
-// label "unfair/deck/<seat>".
-func shuffle(seed []byte, seat int) []string {
-	return cards.Shuffle(seed, "unfair/deck/"+strconv.Itoa(seat), deck)
+// shuffle is seat's deck for the match seed under procedure v: the kit's shuffle
+// (cards.Shuffle) under the label deckLabel(seat).
+func shuffle(v fairness.Version, seed []byte, seat int) []string {
+	return cards.Shuffle(v, seed, deckLabel(seat), deck)
+}
+
+// deckLabel names the stream of seat's deck: "unfair/deck/<seat>".
+func deckLabel(seat int) string { return "unfair/deck/" + strconv.Itoa(seat) }
+
+// Drawn names what an event's random outcomes were drawn for (game.Random): a seat's
+// deck, shuffled at the start, and the cards drawn from its top.
+func (Rules) Drawn(e game.Event) []string {
+	switch e := e.(type) {
+	case DeckShuffled:
+		return []string{deckLabel(e.Seat)}
+	case CardDrawn:
+		return []string{deckLabel(e.Seat)}
+	}
+	return nil
 }
 
 // refill draws into every empty slot of seat's hand, lowest slot first, while its deck

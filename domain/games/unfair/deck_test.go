@@ -1,17 +1,26 @@
 package unfair
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // Both decks hold the same 144 cards in an order drawn from the seed alone: the same
-// seed deals the same decks, each seat's deck has its own order.
+// seed deals the same decks, each seat's deck has its own order; under every procedure.
 func TestDecksAreShuffledFromTheSeed(t *testing.T) {
+	for v, golden := range goldenTop {
+		t.Run(fmt.Sprint("procedure ", v), func(t *testing.T) { testShuffle(t, v, golden) })
+	}
+}
+
+func testShuffle(t *testing.T, v fairness.Version, goldenTop []string) {
 	seed := []byte("a match's seed")
+	shuffle := func(seed []byte, seat int) []string { return shuffle(v, seed, seat) }
 	white, black := shuffle(seed, 0), shuffle(seed, 1)
 	sorted := func(d []string) []string { d = slices.Clone(d); slices.Sort(d); return d }
 	if !slices.Equal(sorted(white), sorted(black)) || !slices.Equal(sorted(white), sorted(deck)) || len(white) != 144 {
@@ -32,15 +41,19 @@ func TestDecksAreShuffledFromTheSeed(t *testing.T) {
 	}
 }
 
-// goldenTop are the first cards of seat 0's deck for the seed "a match's seed".
-var goldenTop = []string{"recall", "breakthrough", "spy", "switch", "sleep"}
+// goldenTop are, by procedure, the first cards of seat 0's deck for the seed "a match's
+// seed": a match recorded under Legacy deals them still.
+var goldenTop = map[fairness.Version][]string{
+	fairness.Legacy: {"recall", "breakthrough", "spy", "switch", "sleep"},
+	fairness.V1:     {"free-castle", "royal-shackles", "no-mans-land", "wall", "file-jump"},
+}
 
 // Setup opens with the board, then each seat's shuffled deck (server-only) and its four
 // draws (private to the seat, shadowed for the others).
 func TestSetupDealsFourCardsToEachSeat(t *testing.T) {
 	r := Rules{}
 	seed := []byte("deal")
-	evs, err := r.Setup(game.Setup{Plan: game.Plan{Seats: 2, Teams: []int{0, 1}}, Seed: seed})
+	evs, err := r.Setup(game.Setup{Plan: game.Plan{Seats: 2, Teams: []int{0, 1}}, Seed: seed, Fairness: fairness.Current})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +65,12 @@ func TestSetupDealsFourCardsToEachSeat(t *testing.T) {
 	}
 	for seat := range 2 {
 		shuffled := evs[1+5*seat]
-		if d, ok := shuffled.Event.(DeckShuffled); !ok || d.Seat != seat || shuffled.Visibility != visibility.Server || !slices.Equal(d.Cards, shuffle(seed, seat)) {
+		if d, ok := shuffled.Event.(DeckShuffled); !ok || d.Seat != seat || shuffled.Visibility != visibility.Server || !slices.Equal(d.Cards, shuffle(fairness.Current, seed, seat)) {
 			t.Errorf("seat %d's deck: %+v", seat, shuffled)
 		}
 		for slot := range 4 {
 			e := evs[2+5*seat+slot]
-			want := CardDrawn{Seat: seat, Slot: slot, Card: shuffle(seed, seat)[slot]}
+			want := CardDrawn{Seat: seat, Slot: slot, Card: shuffle(fairness.Current, seed, seat)[slot]}
 			if e.Event != want || e.Visibility != visibility.Seat(seat) || e.Event.(CardDrawn).Shadow() != (CardDrawn{Seat: seat, Slot: slot}) {
 				t.Errorf("draw %+v, want %+v private to seat %d", e, want, seat)
 			}
@@ -75,7 +88,7 @@ func TestSetupDealsFourCardsToEachSeat(t *testing.T) {
 	if s := r.Status(st); s.Over || s.Phase != "play" || !slices.Equal(s.ToAct, []int{0}) {
 		t.Errorf("status at the start %+v", s)
 	}
-	again, _ := r.Setup(game.Setup{Seed: seed})
+	again, _ := r.Setup(game.Setup{Seed: seed, Fairness: fairness.Current})
 	for i := range evs {
 		if string(encoded(evs[i].Event)) != string(encoded(again[i].Event)) {
 			t.Fatalf("Setup deals differently the second time: %+v", again[i])

@@ -71,7 +71,7 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	out := game.PublicEvents(start)
 	st := r.Evolve(nil, start)
 	for seat := range 2 {
-		shuffled := DeckShuffled{Seat: seat, Cards: shuffle(g.Seed, seat)}
+		shuffled := DeckShuffled{Seat: seat, Cards: shuffle(g.Fairness, g.Seed, seat)}
 		s := r.Evolve(st, shuffled).(State)
 		out = append(out, game.Emitted{Event: shuffled, Visibility: r.Sight(shuffled)})
 		out = append(out, s.pending...)
