@@ -237,23 +237,14 @@ func verifyExport(games *game.Registry, x Export, fair bool) Report {
 // linked checks the chain of an export with hidden events: versions from 1, each line's
 // PrevHash the hash of the line before, and each visible event's hash recomputed.
 func linked(r *Report, lines []ExportLine, evs []eventstore.Event) {
-	prev := ""
-	for i, ev := range evs {
-		version := int64(i) + 1
-		switch {
-		case ev.Version != version:
-			r.add(version, CheckVersion, "the line here has version %d: the export has a gap or a duplicate", ev.Version)
-			return
-		case ev.PrevHash != prev:
-			r.add(version, CheckChain, "PrevHash %q does not match the previous event's hash %q", ev.PrevHash, prev)
-			return
-		}
-		if !lines[i].Redacted {
-			if got := eventstore.Hash(prev, ev); got != ev.Hash {
-				r.add(version, CheckChain, "stored hash %q, content hashes to %q", ev.Hash, got)
-				return
-			}
-		}
-		prev = ev.Hash
+	err := eventstore.VerifyLinks(evs, func(i int) bool { return lines[i].Redacted })
+	var ce *eventstore.ChainError
+	switch {
+	case errors.As(err, &ce) && ce.Misnumbered:
+		r.add(ce.Version, CheckVersion, "%s: the export has a gap or a duplicate", ce.Reason)
+	case errors.As(err, &ce):
+		r.add(ce.Version, CheckChain, "%s", ce.Reason)
+	case err != nil:
+		r.add(0, CheckChain, "%v", err)
 	}
 }

@@ -63,3 +63,53 @@ func TestReadExportRefusesWhatIsNotOne(t *testing.T) {
 		}
 	}
 }
+
+// An export hiding events from its viewer still links line to line: a visible line edited,
+// a hidden line's hash changed and a line dropped are each caught, at the first version
+// they break, before the problem that the export hides events.
+func TestAHiddenExportStillChains(t *testing.T) {
+	at := time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC)
+	evs := eventstore.Seal("match-m1", 0, "", 1, "", at, []eventstore.Proposed{
+		{ID: "e1", Type: "A", SchemaVersion: 1, Payload: []byte(`{"n":1}`), Actor: "system"},
+		{ID: "e2", Type: "B", SchemaVersion: 1, Payload: []byte(`{"secret":2}`), Actor: "seat:1", Visibility: visibility.Seat(1)},
+		{ID: "e3", Type: "A", SchemaVersion: 1, Payload: []byte(`{"n":3}`), Actor: "system"},
+		{ID: "e4", Type: "A", SchemaVersion: 1, Payload: []byte(`{"n":4}`), Actor: "system"},
+	})
+	export := func(change func([]replay.ExportLine) []replay.ExportLine) replay.Export {
+		lines := make([]replay.ExportLine, len(evs))
+		for i, ev := range evs {
+			lines[i] = replay.LineOf(ev, i == 1)
+		}
+		lines[1].Payload, lines[1].CommandID = nil, ""
+		lines = change(lines)
+		return replay.Export{Header: replay.ExportHeader{Match: "m1", Version: lines[len(lines)-1].Version, Viewer: "player:p0", Redacted: 1}, Lines: lines}
+	}
+	for name, c := range map[string]struct {
+		change  func([]replay.ExportLine) []replay.ExportLine
+		version int64
+		check   string
+	}{
+		"intact": {func(l []replay.ExportLine) []replay.ExportLine { return l }, 0, ""},
+		"a visible line edited": {func(l []replay.ExportLine) []replay.ExportLine {
+			l[2].Payload = []byte(`{"n":33}`)
+			return l
+		}, 3, replay.CheckChain},
+		"a hidden line's hash changed": {func(l []replay.ExportLine) []replay.ExportLine {
+			l[1].Hash = strings.Repeat("0", 64)
+			return l
+		}, 3, replay.CheckChain},
+		"a line dropped": {func(l []replay.ExportLine) []replay.ExportLine { return append(l[:2:2], l[3]) }, 3, replay.CheckVersion},
+	} {
+		r := replay.VerifyExport(nil, export(c.change))
+		last := r.Problems[len(r.Problems)-1]
+		if last.Check != replay.CheckRedacted || !strings.Contains(last.Detail, "first at version 2") {
+			t.Errorf("%s: the last problem is %v, want the hidden events named", name, last)
+		}
+		switch {
+		case c.check == "" && len(r.Problems) != 1:
+			t.Errorf("%s: %v, want the redaction alone", name, r.Problems)
+		case c.check != "" && (len(r.Problems) != 2 || r.Problems[0].Version != c.version || r.Problems[0].Check != c.check):
+			t.Errorf("%s: %v, want %s at version %d first", name, r.Problems, c.check, c.version)
+		}
+	}
+}
