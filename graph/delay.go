@@ -54,28 +54,32 @@ func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, de
 	f := match.Folder{Games: r.Engine.Games()}
 	out := &projections.MatchView{ID: v.ID, CreatedAt: v.CreatedAt}
 	stream := matchstream.Name(v.ID)
-	for out.Version < v.Version {
-		evs, err := r.Engine.Store().ReadStream(ctx, stream, out.Version, catchUpPage)
+	var (
+		due    time.Time // when the first event held back is released
+		folded error
+	)
+	_, err := r.eachEvent(ctx, stream, 0, v.Version, func(ev eventstore.Event) bool {
+		// The first event (MatchCreated) is always shown: it holds no move.
+		if out.Version > 0 && ev.Time.After(cutoff) {
+			due = next(ev, out.Version, v.Version, delay)
+			return false
+		}
+		rules, st, err := f.Apply(v.ID, out.Rules, out.State, out.Version, matchstream.Record(ev))
 		if err != nil {
-			return nil, time.Time{}, fmt.Errorf("reading match %s for its delayed view: %w", v.ID, err)
+			folded = err
+			return false
 		}
-		if len(evs) == 0 {
-			break
-		}
-		for _, ev := range evs {
-			// The first event (MatchCreated) is always shown: it holds no move.
-			if ev.Version > v.Version || out.Version > 0 && ev.Time.After(cutoff) {
-				return out, next(ev, out.Version, v.Version, delay), nil
-			}
-			rules, st, err := f.Apply(v.ID, out.Rules, out.State, out.Version, matchstream.Record(ev))
-			if err != nil {
-				return nil, time.Time{}, err
-			}
-			out.Rules, out.State = rules, st
-			out.Version, out.Position, out.UpdatedAt = ev.Version, ev.Position, ev.Time
-		}
+		out.Rules, out.State = rules, st
+		out.Version, out.Position, out.UpdatedAt = ev.Version, ev.Position, ev.Time
+		return true
+	})
+	switch {
+	case err != nil:
+		return nil, time.Time{}, fmt.Errorf("reading match %s for its delayed view: %w", v.ID, err)
+	case folded != nil:
+		return nil, time.Time{}, folded
 	}
-	return out, time.Time{}, nil
+	return out, due, nil
 }
 
 // next is when the event after a delayed view is released, or zero when the view has

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/projections"
@@ -125,26 +126,17 @@ func (r *Resolver) exportNDJSON(ctx context.Context, w *bytes.Buffer, id string)
 		h.Viewer = "player:" + m.ViewerID
 	}
 	var lines []replay.ExportLine
-	for h.Version < int64(m.Version) {
-		evs, err := r.Engine.Store().ReadStream(ctx, matchstream.Name(id), h.Version, catchUpPage)
-		if err != nil {
-			return fmt.Errorf("reading match %s for its export: %w", id, err)
+	// Up to the match as the caller sees it, a spectator's delay included.
+	h.Version, err = r.eachEvent(ctx, matchstream.Name(id), 0, int64(m.Version), func(ev eventstore.Event) bool {
+		shown := viewer.Event(v.Rules, ev)
+		if shown.Redacted {
+			h.Redacted++
 		}
-		if len(evs) == 0 {
-			break
-		}
-		for _, ev := range evs {
-			if ev.Version > int64(m.Version) {
-				break // the match as the caller sees it, a spectator's delay included
-			}
-			shown := viewer.Event(v.Rules, ev)
-			line := replay.LineOf(shown.Event, shown.Redacted)
-			if shown.Redacted {
-				h.Redacted++
-			}
-			lines = append(lines, line)
-			h.Version = ev.Version
-		}
+		lines = append(lines, replay.LineOf(shown.Event, shown.Redacted))
+		return true
+	})
+	if err != nil {
+		return fmt.Errorf("reading match %s for its export: %w", id, err)
 	}
 	if h.Version != int64(m.Version) {
 		return errors.New("the store holds fewer events than the read side: try again")

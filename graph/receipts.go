@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/receipt"
@@ -44,20 +45,11 @@ func (r *Resolver) readLog(ctx context.Context, matchID string) (*matchLog, erro
 	}
 	l := &matchLog{}
 	stream := matchstream.Name(matchID)
-	for int64(len(l.hash)) < v.Version {
-		evs, err := r.Engine.Store().ReadStream(ctx, stream, int64(len(l.hash)), catchUpPage)
-		if err != nil {
-			return nil, fmt.Errorf("reading match %s for its receipt: %w", matchID, err)
-		}
-		if len(evs) == 0 {
-			break
-		}
-		for _, ev := range evs {
-			if ev.Version > v.Version {
-				break
-			}
-			l.hash, l.prev = append(l.hash, ev.Hash), append(l.prev, ev.PrevHash)
-		}
+	if _, err := r.eachEvent(ctx, stream, 0, v.Version, func(ev eventstore.Event) bool {
+		l.hash, l.prev = append(l.hash, ev.Hash), append(l.prev, ev.PrevHash)
+		return true
+	}); err != nil {
+		return nil, fmt.Errorf("reading match %s for its receipt: %w", matchID, err)
 	}
 	if l.tree, err = receipt.Build(matchID, l.hash); err != nil {
 		return nil, err

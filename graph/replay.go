@@ -7,6 +7,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/projections"
@@ -58,25 +59,20 @@ func (r *Resolver) replayEvents(ctx context.Context, matchID string, speed *floa
 		defer close(out)
 		defer release()
 		var prev time.Time // the time of the event sent before; zero: send at once
-		for last < v.Version {
-			evs, err := r.Engine.Store().ReadStream(ctx, stream, last, catchUpPage)
-			if err != nil || len(evs) == 0 {
-				if err != nil && ctx.Err() == nil {
-					slog.Warn("replay stopped: reading the store failed", "match", matchID, "err", err)
-				}
-				return
+		_, err := r.eachEvent(ctx, stream, last, v.Version, func(ev eventstore.Event) bool {
+			if !prev.IsZero() && !wait(ctx, pace(prev, ev.Time, x)) {
+				return false
 			}
-			for _, ev := range evs {
-				if !prev.IsZero() && !wait(ctx, pace(prev, ev.Time, x)) {
-					return
-				}
-				// Each event as matchEvents showed it live: the stream reads the same.
-				shown := eventModel(matchID, v.Rules, viewer.AsOf(v.EndedAt, ev.Version), ev)
-				if !deliver(ctx, r, out, shown, last) {
-					return
-				}
-				prev, last = ev.Time, ev.Version
+			// Each event as matchEvents showed it live: the stream reads the same.
+			shown := eventModel(matchID, v.Rules, viewer.AsOf(v.EndedAt, ev.Version), ev)
+			if !deliver(ctx, r, out, shown, last) {
+				return false
 			}
+			prev, last = ev.Time, ev.Version
+			return true
+		})
+		if err != nil && ctx.Err() == nil {
+			slog.Warn("replay stopped: reading the store failed", "match", matchID, "err", err)
 		}
 	}()
 	return out, nil
