@@ -32,6 +32,7 @@ const (
 	closeNormal        = 1000
 	closeGoingAway     = 1001
 	closeProtocolError = 1002
+	closeInvalidData   = 1007 // a text message that is not UTF-8
 	closeTooBig        = 1009
 	closeNoStatus      = 1005 // received only: a close frame without a code
 	// graphql-transport-ws's own.
@@ -133,10 +134,12 @@ type control struct {
 }
 
 // next reads the client's next whole data message. Control frames are handed to onControl
-// as they come (it answers pings; a close ends the reading with errPeerClosed).
+// as they come (it answers pings; a close ends the reading with errPeerClosed). As RFC 6455
+// says, a reserved opcode fails the connection (1002), and so does a text message, whole
+// or reassembled from its fragments, that is not UTF-8 (1007).
 func (f *frameReader) next(onControl func(control) error) ([]byte, error) {
 	var msg []byte
-	started := false
+	started, text := false, false
 	for {
 		fin, op, n, mask, err := f.header()
 		if err != nil {
@@ -160,10 +163,10 @@ func (f *frameReader) next(onControl func(control) error) ([]byte, error) {
 			return nil, &wsCloseError{closeProtocolError, "a continuation frame without a message to continue"}
 		case op != opContinuation && started:
 			return nil, &wsCloseError{closeProtocolError, "a new message before the end of the previous one"}
-		case op != opContinuation && op != opText && op != opBinary:
-			return nil, &wsCloseError{closeProtocolError, fmt.Sprintf("unknown opcode %d", op)}
 		}
-		started = true
+		if !started {
+			started, text = true, op == opText
+		}
 		if int64(len(msg))+n > f.limit {
 			return nil, &wsCloseError{closeTooBig, fmt.Sprintf("a message may have at most %d bytes", f.limit)}
 		}
@@ -172,12 +175,17 @@ func (f *frameReader) next(onControl func(control) error) ([]byte, error) {
 			return nil, err
 		}
 		if msg == nil && fin {
-			return payload, nil
+			msg = payload
+		} else {
+			msg = append(msg, payload...)
 		}
-		msg = append(msg, payload...)
-		if fin {
-			return msg, nil
+		if !fin {
+			continue
 		}
+		if text && !utf8.Valid(msg) {
+			return nil, &wsCloseError{closeInvalidData, "a text message must be valid UTF-8"}
+		}
+		return msg, nil
 	}
 }
 
@@ -191,6 +199,10 @@ func (f *frameReader) header() (fin bool, op byte, n int64, mask [4]byte, err er
 	fin, op = b[0]&0x80 != 0, b[0]&0x0f
 	if b[0]&0x70 != 0 {
 		err = &wsCloseError{closeProtocolError, "reserved bits set: no extension was negotiated"}
+		return
+	}
+	if op > opPong || op > opBinary && op < opClose {
+		err = &wsCloseError{closeProtocolError, fmt.Sprintf("unknown opcode %d: 0x3-0x7 and 0xB-0xF are reserved", op)}
 		return
 	}
 	if b[1]&0x80 == 0 {

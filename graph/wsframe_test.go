@@ -88,6 +88,11 @@ func TestFrameReader(t *testing.T) {
 		{"a long ping", clientFrame(true, opPing, bytes.Repeat([]byte("p"), 126)), closeProtocolError},
 		{"one frame over the limit", clientFrame(true, opText, bytes.Repeat([]byte("z"), 1025)), closeTooBig},
 		{"fragments over the limit", append(clientFrame(false, opText, bytes.Repeat([]byte("z"), 1000)), clientFrame(true, opContinuation, bytes.Repeat([]byte("z"), 25))...), closeTooBig},
+		{"a reserved opcode claiming a length over the limit", clientFrame(true, 0x4, bytes.Repeat([]byte("z"), 2000)), closeProtocolError},
+		{"a reserved control opcode inside a message", append(clientFrame(false, opText, []byte("a")), clientFrame(true, 0xB, nil)...), closeProtocolError},
+		{"a text frame not UTF-8", clientFrame(true, opText, []byte("{\"x\":\"\xff\"}")), closeInvalidData},
+		{"text fragments not UTF-8 once joined", append(clientFrame(false, opText, []byte("ab\xc3")), clientFrame(true, opContinuation, []byte("z"))...), closeInvalidData},
+		{"a text message cut inside a character", clientFrame(true, opText, []byte("ab\xc3")), closeInvalidData},
 	} {
 		f := frameReader{r: bytes.NewReader(c.frames), limit: 1024}
 		var ce *wsCloseError
@@ -104,5 +109,32 @@ func TestClosePayload(t *testing.T) {
 	p := closePayload(4403, reason)
 	if binary.BigEndian.Uint16(p) != 4403 || len(p) > 125 || !utf8.Valid(p[2:]) || !strings.HasPrefix(reason, string(p[2:])) || len(p) < 120 {
 		t.Fatalf("close payload of %d bytes: % x", len(p), p[:4])
+	}
+}
+
+// Every reserved opcode fails the connection, the control ones (0xB-0xF) included, which
+// were once read as pongs; a text message is checked for UTF-8 once whole, so a
+// character split between fragments is fine, and a binary message is not checked.
+func TestFrameReaderReservedOpcodesAndUTF8(t *testing.T) {
+	for op := byte(0x3); op <= 0xF; op++ {
+		if op >= opClose && op <= opPong {
+			continue
+		}
+		f := frameReader{r: bytes.NewReader(clientFrame(true, op, []byte("x"))), limit: 1024}
+		var ce *wsCloseError
+		if _, err := f.next(func(control) error { t.Fatalf("opcode %#x handed over as a control frame", op); return nil }); !errors.As(err, &ce) || ce.code != closeProtocolError {
+			t.Errorf("opcode %#x: %v, want close code %d", op, err, closeProtocolError)
+		}
+	}
+	e := []byte("é") // c3 a9
+	var stream []byte
+	stream = append(stream, clientFrame(false, opText, append([]byte(`{"x":"`), e[0]))...)
+	stream = append(stream, clientFrame(true, opContinuation, append([]byte{e[1]}, `"}`...))...)
+	stream = append(stream, clientFrame(true, opBinary, []byte{0xff, 0xfe})...)
+	f := frameReader{r: bytes.NewReader(stream), limit: 1024}
+	for _, want := range []string{`{"x":"é"}`, "\xff\xfe"} {
+		if got, err := f.next(func(control) error { return nil }); err != nil || string(got) != want {
+			t.Errorf("read %q, %v; want %q", got, err, want)
+		}
 	}
 }
