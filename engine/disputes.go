@@ -255,7 +255,7 @@ func (e *Engine) RequireReviewer(ctx context.Context, playerID string) error {
 // the dispute, and a wallet corrected for it before decides nothing.
 func (e *Engine) CorrectWallet(ctx context.Context, playerID, matchID, disputeID string, amount int64, reason string) error {
 	_, err := e.walletDo(ctx, playerID, "", func(wallet.State) (wallet.Command, error) {
-		return wallet.Correct{Match: matchID, Dispute: disputeID, Amount: amount, Reason: reason}, nil
+		return wallet.Correct{Player: playerID, Match: matchID, Dispute: disputeID, Amount: amount, Reason: reason}, nil
 	})
 	return err
 }

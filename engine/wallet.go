@@ -134,7 +134,7 @@ func walletEventID(playerID, key string, e game.Event) string {
 	case wallet.HoldSettled:
 		return "settle:" + e.Hold
 	case wallet.RulingCorrected:
-		return wallet.CorrectionID(e.Dispute)
+		return wallet.CorrectionID(e.Dispute, e.Player)
 	}
 	return fmt.Sprintf("%s:%s:%s", e.EventType(), playerID, key)
 }

@@ -76,7 +76,7 @@ func (r *matchResolver) Pgn(ctx context.Context, obj *model.Match) (*string, err
 	if err != nil {
 		return nil, err
 	}
-	pgn, ok, err := projections.ViewerOf(v.State, obj.ViewerID).Export(v.Rules, v.State.GameState, v.Record())
+	pgn, ok, err := viewerOf(obj, v.State).Export(v.Rules, v.State.GameState, v.Record())
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int
 	if err != nil {
 		return nil, err
 	}
-	viewer := projections.ViewerOf(obj.View.State, obj.ViewerID)
+	viewer := viewerOf(obj, obj.View.State)
 	out := make([]*model.MatchEvent, 0, len(evs))
 	for _, ev := range evs {
 		if ev.Version > int64(obj.Version) {

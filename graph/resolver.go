@@ -30,10 +30,10 @@ type Resolver struct {
 	// Choices is each player's last choice per game and key (a Solwaris grimoire per
 	// class); nil remembers nothing.
 	Choices *projections.Choices
-	// Disputes is every match's disputes and rulings; nil serves none.
-	Disputes *projections.Disputes
-	ReadPos  Positions
-	Hub      *Hub
+	// DisputeBook is every match's disputes and rulings; nil serves none.
+	DisputeBook *projections.Disputes
+	ReadPos     Positions
+	Hub         *Hub
 	// Presence records players leaving and coming back from their subscriptions; nil
 	// tracks nothing.
 	Presence *Presence

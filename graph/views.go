@@ -100,6 +100,16 @@ func eventModel(matchID string, rules game.Rules, v projections.Viewer, ev event
 	}
 }
 
+// viewerOf is who reads the match m of state st: its caller, as a reviewer of disputes
+// when m is a reviewer's (reviewMatch, a dispute's match).
+func viewerOf(m *model.Match, st match.State) projections.Viewer {
+	v := projections.ViewerOf(st, m.ViewerID)
+	if m.Review {
+		v = v.Reviewing()
+	}
+	return v
+}
+
 // matchView returns the read side's view of a match, waiting for it to reach at least the
 // given position (a mutation's own events).
 func (r *Resolver) matchView(ctx context.Context, id string, atLeast int64) (*projections.MatchView, error) {
@@ -230,7 +240,7 @@ func (r *Resolver) seeGame(ctx context.Context, obj *model.Match) (game.View, ga
 	if err != nil {
 		return nil, nil, err
 	}
-	return projections.ViewerOf(v.State, obj.ViewerID).View(v.Rules, v.State.GameState), v.Rules, nil
+	return viewerOf(obj, v.State).View(v.Rules, v.State.GameState), v.Rules, nil
 }
 
 // boardOf computes a match's board field (see matchResolver.Board).

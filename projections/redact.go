@@ -15,11 +15,26 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
-// Viewer is who is looking at one match: a seated player, or a spectator.
+// Viewer is who is looking at one match: a seated player, a spectator, or a reviewer of
+// disputes (Reviewing).
 type Viewer struct {
 	Seats    []int // the seats the viewer holds in this match
 	Teams    []int // the teams of those seats
 	Finished bool  // the match is over: its secrets are revealed
+	// Reviewer is a reviewer of disputes looking at a finished match: every event is shown
+	// whole, from the first, where a stream shows others each event as it was shown live.
+	// A reviewer sees a live match as a spectator does.
+	Reviewer bool
+}
+
+// Reviewing returns the viewer as a reviewer of disputes: for a finished match, every
+// event and every hidden fact; for a match not over, nothing more than a spectator sees
+// (the viewer as it is, never a seat's).
+func (v Viewer) Reviewing() Viewer {
+	if !v.Finished {
+		return v
+	}
+	return Viewer{Finished: true, Reviewer: true}
 }
 
 // ViewerOf returns the viewer a player (or a spectator, playerID "") is in a match.
@@ -46,7 +61,7 @@ func ViewerOf(st match.State, playerID string) Viewer {
 // revealed by its state (hands, seed) and by the events after its end, not by rewriting
 // the stream. Without this, what a subscriber saw depended on when it read.
 func (v Viewer) AsOf(endedAt, version int64) Viewer {
-	v.Finished = endedAt > 0 && version >= endedAt
+	v.Finished = endedAt > 0 && (version >= endedAt || v.Reviewer)
 	return v
 }
 

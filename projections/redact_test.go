@@ -129,3 +129,29 @@ func TestHiddenEventsKeepOnlyTheirShadow(t *testing.T) {
 		t.Fatalf("an undecodable hidden event leaked %s", s.Payload)
 	}
 }
+
+// A reviewer of disputes sees every event of a finished match whole, also those a stream
+// showed others redacted before the end; of a match not over, what a spectator sees.
+func TestAReviewerSeesEverythingOnlyOnceTheMatchIsOver(t *testing.T) {
+	st := match.State{Status: match.Live, Seats: []match.Seat{{PlayerID: "ann"}, {PlayerID: "bob"}}, Plan: game.Plan{Seats: 2, Teams: []int{0, 1}}}
+	live := ViewerOf(st, "rev").Reviewing()
+	for _, vis := range []visibility.Visibility{visibility.Seat(0), visibility.Team(1), visibility.Server} {
+		if live.CanSee(vis) || live.AsOf(0, 3).CanSee(vis) {
+			t.Fatalf("a reviewer of a live match sees a %v event", vis)
+		}
+	}
+	st.Status = match.Finished
+	ended := ViewerOf(st, "rev").Reviewing()
+	spectator := ViewerOf(st, "")
+	for _, vis := range []visibility.Visibility{visibility.Seat(0), visibility.Team(1), visibility.Server} {
+		if !ended.AsOf(10, 3).CanSee(vis) {
+			t.Fatalf("a reviewer of a finished match does not see a %v event recorded before its end", vis)
+		}
+		if spectator.AsOf(10, 3).CanSee(vis) {
+			t.Fatalf("a spectator's stream shows a %v event recorded before the end", vis)
+		}
+	}
+	if p := ViewerOf(st, "ann").Reviewing(); len(p.Seats) != 0 || !p.Reviewer {
+		t.Fatalf("a player reviewing its own match keeps its seats: %+v", p)
+	}
+}

@@ -163,6 +163,9 @@ func (r *WalletReport) walletEvent(player string, ev eventstore.Event, wallets m
 			h.state, h.settled = "settled", e
 		}
 	case wallet.RulingCorrected:
+		if e.Player != player {
+			r.Problems = append(r.Problems, fmt.Sprintf("%s version %d: a correction for player %s in another's wallet", ev.Stream, ev.Version, e.Player))
+		}
 		key := e.Dispute + "\x00" + player
 		if _, twice := r.corrections[key]; twice {
 			r.Problems = append(r.Problems, fmt.Sprintf("%s version %d: a second correction for dispute %s", ev.Stream, ev.Version, e.Dispute))

@@ -324,7 +324,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if cfg.abandon != nil { // a short claim wait (tests) gets a shorter grace
 		presence.Grace = min(graph.DefaultGrace, time.Duration(cfg.abandon.ClaimAfterMs)*time.Millisecond/4)
 	}
-	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Economy: a.economy, Choices: a.choices, Disputes: a.disputes, ReadPos: a.follower, Hub: hub, Presence: presence, Key: cfg.key}
+	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Economy: a.economy, Choices: a.choices, DisputeBook: a.disputes, ReadPos: a.follower, Hub: hub, Presence: presence, Key: cfg.key}
 	return a, nil
 }
 

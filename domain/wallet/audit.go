@@ -30,7 +30,7 @@ func Audit(s State, id string, e game.Event) error {
 	case CoinsSpent:
 		cmd = Spend{Amount: e.Amount, Reason: e.Reason, Ref: e.Ref}
 	case RulingCorrected:
-		cmd, wantID = Correct(e), CorrectionID(e.Dispute)
+		cmd, wantID = Correct(e), CorrectionID(e.Dispute, e.Player)
 	default:
 		return fmt.Errorf("%s is no wallet event", e.EventType())
 	}

@@ -17,6 +17,7 @@ import (
 // spent what a void takes back owes it, and can hold or spend nothing until its balance
 // is positive again (a hold or a spending above the balance is refused).
 type RulingCorrected struct {
+	Player  string `json:"player"` // the wallet's: event IDs are unique across streams
 	Match   string `json:"match"`
 	Dispute string `json:"dispute"`
 	Amount  int64  `json:"amount"`
@@ -28,6 +29,7 @@ func (RulingCorrected) EventType() string { return "RulingCorrected" }
 // Correct applies a ruling's correction to the wallet; a ruling applied before, or a
 // correction of nothing, decides nothing.
 type Correct struct {
+	Player  string
 	Match   string
 	Dispute string
 	Amount  int64
@@ -37,8 +39,8 @@ type Correct struct {
 func (Correct) command() {}
 
 func decideCorrect(s State, c Correct) ([]game.Event, error) {
-	if c.Match == "" || c.Dispute == "" {
-		return nil, game.Reject(game.BadInput, "a correction needs its match and its dispute")
+	if c.Player == "" || c.Match == "" || c.Dispute == "" {
+		return nil, game.Reject(game.BadInput, "a correction needs its player, its match and its dispute")
 	}
 	if c.Amount == 0 || slices.Contains(s.Corrected, c.Dispute) {
 		return nil, nil
@@ -46,5 +48,6 @@ func decideCorrect(s State, c Correct) ([]game.Event, error) {
 	return []game.Event{RulingCorrected(c)}, nil
 }
 
-// CorrectionID is the event ID of a ruling's correction of a wallet: once per ruling.
-func CorrectionID(dispute string) string { return "ruling:" + dispute }
+// CorrectionID is the event ID of a ruling's correction of a player's wallet: once per
+// ruling and wallet.
+func CorrectionID(dispute, player string) string { return "ruling:" + dispute + ":" + player }

@@ -50,6 +50,7 @@ type writer struct {
 	begin, commit, rollback        *sql.Stmt
 	savepoint, rollbackTo, release *sql.Stmt
 	byID, last, lastEvent, setHead *sql.Stmt
+	dataVersion                    *sql.Stmt
 	inserts                        [maxRows + 1]*sql.Stmt // by number of rows, prepared on first use
 	args                           []any
 	signer                         eventstore.Signer
@@ -57,6 +58,7 @@ type writer struct {
 	headHash                       string          // its global hash
 	tails                          map[string]tail // by stream, of committed or in-transaction events
 	stale                          bool            // a transaction failed: reload before the next
+	seen                           int64           // PRAGMA data_version at the last transaction: another process's commit changes it
 	broken                         error           // the current transaction cannot go on
 	ctx                            context.Context // the transaction outlives any caller's context
 }
@@ -83,6 +85,7 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 		{&w.last, `SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1`},
 		{&w.lastEvent, `SELECT position, global_hash FROM events ORDER BY position DESC LIMIT 1`},
 		{&w.setHead, `UPDATE head SET position = ?, hash = ?, signed_ns = ?, signature = ?`},
+		{&w.dataVersion, `PRAGMA data_version`},
 	} {
 		stmt, err := conn.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -97,7 +100,7 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 // close releases the statements and gives the connection back to its pool.
 func (w *writer) close() error {
 	for _, st := range append([]*sql.Stmt{w.begin, w.commit, w.rollback, w.savepoint, w.rollbackTo,
-		w.release, w.byID, w.last, w.lastEvent, w.setHead}, w.inserts[:]...) {
+		w.release, w.byID, w.last, w.lastEvent, w.setHead, w.dataVersion}, w.inserts[:]...) {
 		if st != nil {
 			st.Close()
 		}
@@ -127,7 +130,10 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 		w.stale = true
 		return err
 	}
-	err := w.reload()
+	err := w.external()
+	if err == nil {
+		err = w.reload()
+	}
 	head := w.head
 	if err == nil {
 		err = w.appendAll(batch)
@@ -147,6 +153,21 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 		w.stale = true
 		_, _ = w.rollback.ExecContext(w.ctx)
 		return err
+	}
+	return nil
+}
+
+// external notes a commit by another process since the writer's last transaction (an
+// operator's command such as grant-reviewer on the file a server appends to): the head
+// and the tails the writer keeps are then stale. SQLite's data_version changes exactly
+// when another connection commits, so the check costs no read of the events.
+func (w *writer) external() error {
+	var v int64
+	if err := w.dataVersion.QueryRowContext(w.ctx).Scan(&v); err != nil {
+		return fmt.Errorf("read data_version: %w", err)
+	}
+	if v != w.seen {
+		w.stale, w.seen = true, v
 	}
 	return nil
 }

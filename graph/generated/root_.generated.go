@@ -23,6 +23,7 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	Army() ArmyResolver
+	Dispute() DisputeResolver
 	MagicChessReaction() MagicChessReactionResolver
 	MagicChessSignal() MagicChessSignalResolver
 	MagicChessState() MagicChessStateResolver
@@ -143,6 +144,51 @@ type ComplexityRoot struct {
 		Progress func(childComplexity int) int
 		Reward   func(childComplexity int) int
 		Text     func(childComplexity int, lang model.Language) int
+	}
+
+	Dispute struct {
+		Cites      func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Match      func(childComplexity int) int
+		MatchID    func(childComplexity int) int
+		OpenedBy   func(childComplexity int) int
+		Reason     func(childComplexity int) int
+		Result     func(childComplexity int) int
+		Ruling     func(childComplexity int) int
+		Seat       func(childComplexity int) int
+		Statements func(childComplexity int) int
+		Status     func(childComplexity int) int
+	}
+
+	DisputeCite struct {
+		Type    func(childComplexity int) int
+		Version func(childComplexity int) int
+	}
+
+	DisputePayload struct {
+		Dispute func(childComplexity int) int
+	}
+
+	DisputeResult struct {
+		Draw    func(childComplexity int) int
+		Reason  func(childComplexity int) int
+		Void    func(childComplexity int) int
+		Winners func(childComplexity int) int
+	}
+
+	DisputeRuling struct {
+		After    func(childComplexity int) int
+		Before   func(childComplexity int) int
+		Note     func(childComplexity int) int
+		Reviewer func(childComplexity int) int
+		Ruling   func(childComplexity int) int
+	}
+
+	DisputeStatement struct {
+		By    func(childComplexity int) int
+		Cites func(childComplexity int) int
+		Seat  func(childComplexity int) int
+		Text  func(childComplexity int) int
 	}
 
 	EventProof struct {
@@ -330,6 +376,7 @@ type ComplexityRoot struct {
 		AcceptOpening   func(childComplexity int, matchID string, commandID *string) int
 		Act             func(childComplexity int, matchID string, action model.ActionInput, commandID *string) int
 		AddBot          func(childComplexity int, matchID string, seat *int, commandID *string) int
+		AddStatement    func(childComplexity int, disputeID string, text string, cite []int) int
 		Bid             func(childComplexity int, matchID string, commandID *string) int
 		BuyHat          func(childComplexity int, hatID string) int
 		CancelMatch     func(childComplexity int, matchID string, commandID *string) int
@@ -347,6 +394,7 @@ type ComplexityRoot struct {
 		LeaveMatch      func(childComplexity int, matchID string, commandID *string) int
 		MoveFighter     func(childComplexity int, matchID string, path []string, commandID *string) int
 		OfferDraw       func(childComplexity int, matchID string, commandID *string) int
+		OpenDispute     func(childComplexity int, matchID string, reason string, cite []int) int
 		PassBid         func(childComplexity int, matchID string, commandID *string) int
 		PassReaction    func(childComplexity int, matchID string, commandID *string) int
 		PlaceFighter    func(childComplexity int, matchID string, cell string, commandID *string) int
@@ -357,6 +405,7 @@ type ComplexityRoot struct {
 		RegisterPlayer  func(childComplexity int, name string, commandID *string) int
 		Rematch         func(childComplexity int, matchID string, commandID *string, entropy *string) int
 		Resign          func(childComplexity int, matchID string, commandID *string) int
+		RuleDispute     func(childComplexity int, id string, ruling model.Ruling, winner *int, note *string) int
 		Signal          func(childComplexity int, matchID string, signal model.MagicSignal, commandID *string) int
 		WearHat         func(childComplexity int, hatID *string) int
 	}
@@ -390,6 +439,7 @@ type ComplexityRoot struct {
 		Cooldown        func(childComplexity int) int
 		DailyBonus      func(childComplexity int) int
 		DailyChallenges func(childComplexity int) int
+		Disputes        func(childComplexity int) int
 		Grimoires       func(childComplexity int) int
 		Hat             func(childComplexity int) int
 		Hats            func(childComplexity int) int
@@ -405,6 +455,8 @@ type ComplexityRoot struct {
 	Query struct {
 		Arenas          func(childComplexity int) int
 		Cards           func(childComplexity int, game model.Game) int
+		Dispute         func(childComplexity int, id string) int
+		Disputes        func(childComplexity int, status *model.DisputeStatus, first *int) int
 		EventProof      func(childComplexity int, matchID string, version int, size int) int
 		Games           func(childComplexity int) int
 		Hats            func(childComplexity int) int
@@ -415,6 +467,7 @@ type ComplexityRoot struct {
 		NewerReceipt    func(childComplexity int, matchID string, since int) int
 		Player          func(childComplexity int, id string) int
 		Receipt         func(childComplexity int, matchID string) int
+		ReviewMatch     func(childComplexity int, id string) int
 		ServerKey       func(childComplexity int) int
 		SolwarisClasses func(childComplexity int) int
 	}
@@ -1080,6 +1133,174 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DailyChallenge.Text(childComplexity, args["lang"].(model.Language)), true
+
+	case "Dispute.cites":
+		if e.ComplexityRoot.Dispute.Cites == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Cites(childComplexity), true
+	case "Dispute.id":
+		if e.ComplexityRoot.Dispute.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.ID(childComplexity), true
+	case "Dispute.match":
+		if e.ComplexityRoot.Dispute.Match == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Match(childComplexity), true
+	case "Dispute.matchId":
+		if e.ComplexityRoot.Dispute.MatchID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.MatchID(childComplexity), true
+	case "Dispute.openedBy":
+		if e.ComplexityRoot.Dispute.OpenedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.OpenedBy(childComplexity), true
+	case "Dispute.reason":
+		if e.ComplexityRoot.Dispute.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Reason(childComplexity), true
+	case "Dispute.result":
+		if e.ComplexityRoot.Dispute.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Result(childComplexity), true
+	case "Dispute.ruling":
+		if e.ComplexityRoot.Dispute.Ruling == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Ruling(childComplexity), true
+	case "Dispute.seat":
+		if e.ComplexityRoot.Dispute.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Seat(childComplexity), true
+	case "Dispute.statements":
+		if e.ComplexityRoot.Dispute.Statements == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Statements(childComplexity), true
+	case "Dispute.status":
+		if e.ComplexityRoot.Dispute.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Dispute.Status(childComplexity), true
+
+	case "DisputeCite.type":
+		if e.ComplexityRoot.DisputeCite.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeCite.Type(childComplexity), true
+	case "DisputeCite.version":
+		if e.ComplexityRoot.DisputeCite.Version == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeCite.Version(childComplexity), true
+
+	case "DisputePayload.dispute":
+		if e.ComplexityRoot.DisputePayload.Dispute == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputePayload.Dispute(childComplexity), true
+
+	case "DisputeResult.draw":
+		if e.ComplexityRoot.DisputeResult.Draw == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeResult.Draw(childComplexity), true
+	case "DisputeResult.reason":
+		if e.ComplexityRoot.DisputeResult.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeResult.Reason(childComplexity), true
+	case "DisputeResult.void":
+		if e.ComplexityRoot.DisputeResult.Void == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeResult.Void(childComplexity), true
+	case "DisputeResult.winners":
+		if e.ComplexityRoot.DisputeResult.Winners == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeResult.Winners(childComplexity), true
+
+	case "DisputeRuling.after":
+		if e.ComplexityRoot.DisputeRuling.After == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeRuling.After(childComplexity), true
+	case "DisputeRuling.before":
+		if e.ComplexityRoot.DisputeRuling.Before == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeRuling.Before(childComplexity), true
+	case "DisputeRuling.note":
+		if e.ComplexityRoot.DisputeRuling.Note == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeRuling.Note(childComplexity), true
+	case "DisputeRuling.reviewer":
+		if e.ComplexityRoot.DisputeRuling.Reviewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeRuling.Reviewer(childComplexity), true
+	case "DisputeRuling.ruling":
+		if e.ComplexityRoot.DisputeRuling.Ruling == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeRuling.Ruling(childComplexity), true
+
+	case "DisputeStatement.by":
+		if e.ComplexityRoot.DisputeStatement.By == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStatement.By(childComplexity), true
+	case "DisputeStatement.cites":
+		if e.ComplexityRoot.DisputeStatement.Cites == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStatement.Cites(childComplexity), true
+	case "DisputeStatement.seat":
+		if e.ComplexityRoot.DisputeStatement.Seat == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStatement.Seat(childComplexity), true
+	case "DisputeStatement.text":
+		if e.ComplexityRoot.DisputeStatement.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DisputeStatement.Text(childComplexity), true
 
 	case "EventProof.hash":
 		if e.ComplexityRoot.EventProof.Hash == nil {
@@ -1924,6 +2145,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.AddBot(childComplexity, args["matchId"].(string), args["seat"].(*int), args["commandId"].(*string)), true
+	case "Mutation.addStatement":
+		if e.ComplexityRoot.Mutation.AddStatement == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addStatement_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddStatement(childComplexity, args["disputeId"].(string), args["text"].(string), args["cite"].([]int)), true
 	case "Mutation.bid":
 		if e.ComplexityRoot.Mutation.Bid == nil {
 			break
@@ -2106,6 +2338,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.OfferDraw(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.openDispute":
+		if e.ComplexityRoot.Mutation.OpenDispute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_openDispute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.OpenDispute(childComplexity, args["matchId"].(string), args["reason"].(string), args["cite"].([]int)), true
 	case "Mutation.passBid":
 		if e.ComplexityRoot.Mutation.PassBid == nil {
 			break
@@ -2216,6 +2459,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.Resign(childComplexity, args["matchId"].(string), args["commandId"].(*string)), true
+	case "Mutation.ruleDispute":
+		if e.ComplexityRoot.Mutation.RuleDispute == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_ruleDispute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RuleDispute(childComplexity, args["id"].(string), args["ruling"].(model.Ruling), args["winner"].(*int), args["note"].(*string)), true
 	case "Mutation.signal":
 		if e.ComplexityRoot.Mutation.Signal == nil {
 			break
@@ -2339,6 +2593,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Player.DailyChallenges(childComplexity), true
+	case "Player.disputes":
+		if e.ComplexityRoot.Player.Disputes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Player.Disputes(childComplexity), true
 	case "Player.grimoires":
 		if e.ComplexityRoot.Player.Grimoires == nil {
 			break
@@ -2417,6 +2677,28 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Cards(childComplexity, args["game"].(model.Game)), true
+	case "Query.dispute":
+		if e.ComplexityRoot.Query.Dispute == nil {
+			break
+		}
+
+		args, err := ec.field_Query_dispute_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Dispute(childComplexity, args["id"].(string)), true
+	case "Query.disputes":
+		if e.ComplexityRoot.Query.Disputes == nil {
+			break
+		}
+
+		args, err := ec.field_Query_disputes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Disputes(childComplexity, args["status"].(*model.DisputeStatus), args["first"].(*int)), true
 	case "Query.eventProof":
 		if e.ComplexityRoot.Query.EventProof == nil {
 			break
@@ -2508,6 +2790,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Receipt(childComplexity, args["matchId"].(string)), true
+	case "Query.reviewMatch":
+		if e.ComplexityRoot.Query.ReviewMatch == nil {
+			break
+		}
+
+		args, err := ec.field_Query_reviewMatch_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ReviewMatch(childComplexity, args["id"].(string)), true
 	case "Query.serverKey":
 		if e.ComplexityRoot.Query.ServerKey == nil {
 			break
@@ -4187,6 +4480,119 @@ directive @goModel(model: String, models: [String!], forceGenerate: Boolean) on 
 "Asks gqlgen for a resolver where a bound Go field needs shaping (a seat -1 shown as null)."
 directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on INPUT_FIELD_DEFINITION | FIELD_DEFINITION
 `, BuiltIn: false},
+	{Name: "../schema/disputes.graphqls", Input: `# Disputes of finished matches and their rulings (docs/disputes.md). A player of a finished
+# match opens a dispute; both players add statements; a reviewer (a player given the role
+# by an operator: ` + "`" + `arbiter grant-reviewer` + "`" + `) rules. A ruling that voids or changes the result
+# moves ratings and coins by projection.
+
+extend type Query {
+  """
+  Reviewers only: the disputes with this status (OPEN by default: the queue; null for
+  all), oldest first, at most first (default 50, at most 500). FORBIDDEN for others.
+  """
+  disputes(status: DisputeStatus = OPEN, first: Int = 50): [Dispute!]!
+  """
+  A dispute, for reviewers and for the players of its match (FORBIDDEN for anyone else);
+  null when there is none with this ID.
+  """
+  dispute(id: ID!): Dispute
+  """
+  Reviewers only: a match as a reviewer sees it. Once the match is over, every hidden fact
+  (hands, decks, traps) and every event whole; a match not over, as a spectator sees it.
+  FORBIDDEN for others.
+  """
+  reviewMatch(id: ID!): Match
+}
+
+extend type Mutation {
+  """
+  Opens a dispute on a finished match that you played, saying why its result is wrong
+  (at most 2,000 characters). The match's events of evidence (disconnections and returns,
+  draw offers, resignations, forfeits, timeouts, the end) are cited by themselves; cite
+  adds the versions of other events. FORBIDDEN if you did not play it; CONFLICT if it is
+  not finished, ended with no result, or you have a dispute open on it already (one open
+  dispute per player per match, three in all).
+  """
+  openDispute(matchId: ID!, reason: String!, cite: [Int!]): DisputePayload!
+  "Adds your statement (at most 2,000 characters, ten per player) to an open dispute of a match you played."
+  addStatement(disputeId: ID!, text: String!, cite: [Int!]): DisputePayload!
+  """
+  Reviewers only: rules on an open dispute of a match you did not play. UPHOLD: the result
+  stands. VOID: no result, no rating change, every seat's coins back as before the match.
+  DRAW: the result becomes a draw. WIN: a win for the side of seat winner.
+  """
+  ruleDispute(id: ID!, ruling: Ruling!, winner: Int, note: String): DisputePayload!
+}
+
+extend type Player {
+  "The disputes of the matches this player played, with their rulings: for the player itself and for reviewers (FORBIDDEN for anyone else)."
+  disputes: [Dispute!]!
+}
+
+enum DisputeStatus {
+  OPEN
+  RULED
+}
+
+enum Ruling {
+  UPHOLD
+  VOID
+  DRAW
+  WIN
+}
+
+type Dispute {
+  id: ID!
+  matchId: ID!
+  "The match: as a reviewer sees it (everything, once over) for a reviewer, as its player sees it for a player."
+  match: Match
+  openedBy: ID!
+  seat: Int!
+  reason: String!
+  status: DisputeStatus!
+  "The match's events this dispute cites."
+  cites: [DisputeCite!]!
+  statements: [DisputeStatement!]!
+  "The ruling, once RULED."
+  ruling: DisputeRuling
+  "The match's result as it stands now (the last ruling's, or the recorded one)."
+  result: DisputeResult!
+}
+
+type DisputeCite {
+  version: Int!
+  "The event's type; null for an event hidden from the other side while the match was live."
+  type: String
+}
+
+type DisputeStatement {
+  by: ID!
+  seat: Int!
+  text: String!
+  cites: [DisputeCite!]!
+}
+
+type DisputeRuling {
+  ruling: Ruling!
+  reviewer: ID!
+  note: String
+  "The result the ruling found."
+  before: DisputeResult!
+  "The result from the ruling on."
+  after: DisputeResult!
+}
+
+type DisputeResult {
+  winners: [Int!]!
+  draw: Boolean!
+  void: Boolean!
+  reason: String!
+}
+
+type DisputePayload {
+  dispute: Dispute!
+}
+`, BuiltIn: false},
 	{Name: "../schema/economy.graphqls", Input: `# The economy around the games (docs/economy.md): the daily bonus and challenges, badges,
 # hats for the king, Solwaris's experience, leagues, abandonment cooldowns and loot. Every
 # coin moves on the player's wallet stream; what is owned and worn is on the player's
@@ -5333,6 +5739,96 @@ func (ec *executionContext) childFields_DailyChallenge(ctx context.Context, fiel
 	return nil, fmt.Errorf("no field named %q was found under type DailyChallenge", field.Name)
 }
 
+func (ec *executionContext) childFields_Dispute(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Dispute_id(ctx, field)
+	case "matchId":
+		return ec.fieldContext_Dispute_matchId(ctx, field)
+	case "match":
+		return ec.fieldContext_Dispute_match(ctx, field)
+	case "openedBy":
+		return ec.fieldContext_Dispute_openedBy(ctx, field)
+	case "seat":
+		return ec.fieldContext_Dispute_seat(ctx, field)
+	case "reason":
+		return ec.fieldContext_Dispute_reason(ctx, field)
+	case "status":
+		return ec.fieldContext_Dispute_status(ctx, field)
+	case "cites":
+		return ec.fieldContext_Dispute_cites(ctx, field)
+	case "statements":
+		return ec.fieldContext_Dispute_statements(ctx, field)
+	case "ruling":
+		return ec.fieldContext_Dispute_ruling(ctx, field)
+	case "result":
+		return ec.fieldContext_Dispute_result(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Dispute", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeCite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "version":
+		return ec.fieldContext_DisputeCite_version(ctx, field)
+	case "type":
+		return ec.fieldContext_DisputeCite_type(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeCite", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "dispute":
+		return ec.fieldContext_DisputePayload_dispute(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputePayload", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "winners":
+		return ec.fieldContext_DisputeResult_winners(ctx, field)
+	case "draw":
+		return ec.fieldContext_DisputeResult_draw(ctx, field)
+	case "void":
+		return ec.fieldContext_DisputeResult_void(ctx, field)
+	case "reason":
+		return ec.fieldContext_DisputeResult_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeResult", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeRuling(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "ruling":
+		return ec.fieldContext_DisputeRuling_ruling(ctx, field)
+	case "reviewer":
+		return ec.fieldContext_DisputeRuling_reviewer(ctx, field)
+	case "note":
+		return ec.fieldContext_DisputeRuling_note(ctx, field)
+	case "before":
+		return ec.fieldContext_DisputeRuling_before(ctx, field)
+	case "after":
+		return ec.fieldContext_DisputeRuling_after(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeRuling", field.Name)
+}
+
+func (ec *executionContext) childFields_DisputeStatement(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "by":
+		return ec.fieldContext_DisputeStatement_by(ctx, field)
+	case "seat":
+		return ec.fieldContext_DisputeStatement_seat(ctx, field)
+	case "text":
+		return ec.fieldContext_DisputeStatement_text(ctx, field)
+	case "cites":
+		return ec.fieldContext_DisputeStatement_cites(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DisputeStatement", field.Name)
+}
+
 func (ec *executionContext) childFields_EventProof(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "matchId":
@@ -5691,6 +6187,8 @@ func (ec *executionContext) childFields_Player(ctx context.Context, field graphq
 		return ec.fieldContext_Player_cardsPlayed(ctx, field)
 	case "wallet":
 		return ec.fieldContext_Player_wallet(ctx, field)
+	case "disputes":
+		return ec.fieldContext_Player_disputes(ctx, field)
 	case "hat":
 		return ec.fieldContext_Player_hat(ctx, field)
 	case "badges":

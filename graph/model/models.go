@@ -38,6 +38,9 @@ type Match struct {
 
 	View     *projections.MatchView `json:"-"`
 	ViewerID string                 `json:"-"` // the caller's player ID, "" for a spectator
+	// Review is a reviewer of disputes looking (reviewMatch): every hidden fact once the
+	// match is over (projections.Viewer.Reviewing).
+	Review bool `json:"-"`
 	// Shared, when set, keeps what the field resolvers compute from View (which never
 	// changes) for every caller this Match is handed to: matchUpdates shares one Match per
 	// viewer class and version, so its state, board and moves are computed once, not per caller.

@@ -128,6 +128,40 @@ type DailyBonusPayload struct {
 	Wallet  *Wallet `json:"wallet"`
 }
 
+type DisputeCite struct {
+	Version int `json:"version"`
+	// The event's type; null for an event hidden from the other side while the match was live.
+	Type *string `json:"type,omitempty"`
+}
+
+type DisputePayload struct {
+	Dispute *Dispute `json:"dispute"`
+}
+
+type DisputeResult struct {
+	Winners []int  `json:"winners"`
+	Draw    bool   `json:"draw"`
+	Void    bool   `json:"void"`
+	Reason  string `json:"reason"`
+}
+
+type DisputeRuling struct {
+	Ruling   Ruling  `json:"ruling"`
+	Reviewer string  `json:"reviewer"`
+	Note     *string `json:"note,omitempty"`
+	// The result the ruling found.
+	Before *DisputeResult `json:"before"`
+	// The result from the ruling on.
+	After *DisputeResult `json:"after"`
+}
+
+type DisputeStatement struct {
+	By    string         `json:"by"`
+	Seat  int            `json:"seat"`
+	Text  string         `json:"text"`
+	Cites []*DisputeCite `json:"cites"`
+}
+
 type EventProof struct {
 	MatchID string `json:"matchId"`
 	Version int    `json:"version"`
@@ -489,6 +523,61 @@ func (e *CardWindow) UnmarshalJSON(b []byte) error {
 }
 
 func (e CardWindow) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type DisputeStatus string
+
+const (
+	DisputeStatusOpen  DisputeStatus = "OPEN"
+	DisputeStatusRuled DisputeStatus = "RULED"
+)
+
+var AllDisputeStatus = []DisputeStatus{
+	DisputeStatusOpen,
+	DisputeStatusRuled,
+}
+
+func (e DisputeStatus) IsValid() bool {
+	switch e {
+	case DisputeStatusOpen, DisputeStatusRuled:
+		return true
+	}
+	return false
+}
+
+func (e DisputeStatus) String() string {
+	return string(e)
+}
+
+func (e *DisputeStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = DisputeStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid DisputeStatus", str)
+	}
+	return nil
+}
+
+func (e DisputeStatus) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *DisputeStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e DisputeStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -863,6 +952,65 @@ func (e *Rarity) UnmarshalJSON(b []byte) error {
 }
 
 func (e Rarity) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type Ruling string
+
+const (
+	RulingUphold Ruling = "UPHOLD"
+	RulingVoid   Ruling = "VOID"
+	RulingDraw   Ruling = "DRAW"
+	RulingWin    Ruling = "WIN"
+)
+
+var AllRuling = []Ruling{
+	RulingUphold,
+	RulingVoid,
+	RulingDraw,
+	RulingWin,
+}
+
+func (e Ruling) IsValid() bool {
+	switch e {
+	case RulingUphold, RulingVoid, RulingDraw, RulingWin:
+		return true
+	}
+	return false
+}
+
+func (e Ruling) String() string {
+	return string(e)
+}
+
+func (e *Ruling) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Ruling(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Ruling", str)
+	}
+	return nil
+}
+
+func (e Ruling) MarshalGQL(w io.Writer) {
+	_, _ = fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Ruling) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Ruling) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,0 +1,137 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/dispute"
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/projections"
+)
+
+// Disputes over the API (schema/disputes.graphqls): a reviewer reads the queue and any
+// dispute, and rules; a player opens disputes on the matches it played, adds statements
+// and reads its disputes. Whatever a reviewer sees of a match is asked for through
+// projections.Viewer.Reviewing, never shown here.
+
+// disputesPageMax bounds the reviewers' queue.
+const disputesPageMax = 500
+
+// reviewer returns the caller when it holds the reviewer role, else FORBIDDEN (or
+// UNAUTHENTICATED without a token).
+func (r *Resolver) reviewer(ctx context.Context) (engine.Player, error) {
+	p, err := r.player(ctx)
+	if err != nil {
+		return engine.Player{}, err
+	}
+	return p, r.Engine.RequireReviewer(ctx, p.ID)
+}
+
+// disputeModel turns a dispute into the API's, for a caller who reads it as a reviewer
+// (review) or as a player of its match.
+func disputeModel(x dispute.Dispute, of dispute.State, viewerID string, review bool) *model.Dispute {
+	out := &model.Dispute{
+		ID: x.ID, MatchID: of.Match, OpenedBy: x.By, Seat: x.Seat, Reason: x.Reason, Status: model.DisputeStatus(x.Status),
+		Cites: citeModels(x.Cites), Statements: []*model.DisputeStatement{}, Result: resultModel(of.Result),
+		ViewerID: viewerID, Review: review,
+	}
+	for _, st := range x.Statements {
+		out.Statements = append(out.Statements, &model.DisputeStatement{By: st.By, Seat: st.Seat, Text: st.Text, Cites: citeModels(st.Cites)})
+	}
+	if x.Ruling != nil {
+		rl := &model.DisputeRuling{Ruling: model.Ruling(x.Ruling.Ruling), Reviewer: x.Ruling.Reviewer, Before: resultModel(x.Ruling.Before), After: resultModel(x.Ruling.After)}
+		if x.Ruling.Note != "" {
+			note := x.Ruling.Note
+			rl.Note = &note
+		}
+		out.Ruling = rl
+	}
+	return out
+}
+
+func citeModels(refs []dispute.Ref) []*model.DisputeCite {
+	out := make([]*model.DisputeCite, 0, len(refs))
+	for _, ref := range refs {
+		c := &model.DisputeCite{Version: int(ref.Version)}
+		if ref.Type != "" {
+			t := ref.Type
+			c.Type = &t
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func resultModel(res dispute.Result) *model.DisputeResult {
+	return &model.DisputeResult{Winners: append([]int{}, res.Winners...), Draw: !res.Void && len(res.Winners) == 0, Void: res.Void, Reason: res.Reason}
+}
+
+// disputeFor is a dispute as the caller may read it: FORBIDDEN unless the caller is a
+// reviewer or a player of its match. The dispute comes from the store, so a player reads
+// its own dispute at once after opening it.
+func (r *Resolver) disputeFor(ctx context.Context, id string) (*model.Dispute, error) {
+	p, err := r.player(ctx)
+	if err != nil {
+		return nil, err
+	}
+	matchID, ok := dispute.MatchOf(id)
+	if !ok {
+		return nil, nil
+	}
+	s, _, err := r.Engine.Disputes(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	x, ok := s.Find(id)
+	if !ok {
+		return nil, nil
+	}
+	review, err := r.Engine.Reviewer(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	if !review && !slices.Contains(s.Facts.Players, p.ID) {
+		return nil, game.Reject(game.Forbidden, "a dispute is shown to the players of its match and to reviewers alone")
+	}
+	return disputeModel(x, s, p.ID, review && !slices.Contains(s.Facts.Players, p.ID)), nil
+}
+
+// disputePayload answers a command on a dispute with the dispute, once the read side has
+// applied it (a ruling's ratings are then visible to the caller's next query).
+func (r *Resolver) disputePayload(ctx context.Context, ack engine.DisputeAck, id, viewerID string, review bool) (*model.DisputePayload, error) {
+	if err := r.ReadPos.WaitFor(ctx, ack.Position); err != nil {
+		return nil, fmt.Errorf("waiting for the read side: %w", err)
+	}
+	x, ok := ack.State.Find(id)
+	if !ok {
+		return nil, fmt.Errorf("dispute %s is not in what its command recorded", id)
+	}
+	return &model.DisputePayload{Dispute: disputeModel(x, ack.State, viewerID, review)}, nil
+}
+
+// listDisputes lists the read side's disputes for a caller.
+func listDisputes(ds *projections.Disputes, status, player, viewerID string, review bool, n int) []*model.Dispute {
+	out := []*model.Dispute{}
+	if ds == nil {
+		return out
+	}
+	for _, l := range ds.List(status, player) {
+		if len(out) == n {
+			break
+		}
+		out = append(out, disputeModel(l.Dispute, l.Of, viewerID, review))
+	}
+	return out
+}
+
+// citedVersions turns the API's cited versions into the engine's.
+func citedVersions(cite []int) []int64 {
+	out := make([]int64, len(cite))
+	for i, v := range cite {
+		out[i] = int64(v)
+	}
+	return out
+}
