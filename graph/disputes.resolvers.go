@@ -10,7 +10,6 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/dispute"
 	"github.com/arbiter-games/arbiter/domain/game"
-
 	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/model"
 )
