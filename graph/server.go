@@ -23,6 +23,7 @@ import (
 	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/graphiql"
 	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/web"
 )
 
 // Limits protect the server from expensive requests and from clients that hold on.
@@ -147,8 +148,8 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	return srv
 }
 
-// Handler serves GraphiQL at / (its assets from the binary, under /graphiql/) and the API
-// at /graphql: POST and GET, and subscriptions
+// Handler serves the web client at / (package web, its files under /web/), GraphiQL at
+// /graphiql/ (its assets from the binary) and the API at /graphql: POST and GET, and subscriptions
 // over websockets in both graphql-transport-ws and the legacy graphql-ws protocol; and a
 // match's exports at /matches/{id}.pgn and /matches/{id}.ndjson.
 func Handler(r *Resolver, limits Limits) http.Handler {
@@ -198,9 +199,10 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 		}
 		srv.ServeHTTP(w, req)
 	}))
-	ui := graphiql.Handler("/graphql")
-	mux.Handle("/{$}", ui)
-	mux.Handle(graphiql.Prefix, ui)
+	mux.Handle(graphiql.Prefix, graphiql.Handler("/graphql"))
+	client := web.Handler()
+	mux.Handle("/{$}", client)
+	mux.Handle(web.Prefix, client)
 	mux.Handle("GET /matches/{file}", r.exports(limit)) // {id}.pgn and {id}.ndjson: docs/exports.md
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok\n")) })
 	return mux

@@ -261,17 +261,20 @@ func TestRacingClientsForOneTurn(t *testing.T) {
 	}
 }
 
-// TestHTTPTransports: GraphiQL at /, queries over GET, mutations refused over GET.
+// TestHTTPTransports: the web client at /, GraphiQL at /graphiql/, queries over GET,
+// mutations refused over GET.
 func TestHTTPTransports(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
-	resp, err := http.Get(srv.url + "/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(strings.ToLower(string(page)), "graphiql") {
-		t.Fatalf("GET / answered %d without GraphiQL", resp.StatusCode)
+	for path, want := range map[string]string{"/": `type="module"`, "/graphiql/": "graphiql.min.js"} {
+		resp, err := http.Get(srv.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(page), want) {
+			t.Fatalf("GET %s answered %d without %s:\n%s", path, resp.StatusCode, want, page)
+		}
 	}
 	get := func(q string) gqlResponse {
 		resp, err := http.Get(srv.url + "/graphql?query=" + url.QueryEscape(q))

@@ -35,7 +35,7 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// TestGraphiQLWorksOffline opens / in a real headless Chromium that may reach nothing but
+// TestGraphiQLWorksOffline opens /graphiql/ in a real headless Chromium that may reach nothing but
 // the test server, waits for GraphiQL's editor, runs a query with its run button and
 // checks that the result pane shows what the API answers. A page that loads anything from
 // another host (a CDN) never gets its editor, and the request is named in the failure.
@@ -136,13 +136,13 @@ func TestGraphiQLWorksOffline(t *testing.T) {
 			_, err := chromedp.Call(ctx, runtime.Enable, cdp.Empty{})
 			return chromedp.Void{}, err
 		},
-		chromedp.Navigate(srv.url+"/"),
+		chromedp.Navigate(srv.url+"/graphiql/"),
 	)
 	if err == nil {
 		err = chromedp.Do(wait, chromedp.WaitVisible(chromedp.CSS(".graphiql-query-editor .CodeMirror")))
 	}
 	if err != nil {
-		t.Fatalf("GraphiQL's editor did not render at %s/: %v", srv.url, err)
+		t.Fatalf("GraphiQL's editor did not render at %s/graphiql/: %v", srv.url, err)
 	}
 	// The schema loads by introspection: the documentation explorer (the sidebar's first
 	// button) lists the root types once it has, or shows why it could not.

@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register("serve", "run the server: GraphiQL at /, the API at /graphql", serve)
+	register("serve", "run the server: the web client at /, the API at /graphql, GraphiQL at /graphiql/", serve)
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -138,7 +138,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
-	fmt.Fprintf(stdout, "Arbiter is serving %s on http://%s/ (GraphQL at http://%s/graphql)\n", describeStore(dbPath(*db)), ln.Addr(), ln.Addr())
+	// The first line names the URL to open: the web client (tests read it to find the port).
+	fmt.Fprintf(stdout, "Arbiter is serving %s on http://%[2]s/ (open it in a browser to play; GraphQL at http://%[2]s/graphql, GraphiQL at http://%[2]s/graphiql/)\n", describeStore(dbPath(*db)), ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -1,4 +1,4 @@
-// Package graphiql serves the GraphiQL page at / with its scripts and styles from the
+// Package graphiql serves the GraphiQL page at /graphiql/ with its scripts and styles from the
 // binary, so that the first screen works with no network. The files in assets/ are the
 // built files of the npm packages graphiql, react and react-dom at the versions in
 // assets/MANIFEST, vendored by scripts/vendor-graphiql.sh; the page around them is ours.
@@ -52,9 +52,9 @@ func Manifest() ([]Asset, error) {
 	return out, sc.Err()
 }
 
-// Handler serves the page at "/" (with endpoint as the API's path, for queries over
+// Handler serves the page at Prefix (with endpoint as the API's path, for queries over
 // HTTP and subscriptions over a websocket on the same host) and the assets under Prefix.
-// Mount it on both.
+// Mount it on Prefix.
 func Handler(endpoint string) http.Handler {
 	manifest, err := Manifest()
 	if err != nil {
@@ -69,7 +69,7 @@ func Handler(endpoint string) http.Handler {
 		panic("graphiql: " + err.Error())
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("GET "+Prefix+"{$}", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write(page.Bytes())
 	})

@@ -61,11 +61,11 @@ func get(t *testing.T, h http.Handler, path string, header ...string) *http.Resp
 // stylesheet it loads is served, with its type.
 func TestPageLoadsOnlyItsOwnAssets(t *testing.T) {
 	h := Handler("/graphql")
-	resp := get(t, h, "/")
+	resp := get(t, h, Prefix)
 	body, _ := io.ReadAll(resp.Body)
 	page := string(body)
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
-		t.Fatalf("GET / = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+		t.Fatalf("GET "+Prefix+" = %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 	if strings.Contains(page, "//cdn") || strings.Contains(page, "https://") || strings.Contains(page, "http://") {
 		t.Fatalf("the page names another host:\n%s", page)
