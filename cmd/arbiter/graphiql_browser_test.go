@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -19,22 +18,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// chromium finds a Chromium to drive: under CI=true its absence fails the test (.ci/run
-// installs Debian's package), elsewhere it skips with the reason.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium on PATH under CI=true: apt-get install chromium (.ci/run does it when missing)")
-	}
-	t.Skip("no Chromium on PATH (apt-get install chromium): the GraphiQL page is not checked in a browser")
-	return ""
-}
-
 // TestGraphiQLWorksOffline opens /graphiql/ in a real headless Chromium that may reach nothing but
 // the test server, waits for GraphiQL's editor, runs a query with its run button and
 // checks that the result pane shows what the API answers. A page that loads anything from
@@ -47,21 +30,7 @@ func TestGraphiQLWorksOffline(t *testing.T) {
 	// two-core machine starting a browser.
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", true),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// A proxy that refuses every connection: only loopback (never proxied) is reachable.
-		chromedp.ProxyServer("127.0.0.1:1"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 800),
-	)
+	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, headless(t, exe)...)
 	defer cancelAlloc()
 	ctx, cancelTab := chromedp.NewContext(ctx)
 	defer cancelTab()

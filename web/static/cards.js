@@ -78,6 +78,7 @@ export class Hand {
         disabled: !c.playable || this.m.status !== "LIVE",
         title: c.playable ? c.card.text : c.reason || c.card.text,
         "data-card": c.card.id,
+        "data-slot": c.slot,
         onclick: () => this.choose(c),
       }, h("b", {}, c.card.name), h("small", {}, c.card.cost === "ADDS_TO_MOVE" ? "then move" : "")));
     // Targets that are not squares (a hand slot) are picked here, not on the board.
