@@ -24,15 +24,11 @@ func (r *Resolver) isCaller(ctx context.Context, playerID string) bool {
 	return err == nil && p != nil && p.ID == playerID
 }
 
-// dailyChallenges is the player's three challenges of today, each paid once done: a
-// challenge done is paid here, at the player's read (or claimDailyBonus), so that a
-// reward needs no process of its own and is paid once by its key.
-func (r *Resolver) dailyChallenges(ctx context.Context, playerID string) ([]*model.DailyChallenge, error) {
+// dailyChallenges is the player's three challenges of today, as far as the matches it
+// finished today go. A read pays nothing: the settlement process pays a challenge at the
+// end of the match that completes it (projections.Economy.Pending).
+func (r *Resolver) dailyChallenges(playerID string) []*model.DailyChallenge {
 	day := r.Engine.Today()
-	w, err := r.Engine.Wallet(ctx, playerID)
-	if err != nil {
-		return nil, err
-	}
 	var played []facts.Match
 	if r.Economy != nil {
 		played = r.Economy.Of(playerID).Recent
@@ -40,15 +36,10 @@ func (r *Resolver) dailyChallenges(ctx context.Context, playerID string) ([]*mod
 	out := make([]*model.DailyChallenge, 0, daily.PerDay)
 	for _, c := range daily.Pick(day, playerID) {
 		n := c.Progress(day, playerID, played)
-		if n >= c.Goal && !engine.Claimed(w, daily.ReasonChallenge, day+":"+c.ID) {
-			if err := r.Engine.PayChallenge(ctx, playerID, day, c); err != nil {
-				return nil, err
-			}
-		}
 		out = append(out, &model.DailyChallenge{ID: c.ID, Game: model.Game(c.Game), TextEn: c.En, TextFr: c.Fr,
 			Progress: n, Goal: c.Goal, Reward: int(c.Reward), Done: n >= c.Goal})
 	}
-	return out, nil
+	return out
 }
 
 // dailyBonus is whether the player claimed today's bonus.

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/economy/daily"
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/wallet"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -21,9 +23,11 @@ import (
 // Cristal légendaire draws. Each match is tallied as its events come (package facts)
 // and read once it is over, at its SeedRevealed, the seed being the loot's draw.
 //
-// A draw is read from its LootDrawn event on the player's loot stream, which the
-// settlement process appends: the model derives the draws a finished duel calls for
-// (Pending) only for that process, which keeps a model of its own and records them.
+// What a finished match is owed is derived here (Pending) and done by the settlement
+// process: a Cristal légendaire's draw, recorded as LootDrawn on the player's loot
+// stream, and a daily challenge the match completed, paid as a CoinsGranted on its
+// wallet. Each comes back through the feed and leaves the pending ones; the read model
+// shows what was recorded (the crystals won), not the derivation.
 //
 // A class's league at the end of a duel is read from the model's own Ratings, fed the
 // same events just before: the projections are independent (a rebuild feeds each a page
@@ -34,14 +38,20 @@ type Economy struct {
 	ratings *Ratings
 	live    map[string]*facts.Tally // matches being tallied, by ID
 	players map[string]*playerEconomy
-	pending map[string]Draw // event ID -> a draw derived and not yet recorded
+	pending map[string]Due // Due.ID -> what a finished match is owed and was not done yet
 }
 
-// Draw is a draw a finished duel calls for, to be recorded on Player's loot stream.
-type Draw struct {
+// Due is what a finished match is owed, for the settlement process to do once: either a
+// draw of loot to record on Player's loot stream, or a daily challenge of Day that the
+// match completed, to pay on Player's wallet.
+type Due struct {
 	Player string
-	ID     string // the event's ID (progress.LootEventID)
-	Event  progress.LootDrawn
+	// ID names what is due: the draw's event ID (progress.LootEventID), or the
+	// challenge's grant key (daily.ChallengeKey), which the wallet's event ID derives from.
+	ID        string
+	Loot      *progress.LootDrawn
+	Day       string
+	Challenge *daily.Challenge
 }
 
 type playerEconomy struct {
@@ -50,6 +60,7 @@ type playerEconomy struct {
 	abandoned []time.Time // abandonments that cost time, within Keep of the last one
 	loot      []Loot
 	drawn     map[string]bool // loot event IDs recorded
+	paid      map[string]bool // challenges paid, by grant key, of about the last two days
 }
 
 // Loot is a Cristal légendaire won at the end of a duel, with its draw.
@@ -67,7 +78,7 @@ const Keep = 48 * time.Hour
 
 // NewEconomy returns an empty model for the games of reg.
 func NewEconomy(reg *game.Registry) *Economy {
-	return &Economy{games: reg, ratings: NewRatings(reg), live: map[string]*facts.Tally{}, players: map[string]*playerEconomy{}, pending: map[string]Draw{}}
+	return &Economy{games: reg, ratings: NewRatings(reg), live: map[string]*facts.Tally{}, players: map[string]*playerEconomy{}, pending: map[string]Due{}}
 }
 
 // Name implements Projection.
@@ -84,6 +95,12 @@ func (e *Economy) Apply(ev eventstore.Event) error {
 	}
 	if player, ok := strings.CutPrefix(ev.Stream, "loot-"); ok {
 		e.recorded(player, ev)
+		return nil
+	}
+	if player, ok := strings.CutPrefix(ev.Stream, "wallet-"); ok {
+		if ev.Type == (wallet.CoinsGranted{}).EventType() {
+			e.granted(player, ev)
+		}
 		return nil
 	}
 	id, ok := strings.CutPrefix(ev.Stream, "match-")
@@ -121,13 +138,10 @@ func (e *Economy) finish(m facts.Match) {
 		if s.Player == "" || s.Bot {
 			continue
 		}
-		p := e.players[s.Player]
-		if p == nil {
-			p = &playerEconomy{}
-			e.players[s.Player] = p
-		}
+		p := e.player(s.Player)
 		p.recent = append(slices.DeleteFunc(p.recent, func(x facts.Match) bool { return x.Ended.Before(m.Ended.Add(-Keep)) }), m)
 		p.xp += progress.XP(m, seat)
+		e.challengesDone(s.Player, p, m)
 		if progress.CountsAsAbandonment(m, seat) {
 			p.abandoned = append(slices.DeleteFunc(p.abandoned, func(t time.Time) bool { return t.Before(m.Ended.Add(-Keep)) }), m.Ended)
 		}
@@ -144,10 +158,59 @@ func (e *Economy) finish(m facts.Match) {
 		if l, ok := progress.DrawLoot(m, seat, rating); ok {
 			id := progress.LootEventID(m.ID, seat)
 			if !p.drawn[id] {
-				e.pending[id] = Draw{Player: s.Player, ID: id, Event: progress.Record(m, seat, rating, l)}
+				d := progress.Record(m, seat, rating, l)
+				e.pending[id] = Due{Player: s.Player, ID: id, Loot: &d}
 			}
 		}
 	}
+}
+
+// player is the economy of a player, made on first use.
+func (e *Economy) player(id string) *playerEconomy {
+	p := e.players[id]
+	if p == nil {
+		p = &playerEconomy{drawn: map[string]bool{}, paid: map[string]bool{}}
+		e.players[id] = p
+	}
+	return p
+}
+
+// challengesDone makes due the player's challenges of the day m ended that its matches
+// of that day, m the last, complete and that were not paid: a challenge is paid by the
+// settlement process at the end of the match that completes it, without the player
+// having to read it.
+func (e *Economy) challengesDone(player string, p *playerEconomy, m facts.Match) {
+	day := daily.Day(m.Ended)
+	for _, c := range daily.Pick(day, player) {
+		key := daily.ChallengeKey(day, c.ID)
+		if c.Game != m.Game || p.paid[key] || c.Progress(day, player, p.recent) < c.Goal {
+			continue
+		}
+		e.pending[player+"\x00"+key] = Due{Player: player, ID: key, Day: day, Challenge: &c}
+	}
+}
+
+// granted reads a grant on a player's wallet: a challenge's payment leaves the pending
+// ones. The challenges paid are kept for two days before the grant's own: a match is
+// read within Keep of its end, and only its own day's challenges are due.
+func (e *Economy) granted(player string, ev eventstore.Event) {
+	d, err := wallet.Events.Decode(ev.Type, ev.SchemaVersion, ev.Payload)
+	g, ok := d.(wallet.CoinsGranted)
+	if err != nil || !ok || g.Reason != daily.ReasonChallenge {
+		return
+	}
+	day, id, _ := strings.Cut(g.Ref, ":")
+	key := daily.ChallengeKey(day, id)
+	delete(e.pending, player+"\x00"+key)
+	p := e.player(player)
+	if t, err := time.Parse(time.DateOnly, day); err == nil {
+		oldest := daily.Day(t.Add(-Keep))
+		maps.DeleteFunc(p.paid, func(k string, _ bool) bool {
+			d, _, _ := strings.Cut(strings.TrimPrefix(k, "challenge:"), ":")
+			return d < oldest
+		})
+	}
+	p.paid[key] = true
 }
 
 // recorded reads a draw recorded on a player's loot stream.
@@ -159,30 +222,23 @@ func (e *Economy) recorded(player string, ev eventstore.Event) {
 	}
 	id := progress.LootEventID(l.Match, l.Seat)
 	delete(e.pending, id)
-	p := e.players[player]
-	if p == nil {
-		p = &playerEconomy{}
-		e.players[player] = p
-	}
-	if p.drawn == nil {
-		p.drawn = map[string]bool{}
-	}
+	p := e.player(player)
 	p.drawn[id] = true // recorded before its match was read: a store copied out of order
 	if l.Won {
 		p.loot = append(p.loot, Loot{Match: l.Match, Item: l.Item, Chance: l.Chance, Roll: l.Roll, At: ev.Time})
 	}
 }
 
-// Pending returns the draws derived from finished duels and not yet recorded, in the
-// order of their IDs.
-func (e *Economy) Pending() []Draw {
+// Pending returns what finished matches are owed and was not done yet (the draws not
+// recorded, the challenges not paid), in the order of their players and IDs.
+func (e *Economy) Pending() []Due {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	return e.pendingLocked()
 }
 
-func (e *Economy) pendingLocked() []Draw {
-	return slices.SortedFunc(maps.Values(e.pending), func(a, b Draw) int { return cmp.Compare(a.ID, b.ID) })
+func (e *Economy) pendingLocked() []Due {
+	return slices.SortedFunc(maps.Values(e.pending), func(a, b Due) int { return cmp.Or(cmp.Compare(a.Player, b.Player), cmp.Compare(a.ID, b.ID)) })
 }
 
 // PlayerEconomy is what the economy knows of one player.
@@ -217,7 +273,11 @@ func (e *Economy) Digest() string {
 		fmt.Fprintf(&b, "%s xp=%d recent=%d abandoned=%v loot=%v\n", id, p.xp, len(p.recent), p.abandoned, p.loot)
 	}
 	for _, d := range e.pendingLocked() {
-		fmt.Fprintf(&b, "pending %s %s %+v\n", d.ID, d.Player, d.Event)
+		fmt.Fprintf(&b, "pending %s %s", d.ID, d.Player)
+		if d.Loot != nil {
+			fmt.Fprintf(&b, " %+v", *d.Loot)
+		}
+		b.WriteByte('\n')
 	}
 	return b.String() + e.ratings.Digest()
 }

@@ -95,9 +95,9 @@ func (x *economy) walletEvent(player string, e game.Event) string {
 }
 
 // challengeDone checks that c is one of player's challenges of day and that the matches
-// it finished before the grant, in the store's order, complete it (the API pays a
-// challenge at a read of the economy model, which reads a match once its seed is
-// revealed: before the grant).
+// it finished before the grant, in the store's order, complete it (the settlement process
+// pays a challenge from its economy model, which reads a match once its seed is revealed:
+// before the grant).
 func (x *economy) challengeDone(player, day string, c daily.Challenge) string {
 	picked := false
 	for _, p := range daily.Pick(day, player) {

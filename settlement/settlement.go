@@ -8,10 +8,11 @@
 //   - a hold whose seat was vacated before the start: release it;
 //   - a hold with no funded seat in its match (the engine stopped between the hold and
 //     the join): submit the same join again, and release the hold if it is refused;
-//   - a Solwaris duel against a player that has ended: record each rewarded seat's draw
-//     of a Cristal légendaire on its player's loot stream (progress.LootDrawn), derived
-//     by a model of the economy of its own (projections.Economy.Pending), under an ID
-//     derived from the match and the seat;
+//   - a match that has ended: do what it is owed (projections.Economy.Pending): record
+//     the draw of a Cristal légendaire of the winner of a rated Solwaris duel on its
+//     player's loot stream (progress.LootDrawn), under an ID derived from the match and
+//     the seat; pay each daily challenge the match completed on the player's wallet,
+//     under the challenge's key (its day and ID), so that nobody has to read it first.
 //   - a ruling on a disputed match that voids or changes its result: once the match's
 //     holds are closed, correct each seat's wallet by what the new result pays less what
 //     the old one paid, under an ID derived from the dispute (rulings.go).
@@ -63,8 +64,8 @@ type Process struct {
 	matches map[string]*funded  // matches with a funded seat, by ID
 	done    map[string]string   // hold ID -> the step last taken for it, until the hold or the match moves on
 
-	econ  *projections.Economy // the draws of loot to record
-	drawn map[string]bool      // draws appended, until the feed brings them back
+	econ *projections.Economy // what finished matches are owed: draws of loot, challenges
+	owed map[string]bool      // what was owed and is done, until the feed brings it back
 
 	rulings rulings // the rulings on disputed matches whose coins are to correct (rulings.go)
 }
@@ -97,7 +98,7 @@ func New(eng *engine.Engine, log *slog.Logger, opts ...Option) *Process {
 	p := &Process{
 		eng: eng, log: log, grace: DefaultGrace, every: time.Second, now: time.Now, kick: make(chan struct{}, 1),
 		holds: map[string]openHold{}, matches: map[string]*funded{}, done: map[string]string{},
-		econ: projections.NewEconomy(eng.Games()), drawn: map[string]bool{}, rulings: newRulings(),
+		econ: projections.NewEconomy(eng.Games()), owed: map[string]bool{}, rulings: newRulings(),
 	}
 	for _, o := range opts {
 		o(p)
@@ -126,7 +127,7 @@ func (p *Process) Digest() string {
 		fmt.Fprintf(&b, "%s %s %s %d funded=%v ended=%v\n", id, h.player, h.hold.Match, h.hold.Amount, m != nil && m.holds[id], m != nil && m.ended)
 	}
 	for _, d := range p.econ.Pending() {
-		fmt.Fprintf(&b, "draw %s %s\n", d.ID, d.Player)
+		fmt.Fprintf(&b, "owed %s %s\n", d.ID, d.Player)
 	}
 	for _, id := range slices.Sorted(maps.Keys(p.rulings.pending)) {
 		fmt.Fprintf(&b, "ruling %s %s\n", id, p.rulings.pending[id].Match)
@@ -141,7 +142,7 @@ func (p *Process) Apply(ev eventstore.Event) error {
 		return err
 	}
 	if ev.Type == (match.SeedRevealed{}).EventType() {
-		p.wake() // a duel's draws may be due
+		p.wake() // a match is read once over: a draw or a challenge may be due
 	}
 	player, isWallet := strings.CutPrefix(ev.Stream, "wallet-")
 	matchID, isMatch := strings.CutPrefix(ev.Stream, "match-")
@@ -302,34 +303,44 @@ func (p *Process) Step(ctx context.Context) int {
 		p.mu.Unlock()
 		n++
 	}
-	return n + p.recordDraws(ctx) + p.correctRulings(ctx)
+	return n + p.payOwed(ctx) + p.correctRulings(ctx)
 }
 
-// recordDraws records the draws of loot pending now; one that fails is logged and
-// recorded at the next Step.
-func (p *Process) recordDraws(ctx context.Context) int {
+// payOwed does what finished matches are owed now (a draw to record, a challenge to pay);
+// one that fails is logged and done at the next Step. Each is stored under an ID derived
+// from what it is, so one done twice (a restart before the feed brought it back, two
+// nodes) is stored once.
+func (p *Process) payOwed(ctx context.Context) int {
 	n := 0
 	pending := p.econ.Pending()
+	key := func(d projections.Due) string { return d.Player + "\x00" + d.ID }
 	p.mu.Lock()
 	still := make(map[string]bool, len(pending))
 	for _, d := range pending {
-		still[d.ID] = true
+		still[key(d)] = true
 	}
-	maps.DeleteFunc(p.drawn, func(id string, _ bool) bool { return !still[id] }) // back through the feed
+	maps.DeleteFunc(p.owed, func(k string, _ bool) bool { return !still[k] }) // back through the feed
 	p.mu.Unlock()
 	for _, d := range pending {
 		p.mu.Lock()
-		taken := p.drawn[d.ID]
+		taken := p.owed[key(d)]
 		p.mu.Unlock()
 		if taken {
 			continue
 		}
-		if err := p.eng.RecordLoot(ctx, d.Player, d.ID, d.Event); err != nil {
-			p.log.Warn("settlement: a loot draw was not recorded; it is recorded later", "draw", d.ID, "player", d.Player, "err", err)
+		var err error
+		switch {
+		case d.Loot != nil:
+			err = p.eng.RecordLoot(ctx, d.Player, d.ID, *d.Loot)
+		case d.Challenge != nil:
+			err = p.eng.PayChallenge(ctx, d.Player, d.Day, *d.Challenge)
+		}
+		if err != nil {
+			p.log.Warn("settlement: what a match is owed was not done; it is done later", "owed", d.ID, "player", d.Player, "err", err)
 			continue
 		}
 		p.mu.Lock()
-		p.drawn[d.ID] = true
+		p.owed[key(d)] = true
 		p.mu.Unlock()
 		n++
 	}

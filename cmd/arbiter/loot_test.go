@@ -30,9 +30,9 @@ func lootDraws(t *testing.T, db string) int {
 	return n
 }
 
-// rewardedSeats counts the seats of match id that the rules reward (progress.Rewarded),
-// read from the match's stored events.
-func rewardedSeats(t *testing.T, db, id string) int {
+// lootSeats counts the seats of match id that draw loot (progress.DrawsLoot), read from
+// the match's stored events.
+func lootSeats(t *testing.T, db, id string) int {
 	t.Helper()
 	tally := facts.New(id)
 	for _, ev := range storedEvents(t, db) {
@@ -45,7 +45,7 @@ func rewardedSeats(t *testing.T, db, id string) int {
 	}
 	m, n := tally.Match(), 0
 	for seat := range m.Seats {
-		if progress.Rewarded(m, seat) {
+		if progress.DrawsLoot(m, seat) {
 			n++
 		}
 	}
@@ -57,7 +57,7 @@ func rewardedSeats(t *testing.T, db, id string) int {
 func TestVerifyCatchesAForgedLootDraw(t *testing.T) {
 	d := solwarisDuel(t, "caveau")
 	if d.draws == 0 {
-		t.Skip("the duel was abandoned before its 4th round: nobody draws") // the test bots fight it out
+		t.Skip("the duel was abandoned before its 4th round: nobody draws") // the test bots fight it out to a winner
 	}
 	if _, out := lastLine(t, "verify", "--db", d.db); !strings.Contains(out, "loot draw(s) re-derived from their seeds") {
 		t.Fatalf("verify does not name the draws:\n%s", out)

@@ -97,7 +97,7 @@ func solwarisDuel(t *testing.T, mapID string) solwarisPlayed {
 	var c struct {
 		CreateMatch struct{ Match struct{ ID string } }
 	}
-	srv.must(t, ann, `mutation($map:String!,$stake:String!){createMatch(input:{game:SOLWARIS, options:[{key:"map", value:$map}, {key:"stake", value:$stake}]}){match{id}}}`,
+	srv.must(t, ann, `mutation($map:String!,$stake:String!){createMatch(input:{game:SOLWARIS, rated:true, options:[{key:"map", value:$map}, {key:"stake", value:$stake}]}){match{id}}}`,
 		map[string]any{"map": mapID, "stake": strconv.Itoa(duelStake)}, &c)
 	id := c.CreateMatch.Match.ID
 	d.id = id
@@ -173,9 +173,10 @@ func solwarisDuel(t *testing.T, mapID string) solwarisPlayed {
 			t.Fatalf("seat %d's last wallet entry: %+v, want the settlement of %s bringing the balance to %d", seat, last, id, want)
 		}
 	}
-	// The settlement process records each rewarded seat's draw of a Cristal légendaire on
-	// its loot stream, once: as many draws as the match's facts reward seats.
-	d.draws = rewardedSeats(t, db, id)
+	// The settlement process records the winner's draw of a Cristal légendaire (a ranked
+	// victory's loot: the duel is rated) on its loot stream, once: as many draws as the
+	// match's facts give (progress.DrawsLoot).
+	d.draws = lootSeats(t, db, id)
 	for deadline := time.Now().Add(20 * time.Second); lootDraws(t, db) != d.draws; {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d draws of loot recorded, want %d", lootDraws(t, db), d.draws)

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/arbiter-games/arbiter/domain/economy/daily"
 )
 
 type walletData struct {
@@ -34,12 +36,14 @@ func (s *server) wallet(t *testing.T, token string) walletData {
 
 // settledTo waits until the settlement process has paid token's wallet back to the
 // balance want with no hold open: it has a reason to end, the process acting on the
-// match's end; a failure names what the wallet shows instead.
+// match's end; a failure names what the wallet shows instead. The daily challenges that
+// the match completed, which the same process pays, are left out of the balance and the
+// entries returned: which three a player has is drawn from its random ID (daily.Pick).
 func (s *server) settledTo(t *testing.T, token string, want int) walletData {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		w := s.wallet(t, token)
+		w := withoutChallenges(s.wallet(t, token))
 		if w.Balance == want && len(w.Held) == 0 {
 			return w
 		}
@@ -48,6 +52,20 @@ func (s *server) settledTo(t *testing.T, token string, want int) walletData {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// withoutChallenges is w without the grants of daily challenges.
+func withoutChallenges(w walletData) walletData {
+	entries := w.Entries[:0:0]
+	for _, e := range w.Entries {
+		if e.Reason == daily.ReasonChallenge {
+			w.Balance -= e.Amount
+			continue
+		}
+		entries = append(entries, e)
+	}
+	w.Entries = entries
+	return w
 }
 
 func (s *server) stakedMatch(t *testing.T, creator string, stake string, joiners ...string) string {

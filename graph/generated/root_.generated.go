@@ -4608,7 +4608,8 @@ extend type Query {
 extend type Mutation {
   """
   Grants today's bonus (the UTC day) once: the first call of the day grants it, later
-  calls grant nothing more and answer granted 0. Pays the daily challenges done, too.
+  calls grant nothing more and answer granted 0. (The daily challenges are paid at the
+  end of the match that completes them, not here.)
   """
   claimDailyBonus: DailyBonusPayload!
   """
@@ -4632,7 +4633,8 @@ extend type Player {
   leagues: [ClassLeague!]!
   """
   Today's three daily challenges (the UTC day), this player's alone (null for anyone else).
-  A challenge done is paid once, at the player's next read of it or claimDailyBonus.
+  A challenge done is paid once, at the end of the match that completes it, whether or not
+  the player reads it (the settlement process).
   """
   dailyChallenges: [DailyChallenge!]
   "Whether today's bonus was claimed, this player's alone (null for anyone else)."

@@ -120,12 +120,22 @@ func (l Loot) Won() bool { return l.Roll < l.Chance }
 // Crystal is the loot's item.
 const Crystal = "Cristal légendaire"
 
-// DrawLoot draws seat's loot at the end of m, a duel against a player it is rewarded for,
-// given the rating of the class it played: the chance is its league's, the roll comes
-// from the match's seed (revealed at the end, so anyone can check it) and the seat.
-// ok is false when the seat draws nothing (see Rewarded) or the seed is not revealed.
+// DrawsLoot reports whether seat draws a Cristal légendaire at the end of m: the loot is
+// "le butin d'une victoire classée" ("Abandonner un combat"), the prize of a ranked
+// victory in a duel against a player ("à la fin d'un combat contre un joueur",
+// "Ligues et progression"), so only a seat that won a rated duel it is rewarded for
+// (Rewarded) draws: not a friendly duel, not the loser, not a draw at the 40th turn, not
+// the one who stays in a duel abandoned before MinTurns.
+func DrawsLoot(m facts.Match, seat int) bool {
+	return m.Game == Solwaris && m.Rated && Rewarded(m, seat) && m.Seats[seat].Won
+}
+
+// DrawLoot draws seat's loot at the end of m (see DrawsLoot), given the rating of the
+// class it played: the chance is its league's, the roll comes from the match's seed
+// (revealed at the end, so anyone can check it) and the seat. ok is false when the seat
+// draws nothing or the seed is not revealed.
 func DrawLoot(m facts.Match, seat int, classRating float64) (l Loot, ok bool) {
-	if m.Game != Solwaris || len(m.Seed) == 0 || !Rewarded(m, seat) {
+	if len(m.Seed) == 0 || !DrawsLoot(m, seat) {
 		return Loot{}, false
 	}
 	h := sha256.New()

@@ -18,9 +18,10 @@ func TestTheGameAndTheEconomyAgreeOnTheFourthTurn(t *testing.T) {
 }
 
 // duel is a finished Solwaris duel of turns rounds that seat 0 won; abandoner (-1 none)
-// resigned it; bot seats the house bot at seat 1.
+// resigned it; bot seats the house bot at seat 1 (a friendly duel: the bot is never
+// rated), else it is rated.
 func duel(turns, abandoner int, bot bool) facts.Match {
-	m := facts.Match{Game: "SOLWARIS", Turns: turns, Seats: []facts.Seat{{Player: "ann", Won: true}, {Player: "bob", Bot: bot}}, Seed: []byte("seed")}
+	m := facts.Match{Game: "SOLWARIS", Rated: !bot, Turns: turns, Seats: []facts.Seat{{Player: "ann", Won: true}, {Player: "bob", Bot: bot}}, Seed: []byte("seed")}
 	if abandoner >= 0 {
 		m.Seats[abandoner].Abandoned = true
 		m.Seats[abandoner].Won, m.Seats[1-abandoner].Won = false, true
@@ -120,12 +121,8 @@ func TestLootIsDrawnFromTheSeedAndGrowsWithTheLeague(t *testing.T) {
 	low, _ := progress.DrawLoot(m, 0, 1000)
 	high, _ := progress.DrawLoot(m, 0, 2000)
 	again, _ := progress.DrawLoot(m, 0, 1000)
-	other, _ := progress.DrawLoot(m, 1, 1000)
 	if low.Chance >= high.Chance || low != again || low.Roll < 0 || low.Roll > 999 {
 		t.Fatalf("low %+v high %+v again %+v", low, high, again)
-	}
-	if low.Roll == other.Roll {
-		t.Logf("both seats rolled %d (possible, 1 in 1000)", low.Roll)
 	}
 	// Over many seeds, the share won is near the league's chance.
 	won := map[bool]int{}
@@ -139,6 +136,34 @@ func TestLootIsDrawnFromTheSeedAndGrowsWithTheLeague(t *testing.T) {
 	}
 	if _, ok := progress.DrawLoot(duel(10, -1, true), 0, 2000); ok {
 		t.Error("loot against the bot")
+	}
+}
+
+// The loot is a ranked victory's: only the winner of a rated duel against a player draws,
+// and only when the duel rewards it.
+func TestOnlyARankedVictoryDrawsLoot(t *testing.T) {
+	friendly := duel(10, -1, false)
+	friendly.Rated = false
+	drawn := duel(40, -1, false)
+	drawn.Seats[0].Won, drawn.Seats[0].Drew, drawn.Seats[1].Drew = false, true, true
+	for _, c := range []struct {
+		name string
+		m    facts.Match
+		seat int
+		want bool
+	}{
+		{"the winner of a rated duel", duel(10, -1, false), 0, true},
+		{"the loser of a rated duel", duel(10, -1, false), 1, false},
+		{"the winner of a friendly duel", friendly, 0, false},
+		{"a seat of a rated duel drawn at the 40th turn", drawn, 0, false},
+		{"the winner against the bot", duel(10, -1, true), 0, false},
+		{"the one who stays, from turn 4", duel(4, 1, false), 0, true},
+		{"the one who stays, before turn 4", duel(3, 1, false), 0, false},
+		{"the one who abandons", duel(10, 0, false), 0, false},
+	} {
+		if _, ok := progress.DrawLoot(c.m, c.seat, 1500); ok != c.want || progress.DrawsLoot(c.m, c.seat) != c.want {
+			t.Errorf("%s draws loot: %v, want %v", c.name, ok, c.want)
+		}
 	}
 }
 
