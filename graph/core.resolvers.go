@@ -171,6 +171,13 @@ func (r *mutationResolver) CreateMatch(ctx context.Context, input model.CreateMa
 		}
 		opts[match.StakeOption] = stake
 	}
+	if input.Training != nil {
+		v := strconv.FormatBool(*input.Training)
+		if t, given := opts[match.TrainingOption]; given && t != v {
+			return nil, game.Reject(game.BadInput, "training %v and option training %q disagree: give one", *input.Training, t)
+		}
+		opts[match.TrainingOption] = v
+	}
 	if p != nil && (input.Rated != nil && *input.Rated || opts[match.StakeOption] != "" && opts[match.StakeOption] != "0") {
 		if err := r.checkCooldown(p.ID, string(input.Game)); err != nil {
 			return nil, err // a rated or staked duel is against a player: not while in a cooldown

@@ -11,6 +11,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/economy/leagues"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
+	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/graph/model"
 )
@@ -169,6 +170,9 @@ func (r *Resolver) joinCooldown(ctx context.Context, playerID, matchID string) e
 	snap, err := r.Engine.Match(ctx, matchID)
 	if err != nil || snap.State.SeatOf(playerID) >= 0 {
 		return nil // not found, or seated already: the join answers as it would
+	}
+	if match.Training(snap.State.Options) {
+		return nil // training against the AI is exempt, before the bot sits too
 	}
 	for _, s := range snap.State.Seats {
 		if s.Bot {

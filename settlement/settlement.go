@@ -12,7 +12,7 @@
 //     the draw of a Cristal légendaire of the winner of a rated Solwaris duel on its
 //     player's loot stream (progress.LootDrawn), under an ID derived from the match and
 //     the seat; pay each daily challenge the match completed on the player's wallet,
-//     under the challenge's key (its day and ID), so that nobody has to read it first.
+//     under the challenge's key (its day and ID), so that nobody has to read it first;
 //   - a ruling on a disputed match that voids or changes its result: once the match's
 //     holds are closed, correct each seat's wallet by what the new result pays less what
 //     the old one paid, under an ID derived from the dispute (rulings.go).

@@ -330,6 +330,13 @@ func TestAbandonmentCooldownOverGraphQL(t *testing.T) {
 	if r := s.post(t, ann, `mutation{createMatch(input:{game:SOLWARIS, rated:true}){match{id}}}`, nil); r.code() != "COOLDOWN" {
 		t.Fatalf("Ann creates a rated duel in her cooldown: %+v", r.Errors)
 	}
+	// Training against the AI is exempt: Ann creates one, joins it and seats the bot.
+	var tr struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	s.must(t, ann, `mutation{createMatch(input:{game:SOLWARIS, training:true}){match{id}}}`, nil, &tr)
+	s.must(t, ann, `mutation($m:ID!){joinMatch(matchId:$m){seat}}`, map[string]any{"m": tr.CreateMatch.Match.ID}, nil)
+	s.must(t, ann, `mutation($m:ID!){addBot(matchId:$m){seat}}`, map[string]any{"m": tr.CreateMatch.Match.ID}, nil)
 	// Bob, who stayed, is free; UnfairChess is not Solwaris's rule.
 	s.must(t, bob, `mutation($m:ID!){joinMatch(matchId:$m){seat}}`, map[string]any{"m": c.CreateMatch.Match.ID}, nil)
 	s.stakedMatch(t, ann, "10", ann)

@@ -324,7 +324,7 @@ func (a *Audit) started(ev Stored) {
 	if a.fair && a.reveal != nil {
 		seed = a.reveal // the opening drawn again from what the end revealed
 	}
-	opening, err := a.rules.Setup(st.setup(st.GameSeed(seed), ev.Time))
+	opening, err := a.rules.Setup(st.setup(a.rules, st.GameSeed(seed), ev.Time))
 	if err != nil {
 		a.report(ev.Version, CheckSetup, "the rules refuse to deal this match's opening: %v", err)
 		return

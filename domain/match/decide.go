@@ -125,6 +125,9 @@ func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {
 	if _, err := Stake(c.Options); err != nil {
 		return nil, err
 	}
+	if err := checkTraining(c); err != nil {
+		return nil, err
+	}
 	plan, err := rules.Plan(GameOptions(c.Options))
 	if err != nil {
 		return nil, err
@@ -175,6 +178,9 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 			}
 		}
 	}
+	if err := trainingSeat(s, c); err != nil {
+		return nil, err
+	}
 	taken, err := seatTaken(s, c, seat)
 	if err != nil {
 		return nil, err
@@ -192,7 +198,7 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 		s = Evolve(rules, s, e.Event)
 	}
 	out = append(out, game.Emitted{Event: MatchStarted{At: c.At}})
-	opening, err := rules.Setup(s.setup(s.GameSeed(s.Seed), c.At))
+	opening, err := rules.Setup(s.setup(rules, s.GameSeed(s.Seed), c.At))
 	if err != nil {
 		return nil, err
 	}

@@ -34,15 +34,17 @@ func SpectatorDelay(opts game.Options) (time.Duration, error) {
 }
 
 // GameOptions returns a match's options as its game's rules read them: without the
-// match's own (SpectatorDelayOption, StakeOption).
+// match's own (SpectatorDelayOption, StakeOption, TrainingOption).
 func GameOptions(opts game.Options) game.Options {
 	_, delay := opts[SpectatorDelayOption]
 	_, stake := opts[StakeOption]
-	if !delay && !stake {
+	_, training := opts[TrainingOption]
+	if !delay && !stake && !training {
 		return opts
 	}
 	out := maps.Clone(opts)
 	delete(out, SpectatorDelayOption)
 	delete(out, StakeOption)
+	delete(out, TrainingOption)
 	return out
 }

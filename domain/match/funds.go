@@ -43,8 +43,11 @@ func Stake(opts game.Options) (int64, error) {
 }
 
 // Funded reports whether a match of these rules and options moves coins, so that each of
-// its seats must be funded.
+// its seats must be funded. A training match moves none (TrainingOption).
 func Funded(rules game.Rules, opts game.Options) bool {
+	if Training(opts) {
+		return false
+	}
 	if _, ok := rules.(game.Charging); ok {
 		return true
 	}
@@ -114,10 +117,15 @@ func (s *State) Purses() []int64 {
 	return out
 }
 
-// setup is what the game is told to deal the opening of s, started at at.
-func (s *State) setup(seed []byte, at time.Time) game.Setup {
+// setup is what rules are told to deal the opening of s, started at at: a training
+// match's seats have practice purses (TrainingOption).
+func (s *State) setup(rules game.Rules, seed []byte, at time.Time) game.Setup {
 	stake, _ := Stake(s.Options)
-	return game.Setup{Plan: s.Plan, Options: GameOptions(s.Options), Seed: seed, Fairness: s.Fairness, At: at, Purses: s.Purses(), Stake: stake}
+	purses := s.Purses()
+	if Training(s.Options) {
+		purses = practicePurses(rules, s)
+	}
+	return game.Setup{Plan: s.Plan, Options: GameOptions(s.Options), Seed: seed, Fairness: s.Fairness, At: at, Purses: purses, Stake: stake}
 }
 
 // SeatSettlement is what a seat's hold pays (Charged) and receives (Won) at the end.

@@ -7443,7 +7443,7 @@ func (ec *executionContext) unmarshalInputCreateMatchInput(ctx context.Context, 
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"game", "rated", "options", "mode", "stake", "commandId"}
+	fieldsInOrder := [...]string{"game", "rated", "options", "mode", "stake", "training", "commandId"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -7485,6 +7485,13 @@ func (ec *executionContext) unmarshalInputCreateMatchInput(ctx context.Context, 
 				return it, err
 			}
 			it.Stake = data
+		case "training":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("training"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Training = data
 		case "commandId":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("commandId"))
 			data, err := ec.unmarshalOID2ᚖstring(ctx, v)

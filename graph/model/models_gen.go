@@ -104,6 +104,12 @@ type CreateMatchInput struct {
 	// loser's stake, a draw moves nothing, a match that never starts gives every stake back.
 	// Independent of rated. The house bot never sits at a staked match.
 	Stake *int `json:"stake,omitempty"`
+	// Training against the AI (the same as option training): you against the house bot
+	// (addBot), nobody else. Never rated nor staked (BAD_USER_INPUT), it moves no coins at
+	// all: Solwaris's initiative auction is played with a practice purse and charges nobody.
+	// It gives Solwaris's experience and nothing else, and is open during an abandonment
+	// cooldown.
+	Training *bool `json:"training,omitempty"`
 	// An idempotency key: the same key from the same player returns the same match, and with
 	// another input is refused with CONFLICT. Without a token every caller shares one space of
 	// keys, so choose a unique one (a UUID).
