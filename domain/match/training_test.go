@@ -26,14 +26,14 @@ func TestATrainingMatchMovesNoCoinsAndSeatsTheBotAlone(t *testing.T) {
 		t.Fatal("a training match of a game that charges moves coins, or an untrained one does not")
 	}
 	st, _ := decide(t, tollgame.Rules{}, match.State{}, match.Create{Game: "TOLL", Seed: seed, Options: training})
-	st, _ = decide(t, tollgame.Rules{}, st, match.Join{PlayerID: "ann", Name: "Ann"})
-	if _, err := match.Decide(tollgame.Rules{}, st, match.Join{PlayerID: "bob", Name: "Bob"}); game.CodeOf(err) != game.Forbidden {
+	st, _ = decide(t, tollgame.Rules{}, st, match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann"})
+	if _, err := match.Decide(tollgame.Rules{}, st, match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob"}); game.CodeOf(err) != game.Forbidden {
 		t.Fatalf("a second player at Ann's training: %v, want FORBIDDEN", err)
 	}
-	if _, err := match.Decide(tollgame.Rules{}, st, match.Join{PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "h", Amount: 100}}); err == nil {
+	if _, err := match.Decide(tollgame.Rules{}, st, match.Join{Entropy: entropy, PlayerID: "ann", Name: "Ann", Funds: &match.Funds{Hold: "h", Amount: 100}}); err == nil {
 		t.Fatal("a hold taken for a training match")
 	}
-	st, evs := decide(t, tollgame.Rules{}, st, match.Join{PlayerID: "bot", Name: "Bot", Bot: true})
+	st, evs := decide(t, tollgame.Rules{}, st, match.Join{Entropy: entropy, PlayerID: "bot", Name: "Bot", Bot: true})
 	if st.Status != match.Live {
 		t.Fatalf("the bot took the last seat and the match is %v", st.Status)
 	}
