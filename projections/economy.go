@@ -148,13 +148,7 @@ func (e *Economy) finish(m facts.Match) {
 		if s.Class == "" {
 			continue
 		}
-		key := progress.Solwaris + "/" + s.Class
-		rating := newRating(m.Game, key, e.ratings.rulesOf(m.Game)).Rating
-		for _, r := range e.ratings.Of(s.Player) {
-			if r.Key == key {
-				rating = r.Rating
-			}
-		}
+		rating := e.ratings.Under(s.Player, m.Game, progress.RatingKey(s.Class))
 		if l, ok := progress.DrawLoot(m, seat, rating); ok {
 			id := progress.LootEventID(m.ID, seat)
 			if !p.drawn[id] {
@@ -259,6 +253,10 @@ func (e *Economy) Of(player string) PlayerEconomy {
 	}
 	return PlayerEconomy{Recent: slices.Clone(p.recent), XP: p.xp, Abandoned: slices.Clone(p.abandoned), Loot: slices.Clone(p.loot)}
 }
+
+// RatingsModel is the economy's fold of the ratings, fed by its Apply: a node serves its
+// ratings from it rather than fold them a second time (cmd/arbiter).
+func (e *Economy) RatingsModel() *Ratings { return e.ratings }
 
 // Ratings returns a player's ratings as the economy folded them.
 func (e *Economy) Ratings(player string) []Rating { return e.ratings.Of(player) }

@@ -271,6 +271,14 @@ func (r *Ratings) TakeChanged() []string {
 	return out
 }
 
+// Under is a player's rating under key as it stands, or the game's starting rating for a
+// key it has not played rated: what the economy reads for a league (the loot's chance).
+func (r *Ratings) Under(player, gameID, key string) float64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.peek(player, gameID, key, r.rulesOf(gameID)).Rating
+}
+
 // Of returns a player's ratings, one per key played rated (by default one per game),
 // sorted by key.
 func (r *Ratings) Of(player string) []Rating {

@@ -16,6 +16,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/wallet"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/matchstream"
+	"github.com/arbiter-games/arbiter/projections"
 )
 
 // The economy's part of the wallets' verification (docs/economy.md): each grant and
@@ -33,15 +34,20 @@ type economy struct {
 	draws    []lootDraw                 // the draws of loot recorded, checked once every match is read
 	live     map[string]*facts.Tally    // matches under way, tallied as the store is read
 	played   map[string][]facts.Match   // player -> the matches it finished, as far as read
+	// ratings is verify's own fold of the ratings, fed every event in the store's order
+	// as the economy model is; rated is, by loot event ID, the rounded rating of the
+	// class played that it gives at the end of the duel: what a draw must record.
+	ratings *projections.Ratings
+	rated   map[string]int
 }
 
-func newEconomy() *economy {
+func newEconomy(games *game.Registry) *economy {
 	pool := map[string]daily.Challenge{}
 	for _, c := range daily.Pool {
 		pool[c.ID] = c
 	}
 	return &economy{refs: map[string]bool{}, owned: map[string][]string{}, profiles: map[string]hats.Profile{}, pool: pool,
-		live: map[string]*facts.Tally{}, played: map[string][]facts.Match{}}
+		live: map[string]*facts.Tally{}, played: map[string][]facts.Match{}, ratings: projections.NewRatings(games), rated: map[string]int{}}
 }
 
 // walletEvent checks a wallet event of the economy's; it returns a problem or "".
@@ -131,9 +137,12 @@ func (x *economy) matchEvent(id string, ev eventstore.Event) {
 	if _, revealed := d.(match.SeedRevealed); revealed && t.Over() {
 		delete(x.live, id)
 		m := t.Match()
-		for _, s := range m.Seats {
+		for seat, s := range m.Seats {
 			if s.Player != "" && !s.Bot { // a day's matches, with a day to spare: what a challenge reads
 				x.played[s.Player] = append(slices.DeleteFunc(x.played[s.Player], func(p facts.Match) bool { return p.Ended.Before(m.Ended.Add(-48 * time.Hour)) }), m)
+			}
+			if progress.DrawsLoot(m, seat) && s.Class != "" {
+				x.rated[progress.LootEventID(m.ID, seat)] = int(x.ratings.Under(s.Player, m.Game, progress.RatingKey(s.Class)) + 0.5)
 			}
 		}
 	}
@@ -194,6 +203,11 @@ func (x *economy) checkDraws(ctx context.Context, store Reader) []string {
 		}
 		if err := progress.AuditLoot(m, d.player, e); err != nil {
 			problems = append(problems, fmt.Sprintf("%s version %d: %v", d.ev.Stream, d.ev.Version, err))
+			continue
+		}
+		if want, ok := x.rated[d.ev.ID]; !ok || want != e.Rating {
+			problems = append(problems, fmt.Sprintf("%s version %d: a draw at a rating of %d, but the ratings folded from the store rate %s's class %s %d at the end of %s",
+				d.ev.Stream, d.ev.Version, e.Rating, d.player, e.Class, want, e.Match))
 		}
 	}
 	return problems

@@ -68,7 +68,7 @@ type heldCoins struct {
 // each finished match whose seats are all settled, the coins the settlements paid equal
 // to the coins they charged less what the game charged for itself. Holds of finished matches still open are listed as pending.
 func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (WalletReport, error) {
-	r := WalletReport{econ: newEconomy(), corrections: map[string]correction{}, disputes: map[string]dispute.State{}}
+	r := WalletReport{econ: newEconomy(games), corrections: map[string]correction{}, disputes: map[string]dispute.State{}}
 	wallets := map[string]wallet.State{}
 	profiles := map[string]bool{}
 	holds := map[string]*heldCoins{}
@@ -81,6 +81,9 @@ func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (Wal
 			return WalletReport{}, fmt.Errorf("replay: reading after %d: %w", after, err)
 		}
 		for _, ev := range page {
+			if err := r.econ.ratings.Apply(ev); err != nil { // before the match's end is read, as the economy model does
+				return WalletReport{}, fmt.Errorf("replay: folding the ratings at %d: %w", ev.Position, err)
+			}
 			if id, ok := matchstream.MatchID(ev.Stream); ok {
 				if ev.Type == (match.SeatFunded{}).EventType() {
 					funded[id] = true

@@ -66,23 +66,36 @@ func TestAChallengeIsPaidAtTheEndOfItsMatchOnce(t *testing.T) {
 	if w, err := e.ReadWallet(ctx, ann.ID); err != nil || w.Version != 0 {
 		t.Fatalf("Ann's wallet before any process ran: %+v, %v", w, err)
 	}
-	bootAt := func() *settlement.Process {
-		p := settlement.New(engine.New(engine.Config{Store: store, Games: reg, Now: func() time.Time { return now }}), slog.Default(), settlement.Grace(0))
-		if err := projections.Rebuild(ctx, store, nil, p); err != nil {
+	// bootAt is a node rebuilt from the store; shared, its process reads the node's
+	// economy model (as serve wires it) rather than fold its own.
+	bootAt := func(shared bool) *settlement.Process {
+		eng := engine.New(engine.Config{Store: store, Games: reg, Now: func() time.Time { return now }})
+		if !shared {
+			p := settlement.New(eng, slog.Default(), settlement.Grace(0))
+			if err := projections.Rebuild(ctx, store, nil, p); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		econ := projections.NewEconomy(reg)
+		p := settlement.New(eng, slog.Default(), settlement.Grace(0), settlement.Shared(econ))
+		if err := projections.Rebuild(ctx, store, nil, econ, p); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	first, second := bootAt(), bootAt()
+	first, second := bootAt(false), bootAt(true)
 	if n := first.Step(ctx); n == 0 {
 		t.Fatal("the first process paid nothing")
 	}
 	at := head(t, store)
-	second.Step(ctx) // it has not seen the first one's grant: it pays again, and the store keeps one
+	if n := second.Step(ctx); n == 0 { // it has not seen the first one's grant: it pays again, and the store keeps one
+		t.Fatal("the second process found nothing due")
+	}
 	if head(t, store) != at {
 		t.Fatalf("the second process wrote %d event(s)", head(t, store)-at)
 	}
-	if n := bootAt().Step(ctx); n != 0 {
+	if n := bootAt(true).Step(ctx); n != 0 {
 		t.Fatalf("a third process, rebuilt after the payment, did %d thing(s)", n)
 	}
 	w, err := e.ReadWallet(ctx, ann.ID)

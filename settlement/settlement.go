@@ -64,7 +64,8 @@ type Process struct {
 	matches map[string]*funded  // matches with a funded seat, by ID
 	done    map[string]string   // hold ID -> the step last taken for it, until the hold or the match moves on
 
-	econ *projections.Economy // what finished matches are owed: draws of loot, challenges
+	econ    *projections.Economy // what finished matches are owed: draws of loot, challenges
+	ownEcon bool                 // econ is the process's own, fed by its Apply (see Shared)
 	owed map[string]bool      // what was owed and is done, until the feed brings it back
 
 	rulings rulings // the rulings on disputed matches whose coins are to correct (rulings.go)
@@ -90,6 +91,14 @@ type Option func(*Process)
 // Grace sets how long a hold waits for its join before the process takes it again.
 func Grace(d time.Duration) Option { return func(p *Process) { p.grace = d } }
 
+// Shared makes the process read what finished matches are owed from e, the node's own
+// economy model, fed by its owner before the process (projections.Rebuild and the feed
+// apply them in that order), instead of folding a model of its own: one fold of the
+// economy, and of its ratings, on the node.
+func Shared(e *projections.Economy) Option {
+	return func(p *Process) { p.econ, p.ownEcon = e, false }
+}
+
 // Clock sets the process's clock (time.Now by default).
 func Clock(now func() time.Time) Option { return func(p *Process) { p.now = now } }
 
@@ -98,7 +107,7 @@ func New(eng *engine.Engine, log *slog.Logger, opts ...Option) *Process {
 	p := &Process{
 		eng: eng, log: log, grace: DefaultGrace, every: time.Second, now: time.Now, kick: make(chan struct{}, 1),
 		holds: map[string]openHold{}, matches: map[string]*funded{}, done: map[string]string{},
-		econ: projections.NewEconomy(eng.Games()), owed: map[string]bool{}, rulings: newRulings(),
+		econ: projections.NewEconomy(eng.Games()), ownEcon: true, owed: map[string]bool{}, rulings: newRulings(),
 	}
 	for _, o := range opts {
 		o(p)
@@ -138,8 +147,10 @@ func (p *Process) Digest() string {
 // Apply implements projections.Projection: it folds the events that open and close holds
 // and fund, vacate and end matches, and wakes the worker when there may be a step to take.
 func (p *Process) Apply(ev eventstore.Event) error {
-	if err := p.econ.Apply(ev); err != nil {
-		return err
+	if p.ownEcon {
+		if err := p.econ.Apply(ev); err != nil {
+			return err
+		}
 	}
 	if ev.Type == (match.SeedRevealed{}).EventType() {
 		p.wake() // a match is read once over: a draw or a challenge may be due

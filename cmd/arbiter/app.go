@@ -228,19 +228,22 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 			log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
 				"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)
 		})),
-		ratings: projections.NewRatings(reg),
 		cards:   projections.NewCardsPlayed(reg),
 		economy: projections.NewEconomy(reg),
 		choices: projections.NewChoices(reg),
 	}
+	// One fold of the ratings and of the economy: the API's ratings are the economy's
+	// (which reads a class's league at each duel's end), and the settlement process reads
+	// what matches are owed from the same model.
+	a.ratings = a.economy.RatingsModel()
 	a.disputes = projections.NewDisputes()
-	a.settle = settlement.New(a.engine, log)
+	a.settle = settlement.New(a.engine, log, settlement.Shared(a.economy))
 	head, err := store.HeadPosition(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the store's head: %w", err)
 	}
 	log.Info("rebuilding the read side", "events", head)
-	if err := projections.Rebuild(ctx, store, nil, a.matches, a.ratings, a.cards, a.economy, a.choices, a.disputes, a.settle); err != nil {
+	if err := projections.Rebuild(ctx, store, nil, a.matches, a.cards, a.economy, a.choices, a.disputes, a.settle); err != nil {
 		return nil, err
 	}
 	hub := graph.NewHub()
@@ -265,9 +268,6 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		Store: store, Subscriber: eb.sub, Topic: eb.topic, After: checkpoint, Logger: log,
 		Handler: func(ctx context.Context, ev eventstore.Event) error {
 			if err := a.matches.Apply(ev); err != nil {
-				return err
-			}
-			if err := a.ratings.Apply(ev); err != nil {
 				return err
 			}
 			if err := a.cards.Apply(ev); err != nil {

@@ -3,10 +3,13 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
+	"github.com/arbiter-games/arbiter/domain/economy/leagues"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/matchstream"
@@ -62,6 +65,13 @@ func TestVerifyCatchesAForgedLootDraw(t *testing.T) {
 	if _, out := lastLine(t, "verify", "--db", d.db); !strings.Contains(out, "loot draw(s) re-derived from their seeds") {
 		t.Fatalf("verify does not name the draws:\n%s", out)
 	}
+	moved := filepath.Join(t.TempDir(), "moved.db") // a copy with its server key, for the second forgery
+	copyFile(t, d.db, moved)
+	key := strings.TrimSuffix(moved, ".db") + ".key"
+	copyFile(t, strings.TrimSuffix(d.db, ".db")+".key", key)
+	if err := os.Chmod(key, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	var forged progress.LootDrawn
 	if !rewriteConsistently(t, d.db, func(e *eventstore.Event) bool {
 		if e.Type != "LootDrawn" {
@@ -86,4 +96,32 @@ func TestVerifyCatchesAForgedLootDraw(t *testing.T) {
 		t.Fatal("no draw of loot in the store")
 	}
 	verifyFails(t, d.db, "FAIL wallets", "the seed gives roll")
+
+	// The draw moved to the top league with its chance and result made consistent: the
+	// seed's roll at Légende's chance, all the draw says agrees with itself; verify's own
+	// fold of the ratings gives the class's rating at the end of the duel, and refuses it.
+	if !rewriteConsistently(t, moved, func(e *eventstore.Event) bool {
+		if e.Type != "LootDrawn" {
+			return false
+		}
+		var l progress.LootDrawn
+		if err := json.Unmarshal(e.Payload, &l); err != nil {
+			t.Fatal(err)
+		}
+		top := leagues.All[len(leagues.All)-1]
+		l.Rating, l.League, l.Chance = top.Min+50, top.ID, top.LootChance
+		l.Won, l.Item = l.Roll < l.Chance, ""
+		if l.Won {
+			l.Item = progress.Crystal
+		}
+		b, err := json.Marshal(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Payload = b
+		return true
+	}) {
+		t.Fatal("no draw of loot in the copy")
+	}
+	verifyFails(t, moved, "FAIL wallets", "the ratings folded from the store rate")
 }

@@ -40,6 +40,10 @@ func LootStream(playerID string) string { return "loot-" + playerID }
 // process, two nodes) is stored once.
 func LootEventID(matchID string, seat int) string { return fmt.Sprintf("loot:%s:%d", matchID, seat) }
 
+// RatingKey is the key of a Solwaris class's rating (game.RatingKeyed: the game rates per
+// class), whose league gives the loot's chance.
+func RatingKey(class string) string { return Solwaris + "/" + class }
+
 // Record is the event that records l, seat's draw at the end of m, with the rating of
 // the class played.
 func Record(m facts.Match, seat int, rating float64, l Loot) LootDrawn {
