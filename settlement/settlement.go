@@ -66,7 +66,7 @@ type Process struct {
 
 	econ    *projections.Economy // what finished matches are owed: draws of loot, challenges
 	ownEcon bool                 // econ is the process's own, fed by its Apply (see Shared)
-	owed map[string]bool      // what was owed and is done, until the feed brings it back
+	owed    map[string]bool      // what was owed and is done, until the feed brings it back
 
 	rulings rulings // the rulings on disputed matches whose coins are to correct (rulings.go)
 }
