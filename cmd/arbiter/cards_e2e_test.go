@@ -232,9 +232,10 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 				Card  struct{ ID string }
 				Count int
 			}
+			Badges []struct{ ID string }
 		}
 	}
-	srv.must(t, "", `query($m:ID!,$p:ID!){match(id:$m){version events(first:1000){version type data hash redacted visibility}} player(id:$p){cardsPlayed{card{id} count}}}`,
+	srv.must(t, "", `query($m:ID!,$p:ID!){match(id:$m){version events(first:1000){version type data hash redacted visibility}} player(id:$p){cardsPlayed{card{id} count} badges{id}}}`,
 		map[string]any{"m": id, "p": annID}, &full)
 	if len(full.Match.Events) != full.Match.Version {
 		t.Fatalf("%d events read, the match has %d", len(full.Match.Events), full.Match.Version)
@@ -245,6 +246,10 @@ func TestUnfairChessOverGraphQL(t *testing.T) {
 	}
 	if annCards == 0 {
 		t.Fatalf("Ann's cardsPlayed is empty after a match with %d cards played", cardsPlayed)
+	}
+	// Her profile shows, to anyone, the badge her first card unlocked (docs/economy.md).
+	if !slices.ContainsFunc(full.Player.Badges, func(b struct{ ID string }) bool { return b.ID == "first-card" }) {
+		t.Fatalf("Ann played %d cards and her profile shows the badges %+v, not first-card", annCards, full.Player.Badges)
 	}
 	subs.Wait() // every subscription completes once the finished match has been sent
 	checkSecrets(t, full.Match.Events, viewers, cardIDs)
