@@ -28,7 +28,7 @@ func entropyOf(text *string) ([]byte, error) {
 func fairnessModel(st match.State) *model.Fairness {
 	f := &model.Fairness{Procedure: int(st.Fairness), SeedCommitment: st.SeedCommitment, Entropies: []*model.SeatEntropy{}}
 	for seat, s := range st.Seats {
-		if !s.Taken() || s.Entropy == nil {
+		if !s.Taken() || len(s.Entropy) == 0 {
 			continue
 		}
 		by := match.EntropyByPlayer

@@ -42,6 +42,11 @@ func VerifyFairness(ctx context.Context, store Reader, games *game.Registry, mat
 	return verifyEvents(games, stream, evs, true), nil
 }
 
+// VerifyEventsFairness is VerifyFairness on the events of a match's stream.
+func VerifyEventsFairness(games *game.Registry, stream string, evs []eventstore.Event) Report {
+	return verifyEvents(games, stream, evs, true)
+}
+
 // VerifyExportFairness is VerifyFairness on a match's export (VerifyExport): it must be
 // the export of a finished match, which hides nothing.
 func VerifyExportFairness(games *game.Registry, x Export) Report {
@@ -85,6 +90,9 @@ func (f *Fairness) fill(a *match.Audit) {
 	st := a.State()
 	f.Procedure, f.Commitment, f.Drawn = st.Fairness, st.SeedCommitment, a.Drawn()
 	for _, s := range st.Seats {
+		if len(s.Entropy) == 0 {
+			continue // procedure 0 took none
+		}
 		by := match.EntropyByPlayer
 		if s.ServerEntropy {
 			by = match.EntropyByServer

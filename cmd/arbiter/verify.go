@@ -29,6 +29,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	id := fs.String("match", "", "verify only this match (its chain and its rules, not the store as a whole)")
 	file := fs.String("file", "", "verify a match's export, GET /matches/{id}.ndjson, offline: no store is read")
+	fair := fs.Bool("fairness", false, "also draw every deck, deal, shuffle and roll of each finished match again from its revealed seed and its seats' entropy, and fail on any difference (docs/fairness.md); with --match or --file the match must be over")
 	receiptFile := fs.String("receipt", "", "with --match: also check that the store still holds exactly the events this receipt (a signed tree head taken from the API's receipt query) signed; see docs/receipts.md")
 	db := dbFlag(fs)
 	keys := addKeyFlags(fs)
@@ -36,7 +37,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *file != "" {
-		return verifyFile(*file, *id, *receiptFile, *keys.key, stdout)
+		return verifyFile(*file, *id, *receiptFile, *keys.key, *fair, stdout)
 	}
 	if err := checkDB(dbPath(*db)); err != nil {
 		return err
@@ -83,14 +84,18 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	var reports []replay.Report
 	if *id != "" {
-		r, err := replay.Verify(ctx, store, games(), *id)
+		verify := replay.Verify
+		if *fair {
+			verify = replay.VerifyFairness
+		}
+		r, err := verify(ctx, store, games(), *id)
 		if err != nil {
 			return err
 		}
 		reports = []replay.Report{r}
 	} else {
 		tick := newTicker(time.Second)
-		reports, err = replay.VerifyAll(ctx, store, games(), replay.Options{Progress: func(p replay.Progress) {
+		reports, err = replay.VerifyAll(ctx, store, games(), replay.Options{Fairness: *fair, Progress: func(p replay.Progress) {
 			if tick.due() {
 				if p.Verified == 0 {
 					fmt.Fprintf(stderr, "listing streams: %d events read, %d streams\n", p.Scanned, p.Streams)
@@ -103,7 +108,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
-	var matches, others, failed, events int
+	var matches, others, failed, events, unfair int
 	var first error
 	for _, r := range reports {
 		events += r.Events
@@ -117,8 +122,12 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			continue
 		}
 		matches++
+		if *fair && r.Fairness == nil {
+			unfair++ // not over: its seed is still secret
+		}
 		if r.OK() {
 			fmt.Fprintln(stdout, strings.TrimSpace(fmt.Sprintf("ok   %s %s %d events %s %s", r.MatchID, r.Game, r.Events, r.Status, r.Ending)))
+			printFairness(stdout, r.Fairness)
 			continue
 		}
 		failed++
@@ -137,6 +146,9 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			failed++
 			first = cmp.Or(first, w.Err())
 		}
+	}
+	if unfair > 0 {
+		fmt.Fprintf(stdout, "%d match(es) not over: verified without their fairness, their seeds still secret\n", unfair)
 	}
 	fmt.Fprintf(stdout, "%d matches and %d other streams, %d events, verified in %s: ", matches, others, events, time.Since(start).Round(time.Millisecond))
 	switch {
@@ -246,7 +258,7 @@ func (t *ticker) due() bool {
 
 // verifyFile is `arbiter verify --file EXPORT [--match ID]`: the export's chain and, when
 // it hides nothing, its match under its rules (replay.VerifyExport).
-func verifyFile(path, id, receiptFile, keyFile string, stdout io.Writer) error {
+func verifyFile(path, id, receiptFile, keyFile string, fair bool, stdout io.Writer) error {
 	x, err := readExportFile(path, id)
 	if err != nil {
 		return err
@@ -272,8 +284,12 @@ func verifyFile(path, id, receiptFile, keyFile string, stdout io.Writer) error {
 		failed = printReceipt(stdout, rr)
 	}
 	r := replay.VerifyExport(games(), x)
+	if fair {
+		r = replay.VerifyExportFairness(games(), x)
+	}
 	if r.OK() {
 		_, err := fmt.Fprintln(stdout, strings.TrimSpace(fmt.Sprintf("ok   %s %s %d events %s %s (export for %s)", r.MatchID, r.Game, r.Events, r.Status, r.Ending, x.Header.Viewer)))
+		printFairness(stdout, r.Fairness)
 		if err == nil {
 			err = failed
 		}
@@ -301,4 +317,27 @@ func readExportFile(path, id string) (replay.Export, error) {
 		return replay.Export{}, fmt.Errorf("%s is the export of match %s, not %s", path, x.Header.Match, id)
 	}
 	return x, nil
+}
+
+// printFairness writes what a fairness verification drew again, if it was asked for.
+func printFairness(w io.Writer, f *replay.Fairness) {
+	if f == nil {
+		return
+	}
+	purposes := map[string]bool{}
+	for _, d := range f.Drawn {
+		for _, p := range d.Purposes {
+			purposes[p] = true
+		}
+	}
+	seed := f.MatchSeed
+	if seed == "" {
+		seed = "none (the match never started)"
+	}
+	entropies := strings.Join(f.Entropies, ", ")
+	if entropies == "" {
+		entropies = "none (procedure 0 takes none: the server's seed alone)"
+	}
+	fmt.Fprintf(w, "     fairness: procedure %d, seed %s matches its commitment %s; match seed %s from the entropies %s; the random outcomes of %d event(s) drawn again from %d stream(s), all as recorded\n",
+		f.Procedure, f.Seed, f.Commitment, seed, entropies, len(f.Drawn), len(purposes))
 }

@@ -169,7 +169,7 @@ func (a *Audit) Check(ev Stored, d game.Event) bool {
 			a.report(version, CheckLifecycle, "game event %s while the match is %s", ev.Type, statusName(st.Status))
 		}
 		if au, ok := a.rules.(game.Auditor); ok {
-			if err := au.Audit(st.GameState, d); err != nil {
+			if err := a.gameAudit(au, d); err != nil {
 				if p := a.purposes(d); p != nil {
 					a.report(version, CheckFairness, "%s drawn for %s: %v", ev.Type, strings.Join(p, ", "), err)
 				} else {
@@ -284,6 +284,17 @@ func (a *Audit) Check(ev Stored, d game.Event) bool {
 		}
 	}
 	return true
+}
+
+// gameAudit is the game's audit of d, a panic of the rules turned into an error: a forged
+// event (an arena that does not exist) must be reported, not crash the verifier.
+func (a *Audit) gameAudit(au game.Auditor, d game.Event) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the rules cannot check %s: %v", d.EventType(), p)
+		}
+	}()
+	return au.Audit(a.st.GameState, d)
 }
 
 // evolve folds d, turning a panic of the rules into a problem.

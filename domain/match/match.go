@@ -240,7 +240,10 @@ func Evolve(rules game.Rules, s State, e game.Event) State {
 		s.Seed = e.Seed
 	case SeatTaken:
 		s.Seats = slices.Clone(s.Seats)
-		entropy, _ := hex.DecodeString(e.Entropy)
+		var entropy []byte // none under Legacy
+		if e.Entropy != "" {
+			entropy, _ = hex.DecodeString(e.Entropy)
+		}
 		s.Seats[e.Seat] = Seat{PlayerID: e.PlayerID, Name: e.Name, Bot: e.Bot, Entropy: entropy, ServerEntropy: e.EntropyBy == EntropyByServer}
 	case MatchStarted:
 		s.Status = Live

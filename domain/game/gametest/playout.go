@@ -24,7 +24,20 @@ import (
 // It returns how many actions the match took and how it ended.
 func playout(t *testing.T, g Game, opts game.Options, seed uint64) (actions int, ending string) {
 	t.Helper()
-	tb := NewTable(t, g.Rules, opts, seed)
+	tb, actions := Playout(t, g, opts, seed)
+	ms, _ := tb.Snapshot()
+	return actions, ms.Result.Reason
+}
+
+// Playout plays one seeded random match of g with opts to its end, checked as the suite
+// checks it (see playout), and returns its table and how many actions it took: a real
+// match for a game's own tests to forge.
+func Playout(t *testing.T, g Game, opts game.Options, seed uint64) (tb *Table, actions int) {
+	t.Helper()
+	if g.MaxActions == 0 {
+		g.MaxActions = 2000
+	}
+	tb = NewTable(t, g.Rules, opts, seed)
 	rng := rand.New(rand.NewPCG(seed, 0x9a3e7e57))
 	w := newWatch(t, tb, seed)
 	ms, st := tb.Snapshot()
@@ -80,7 +93,7 @@ func playout(t *testing.T, g Game, opts game.Options, seed uint64) (actions int,
 		ms, st = tb.Snapshot()
 	}
 	w.finish(ms)
-	return actions, ms.Result.Reason
+	return tb, actions
 }
 
 // play picks one of the plays that the view of seat's player lists for seat: three times

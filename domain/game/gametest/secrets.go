@@ -101,6 +101,7 @@ func (w *watch) finish(ms match.State) {
 	if !reflect.DeepEqual(report.Result, ms.Result) {
 		w.t.Fatalf("seed %d: verify reads the result %+v, the match has %+v", w.seed, report.Result, ms.Result)
 	}
+	w.fairness(truth)
 	// A secret stored for everyone to see, re-hashed, is a leak the verifier names.
 	tried := map[string]bool{}
 	for i, ev := range truth {

@@ -98,6 +98,8 @@ const deckLabel = "magicchess/deck"
 
 func reshuffleLabel(n int) string { return fmt.Sprintf("magicchess/reshuffle/%d", n) }
 
+var _ game.Random = Rules{}
+
 // Drawn names what an event's random outcomes were drawn for (game.Random): the table's
 // deck, the hands dealt and the cards drawn from it, and each reshuffle of the discard.
 func (Rules) Drawn(e game.Event) []string {

@@ -111,6 +111,8 @@ func mapDraw(v fairness.Version, key []byte, n int) int {
 	return stream(State{Key: key}, -1, 0).IntN(n)
 }
 
+var _ game.Random = Rules{}
+
 // Drawn names what an event's random outcomes were drawn for (game.Random): the key (the
 // match seed under V1), the arena, and the stream of the decision whose numbers an event's
 // Drawn points at, with the first number it took ("solwaris/decision/57#3"): a placement

@@ -178,6 +178,8 @@ const (
 	royaleLabel  = "sovereign/royale-order"
 )
 
+var _ game.Random = Rules{}
+
 // Drawn names what an event's random outcomes were drawn for (game.Random): the first
 // mover of the opening choice, or Royale's seating.
 func (Rules) Drawn(e game.Event) []string {

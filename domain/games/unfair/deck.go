@@ -21,6 +21,8 @@ func shuffle(v fairness.Version, seed []byte, seat int) []string {
 // deckLabel names the stream of seat's deck: "unfair/deck/<seat>".
 func deckLabel(seat int) string { return "unfair/deck/" + strconv.Itoa(seat) }
 
+var _ game.Random = Rules{}
+
 // Drawn names what an event's random outcomes were drawn for (game.Random): a seat's
 // deck, shuffled at the start, and the cards drawn from its top.
 func (Rules) Drawn(e game.Event) []string {
