@@ -47,8 +47,11 @@ type Entry struct {
 	// RulesVersion is the version the match pinned in its first event: it must still load
 	// and decide as it did.
 	RulesVersion string `json:"rulesVersion"`
-	Events       int    `json:"events"`
-	LastHash     string `json:"lastHash"` // the hash of its last event
+	// Fairness is the procedure its random outcomes were drawn by (fairness.Version; 0,
+	// omitted, for the legacy one): it too must still replay.
+	Fairness int    `json:"fairness,omitempty"`
+	Events   int    `json:"events"`
+	LastHash string `json:"lastHash"` // the hash of its last event
 	Final
 }
 
@@ -91,8 +94,9 @@ func FinalOf(snap replay.Snapshot, r replay.Report) Final {
 	return f
 }
 
-// Check reads an export, verifies it as `arbiter verify --file` does (every check, and
-// the match re-derived under its pinned rules), replays it to its end, and compares it
+// Check reads an export, verifies it as `arbiter verify --fairness --file` does (every
+// check, the match re-derived under its pinned rules, and every random outcome drawn again
+// by its fairness procedure), replays it to its end, and compares it
 // with its manifest entry. It returns every difference, none when the export still plays
 // as archived.
 func Check(games *game.Registry, export []byte, want Entry) []string {
@@ -101,7 +105,7 @@ func Check(games *game.Registry, export []byte, want Entry) []string {
 		return []string{err.Error()}
 	}
 	var diffs []string
-	r := replay.VerifyExport(games, x)
+	r := replay.VerifyExportFairness(games, x)
 	for _, p := range r.Problems {
 		diffs = append(diffs, "verify: "+p.String())
 	}
@@ -118,7 +122,7 @@ func Check(games *game.Registry, export []byte, want Entry) []string {
 	}
 	got := Entry{
 		File: want.File, Scenario: want.Scenario, Seed: want.Seed,
-		Match: x.Header.Match, Game: x.Header.Game, RulesVersion: snap.State.RulesVersion,
+		Match: x.Header.Match, Game: x.Header.Game, RulesVersion: snap.State.RulesVersion, Fairness: int(snap.State.Fairness),
 		Events: len(evs), LastHash: evs[len(evs)-1].Hash, Final: FinalOf(snap, r),
 	}
 	if x.Header.RulesVersion != got.RulesVersion {
@@ -140,6 +144,7 @@ func Diff(want, got Entry) []string {
 	add("match", want.Match, got.Match)
 	add("game", want.Game, got.Game)
 	add("rulesVersion", want.RulesVersion, got.RulesVersion)
+	add("fairness", want.Fairness, got.Fairness)
 	add("events", want.Events, got.Events)
 	add("lastHash", want.LastHash, got.LastHash)
 	add("status", want.Status, got.Status)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arbiter-games/arbiter/corpus"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/games/magicchess"
@@ -105,6 +106,9 @@ func TestTheCorpusIsWhole(t *testing.T) {
 			t.Errorf("%s is %d bytes: keep an archived match under 512 KiB", name, len(b))
 		}
 	}
+	if total > 4<<20 {
+		t.Errorf("the corpus holds %d bytes: keep it under 4 MiB", total)
+	}
 	var games []string
 	for _, e := range m.Entries {
 		games = append(games, e.Game)
@@ -120,7 +124,7 @@ func TestTheCorpusIsWhole(t *testing.T) {
 // checkMate is chess-mate's manifest entry and file.
 func checkMate(t *testing.T) (corpus.Entry, []byte) {
 	m, files := archived(t)
-	e := entry(t, m, corpus.FileName("chess-mate", "fide-2023.1"))
+	e := entry(t, m, corpus.FileName("chess-mate", "fide-2023.1", fairness.Legacy))
 	if d := corpus.Check(hosted(), files[e.File], e); len(d) > 0 {
 		t.Fatalf("chess-mate does not replay as archived to begin with: %v", d)
 	}

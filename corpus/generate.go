@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
@@ -19,12 +20,12 @@ import (
 // seedTries bounds the seeds Generate tries for a scenario before giving up on it.
 const seedTries = 64
 
-// Generate plays every scenario under the rules version each game has now and writes the
-// match's export to dir as <scenario>.<rules version>.ndjson (the whole match, as a
-// finished match's export shows it to anyone), with the manifest of what each ended on;
+// Generate plays every scenario under the rules version each game has now and the current
+// fairness procedure, and writes the match's export to dir (FileName: the whole match, as
+// a finished match's export shows it to anyone), with the manifest of what each ended on;
 // progress goes to log. A file already in dir's manifest is an archive: it is kept as it
-// is and never played again, so a new rules version adds its files beside the old
-// version's. Into an empty dir, the same build writes the same bytes.
+// is and never played again, so a new rules version or procedure adds its files beside
+// the old ones. Into an empty dir, the same build writes the same bytes.
 func Generate(ctx context.Context, games *game.Registry, dir string, log io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -41,7 +42,7 @@ func Generate(ctx context.Context, games *game.Registry, dir string, log io.Writ
 		if err != nil {
 			return fmt.Errorf("scenario %s: %w", sc.Name, err)
 		}
-		file := FileName(sc.Name, rules.Info().RulesVersion)
+		file := FileName(sc.Name, rules.Info().RulesVersion, fairness.Current)
 		if slices.ContainsFunc(m.Entries, func(e Entry) bool { return e.File == file }) {
 			fmt.Fprintf(log, "%-18s kept: %s is archived\n", sc.Name, file)
 			continue
@@ -51,7 +52,7 @@ func Generate(ctx context.Context, games *game.Registry, dir string, log io.Writ
 			return fmt.Errorf("scenario %s: %w", sc.Name, err)
 		}
 		if e.File != file {
-			return fmt.Errorf("scenario %s: the match pinned rules %q, not %s's %q", sc.Name, e.RulesVersion, sc.Game, rules.Info().RulesVersion)
+			return fmt.Errorf("scenario %s: the match pinned rules %q and fairness procedure %d, not %s's %q and %d", sc.Name, e.RulesVersion, e.Fairness, sc.Game, rules.Info().RulesVersion, fairness.Current)
 		}
 		if err := os.WriteFile(filepath.Join(dir, e.File), body, 0o644); err != nil {
 			return err
@@ -62,9 +63,14 @@ func Generate(ctx context.Context, games *game.Registry, dir string, log io.Writ
 	return writeManifest(dir, m)
 }
 
-// FileName is the file of a scenario's match played under a rules version.
-func FileName(scenario, rulesVersion string) string {
-	return scenario + "." + rulesVersion + ".ndjson"
+// FileName is the file of a scenario's match played under a rules version and a
+// fairness procedure (docs/fairness.md): <scenario>.<rules version>.ndjson for a match of
+// the legacy procedure, and .f<N> before .ndjson for procedure N.
+func FileName(scenario, rulesVersion string, procedure fairness.Version) string {
+	if procedure == fairness.Legacy {
+		return scenario + "." + rulesVersion + ".ndjson"
+	}
+	return fmt.Sprintf("%s.%s.f%d.ndjson", scenario, rulesVersion, procedure)
 }
 
 // generate plays a scenario from its seed on until a match shows what the scenario
@@ -122,7 +128,7 @@ func playOnce(ctx context.Context, games *game.Registry, sc Scenario, seed uint6
 		return Entry{}, nil, fmt.Errorf("the match does not verify: %w", r.Err())
 	}
 	e := Entry{
-		File: FileName(sc.Name, h.RulesVersion), Scenario: sc.About, Seed: seed, Match: t.ID, Game: h.Game, RulesVersion: h.RulesVersion,
+		File: FileName(sc.Name, h.RulesVersion, snap.State.Fairness), Fairness: int(snap.State.Fairness), Scenario: sc.About, Seed: seed, Match: t.ID, Game: h.Game, RulesVersion: h.RulesVersion,
 		Events: len(evs), LastHash: evs[len(evs)-1].Hash, Final: FinalOf(snap, r),
 	}
 	if e.Status != "FINISHED" {

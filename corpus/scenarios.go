@@ -43,8 +43,9 @@ func (p Played) count(typ string) int {
 }
 
 // maxEvents bounds an archived match played by the bot, so that the corpus stays small:
-// a longer game is tried again with the next seed.
-const maxEvents = 700
+// a longer game is tried again with the next seed. (The legacy procedure's files were
+// played under a bound of 700.)
+const maxEvents = 400
 
 // playOut lets the bot play every seat to the end.
 func playOut(t *Table) error {

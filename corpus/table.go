@@ -60,7 +60,13 @@ func newTable(ctx context.Context, games *game.Registry, sc Scenario, seed uint6
 	t.ID = ack.MatchID
 	for i, p := range t.Players {
 		seat := i
-		if err := t.do(i, match.Join{PlayerID: p.ID, Name: p.Name, Seat: &seat}); err != nil {
+		join := match.Join{PlayerID: p.ID, Name: p.Name, Seat: &seat}
+		if i == 0 { // the first player brings its own entropy; the engine draws the others'
+			join.Entropy = make([]byte, 32)
+			binary.BigEndian.PutUint64(join.Entropy, seed^0x5eed)
+			copy(join.Entropy[8:], "corpus entropy of seat 0")
+		}
+		if err := t.do(i, join); err != nil {
 			return nil, fmt.Errorf("seating player %d: %w", i+1, err)
 		}
 	}
