@@ -20,7 +20,8 @@ import (
 // domain/economy/hats from the hats the wallet's spendings bought.
 
 // ClaimDailyBonus grants the bonus of the UTC day of the engine's clock, once: granted is
-// 0 when the day's bonus was given before.
+// 0 when the day's bonus was given before, also by a claim at the same time (on this node
+// or another): of two claims at once, one answers the bonus and the other 0.
 func (e *Engine) ClaimDailyBonus(ctx context.Context, playerID string) (day string, granted int64, w Wallet, err error) {
 	day = daily.Day(e.now())
 	before, err := e.Wallet(ctx, playerID)
@@ -30,11 +31,15 @@ func (e *Engine) ClaimDailyBonus(ctx context.Context, playerID string) (day stri
 	if Claimed(before, daily.ReasonBonus, day) {
 		return day, 0, before, nil
 	}
-	if _, err := e.grantFor(ctx, playerID, daily.Bonus, daily.ReasonBonus, day, daily.BonusKey(day)); err != nil {
+	_, stored, err := e.grantOnce(ctx, playerID, daily.Bonus, daily.ReasonBonus, day, daily.BonusKey(day))
+	if err != nil {
 		return day, 0, Wallet{}, err
 	}
+	if stored {
+		granted = daily.Bonus
+	}
 	w, err = e.ReadWallet(ctx, playerID)
-	return day, daily.Bonus, w, err
+	return day, granted, w, err
 }
 
 // Today is the UTC day of the engine's clock.

@@ -143,26 +143,34 @@ func walletEventID(playerID, key string, e game.Event) string {
 // it decides at the wallet's version, deciding again on a conflict. It returns the wallet
 // after the command; a command that decides nothing (already done) appends nothing.
 func (e *Engine) walletDo(ctx context.Context, playerID, key string, build func(wallet.State) (wallet.Command, error)) (wallet.State, error) {
+	st, _, err := e.walletAppend(ctx, playerID, key, build)
+	return st, err
+}
+
+// walletAppend is walletDo, and whether this call stored the events it decided: false
+// when it decided nothing, or when the same events were stored before under their IDs (a
+// second call at once, on this node or another).
+func (e *Engine) walletAppend(ctx context.Context, playerID, key string, build func(wallet.State) (wallet.Command, error)) (wallet.State, bool, error) {
 	stream := wallet.Stream(playerID)
 	for attempt := 0; ; attempt++ {
 		w, err := e.walletState(ctx, playerID)
 		if err != nil {
-			return wallet.State{}, err
+			return wallet.State{}, false, err
 		}
 		cmd, err := build(w.state)
 		if err != nil {
-			return wallet.State{}, err
+			return wallet.State{}, false, err
 		}
 		evs, err := wallet.Decide(w.state, cmd)
 		if err != nil || len(evs) == 0 {
-			return w.state, err
+			return w.state, false, err
 		}
 		now := e.now()
 		proposed := make([]eventstore.Proposed, len(evs))
 		for i, ev := range evs {
 			payload, err := game.Encode(ev)
 			if err != nil {
-				return wallet.State{}, notApplied(err)
+				return wallet.State{}, false, notApplied(err)
 			}
 			proposed[i] = eventstore.Proposed{
 				ID: walletEventID(playerID, key, ev), Type: ev.EventType(), SchemaVersion: wallet.Events.Schema(ev.EventType()),
@@ -175,19 +183,19 @@ func (e *Engine) walletDo(ctx context.Context, playerID, key string, build func(
 		case errors.As(err, &conflict) && attempt+1 < e.cfg.MaxRetries:
 			continue // another command on the wallet won: decide again on what it left
 		case errors.As(err, &conflict):
-			return wallet.State{}, &game.Error{Code: game.Conflict, Reason: "the wallet kept changing under this command; send it again", Err: err}
+			return wallet.State{}, false, &game.Error{Code: game.Conflict, Reason: "the wallet kept changing under this command; send it again", Err: err}
 		case err != nil:
-			return wallet.State{}, appendError("appending to "+stream, err)
+			return wallet.State{}, false, appendError("appending to "+stream, err)
 		case res.Duplicate: // stored before, under the same key: the wallet as it is
 			w, err := e.walletState(ctx, playerID)
-			return w.state, err
+			return w.state, false, err
 		}
 		for _, ev := range evs {
 			w.state = wallet.Evolve(w.state, ev)
 		}
 		w.version = res.LastVersion
 		e.wallets.Store(playerID, w)
-		return w.state, nil
+		return w.state, true, nil
 	}
 }
 
@@ -330,16 +338,23 @@ func (e *Engine) GrantCoins(ctx context.Context, playerID string, amount int64, 
 
 // grantFor is GrantCoins with what the grant is for (ref: a day, a challenge).
 func (e *Engine) grantFor(ctx context.Context, playerID string, amount int64, reason, ref, key string) (wallet.State, error) {
+	st, _, err := e.grantOnce(ctx, playerID, amount, reason, ref, key)
+	return st, err
+}
+
+// grantOnce is grantFor, and whether this call granted: false when the key's grant was
+// stored before, by an earlier call or by one at the same time.
+func (e *Engine) grantOnce(ctx context.Context, playerID string, amount int64, reason, ref, key string) (wallet.State, bool, error) {
 	if _, err := e.registration(ctx, playerID); err != nil {
-		return wallet.State{}, err
+		return wallet.State{}, false, err
 	}
 	if err := CheckCommandID(key); err != nil || key == "" {
-		return wallet.State{}, cmpErr(err, game.Reject(game.BadInput, "a grant needs a key: the same key grants once"))
+		return wallet.State{}, false, cmpErr(err, game.Reject(game.BadInput, "a grant needs a key: the same key grants once"))
 	}
 	if err := e.grantStarting(ctx, playerID); err != nil {
-		return wallet.State{}, err
+		return wallet.State{}, false, err
 	}
-	return e.walletDo(ctx, playerID, "grant:"+key, func(wallet.State) (wallet.Command, error) {
+	return e.walletAppend(ctx, playerID, "grant:"+key, func(wallet.State) (wallet.Command, error) {
 		return wallet.Grant{Amount: amount, Reason: reason, Ref: ref}, nil
 	})
 }
