@@ -31,15 +31,7 @@ type Fairness struct {
 // the event and the purpose it was drawn for, as is a seed that does not match its
 // commitment and a match not over yet, whose seed is still secret.
 func VerifyFairness(ctx context.Context, store Reader, games *game.Registry, matchID string) (Report, error) {
-	stream := matchstream.Name(matchID)
-	evs, err := readStream(ctx, store, stream)
-	if err != nil {
-		return Report{}, err
-	}
-	if len(evs) == 0 {
-		return Report{}, game.Reject(game.NotFound, "no match %q in this store", matchID)
-	}
-	return verifyEvents(games, stream, evs, true), nil
+	return verifyMatch(ctx, store, games, matchID, true)
 }
 
 // VerifyEventsFairness is VerifyFairness on the events of a match's stream.

@@ -97,6 +97,11 @@ func (r *Report) add(version int64, check, format string, args ...any) {
 // then goes to the match's audit (match.Audit), which checks it against the state before
 // it under the match's rules.
 func Verify(ctx context.Context, store Reader, games *game.Registry, matchID string) (Report, error) {
+	return verifyMatch(ctx, store, games, matchID, false)
+}
+
+// verifyMatch is Verify, and with fair VerifyFairness.
+func verifyMatch(ctx context.Context, store Reader, games *game.Registry, matchID string, fair bool) (Report, error) {
 	stream := matchstream.Name(matchID)
 	evs, err := readStream(ctx, store, stream)
 	if err != nil {
@@ -105,7 +110,7 @@ func Verify(ctx context.Context, store Reader, games *game.Registry, matchID str
 	if len(evs) == 0 {
 		return Report{}, game.Reject(game.NotFound, "no match %q in this store", matchID)
 	}
-	return VerifyEvents(games, stream, evs), nil
+	return verifyEvents(games, stream, evs, fair), nil
 }
 
 // VerifyEvents checks the events of one stream, as Verify does; a stream that is not a
