@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestBrowserBoardsOfTheGames: an UnfairChess match against the bot shows Ann her four
@@ -15,11 +13,8 @@ import (
 // hand's size and no card. A Sovereign Chess match shows 256 squares with the API's
 // coloured squares and the twelve armies, and offers its first action.
 func TestBrowserBoardsOfTheGames(t *testing.T) {
-	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
-	b := newBrowser(t, srv.url, 2*time.Minute)
-	ann := b.open("ann", "/")
-	ann.signUp("Ann")
-	id := ann.createFromLobby("UNFAIR_CHESS", true)
+	srv, b, ann := browserPlayer(t, "Ann")
+	id := ann.createFromLobby("UNFAIR_CHESS", "", true)
 	ann.wait("Ann's four cards", `document.querySelectorAll(".hand .card").length === 4 && document.querySelector("section[data-status=LIVE]")`)
 
 	var d struct {
@@ -96,6 +91,51 @@ func TestBrowserBoardsOfTheGames(t *testing.T) {
 		}
 	}
 	ann.wait("Ann's first action: a move or the opening's choice", `document.querySelector(".sq.movable") || document.querySelector("[data-choice]")`)
+
+	// Ajedrez Mágico: ten cards, none playable in the planning, which Ann ends with the
+	// rules' choice "ready"; then she moves.
+	ann.createFromLobbyAgain("MAGIC_CHESS")
+	ann.wait("ten cards and the choice ready", `document.querySelectorAll(".hand .card").length === 10 && !document.querySelector(".hand .card.playable") && document.querySelector("[data-choice=ready]")`)
+	ann.click("ready", `[data-choice=ready]`)
+	ann.has("Ann's first move", `.sq.movable`)
+}
+
+// TestBrowserSolwarisArena: Ada creates a Solwaris duel in the lobby and Bob joins it; both
+// pages draw the arena's cells; each chooses a class, then each is shown its start cells
+// lit, exactly the API's, and takes one by clicking it, and the duel moves on.
+func TestBrowserSolwarisArena(t *testing.T) {
+	srv, _, ada, bob, id := browserDuel(t, "SOLWARIS")
+	var d struct {
+		Match struct {
+			State struct {
+				Width, Height  int
+				PlacementCells []string
+			}
+		}
+	}
+	query := `query($m: ID!) { match(id: $m) { state { ... on SolwarisState { width height placementCells } } } }`
+	for _, p := range []*tab{ada, bob} {
+		p.has("the class to choose", `[data-action=chooseGrimoire]`)
+		srv.must(t, "", query, map[string]any{"m": id}, &d)
+		p.wait("the arena", fmt.Sprintf(`document.querySelectorAll(".arena .cell").length === %d`, d.Match.State.Width*d.Match.State.Height))
+	}
+	for _, p := range []*tab{ada, bob} {
+		p.click("Choose this class", `[data-action=chooseGrimoire]`)
+	}
+	for _, p := range []*tab{ada, bob} {
+		p.has("the start cells lit", `.cell.dest`)
+		srv.must(t, p.token(), query, map[string]any{"m": id}, &d)
+		want := append([]string(nil), d.Match.State.PlacementCells...)
+		sort.Strings(want)
+		if len(want) == 0 {
+			t.Fatalf("%s has no start cell to take", p.name)
+		}
+		p.wait(fmt.Sprintf("the start cells %v lit", want), `Array.from(document.querySelectorAll(".cell.dest"), (c) => c.dataset.cell).sort().join(" ") === `+jsString(strings.Join(want, " ")))
+		p.click("a start cell", `.cell.dest[data-cell="`+want[0]+`"]`)
+	}
+	for _, p := range []*tab{ada, bob} {
+		p.wait("the duel past its placement", `["auction", "play"].includes(document.querySelector("[data-phase]")?.dataset.phase)`)
+	}
 }
 
 // createFromLobbyAgain goes back to the lobby and plays the bot at another game.
@@ -103,5 +143,5 @@ func (p *tab) createFromLobbyAgain(game string) string {
 	p.b.t.Helper()
 	p.eval(`location.hash = "#/"`)
 	p.has("the lobby", `section.lobby`)
-	return p.createFromLobby(game, true)
+	return p.createFromLobby(game, "", true)
 }

@@ -229,6 +229,31 @@ func (p *tab) move(from, to string) {
 	p.click("the square "+to, `.sq.dest[data-square="`+to+`"]`)
 }
 
+// drag plays a move with the mouse as a person drags a piece: pressed on its square,
+// moved and released on the destination, through Chromium's input events.
+func (p *tab) drag(from, to string) {
+	p.b.t.Helper()
+	p.has("the piece on "+from, `.sq.movable[data-square="`+from+`"]`)
+	center := func(sq string) (x, y float64) {
+		r := p.eval(`(() => { const r = document.querySelector('[data-square="` + sq + `"]').getBoundingClientRect(); return (r.x + r.width / 2) + " " + (r.y + r.height / 2); })()`)
+		if _, err := fmt.Sscan(r, &x, &y); err != nil {
+			p.b.t.Fatalf("%s: where is %s: %q", p.name, sq, r)
+		}
+		return x, y
+	}
+	x0, y0 := center(from)
+	x1, y1 := center(to)
+	err := chromedp.Do(p.ctx,
+		chromedp.MouseEvent(chromedp.MousePressed, x0, y0, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(chromedp.MouseMoved, (x0+x1)/2, (y0+y1)/2, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, x1, y1, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseReleased, x1, y1, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	)
+	if err != nil {
+		p.b.t.Fatalf("%s: dragging %s to %s: %v", p.name, from, to, err)
+	}
+}
+
 // matchID is the ID of the match the page shows.
 func (p *tab) matchID() string {
 	p.b.t.Helper()

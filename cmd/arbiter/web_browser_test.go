@@ -13,11 +13,13 @@ import (
 // headless Chromium driving the pages as a person would (clicking pieces and buttons),
 // every wait ended by a condition of the page's DOM or by the test's deadline.
 
-// createFromLobby creates a match of a game from the lobby's form, as the page's player:
-// bot says whether the house bot takes the other seats. It returns the match's ID.
-func (p *tab) createFromLobby(game string, bot bool) string {
+// createFromLobby creates a match of a game from the lobby's form, as the page's player,
+// with a clock ("" for none): bot says whether the house bot takes the other seats. It
+// returns the match's ID.
+func (p *tab) createFromLobby(game, clock string, bot bool) string {
 	p.b.t.Helper()
 	p.wait("the game "+game+" in the form", `(() => { const s = document.querySelector("form.create select[name=game]"); if (!s || !s.querySelector("option[value=`+game+`]")) return false; s.value = "`+game+`"; s.dispatchEvent(new Event("change")); return true; })()`)
+	p.eval(`document.querySelector("form.create select[name=clock]").value = ` + jsString(clock))
 	p.click("the create button", map[bool]string{true: `form.create [data-action=bot]`, false: `form.create [data-action=create]`}[bot])
 	p.wait("the new match's page", `/^#\/match\//.test(location.hash)`)
 	return p.matchID()
@@ -29,6 +31,31 @@ func (p *tab) token() string {
 	return p.eval(`JSON.parse(localStorage.getItem("arbiter.player")).token`)
 }
 
+// browserPlayer starts a server on a new SQLite file and a browser, and opens the lobby in a page
+// whose guest player signs up with name.
+func browserPlayer(t *testing.T, name string) (*server, *browser, *tab) {
+	t.Helper()
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	b := newBrowser(t, srv.url, 2*time.Minute)
+	p := b.open(strings.ToLower(name), "/")
+	p.signUp(name)
+	return srv, b, p
+}
+
+// browserDuel is browserPlayer's with a match of game that Ada creates in her lobby and Bob, in a page
+// of his own, joins from his.
+func browserDuel(t *testing.T, game string) (srv *server, b *browser, ada, bob *tab, id string) {
+	t.Helper()
+	srv, b, ada = browserPlayer(t, "Ada")
+	id = ada.createFromLobby(game, "", false)
+	ada.has("the open match's page", `section[data-status=OPEN]`)
+	bob = b.open("bob", "/")
+	bob.signUp("Bob")
+	bob.click("Join in the lobby's open list", `table[data-list=open] tr[data-match-id="`+id+`"] [data-action=join]`)
+	bob.wait("Bob's match page", `location.hash === "#/match/`+id+`"`)
+	return srv, b, ada, bob, id
+}
+
 // TestBrowserChessMatchWatchedAndReplayed: Ada creates a chess match in the lobby, Bob joins
 // it from his, Eve watches it from a third page with no player; they play the fool's
 // mate by clicking squares, and after every move the opponent's page and Eve's show it.
@@ -37,18 +64,7 @@ func (p *tab) token() string {
 // position, the last the final one; played at 100 times the recorded pace it reaches the
 // end by itself.
 func TestBrowserChessMatchWatchedAndReplayed(t *testing.T) {
-	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
-	b := newBrowser(t, srv.url, 2*time.Minute)
-
-	ada := b.open("ada", "/")
-	ada.signUp("Ada")
-	id := ada.createFromLobby("CHESS", false)
-	ada.has("the open match", `section[data-status=OPEN] [data-action=addBot]`)
-
-	bob := b.open("bob", "/")
-	bob.signUp("Bob")
-	bob.click("Join in the lobby's open list", `table[data-list=open] tr[data-match-id="`+id+`"] [data-action=join]`)
-	bob.wait("Bob's match page", `location.hash === "#/match/`+id+`"`)
+	srv, b, ada, bob, id := browserDuel(t, "CHESS")
 	eve := b.open("eve", "/#/watch/"+id)
 	for _, p := range []*tab{ada, bob, eve} {
 		p.has("the live match", `section[data-status=LIVE]`)
@@ -63,11 +79,20 @@ func TestBrowserChessMatchWatchedAndReplayed(t *testing.T) {
 		san      string
 	}
 	var played []string
-	for _, m := range []ply{{ada, "f2", "f3", "f3"}, {bob, "e7", "e5", "e5"}, {ada, "g2", "g4", "g4"}, {bob, "d8", "h4", "Qh4#"}} {
+	for i, m := range []ply{{ada, "f2", "f3", "f3"}, {bob, "e7", "e5", "e5"}, {ada, "g2", "g4", "g4"}, {bob, "d8", "h4", "Qh4#"}} {
 		m.who.move(m.from, m.to)
 		played = append(played, m.san)
 		for _, p := range []*tab{ada, bob, eve} {
 			p.movesShown(played...)
+		}
+		if i == 1 {
+			// Ada offers a draw: Bob is asked, Eve sees the offer; Bob declines.
+			ada.click("Offer a draw", `[data-action=offerDraw]`)
+			eve.wait("the offer shown to the spectator", `/offers a draw/.test(document.querySelector("ul.seats li[data-seat='0']").textContent)`)
+			bob.click("Decline", `[data-action=declineDraw]`)
+			for _, p := range []*tab{ada, bob, eve} {
+				p.wait("the offer withdrawn", `!/offers a draw/.test(document.querySelector("ul.seats").textContent) && !document.querySelector("[data-action=acceptDraw]")`)
+			}
 		}
 	}
 	for _, p := range []*tab{ada, bob, eve} {
@@ -133,16 +158,16 @@ func TestBrowserChessMatchWatchedAndReplayed(t *testing.T) {
 	eve.wait("the replay played to its end", fmt.Sprintf(`document.querySelector("section.replay").dataset.step === "%d" && document.querySelector("[data-action=play]").textContent === "Play"`, len(events)))
 }
 
-// TestBrowserPlaysTheBot: Ann signs up and plays the bot from the lobby; her moves are answered
+// TestBrowserPlaysTheBot: Ann signs up and plays the bot from the lobby, clicking then
+// dragging her pieces; her moves are answered
 // and a second page, watching, sees them; she resigns, asks for a rematch, seats the bot
 // again and now plays Black (the board turned), the bot moving first.
 func TestBrowserPlaysTheBot(t *testing.T) {
-	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
-	b := newBrowser(t, srv.url, 2*time.Minute)
-	ann := b.open("ann", "/")
-	ann.signUp("Ann")
-	id := ann.createFromLobby("CHESS", true)
+	_, b, ann := browserPlayer(t, "Ann")
+	id := ann.createFromLobby("CHESS", "3+2", true)
 	ann.has("the live match", `section[data-status=LIVE]`)
+	// A 3+2 clock: Ann's runs first, counted down from 3:00 by the page.
+	ann.wait("Ann's clock running", `/^[0-3]:\d\d$/.test(document.querySelector("ul.seats li[data-seat='0'] .time.running")?.textContent) && /^3:00$/.test(document.querySelector("ul.seats li[data-seat='1'] .time").textContent)`)
 	if got := ann.eval(`document.querySelector(".board .sq").dataset.square`); got != "a8" {
 		t.Fatalf("White's board starts at %s, want a8 at the top left", got)
 	}
@@ -150,7 +175,7 @@ func TestBrowserPlaysTheBot(t *testing.T) {
 	ann.wait("the bot's answer", `document.querySelectorAll("ol.moves li").length === 2`)
 	watch := b.open("watch", "/#/watch/"+id)
 	watch.wait("the watcher's moves", `document.querySelectorAll("ol.moves li").length === 2`)
-	ann.move("d2", "d4")
+	ann.drag("d2", "d4") // dragged with the mouse, this one
 	ann.wait("the bot's second answer", `document.querySelectorAll("ol.moves li").length === 4`)
 	watch.wait("the watcher sees every move", `document.querySelectorAll("ol.moves li").length === 4`)
 	moves := ann.eval(`Array.from(document.querySelectorAll("ol.moves li"), (li) => li.textContent).join(" ")`)

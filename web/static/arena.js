@@ -61,27 +61,30 @@ export class ArenaView {
   }
 
   async renderPanel(st, myTurn, acting) {
+    const n = (this.renders = (this.renders || 0) + 1); // a later update's panel wins
     const names = this.ctx.names();
     const rows = st.fighters.map((f) => h("li", { class: "team-" + f.team },
       `${names[f.seat] || "seat " + f.seat}: ${f.class}${f.hero ? "" : " (summon)"} ${f.hp}/${f.maxHp} HP, ${f.ap} AP, ${f.mp} MP${f.armour ? ", armour " + f.armour : ""}${f.statuses.length ? ", " + f.statuses.join(" ") : ""}`));
     const act = [];
     if (myTurn && st.phase === "grimoire") {
       classes ||= gql("{ solwarisClasses { id nameEn } }").then((d) => d.solwarisClasses);
-      const pick = h("select", {}, (await classes).map((c) => h("option", { value: c.id }, c.nameEn)));
-      act.push(pick, h("button", { type: "button", onclick: () => this.ctx.act({ chooseGrimoire: { class: pick.value } }) }, "Choose this class"));
+      const list = await classes.catch(() => []);
+      if (n !== this.renders) return;
+      const pick = h("select", { name: "class" }, list.map((c) => h("option", { value: c.id }, c.nameEn)));
+      act.push(pick, h("button", { type: "button", "data-action": "chooseGrimoire", onclick: () => this.ctx.act({ chooseGrimoire: { class: pick.value } }) }, "Choose this class"));
     }
     if (myTurn && st.phase === "placement") act.push("Click a lit cell of your zone to start there.");
     if (myTurn && st.phase === "auction") {
       act.push(`Price ${st.auction?.price ?? 0}, your purse ${st.purse}. `,
-        h("button", { type: "button", onclick: () => this.ctx.mutate("bid") }, "Bid +100"),
-        h("button", { type: "button", onclick: () => this.ctx.mutate("passBid") }, "Pass"));
+        h("button", { type: "button", "data-action": "bid", onclick: () => this.ctx.mutate("bid") }, "Bid +100"),
+        h("button", { type: "button", "data-action": "passBid", onclick: () => this.ctx.mutate("passBid") }, "Pass"));
     }
     if (myTurn && st.phase === "play") {
       act.push(h("p", {}, "Click a lit cell to walk there, or a spell then a red cell."),
-        (st.targets || []).map((t) => h("button", { type: "button", class: this.spell === t.spell ? "chosen" : "", onclick: () => { this.spell = this.spell === t.spell ? null : t.spell; this.update(this.m); } }, t.spell)),
-        h("button", { type: "button", onclick: () => this.ctx.mutate("endTurn") }, "End the turn"));
+        (st.targets || []).map((t) => h("button", { type: "button", "data-spell": t.spell, class: this.spell === t.spell ? "chosen" : "", onclick: () => { this.spell = this.spell === t.spell ? null : t.spell; this.update(this.m); } }, t.spell)),
+        h("button", { type: "button", "data-action": "endTurn", onclick: () => this.ctx.mutate("endTurn") }, "End the turn"));
     }
-    fill(this.panel, h("p", {}, `${st.map}, ${st.phase}, round ${st.turn}${acting ? ", acting: " + acting.class : ""}${st.reason ? ", " + st.reason : ""}`), h("ul", { class: "fighters" }, rows), h("div", { class: "actions" }, act));
+    fill(this.panel, h("p", { class: "phase", "data-phase": st.phase }, `${st.map}, ${st.phase}, round ${st.turn}${acting ? ", acting: " + acting.class : ""}${st.reason ? ", " + st.reason : ""}`), h("ul", { class: "fighters" }, rows), h("div", { class: "actions" }, act));
   }
 }
 

@@ -1,6 +1,6 @@
 // board.js: a board of squares (chess's 8x8, Sovereign Chess's 16x16) as a grid of
 // buttons, each named by its square (data-square="e4"), played by clicking a piece and
-// then its destination. It knows no game: a view gives it the pieces, the classes of
+// then its destination, or by dragging the piece there. It knows no game: a view gives it the pieces, the classes of
 // squares, the legal moves (from, to and the move's notation) and the squares a card
 // may target, and hears back a move or a target.
 import { h, fill } from "./dom.js";
@@ -28,6 +28,21 @@ export class Board {
       }
     }
     this.layout(false);
+    // Dragging a piece to a square plays as clicking both: the press selects the piece, the
+    // release over another square clicks it (the browser's own click then lands on the
+    // board, not on a square, so nothing is played twice).
+    this.grid.addEventListener("pointerdown", (e) => {
+      const sq = e.target.closest("[data-square]")?.dataset.square;
+      this.dragFrom = sq && !this.props.targets.size && this.props.legal.some((m) => m.from === sq) ? sq : null;
+    });
+    this.grid.addEventListener("pointerup", (e) => {
+      const from = this.dragFrom;
+      this.dragFrom = null;
+      const to = document.elementFromPoint(e.clientX, e.clientY)?.closest("[data-square]")?.dataset.square;
+      if (!from || !to || to === from) return;
+      this.selected = from;
+      this.click(to);
+    });
   }
 
   layout(flipped) {

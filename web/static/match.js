@@ -154,12 +154,19 @@ export function matchPage(root, id, { watch }) {
       " · ", h("a", { href: `/matches/${m.id}.ndjson` }, "events (ndjson)"),
       m.game === "CHESS" || m.game === "UNFAIR_CHESS" ? [" · ", h("a", { href: `/matches/${m.id}.pgn` }, "PGN")] : "");
     const View = views[m.state?.__typename];
-    if (View && !(view instanceof View)) {
+    if (!View) {
+      view = null;
+      const taken = m.seats.filter((s) => s.player).length;
+      fill(stage, h("p", { class: "note" }, !m.state
+        ? `Waiting for players: ${taken} of ${m.seats.length} seats taken.`
+        : `No board for ${gameName(m.game)} yet: its moves are listed beside, its events in the replay.`));
+      return;
+    }
+    if (!(view instanceof View)) {
       view = new View(ctx);
       fill(stage, view.el);
     }
-    if (view) view.update(m);
-    else if (m.status !== "OPEN") fill(stage, h("p", { class: "note" }, `No board for ${gameName(m.game)} yet: its moves are listed beside, its events in the replay.`));
+    view.update(m);
   }
 
   let stop = null;
