@@ -17,20 +17,26 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// chromium finds a Chromium to drive: under CI=true its absence fails the test (.ci/run
-// installs Debian's package), elsewhere it skips with the reason.
-func chromium(t *testing.T) string {
+// lookBrowser finds the first of names on PATH: under CI=true its absence fails the test
+// (.ci/run installs Debian's package pkg), elsewhere it skips with the reason.
+func lookBrowser(t *testing.T, pkg string, names ...string) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+	for _, name := range names {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
 	if os.Getenv("CI") == "true" {
-		t.Fatal("no Chromium on PATH under CI=true: apt-get install chromium (.ci/run does it when missing)")
+		t.Fatalf("none of %q on PATH under CI=true: apt-get install %s (.ci/run does it when missing)", names, pkg)
 	}
-	t.Skip("no Chromium on PATH (apt-get install chromium): the pages are not checked in a browser")
+	t.Skipf("none of %q on PATH (apt-get install %s): the pages are not checked in this browser", names, pkg)
 	return ""
+}
+
+// chromium finds a Chromium to drive.
+func chromium(t *testing.T) string {
+	t.Helper()
+	return lookBrowser(t, "chromium", "chromium", "chromium-browser", "google-chrome")
 }
 
 // headless is how every browser test starts Chromium: headless, in a profile of its own,

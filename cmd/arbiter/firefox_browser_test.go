@@ -17,20 +17,10 @@ import (
 	"github.com/coder/websocket"
 )
 
-// firefox finds a Firefox to drive: under CI=true its absence fails the test (.ci/run
-// installs Debian's firefox-esr), elsewhere it skips with the reason.
+// firefox finds a Firefox to drive.
 func firefox(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"firefox", "firefox-esr"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no Firefox on PATH under CI=true: apt-get install firefox-esr (.ci/run does it when missing)")
-	}
-	t.Skip("no Firefox on PATH (apt-get install firefox-esr): the client is not checked in Firefox")
-	return ""
+	return lookBrowser(t, "firefox-esr", "firefox", "firefox-esr")
 }
 
 // bidi is a WebDriver BiDi session with a headless Firefox: the W3C protocol Firefox
