@@ -12,7 +12,7 @@ import (
 )
 
 // The archived corpus (testdata/corpus) holds a match of every game this binary hosts,
-// and `arbiter verify --file` finds every file of it whole under this build.
+// and `arbiter verify --fairness --file` finds every file of it whole under this build.
 func TestTheCorpusHoldsEveryHostedGame(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "corpus")
 	m, err := corpus.ReadManifest(dir)
@@ -23,8 +23,8 @@ func TestTheCorpusHoldsEveryHostedGame(t *testing.T) {
 	for _, e := range m.Entries {
 		archived = append(archived, e.Game)
 		var out bytes.Buffer
-		if code := run(context.Background(), []string{"verify", "--file", filepath.Join(dir, e.File), "--match", e.Match}, &out, &out); code != 0 || !strings.HasPrefix(out.String(), "ok ") {
-			t.Errorf("verify --file %s: exit %d\n%s", e.File, code, out.String())
+		if code := run(context.Background(), []string{"verify", "--fairness", "--file", filepath.Join(dir, e.File), "--match", e.Match}, &out, &out); code != 0 || !strings.HasPrefix(out.String(), "ok ") {
+			t.Errorf("verify --fairness --file %s: exit %d\n%s", e.File, code, out.String())
 		}
 	}
 	for _, id := range games().IDs() {
