@@ -220,6 +220,9 @@ func (c *wsConn) control(f control) error {
 	case opPing:
 		return c.writeFrame(opPong, f.payload)
 	case opClose:
+		if err := checkClose(f.payload); err != nil && !c.closing() {
+			return err // closed with the code the RFC gives it, not echoed
+		}
 		c.mu.Lock()
 		answered := c.closeSent
 		c.closeSent = true

@@ -250,6 +250,26 @@ func (f *frameReader) payload(n int64, mask [4]byte) ([]byte, error) {
 	return b, nil
 }
 
+// checkClose checks a client's close frame as RFC 6455 says (5.5.1, 7.4): no body, or a
+// two-byte code that an endpoint may send followed by a reason in UTF-8. A body of one
+// byte, or a code reserved or unassigned, fails the connection with 1002, a reason that is
+// not UTF-8 with 1007.
+func checkClose(p []byte) error {
+	if len(p) == 0 {
+		return nil
+	}
+	if len(p) == 1 {
+		return &wsCloseError{closeProtocolError, "a close frame's body is a 2-byte code, then a reason"}
+	}
+	switch code := int(binary.BigEndian.Uint16(p)); {
+	case code < 1000, code >= 5000, code >= 1016 && code < 3000, code == 1004, code == closeNoStatus, code == 1006, code == 1015:
+		return &wsCloseError{closeProtocolError, fmt.Sprintf("close code %d may not be sent", code)}
+	case !utf8.Valid(p[2:]):
+		return &wsCloseError{closeInvalidData, "a close reason must be valid UTF-8"}
+	}
+	return nil
+}
+
 // closePayload is the body of a close frame: the code, then the reason cut to fit the
 // 125 bytes a control frame may carry, on a character boundary.
 func closePayload(code int, reason string) []byte {

@@ -138,3 +138,30 @@ func TestFrameReaderReservedOpcodesAndUTF8(t *testing.T) {
 		}
 	}
 }
+
+// A client's close frame is checked before it is answered: a one-byte body or a code no
+// endpoint may send is 1002, a reason that is not UTF-8 is 1007; the codes a client may
+// send pass.
+func TestCheckClose(t *testing.T) {
+	body := func(code int, reason string) []byte {
+		return append(binary.BigEndian.AppendUint16(nil, uint16(code)), reason...)
+	}
+	for _, c := range []struct {
+		body []byte
+		code int // 0: accepted
+	}{
+		{nil, 0}, {body(1000, ""), 0}, {body(1001, "bye"), 0}, {body(1011, ""), 0}, {body(3000, ""), 0}, {body(4999, "é"), 0},
+		{[]byte{0x03}, closeProtocolError}, {body(999, ""), closeProtocolError}, {body(1004, ""), closeProtocolError},
+		{body(1005, ""), closeProtocolError}, {body(1006, ""), closeProtocolError}, {body(1015, ""), closeProtocolError},
+		{body(2999, ""), closeProtocolError}, {body(5000, ""), closeProtocolError}, {body(1000, "\xff"), closeInvalidData},
+	} {
+		err := checkClose(c.body)
+		var ce *wsCloseError
+		switch {
+		case c.code == 0 && err != nil:
+			t.Errorf("% x: refused (%v)", c.body, err)
+		case c.code != 0 && (!errors.As(err, &ce) || ce.code != c.code):
+			t.Errorf("% x: %v, want close code %d", c.body, err, c.code)
+		}
+	}
+}

@@ -10,8 +10,9 @@ import (
 // TestWebsocketRFC6455Failures: what RFC 6455 says fails a connection does, over a real
 // server with frames written by hand: every reserved opcode (0x3-0x7, and 0xB-0xF, once
 // taken for pongs) with 1002, a reserved bit, a long or fragmented control frame with
-// 1002, and a text message that is not UTF-8, in one frame or once its fragments are
-// joined, with 1007. A character split between two fragments is not a mistake. (An
+// 1002, a text message that is not UTF-8, in one frame or once its fragments are
+// joined, with 1007, and a close frame with a code no client may send (1002) or a reason
+// that is not UTF-8 (1007). A character split between two fragments is not a mistake. (An
 // unmasked frame: TestWebsocketProtocolMistakes.)
 func TestWebsocketRFC6455Failures(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
@@ -39,6 +40,8 @@ func TestWebsocketRFC6455Failures(t *testing.T) {
 		mistake{"a ping of 126 bytes", func(ws *rawWS) { ws.frame(true, 0x9, bytes.Repeat([]byte("p"), 126), true) }, 1002, "control frame"},
 		mistake{"a fragmented ping", func(ws *rawWS) { ws.frame(false, 0x9, []byte("p"), true) }, 1002, "control frame"},
 		mistake{"a text frame not UTF-8", func(ws *rawWS) { ws.frame(true, 0x1, init[:cut], true) }, 1007, "UTF-8"},
+		mistake{"a close code no client may send", func(ws *rawWS) { ws.frame(true, 0x8, []byte{0x03, 0xee}, true) }, 1002, "close code 1006"},
+		mistake{"a close reason not UTF-8", func(ws *rawWS) { ws.frame(true, 0x8, []byte{0x03, 0xe8, 0xff}, true) }, 1007, "UTF-8"},
 		mistake{"text fragments not UTF-8 once joined", func(ws *rawWS) {
 			ws.frame(false, 0x1, init[:cut], true)
 			ws.frame(true, 0x0, []byte(`x"}}`), true)
