@@ -126,11 +126,7 @@ func (e *Engine) disputeDo(ctx context.Context, matchID, actor string, cmd dispu
 		if err != nil {
 			return DisputeAck{State: s}, err
 		}
-		expected := version
-		if version == 0 {
-			expected = eventstore.NoStream
-		}
-		res, err := e.appendOne(ctx, stream, expected, fmt.Sprintf("dispute:%s:%d", matchID, version+1), dispute.Events, evs[0], actor)
+		res, err := e.appendOne(ctx, stream, version, fmt.Sprintf("dispute:%s:%d", matchID, version+1), dispute.Events, evs[0], actor)
 		var conflict *eventstore.VersionConflict
 		switch {
 		case errors.As(err, &conflict):

@@ -100,6 +100,16 @@ func (s *server) rule(t *testing.T, token, id, ruling string, note string) dispu
 	return d.RuleDispute.Dispute
 }
 
+// grantReviewer gives a player the reviewer role from the command line, on the store a
+// server may be running on.
+func grantReviewer(t *testing.T, db, id string) {
+	t.Helper()
+	var out strings.Builder
+	if code := run(context.Background(), []string{"grant-reviewer", "--db", db, id}, &out, &out); code != 0 || !strings.Contains(out.String(), "is a reviewer now") {
+		t.Fatalf("grant-reviewer (exit %d): %s", code, out.String())
+	}
+}
+
 // wantCode fails unless the request is refused with code.
 func (s *server) wantCode(t *testing.T, token, code, query string, vars map[string]any) {
 	t.Helper()
@@ -160,10 +170,7 @@ func TestADisputeVoidsAStakedRatedMatchAndAnotherBecomesADraw(t *testing.T) {
 	// Before the role is granted, Rev is no reviewer.
 	s.wantCode(t, rev, "FORBIDDEN", `{disputes{id}}`, nil)
 	s.wantCode(t, rev, "FORBIDDEN", `mutation($d:ID!){ruleDispute(id:$d, ruling:VOID){dispute{id}}}`, map[string]any{"d": d1.ID})
-	var out strings.Builder
-	if code := run(context.Background(), []string{"grant-reviewer", "--db", db, revID}, &out, &out); code != 0 || !strings.Contains(out.String(), "is a reviewer now") {
-		t.Fatalf("grant-reviewer (exit %d): %s", code, out.String())
-	}
+	grantReviewer(t, db, revID)
 	var q struct{ Disputes []disputeData }
 	s.must(t, rev, `{disputes{`+disputeFields+`}}`, nil, &q)
 	if len(q.Disputes) != 1 || q.Disputes[0].ID != d1.ID || len(q.Disputes[0].Statements) != 1 {
@@ -290,10 +297,7 @@ func TestAReviewerSeesHiddenEventsOnlyOnceTheMatchIsOver(t *testing.T) {
 	_, ann := s.register(t, "Ann")
 	_, bob := s.register(t, "Bob")
 	revID, rev := s.register(t, "Rev")
-	var out strings.Builder
-	if code := run(context.Background(), []string{"grant-reviewer", "--db", db, revID}, &out, &out); code != 0 {
-		t.Fatalf("grant-reviewer: %s", out.String())
-	}
+	grantReviewer(t, db, revID)
 	var c struct {
 		CreateMatch struct{ Match struct{ ID string } }
 	}
@@ -345,10 +349,7 @@ func TestAVoidRefundsOnceAcrossKillNine(t *testing.T) {
 	_, ann := s.register(t, "Ann")
 	_, bob := s.register(t, "Bob")
 	revID, rev := s.register(t, "Rev")
-	var out strings.Builder
-	if code := run(context.Background(), []string{"grant-reviewer", "--db", db, revID}, &out, &out); code != 0 {
-		t.Fatalf("grant-reviewer: %s", out.String())
-	}
+	grantReviewer(t, db, revID)
 	id := s.resignedStaked(t, ann, bob, 300)
 	d := s.openDispute(t, bob, id, "disconnected")
 	s.rule(t, rev, d.ID, "VOID", "")
