@@ -42,6 +42,22 @@ type Choose struct {
 	Option string
 }
 
+// Aside is implemented by an action that is never a turn: a seated player may send it
+// at any time, its turn or not (a team signal of Ajedrez Mágico's doubles). The match
+// passes it to the game whatever Status.ToAct says, and the game alone decides whether
+// it is taken; it answers no draw offer. An action is Aside by its kind, never by the
+// moment it comes, so that no seat learns from the match layer whether it was its turn.
+type Aside interface {
+	Aside()
+}
+
+// IsAside reports whether do is an action of a kind any seated player may send at any
+// time (Aside).
+func IsAside(do any) bool {
+	_, ok := do.(Aside)
+	return ok
+}
+
 // Named is implemented by an action value, so that a game that does not take it can say
 // what it was. ActionName completes "Chess has no ...": "cards", "defections". Each game
 // names the actions it owns; an action without a name is named by its Go type.

@@ -42,3 +42,12 @@ func (r *Registry) IDs() []string {
 	sort.Strings(ids)
 	return ids
 }
+
+// Pinned is implemented by a game whose rules changed since some of its matches were
+// recorded, and that still plays those: Under is the rules as they were under an older
+// rules version (Info().RulesVersion says which), ok false for a version it does not
+// know. A match is folded and verified with the rules it pinned at its creation, so that
+// a change of the rules never changes what an old match was.
+type Pinned interface {
+	Under(version string) (Rules, bool)
+}

@@ -147,6 +147,15 @@ type Turned interface {
 	SideOf(st State, seat int) (side int, name string, ok bool)
 }
 
+// Opener is implemented by a game that says itself when every seat of a match has made
+// its first move, where counting its record's turns cannot: in Ajedrez Mágico's doubles
+// two boards play at once, and the turns of one board would open the match for a seat of
+// the other that never moved. The match layer asks it before Turned and Recorded
+// (domain/match/abort.go).
+type Opener interface {
+	Opened(st State, seats int) bool
+}
+
 // Alternate makes a turn of each play of a two-sided game, the sides taking turns from
 // side first.
 func Alternate(first int, plays []string) []Turn {

@@ -65,10 +65,13 @@ func (s *State) AbortAt() (time.Time, bool) {
 	return from.Add(time.Duration(s.Abandon.FirstMovesMs) * time.Millisecond), true
 }
 
-// opened reports whether every seat of the live match s has made its first move: as many
-// turns as seats (an UnfairChess card and the move it adds to are one turn), or, for a
+// opened reports whether every seat of the live match s has made its first move: as the
+// game says (game.Opener), else as many turns as seats (an UnfairChess card and the move it adds to are one turn), or, for a
 // game that does not group its record by turns, as many moves.
 func opened(rules game.Rules, s State) bool {
+	if o, ok := rules.(game.Opener); ok {
+		return o.Opened(s.GameState, len(s.Seats))
+	}
 	if t, ok := rules.(game.Turned); ok {
 		_, turns := t.Turns(s.GameState)
 		return len(turns) >= len(s.Seats)
@@ -80,6 +83,9 @@ func opened(rules game.Rules, s State) bool {
 // keepsRecord reports whether a game tells its turns or moves: one that does not is
 // opened from its start.
 func keepsRecord(rules game.Rules) bool {
+	if _, ok := rules.(game.Opener); ok {
+		return true
+	}
 	_, turned := rules.(game.Turned)
 	_, recorded := rules.(game.Recorded)
 	return turned || recorded

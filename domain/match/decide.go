@@ -205,9 +205,13 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 	return append(out, opening...), nil
 }
 
-// act asks the game to decide, then ends the match if the game is over.
+// act asks the game to decide, then ends the match if the game is over. Only the seats
+// to act act, but an action aside (game.Aside: a team signal) comes from any seat still
+// playing, at any time, and answers no draw offer; nor does it record the seat's return,
+// which would tell the others that it acted (its subscription does, when it reconnects).
 func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, error) {
-	if seat != game.System && !slices.Contains(rules.Status(s.GameState).ToAct, seat) {
+	aside := game.IsAside(a.Do)
+	if seat != game.System && !aside && !slices.Contains(rules.Status(s.GameState).ToAct, seat) {
 		return nil, game.Reject(game.NotYourTurn, "it is not seat %d's turn", seat)
 	}
 	evs, err := rules.Decide(s.GameState, a)
@@ -215,10 +219,10 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 		return nil, err
 	}
 	var out []game.Emitted
-	if _, away := s.Away(seat); away {
+	if _, away := s.Away(seat); away && !aside {
 		out = append(out, game.Emitted{Event: SeatReturned{Seat: seat}}) // acting is being back
 	}
-	if s.DrawOfferBy >= 0 && game.DeclinesDraw(rules, s.GameState, a, s.DrawOfferBy) {
+	if s.DrawOfferBy >= 0 && !aside && game.DeclinesDraw(rules, s.GameState, a, s.DrawOfferBy) {
 		out = append(out, game.Emitted{Event: DrawDeclined{Seat: seat, Implicit: true}})
 	}
 	return settle(rules, s, append(out, evs...)), nil

@@ -271,3 +271,118 @@ func TestAPreludeDelaysTheAbort(t *testing.T) {
 		t.Fatalf("after the planning the abort is at %s", at)
 	}
 }
+
+// In Ajedrez Mágico's doubles two boards play at once: a seat that never moves does not
+// escape the abort because the other board has played four turns. The match opens once
+// each of the four seats has played (game.Opener); under the rules of magic-2026.2, which
+// counted the table's turns, the same moves opened it, and a match of that version still
+// folds as it did.
+func TestADoublesSeatThatNeverMovesIsAborted(t *testing.T) {
+	play := func(rules game.Rules, moves ...[2]string) match.State {
+		t.Helper()
+		abandon := match.DefaultAbandon
+		cmds := []match.Command{match.Create{Game: magicchess.ID, Options: game.Options{"boards": "2", "clock": "off"}, Seed: seed, At: t0, By: "p0", Abandon: &abandon}}
+		for _, p := range []string{"p0", "p1", "p2", "p3"} {
+			cmds = append(cmds, match.Join{PlayerID: p, Name: p, At: t0})
+		}
+		planEnds := t0.Add(2 * time.Minute)
+		cmds = append(cmds, match.Timeout{Deadline: planEnds, At: planEnds})
+		for _, m := range moves {
+			cmds = append(cmds, match.Act{PlayerID: m[0], Do: game.Move{Notation: m[1]}, At: planEnds})
+		}
+		var st match.State
+		for _, cmd := range cmds {
+			evs, err := match.Decide(rules, st, cmd)
+			if err != nil {
+				t.Fatalf("%T %+v: %v", cmd, cmd, err)
+			}
+			for _, e := range evs {
+				st = match.Evolve(rules, st, e.Event)
+			}
+		}
+		return st
+	}
+	// Board A plays four turns; on board B, White (p2) moves and Black (p3) never does.
+	moves := [][2]string{{"p0", "e4"}, {"p1", "e5"}, {"p0", "Nf3"}, {"p1", "Nc6"}, {"p2", "d4"}}
+	st := play(magicchess.Rules{}, moves...)
+	if st.Opened {
+		t.Fatal("the match opened though seat 3 never moved")
+	}
+	at, ok := st.AbortAt()
+	if want := t0.Add(4 * time.Minute); !ok || !at.Equal(want) {
+		t.Fatalf("the abort is at %s (%v), want two minutes after the planning, %s", at, ok, want)
+	}
+	evs, err := match.Decide(magicchess.Rules{}, st, match.Timeout{Deadline: at, At: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range evs {
+		st = match.Evolve(magicchess.Rules{}, st, e.Event)
+	}
+	if st.Status != match.Finished || st.Result.Reason != match.Aborted {
+		t.Fatalf("at the abort's deadline: %s %+v", st.Status, st.Result)
+	}
+
+	// Seat 3's first move opens it: nothing is due any more.
+	st = play(magicchess.Rules{}, append(moves, [2]string{"p3", "d5"})...)
+	if _, due := st.AbortAt(); !st.Opened || due {
+		t.Fatal("the four seats have moved, and the match is not open")
+	}
+	// The same match without board B's first move: board A's turns alone do not open it.
+	if st := play(magicchess.Rules{}, moves[:4]...); st.Opened {
+		t.Fatal("board A's four turns opened the match")
+	}
+
+	// A match recorded under magic-2026.2 is played by its rules: the table's turns.
+	old, ok := magicchess.Rules{}.Under("magic-2026.2")
+	if !ok || old.Info().RulesVersion != "magic-2026.2" {
+		t.Fatalf("the rules of magic-2026.2: %v %v", old, ok)
+	}
+	if st := play(old, moves[:4]...); !st.Opened {
+		t.Fatal("under magic-2026.2 four turns of board A opened the match")
+	}
+}
+
+// An action aside (game.Aside: a team signal of Ajedrez Mágico's doubles) comes from any
+// seat still playing, its turn or not, and answers no draw offer; any other action of a
+// seat not to act is refused as before.
+func TestAnActionAsideComesFromAnySeat(t *testing.T) {
+	magic := magicchess.Rules{}
+	var st match.State
+	do := func(cmd match.Command) error {
+		evs, err := match.Decide(magic, st, cmd)
+		for _, e := range evs {
+			st = match.Evolve(magic, st, e.Event)
+		}
+		return err
+	}
+	planEnds := t0.Add(2 * time.Minute)
+	for _, cmd := range []match.Command{
+		match.Create{Game: magicchess.ID, Options: game.Options{"boards": "2", "clock": "off"}, Seed: seed, At: t0, By: "p0"},
+		match.Join{PlayerID: "p0", Name: "p0", At: t0}, match.Join{PlayerID: "p1", Name: "p1", At: t0},
+		match.Join{PlayerID: "p2", Name: "p2", At: t0}, match.Join{PlayerID: "p3", Name: "p3", At: t0},
+		match.Timeout{Deadline: planEnds, At: planEnds},
+		match.Act{PlayerID: "p0", Do: game.Move{Notation: "e4"}, At: planEnds},
+		match.OfferDraw{PlayerID: "p0", At: planEnds},
+	} {
+		if err := do(cmd); err != nil {
+			t.Fatalf("%T %+v: %v", cmd, cmd, err)
+		}
+	}
+	// Seat 1 is to act on board A, seat 2 on board B: seat 0 and seat 3 are not.
+	if err := do(match.Act{PlayerID: "p3", Do: game.Move{Notation: "e5"}, At: planEnds}); game.CodeOf(err) != game.NotYourTurn {
+		t.Fatalf("a move of seat 3 before board B's White moved: %v", err)
+	}
+	if err := do(match.Act{PlayerID: "p3", Do: magicchess.SendSignal{Signal: "save-ready"}, At: planEnds}); err != nil {
+		t.Fatalf("a signal of seat 3 out of its turn: %v", err)
+	}
+	if err := do(match.Act{PlayerID: "p1", Do: magicchess.SendSignal{Signal: "no-save"}, At: planEnds}); err != nil {
+		t.Fatalf("a signal of seat 1 in its turn: %v", err)
+	}
+	if st.DrawOfferBy != 0 {
+		t.Fatalf("a signal answered seat 0's draw offer: offer by %d", st.DrawOfferBy)
+	}
+	if err := do(match.Act{PlayerID: "p1", Do: game.Move{Notation: "e5"}, At: planEnds}); err != nil || st.DrawOfferBy >= 0 {
+		t.Fatalf("seat 1's move, which declines the offer: %v, offer by %d", err, st.DrawOfferBy)
+	}
+}

@@ -26,7 +26,8 @@ type Folder struct {
 	Games *game.Registry
 }
 
-// Rules returns the rules a match was created under, from its first event.
+// Rules returns the rules a match was created under, from its first event: the game's
+// current rules, or those of the older version the match pinned (game.Pinned).
 func (f Folder) Rules(first Stored) (game.Rules, error) {
 	if first.Type != (MatchCreated{}).EventType() || first.Version != 1 {
 		return nil, fmt.Errorf("stream %s starts with %s at version %d, not MatchCreated at 1", first.Stream, first.Type, first.Version)
@@ -41,6 +42,11 @@ func (f Folder) Rules(first Stored) (game.Rules, error) {
 		return nil, err
 	}
 	if v := rules.Info().RulesVersion; v != created.RulesVersion {
+		if p, ok := rules.(game.Pinned); ok {
+			if old, ok := p.Under(created.RulesVersion); ok {
+				return old, nil
+			}
+		}
 		return nil, fmt.Errorf("match %s was played under %s rules %q; this server has %q", first.Stream, created.Game, created.RulesVersion, v)
 	}
 	return rules, nil

@@ -79,6 +79,10 @@ type SendSignal struct {
 // ActionName implements game.Named.
 func (SendSignal) ActionName() string { return "team signals (doubles only)" }
 
+// Aside implements game.Aside: a signal is never a turn, and any player of the table
+// may send one at any time, in its turn or not.
+func (SendSignal) Aside() {}
+
 // OnBoard is an action that names its board (the API's board argument): in doubles the
 // board must be the seat's own; on one board, board 0.
 type OnBoard struct {

@@ -10,8 +10,8 @@ import (
 	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
-// decide is an action at the table: a signal at any time of the seat's own (the match
-// lets only the seats to act act: in the planning, or in its turn); in the planning, a
+// decide is an action at the table: a signal at any time, in the seat's turn or not
+// (SendSignal is game.Aside, which the match takes from any seat); in the planning, a
 // seat ending it or its timeout; in play, a seat's move, drop or card on its own board,
 // played by the one-board rules, or the timeout of a board's clock.
 func (t Table) decide(a game.Action) ([]game.Emitted, error) {

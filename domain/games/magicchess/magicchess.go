@@ -27,7 +27,9 @@ import (
 const ID = "MAGIC_CHESS"
 
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
-const RulesVersion = "magic-2026.2"
+// Matches recorded under an older version are played by the rules of that version
+// (Under): magic-2026.1 and magic-2026.2 differ from this one only where noted there.
+const RulesVersion = "magic-2026.3"
 
 // The options and their defaults.
 const (
@@ -47,8 +49,11 @@ const (
 	MaxHand         = 10
 )
 
-// Rules is Ajedrez Mágico.
-type Rules struct{}
+// Rules is Ajedrez Mágico: under the current rules version, or under an older one for
+// the matches recorded then (Under).
+type Rules struct {
+	pinned string // an older rules version; "" is RulesVersion
+}
 
 var (
 	_ game.Rules    = Rules{}
@@ -59,11 +64,56 @@ var (
 	_ game.Recorded = Rules{}
 	_ game.Preluded = Rules{}
 	_ game.Turned   = Rules{}
+	_ game.Opener   = Rules{}
+	_ game.Pinned   = Rules{}
 )
 
 // Info names the game.
-func (Rules) Info() game.Info {
-	return game.Info{ID: ID, Name: "Ajedrez Mágico", RulesVersion: RulesVersion}
+func (r Rules) Info() game.Info {
+	v := RulesVersion
+	if r.pinned != "" {
+		v = r.pinned
+	}
+	return game.Info{ID: ID, Name: "Ajedrez Mágico", RulesVersion: v}
+}
+
+// Under is the rules of an older version, for the matches recorded under it
+// (game.Pinned). What changed since:
+//   - magic-2026.1 to magic-2026.2 added the advanced mode; a match of 2026.1 was
+//     classic, and the classic rules did not change.
+//   - magic-2026.2 to magic-2026.3 added the advanced mode in doubles, and a doubles
+//     match opens (game.Opener) once each of its four seats has played, where 2026.2
+//     counted four turns of the table's record, which one board alone could fill.
+//     Under the older versions a match opens as it did then.
+func (Rules) Under(version string) (game.Rules, bool) {
+	switch version {
+	case "magic-2026.1", "magic-2026.2":
+		return Rules{pinned: version}, true
+	}
+	return nil, false
+}
+
+// Opened says whether every seat has made its first move (game.Opener): each seat of the
+// match has a card or a move in the record (a reaction is a card laid). Under the rules
+// before magic-2026.3, as many turns as seats.
+func (r Rules) Opened(st game.State, seats int) bool {
+	if r.pinned != "" {
+		_, turns := r.Turns(st)
+		return len(turns) >= seats
+	}
+	var players []int
+	switch s := st.(type) {
+	case Table:
+		players = s.Players
+	case State:
+		players = s.Players
+	}
+	for seat := range seats {
+		if !slices.Contains(players, seat) {
+			return false
+		}
+	}
+	return true
 }
 
 // settings are a match's options, read and checked.
@@ -193,6 +243,9 @@ func (r Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 			return nil, game.Reject(game.BadInput, "board %d does not exist: this match has one board, board 0", ob.Board)
 		}
 		a.Do = ob.Do
+	}
+	if _, ok := a.Do.(SendSignal); ok {
+		return nil, game.Unsupported("Ajedrez Mágico on one board", a.Do, "moves, cards and, in the advanced mode, reactions")
 	}
 	s, ok := st.(State)
 	if !ok || !s.started {
