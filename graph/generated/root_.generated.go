@@ -4312,7 +4312,7 @@ type Match {
   game's state type, state { ... on <Game>State { board { fen } } }.
   """
   state: GameState
-  "The board, the same for every caller; of a match on two boards (Ajedrez Mágico's doubles), board A: both are in MagicChessState.boards."
+  "The board, the same for every caller; of a match on two boards, the first: the game's state has both."
   board: Board @deprecated(reason: "Use state: the board's fields are in your game's state type.")
   "Moves played, in the game's usual notation (SAN, for the games of chess)."
   moves: [String!]!
