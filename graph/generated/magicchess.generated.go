@@ -1246,6 +1246,61 @@ func (ec *executionContext) fieldContext_MagicChessTableBoard_clock(_ context.Co
 	return fc, nil
 }
 
+func (ec *executionContext) _MagicChessTableBoard_phase(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_phase(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Phase, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_phase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessTableBoard", field, false, false, "String")
+}
+
+func (ec *executionContext) _MagicChessTableBoard_reaction(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_reaction(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reaction, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *magicchess.ReactionView) graphql.Marshaler {
+			return ec.marshalOMagicChessReaction2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgamesᚋmagicchessᚐReactionView(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_reaction(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MagicChessTableBoard",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_MagicChessReaction(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
@@ -1708,6 +1763,16 @@ func (ec *executionContext) _MagicChessTableBoard(ctx context.Context, sel ast.S
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._MagicChessTableBoard_clock(ctx, field, obj)
 				})
+		case "phase":
+			out.Values[i] = ec._MagicChessTableBoard_phase(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reaction":
+			out.Values[i] = ec._MagicChessTableBoard_reaction(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -311,6 +311,8 @@ type ComplexityRoot struct {
 		FEN         func(childComplexity int) int
 		InCheck     func(childComplexity int) int
 		Moves       func(childComplexity int) int
+		Phase       func(childComplexity int) int
+		Reaction    func(childComplexity int) int
 		Seats       func(childComplexity int) int
 		ToAct       func(childComplexity int) int
 		WhiteInHand func(childComplexity int) int
@@ -1798,6 +1800,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MagicChessTableBoard.Moves(childComplexity), true
+	case "MagicChessTableBoard.phase":
+		if e.ComplexityRoot.MagicChessTableBoard.Phase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.Phase(childComplexity), true
+	case "MagicChessTableBoard.reaction":
+		if e.ComplexityRoot.MagicChessTableBoard.Reaction == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.Reaction(childComplexity), true
 	case "MagicChessTableBoard.seats":
 		if e.ComplexityRoot.MagicChessTableBoard.Seats == nil {
 			break
@@ -4913,7 +4927,7 @@ type MagicChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/ga
   moves: [String!]!
   "planning (nobody moves; end it with choose \"ready\"), play, check, move-after-card, reaction-R1 (R2, R3), over."
   phase: String!
-  "The reaction window open (advanced mode), the same for every viewer; null when none is."
+  "The reaction window open (advanced mode) on your board (board A to a spectator), the same for every viewer; null when none is. Doubles: each board's in boards."
   reaction: MagicChessReaction
   "Your own hand, with what you may lay now; null unless you sit here."
   hand: [HandCard!] @goField(forceResolver: true)
@@ -4946,8 +4960,12 @@ type MagicChessTableBoard @goModel(model: "github.com/arbiter-games/arbiter/doma
   inCheck: Boolean!
   "This board's record, in SAN; drops as N@f3, cards as [card targets]."
   moves: [String!]!
-  "This board's clock (its two seats); null without one."
+  "This board's clock (its two seats); null without one. No clock runs on a board while a reaction window is open there."
   clock: Clock @goField(forceResolver: true)
+  "This board's phase: planning, play, check, move-after-card, reaction-R1 (R2, R3), over."
+  phase: String!
+  "Advanced mode: the reaction window open on this board, for the seat across the board from the one who acted; the same for every viewer; null when none is."
+  reaction: MagicChessReaction
 }
 
 "A signal of doubles' team channel: a fixed set about one's own cards, no free text, no moves."
@@ -4977,7 +4995,7 @@ extend type Mutation {
   rank; the drop may not leave your king in check. The same as playMove with "N@f3".
   """
   dropPiece(matchId: ID!, piece: String!, square: String!, board: Int, commandId: ID): ActionPayload!
-  "Doubles: sends a signal to your partner, seen by your team alone; in your own turn (or the planning), and it is not your move."
+  "Doubles: sends a signal to your partner, seen by your team alone, at any time (in your turn or not, the planning included); it is never your move."
   signal(matchId: ID!, signal: MagicSignal!, commandId: ID): ActionPayload!
 }
 
@@ -6026,6 +6044,10 @@ func (ec *executionContext) childFields_MagicChessTableBoard(ctx context.Context
 		return ec.fieldContext_MagicChessTableBoard_moves(ctx, field)
 	case "clock":
 		return ec.fieldContext_MagicChessTableBoard_clock(ctx, field)
+	case "phase":
+		return ec.fieldContext_MagicChessTableBoard_phase(ctx, field)
+	case "reaction":
+		return ec.fieldContext_MagicChessTableBoard_reaction(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MagicChessTableBoard", field.Name)
 }

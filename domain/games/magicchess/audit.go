@@ -24,29 +24,27 @@ var _ game.Auditor = Rules{}
 // action's stamp is the clock's, and a flag falls only at or after the deadline.
 func (r Rules) Audit(before game.State, e game.Event) error {
 	if t, ok := before.(Table); ok {
-		return t.audit(e)
+		return t.audit(r, e)
 	}
 	if g, ok := e.(GameStarted); ok && g.Boards != 0 {
-		return auditDoublesStart(before, g)
+		return r.auditDoublesStart(before, g)
 	}
 	s, _ := before.(State)
 	if g, ok := e.(GameStarted); ok {
 		switch {
 		case s.started:
 			return errors.New("GameStarted after the game had started")
-		case g.FEN != chess.StartFEN || g.Mode != Classic && g.Mode != Advanced || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(deckOf(g.Mode)):
-			return fmt.Errorf("GameStarted %+v: a game starts from %s with up to %d cards each from %d (classic) or %d (advanced)", g, chess.StartFEN, MaxHand, len(classicDeck()), CardCount)
-		case g.Mode == Classic && g.ReactionMs != 0 || g.Mode == Advanced && (g.ReactionMs < 1000 || g.ReactionMs > 60_000 || g.ReactionMs%1000 != 0):
-			return fmt.Errorf("GameStarted: reaction windows of %d ms in the %s mode", g.ReactionMs, g.Mode)
+		case g.FEN != chess.StartFEN || g.Mode != Classic && g.Mode != Advanced || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(r.deckFor(g.Mode)):
+			return fmt.Errorf("GameStarted %+v: a game starts from %s with up to %d cards each from %d (classic) or %d (advanced)", g, chess.StartFEN, MaxHand, len(r.deckFor(Classic)), len(r.deckFor(Advanced)))
 		}
-		return nil
+		return auditReaction(g)
 	}
 	if !s.started {
 		return fmt.Errorf("%s before GameStarted", e.EventType())
 	}
 	switch e := e.(type) {
 	case DeckShuffled:
-		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(deckOf(s.Mode)))
+		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(r.deckFor(s.Mode)))
 		if s.Deck != nil || !slices.Equal(got, want) {
 			return fmt.Errorf("DeckShuffled does not hold the %s deck, or comes twice", s.Mode)
 		}
@@ -111,6 +109,15 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		return s.Clock.AuditFlag(s.toAct(), e)
 	case ReactionWindowOpened, ReactionReadingEnded, ReactionPassed, ReactionPlayed, CardResolved:
 		return s.auditWindow(e)
+	}
+	return nil
+}
+
+// auditReaction checks the reaction windows' length a match starts with: none in the
+// classic mode, whole seconds from 1 to 60 in the advanced mode.
+func auditReaction(g GameStarted) error {
+	if g.Mode == Classic && g.ReactionMs != 0 || g.Mode == Advanced && (g.ReactionMs < 1000 || g.ReactionMs > 60_000 || g.ReactionMs%1000 != 0) {
+		return fmt.Errorf("GameStarted: reaction windows of %d ms in the %s mode", g.ReactionMs, g.Mode)
 	}
 	return nil
 }

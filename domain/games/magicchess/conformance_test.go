@@ -14,12 +14,13 @@ func TestConformance(t *testing.T) {
 	gametest.Run(t, gametest.Game{
 		Rules: Rules{},
 		Options: map[string]game.Options{
-			"":              nil,
-			"short":         {"clock": "1+2", "hand": "4", "planning": "3"},
-			"untimed":       {"clock": "off"},
-			"doubles":       {"boards": "2"},
-			"doubles short": {"boards": "2", "clock": "1+2", "hand": "3"},
-			"advanced":      {"mode": "ADVANCED", "clock": "1+2", "hand": "6", "reaction": "1"},
+			"":                 nil,
+			"short":            {"clock": "1+2", "hand": "4", "planning": "3"},
+			"untimed":          {"clock": "off"},
+			"doubles":          {"boards": "2"},
+			"doubles short":    {"boards": "2", "clock": "1+2", "hand": "3"},
+			"advanced":         {"mode": "ADVANCED", "clock": "1+2", "hand": "6", "reaction": "1"},
+			"advanced doubles": {"mode": "ADVANCED", "boards": "2", "clock": "1+2", "hand": "4", "reaction": "2"},
 		},
 		MaxActions:      600,
 		EndsByAgreement: true, // no draw by material nor repetition: the players agree, or a flag falls

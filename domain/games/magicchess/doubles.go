@@ -56,9 +56,12 @@ type Table struct {
 	PlanEnds  time.Time
 	PlanEnded time.Time
 	Done      [DoublesSeats]bool
-	Deck      []string         // the table's deck, top first
-	Shuffles  int              // how many times the discard was shuffled into the deck
-	Signals   [2][]Signal      // by team: what its players signalled, in order
+	Deck      []string    // the table's deck, top first
+	Shuffles  int         // how many times the discard was shuffled into the deck
+	Signals   [2][]Signal // by team: what its players signalled, in order
+	// Passing is, by board, the piece a capture there passes to the partner once the
+	// reaction window it opened closes (advanced mode), in passes's letter; "" for none.
+	Passing   [2]string
 	Record    []string         // both boards' record, each entry "A:" or "B:" and the board's
 	Players   []int            // by Record entry, the seat
 	shuffled  []string         // the deck as first shuffled, for the audit of the deal
@@ -116,9 +119,9 @@ func (Rules) Drawn(e game.Event) []string {
 // with the reshuffles' key), and each of the four seats' CardsDealt, one card at a time
 // from seat 0 to seat 3.
 func (r Rules) setupDoubles(g game.Setup, st settings) ([]game.Emitted, error) {
-	deck := classicDeck()
+	deck := r.deckFor(st.mode)
 	start := GameStarted{FEN: doublesFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
-		PlanEnds: g.At.Add(st.planning), Clock: st.clock, Boards: 2}
+		PlanEnds: g.At.Add(st.planning), Clock: st.clock, Boards: 2, ReactionMs: st.reaction.Milliseconds()}
 	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Fairness, g.Seed, deckLabel, deck), Key: reshuffleKey(g.Fairness, g.Seed), Fairness: int(g.Fairness)}
 	out := []game.Emitted{{Event: start}, {Event: shuffled, Visibility: r.Sight(shuffled)}}
 	for seat := range DoublesSeats {
@@ -127,6 +130,18 @@ func (r Rules) setupDoubles(g game.Setup, st settings) ([]game.Emitted, error) {
 		out = append(out, game.Emitted{Event: dealt, Visibility: r.Sight(dealt)})
 	}
 	return out, nil
+}
+
+// dealtFrom is deck without the cards dealt, one copy of each (a deck may hold a card twice:
+// WithDeck).
+func dealtFrom(deck, dealt []string) []string {
+	out := slices.Clone(deck)
+	for _, c := range dealt {
+		if i := slices.Index(out, c); i >= 0 {
+			out = slices.Delete(out, i, i+1)
+		}
+	}
+	return out
 }
 
 // dealOf is seat's hand of size cards from deck dealt one at a time to seats seats.
@@ -159,7 +174,7 @@ func (t Table) evolve(e game.Event) Table {
 	case CardsDealt:
 		b := &t.Boards[boardOf(e.Seat)]
 		b.Hands[localOf(e.Seat)] = slices.Clip(e.Cards)
-		t.Deck = slices.DeleteFunc(slices.Clone(t.Deck), func(c string) bool { return slices.Contains(e.Cards, c) })
+		t.Deck = dealtFrom(t.Deck, e.Cards)
 	case PlanningDone:
 		t.Done[e.Seat] = true
 	case PlanningEnded:
@@ -169,13 +184,27 @@ func (t Table) evolve(e game.Event) Table {
 		}
 	case MovePlayed:
 		t.onBoard(e.Board, local(e).(MovePlayed))
-		if e.Passes != "" {
-			must(t.Boards[1-e.Board].Pos.AddToPocket(pieceOf(e.Passes)))
+		switch {
+		case e.Passes == "":
+		case t.Boards[e.Board].opening != nil:
+			// The capture opens a reaction window (advanced mode): its piece passes when
+			// the window closes, unless a reaction brought it back (Rewind, Deflection).
+			t.Passing[e.Board] = e.Passes
+		default:
+			t.pass(1-e.Board, e.Passes)
 		}
-	case CardPlayed:
-		t.onBoard(e.Board, local(e))
-	case CardAnnulled:
-		t.onBoard(e.Board, local(e))
+	case ReactionPassed, ReactionPlayed:
+		b, _ := boardEvent(e)
+		t.onBoard(b, local(e))
+		if p := t.Passing[b]; p != "" {
+			t.Passing[b] = ""
+			if r, ok := e.(ReactionPlayed); !ok || (r.Card != "rewind" && r.Card != "deflect") {
+				t.pass(1-b, p)
+			}
+		}
+	case CardPlayed, CardAnnulled, ReactionWindowOpened, ReactionReadingEnded, CardResolved:
+		b, _ := boardEvent(e)
+		t.onBoard(b, local(e))
 	case clock.FlagFell:
 		t.onBoard(boardOf(e.Seat), local(e))
 	case CardDrawn:
@@ -192,6 +221,22 @@ func (t Table) evolve(e game.Event) Table {
 		t.Signals[team] = with(t.Signals[team], Signal{Seat: e.Seat, Signal: e.Signal})
 	}
 	return t
+}
+
+// pass puts the piece a capture passed (passes's letter) in the pocket of board b, and in
+// the position a reaction window open there would restore (Rewind): a piece that came
+// from the other board while the window was open stays in hand after a rewind.
+func (t *Table) pass(b int, letter string) {
+	s := &t.Boards[b]
+	pc := pieceOf(letter)
+	must(s.Pos.AddToPocket(pc))
+	if w := s.Window; w != nil && w.before != nil {
+		before := *w.before
+		must(before.Pos.AddToPocket(pc))
+		c := *w
+		c.before = &before
+		s.Window = &c
+	}
 }
 
 // onBoard applies a board's event (its seat made local) to board b, and copies what it
@@ -225,6 +270,21 @@ func local(e game.Event) game.Event {
 	case clock.FlagFell:
 		e.Seat = localOf(e.Seat)
 		return e
+	case ReactionWindowOpened:
+		e.Seat, e.Board = localOf(e.Seat), 0
+		return e
+	case ReactionReadingEnded:
+		e.Seat, e.Board = localOf(e.Seat), 0
+		return e
+	case ReactionPassed:
+		e.Seat, e.Board = localOf(e.Seat), 0
+		return e
+	case ReactionPlayed:
+		e.Seat, e.Board = localOf(e.Seat), 0
+		return e
+	case CardResolved:
+		e.Seat, e.Board = localOf(e.Seat), 0
+		return e
 	}
 	return e
 }
@@ -245,8 +305,47 @@ func global(b int, e game.Event) game.Event {
 	case clock.FlagFell:
 		e.Seat = seatOn(b, e.Seat)
 		return e
+	case ReactionWindowOpened:
+		e.Seat, e.Board = seatOn(b, e.Seat), b
+		return e
+	case ReactionReadingEnded:
+		e.Seat, e.Board = seatOn(b, e.Seat), b
+		return e
+	case ReactionPassed:
+		e.Seat, e.Board = seatOn(b, e.Seat), b
+		return e
+	case ReactionPlayed:
+		e.Seat, e.Board = seatOn(b, e.Seat), b
+		return e
+	case CardResolved:
+		e.Seat, e.Board = seatOn(b, e.Seat), b
+		return e
 	}
 	return e
+}
+
+// boardEvent says which board a board's event of the table names, and whether e is one:
+// the moves, cards and reaction windows of the one-board rules, which carry their board.
+func boardEvent(e game.Event) (int, bool) {
+	switch e := e.(type) {
+	case MovePlayed:
+		return e.Board, true
+	case CardPlayed:
+		return e.Board, true
+	case CardAnnulled:
+		return e.Board, true
+	case ReactionWindowOpened:
+		return e.Board, true
+	case ReactionReadingEnded:
+		return e.Board, true
+	case ReactionPassed:
+		return e.Board, true
+	case ReactionPlayed:
+		return e.Board, true
+	case CardResolved:
+		return e.Board, true
+	}
+	return 0, false
 }
 
 // passes is the piece move uci, to play on board s, passes to the partner (bughouse),

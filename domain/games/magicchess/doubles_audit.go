@@ -17,28 +17,28 @@ import (
 // no action was played on one board after the other board's flag had fallen.
 
 // auditDoublesStart checks the start of a doubles match.
-func auditDoublesStart(before game.State, g GameStarted) error {
+func (r Rules) auditDoublesStart(before game.State, g GameStarted) error {
 	if _, started := before.(Table); started {
 		return errors.New("GameStarted after the game had started")
 	}
-	if g.Boards != 2 || g.FEN != doublesFEN || g.Mode != Classic || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(classicDeck()) {
-		return fmt.Errorf("GameStarted %+v: doubles start two boards from %s, classic, with up to %d cards each from %d", g, doublesFEN, MaxHand, len(classicDeck()))
+	if g.Boards != 2 || g.FEN != doublesFEN || g.Mode != Classic && g.Mode != Advanced || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(r.deckFor(g.Mode)) {
+		return fmt.Errorf("GameStarted %+v: doubles start two boards from %s, with up to %d cards each from the mode's deck", g, doublesFEN, MaxHand)
 	}
-	return nil
+	return auditReaction(g)
 }
 
-// audit checks event e recorded at the table t.
-func (t Table) audit(e game.Event) error {
+// audit checks event e recorded at the table t, whose rules are r.
+func (t Table) audit(r Rules, e game.Event) error {
 	switch e := e.(type) {
 	case GameStarted:
 		return errors.New("GameStarted after the game had started")
 	case DeckShuffled:
-		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(classicDeck()))
+		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(r.deckFor(t.Boards[0].Mode)))
 		if k, err := hex.DecodeString(e.Key); err != nil || len(k) != 32 {
 			return errors.New("DeckShuffled of doubles without the reshuffles' key")
 		}
 		if t.shuffled != nil || !slices.Equal(got, want) {
-			return errors.New("DeckShuffled does not hold the classic deck, or comes twice")
+			return fmt.Errorf("DeckShuffled does not hold the %s deck, or comes twice", t.Boards[0].Mode)
 		}
 	case CardsDealt:
 		if e.Seat < 0 || e.Seat >= DoublesSeats {
@@ -75,6 +75,22 @@ func (t Table) audit(e game.Event) error {
 		return t.auditOn(e.Board, e.Seat, e.Stamp, local(e))
 	case CardAnnulled:
 		return t.auditOn(e.Board, e.Seat, clock.Stamp{}, local(e))
+	case ReactionPlayed:
+		return t.auditOn(e.Board, e.Seat, clock.Stamp{At: e.At}, local(e))
+	case ReactionPassed:
+		// A pass is a player's action, checked against the other board's flag as a move
+		// is; a window that lapsed is the engine's timeout, as a flag is.
+		var st clock.Stamp
+		if !e.TimedOut {
+			st.At = e.At
+		}
+		return t.auditOn(e.Board, e.Seat, st, local(e))
+	case ReactionWindowOpened:
+		return t.auditOn(e.Board, e.Seat, clock.Stamp{}, local(e))
+	case ReactionReadingEnded:
+		return t.auditOn(e.Board, e.Seat, clock.Stamp{}, local(e))
+	case CardResolved:
+		return t.auditOn(e.Board, e.Seat, clock.Stamp{}, local(e))
 	case clock.FlagFell:
 		if e.Seat < 0 || e.Seat >= DoublesSeats {
 			return fmt.Errorf("FlagFell of seat %d", e.Seat)
@@ -109,7 +125,7 @@ func (t Table) auditOn(b, seat int, st clock.Stamp, e game.Event) error {
 	if b < 0 || b > 1 || seat < 0 || seat >= DoublesSeats || boardOf(seat) != b {
 		return fmt.Errorf("%s of seat %d on board %d", e.EventType(), seat, b)
 	}
-	if o := t.Boards[1-b]; !st.At.IsZero() && o.Clock.Late(o.toAct(), st.At) {
+	if o := t.Boards[1-b]; !st.At.IsZero() && o.lateAt(st.At) {
 		return fmt.Errorf("%s at %s, after the flag of board %s had fallen", e.EventType(), st.At, boardName(1-b))
 	}
 	return Rules{}.Audit(t.Boards[b], e)

@@ -2,6 +2,7 @@ package magicchess
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
@@ -51,20 +52,21 @@ func (t Table) decide(a game.Action) ([]game.Emitted, error) {
 	}
 	b := boardOf(a.Seat)
 	// A flag that fell on the other board ended the match first.
-	if o := t.Boards[1-b]; o.Clock.Late(o.toAct(), a.At) {
+	if o := t.Boards[1-b]; o.lateAt(a.At) {
 		return game.PublicEvents(clock.FlagFell{Seat: seatOn(1-b, o.toAct()), At: a.At}), nil
 	}
 	return t.decideOn(b, game.Action{Seat: localOf(a.Seat), At: a.At, Do: a.Do})
 }
 
-// decideTimeout is the engine's timeout of the board whose deadline it names.
+// decideTimeout is the engine's timeout of the board whose deadline it names: a flag, or
+// in the advanced mode the end of a reaction window's reading time or of the window.
 func (t Table) decideTimeout(a game.Action, tm game.Timeout) ([]game.Emitted, error) {
 	for b, s := range t.Boards {
-		if s.Clock.On && s.Clock.Deadline(s.toAct()).Equal(tm.Deadline) {
+		if d := (Rules{}).Status(s).Deadline; !d.IsZero() && d.Equal(tm.Deadline) {
 			return t.decideOn(b, a)
 		}
 	}
-	return nil, game.Reject(game.Conflict, "no flag has fallen: no board's deadline is %s", tm.Deadline.Format(time.RFC3339Nano))
+	return nil, game.Reject(game.Conflict, "nothing is due: no board's deadline is %s", tm.Deadline.Format(time.RFC3339Nano))
 }
 
 // decideOn is a (local) action on board b, decided by the one-board rules, its events
@@ -160,15 +162,30 @@ func (t Table) status() game.Status {
 		}
 		return game.Status{ToAct: seats, Phase: Planning, Deadline: t.PlanEnds, Choices: []string{"ready"}}
 	}
+	// Each board as the one-board rules see it: the seat to move, or in a reaction window
+	// nobody during its reading time and then the seat that may react, until the window's
+	// deadline. The match's phase is the first board's window, if one is open.
 	st := game.Status{Phase: Play}
 	for b, s := range t.Boards {
-		st.ToAct = append(st.ToAct, seatOn(b, s.toAct()))
-		if d := s.Clock.Deadline(s.toAct()); !d.IsZero() && (st.Deadline.IsZero() || d.Before(st.Deadline)) {
+		bs := Rules{}.Status(s)
+		for _, local := range bs.ToAct {
+			st.ToAct = append(st.ToAct, seatOn(b, local))
+		}
+		if strings.HasPrefix(bs.Phase, "reaction-") && st.Phase == Play {
+			st.Phase = bs.Phase
+		}
+		if len(bs.Choices) > 0 && !slices.Contains(st.Choices, Pass) {
+			st.Choices = append(st.Choices, Pass) // a window's answer: the seat of the window may pass
+		}
+		if d := bs.Deadline; !d.IsZero() && (st.Deadline.IsZero() || d.Before(st.Deadline)) {
 			st.Deadline = d
 		}
 	}
 	return st
 }
+
+// settled says whether neither board is between two events of one command.
+func (t Table) settled() bool { return !t.Boards[0].unsettled() && !t.Boards[1].unsettled() }
 
 // outcome: either board's end ends the match for both teams (rule 12). A mate or a flag
 // on a board wins for the team of the seat that won there; a stalemate or the 75-move

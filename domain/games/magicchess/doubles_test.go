@@ -88,7 +88,7 @@ func TestDoublesSeating(t *testing.T) {
 			t.Errorf("seat %d's partner %d: same team, other board, other colour", seat, p)
 		}
 	}
-	for _, bad := range []game.Options{{"boards": "3"}, {"boards": "2", "mode": "ADVANCED"}} {
+	for _, bad := range []game.Options{{"boards": "3"}, {"boards": "2", "reaction": "5"}} {
 		if _, err := r.Plan(bad); game.CodeOf(err) != game.BadInput {
 			t.Errorf("options %v: %v, want BAD_USER_INPUT", bad, err)
 		}

@@ -21,6 +21,10 @@ type TableBoard struct {
 	InCheck bool
 	Moves   []string // this board's record
 	Clock   *clock.Reading
+	// Advanced mode: this board's phase (play, check, move-after-card, reaction-R1...) and
+	// the reaction window open on it, the same for every viewer; nil when none is.
+	Phase    string
+	Reaction *ReactionView
 }
 
 // clock is the table's clock as one reading of the four seats' times (clock.Timed): no
@@ -31,6 +35,7 @@ func (t Table) clock() clock.Clock {
 		return c
 	}
 	c.Left = slices.Concat(t.Boards[0].Clock.Left, t.Boards[1].Clock.Left)
+	c.Paused = true // none runs in this reading: two may, or one board's window stops its own
 	return c
 }
 
@@ -72,6 +77,9 @@ func (t Table) view(p game.Viewpoint) *View {
 	for i, c := range v.Board.Checked {
 		v.Board.Checked[i] = seatOn(b, c)
 	}
+	if v.Reaction != nil {
+		v.Reaction.Seat = seatOn(b, v.Reaction.Seat)
+	}
 	discard := t.discard()
 	v.Cards = nil
 	for seat := range DoublesSeats {
@@ -107,14 +115,22 @@ func (t Table) tableBoard(b int, status game.Status) TableBoard {
 		tb.Pockets[c] = s.Pos.Pocket(colour(c)).String()
 	}
 	var gs game.Status
-	if status.Over {
-		gs.Over = true
-	} else if t.Phase == Play {
+	switch {
+	case status.Over:
+		gs.Over, tb.Phase = true, "over"
+	case t.Phase == Play:
 		tb.ToAct = seatOn(b, s.toAct())
 		gs = game.Status{ToAct: []int{s.toAct()}, Deadline: s.Clock.Deadline(s.toAct())}
+		tb.Phase, tb.Reaction = Rules{}.Status(*s).Phase, s.reactionView()
+	default:
+		tb.Phase = Planning
 	}
-	if r, ok := s.Clock.Read(gs); ok {
+	// No clock runs on a board while a reaction window is open there (Rules.Clock).
+	if r, ok := (Rules{}).Clock(*s).Read(gs); ok {
 		tb.Clock = &r
+	}
+	if tb.Reaction != nil {
+		tb.Reaction.Seat = seatOn(b, tb.Reaction.Seat)
 	}
 	return tb
 }

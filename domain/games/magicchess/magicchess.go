@@ -52,7 +52,30 @@ const (
 // Rules is Ajedrez Mágico: under the current rules version, or under an older one for
 // the matches recorded then (Under).
 type Rules struct {
-	pinned string // an older rules version; "" is RulesVersion
+	pinned string    // an older rules version; "" is RulesVersion
+	deck   *[]string // the table's deck when not the mode's (WithDeck); a pointer keeps Rules comparable
+}
+
+// WithDeck is the game with a table's deck of one's own in place of the mode's, in
+// catalog order before the shuffle: catalog cards, a card may come more than once. It is
+// for tests that need a deck the forty cards cannot give (two Echoes, which the rules'
+// only loop needs: TestAVerifiedAnnulment); the server hosts the mode's decks.
+func WithDeck(deck ...string) Rules {
+	for _, id := range deck {
+		if _, ok := byID[id]; !ok {
+			panic("magicchess: a deck with a card the catalog does not hold: " + id)
+		}
+	}
+	d := slices.Clone(deck)
+	return Rules{deck: &d}
+}
+
+// deckFor is the table's deck of a match in mode: the rules' own (WithDeck), or the mode's.
+func (r Rules) deckFor(mode string) []string {
+	if r.deck != nil {
+		return slices.Clone(*r.deck)
+	}
+	return deckOf(mode)
 }
 
 var (
@@ -88,7 +111,7 @@ func (r Rules) Info() game.Info {
 func (Rules) Under(version string) (game.Rules, bool) {
 	switch version {
 	case "magic-2026.1", "magic-2026.2":
-		return Rules{pinned: version}, true
+		return Rules{pinned: version}, true // the deck is the mode's: no match of then had another
 	}
 	return nil, false
 }
@@ -167,8 +190,6 @@ func read(opts game.Options) (settings, error) {
 		}
 	}
 	switch {
-	case st.boards == 2 && st.mode != Classic:
-		return st, game.Reject(game.BadInput, "doubles (boards 2) are played in the classic mode")
 	case st.mode == Classic && st.reaction != 0:
 		return st, game.Reject(game.BadInput, "option reaction: reaction windows belong to the advanced mode (mode ADVANCED)")
 	case st.mode == Advanced && st.reaction == 0:
@@ -215,7 +236,7 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	if st.boards == 2 {
 		return r.setupDoubles(g, st)
 	}
-	deck := deckOf(st.mode)
+	deck := r.deckFor(st.mode)
 	start := GameStarted{FEN: chess.StartFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
 		PlanEnds: g.At.Add(st.planning), Clock: st.clock, ReactionMs: st.reaction.Milliseconds()}
 	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Fairness, g.Seed, deckLabel, deck)}
@@ -634,7 +655,7 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		s.Deck, s.shuffled = slices.Clip(e.Cards), slices.Clip(e.Cards)
 	case CardsDealt:
 		s.Hands[e.Seat] = slices.Clip(e.Cards)
-		s.Deck = slices.DeleteFunc(slices.Clone(s.Deck), func(c string) bool { return slices.Contains(e.Cards, c) })
+		s.Deck = dealtFrom(s.Deck, e.Cards)
 	case PlanningDone:
 		s.Done[e.Seat] = true
 	case PlanningEnded:

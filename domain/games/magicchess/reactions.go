@@ -107,6 +107,7 @@ type HeldCard struct {
 type ReactionWindowOpened struct {
 	Window   string    `json:"window"`
 	Seat     int       `json:"seat"`
+	Board    int       `json:"board,omitempty"` // doubles: the board, 0 or 1
 	Triggers []string  `json:"triggers"`
 	At       time.Time `json:"at"`
 	Answers  time.Time `json:"answers"`
@@ -115,13 +116,15 @@ type ReactionWindowOpened struct {
 
 // ReactionReadingEnded ends a window's reading time: answers are taken from then.
 type ReactionReadingEnded struct {
-	Seat int       `json:"seat"`
-	At   time.Time `json:"at"`
+	Seat  int       `json:"seat"`
+	Board int       `json:"board,omitempty"` // doubles: the board, 0 or 1
+	At    time.Time `json:"at"`
 }
 
 // ReactionPassed closes a window without a reaction: passed, or lapsed at its deadline.
 type ReactionPassed struct {
 	Seat     int       `json:"seat"`
+	Board    int       `json:"board,omitempty"` // doubles: the board, 0 or 1
 	At       time.Time `json:"at"`
 	TimedOut bool      `json:"timedOut,omitempty"`
 }
@@ -129,6 +132,7 @@ type ReactionPassed struct {
 // ReactionPlayed is a reaction laid from a hand slot on its targets; it closes the window.
 type ReactionPlayed struct {
 	Seat    int       `json:"seat"`
+	Board   int       `json:"board,omitempty"` // doubles: the board, 0 or 1
 	Card    string    `json:"card"`
 	Slot    int       `json:"slot"`
 	Targets []string  `json:"targets"`
@@ -144,6 +148,7 @@ func (e ReactionPlayed) CardPlayedBy() (int, string) { return e.Seat, e.Card }
 // CardPlayed's, or Cancelled or Prevented when a reaction stopped it.
 type CardResolved struct {
 	Seat    int      `json:"seat"`
+	Board   int      `json:"board,omitempty"` // doubles: the board, 0 or 1
 	Card    string   `json:"card"`
 	Result  string   `json:"result"`
 	FEN     string   `json:"fen"`
@@ -644,8 +649,20 @@ func (s *State) windowOf() *Window {
 
 // Settled implements game.Settling: a state between two events of one command is not.
 func (Rules) Settled(st game.State) bool {
-	s, ok := st.(State)
-	return !ok || !s.unsettled()
+	switch s := st.(type) {
+	case State:
+		return !s.unsettled()
+	case Table:
+		return s.settled()
+	}
+	return true
+}
+
+// lateAt reports whether the clock of the seat to act has run out at at: never while a
+// reaction window is open or opening, since no clock runs in one (rule 20). In doubles
+// the other board's flag is checked so before each action.
+func (s *State) lateAt(at time.Time) bool {
+	return s.Window == nil && s.opening == nil && s.Clock.Late(s.toAct(), at)
 }
 
 var _ game.Settling = Rules{}

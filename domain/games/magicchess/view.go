@@ -53,6 +53,19 @@ type ReactionView struct {
 	Answering bool
 }
 
+// reactionView is the window open, as everyone sees it, or nil.
+func (s *State) reactionView() *ReactionView {
+	w := s.Window
+	if w == nil || w.Closed {
+		return nil
+	}
+	r := &ReactionView{Window: w.Kind, Seat: w.Seat, Triggers: slices.Clone(w.Triggers), Answers: w.Answers, Closes: w.Closes, Answering: w.Answering}
+	if s.Held != nil {
+		r.Card = s.Held.Card
+	}
+	return r
+}
+
 // View shows the match to p.
 func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	if t, ok := st.(Table); ok {
@@ -67,12 +80,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	}
 	status := r.Status(s)
 	v := &View{Board: r.Board(s), Moves: r.MoveList(s), Phase: status.Phase, pos: s.Pos, seat: -1, react: -1}
-	if w := s.Window; w != nil && !w.Closed {
-		v.Reaction = &ReactionView{Window: w.Kind, Seat: w.Seat, Triggers: slices.Clone(w.Triggers), Answers: w.Answers, Closes: w.Closes, Answering: w.Answering}
-		if s.Held != nil {
-			v.Reaction.Card = s.Held.Card
-		}
-	}
+	v.Reaction = s.reactionView()
 	if len(p.Seats) > 0 {
 		v.Hand = r.Hand(s, p.Seats[0])
 		if v.Hand == nil {
@@ -134,14 +142,14 @@ func (v *View) Plays() []game.Play {
 // reaction it may lay on each choice of targets. Passing is a play of its own kind ("pass",
 // not a choice), so that a player in a hurry weighs it against its reactions.
 func (v *View) reactions() []game.Play {
-	out := []game.Play{{Seat: v.react, Do: game.Choose{Option: Pass}, Kind: Pass}}
+	out := []game.Play{{Seat: v.react + v.offset, Do: game.Choose{Option: Pass}, Kind: Pass}}
 	for _, hc := range v.hand {
 		if !hc.Playable {
 			continue
 		}
 		for _, t := range hc.Targets {
 			do := React{Card: hc.Card, Slot: hc.Slot, Targets: slices.Clone(t)}
-			out = append(out, game.Play{Seat: v.react, Do: do, Kind: game.KindCard, Of: fmt.Sprint("slot ", hc.Slot)})
+			out = append(out, game.Play{Seat: v.react + v.offset, Do: do, Kind: game.KindCard, Of: fmt.Sprint("slot ", hc.Slot)})
 		}
 	}
 	return out

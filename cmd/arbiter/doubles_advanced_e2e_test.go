@@ -1,0 +1,200 @@
+package main
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// advancedDoublesView is what a player of advanced doubles reads to act.
+type advancedDoublesView struct {
+	Match struct {
+		Status  string
+		Phase   string
+		ToAct   []int
+		Choices []string
+		Result  *struct {
+			Winners []int
+			Reason  string
+		}
+		Boards []struct {
+			Board    int
+			Phase    string
+			ToAct    *int
+			Reaction *struct {
+				Window    string
+				Seat      int
+				Answering bool
+			}
+			Clock *struct{ Running *int }
+		}
+		State struct {
+			Phase    string
+			Board    struct{ LegalMoves []string }
+			Reaction *struct {
+				Window    string
+				Seat      int
+				Answering bool
+			}
+			Hand []struct {
+				Slot     int
+				Playable bool
+				Targets  [][]string
+				Card     struct{ ID string }
+			}
+		}
+	}
+}
+
+const advancedDoublesQuery = `query($m:ID!){match(id:$m){status phase toAct choices result{winners reason}
+	boards{board phase toAct reaction{window seat answering} clock{running}}
+	state{... on MagicChessState{phase board{legalMoves} reaction{window seat answering} hand{slot playable targets card{id}}}}}}`
+
+// Four players play an advanced doubles match to its end over GraphQL, each reading its
+// legal actions from its own view: in the planning "ready"; in a reaction window of its
+// board opened for it (state.reaction, its seat in match.toAct once answers are taken) a
+// playable reaction one time in two, else a pass; in its turn a card one time in four, a
+// drop or a move; and now and then, whoever it is, in its turn or not, a signal. Each
+// board's window shows on match.boards (its phase, its reaction, its clock stopped), and
+// only the seat across its board is ever to act in it. The file verifies and replays.
+func TestFourPlayersPlayAdvancedDoublesToTheEnd(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	var tokens []string
+	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"} {
+		_, tok := srv.register(t, name)
+		tokens = append(tokens, tok)
+	}
+	id := doublesMatch(t, srv, tokens, `, {key:"mode", value:"ADVANCED"}, {key:"clock", value:"0.25+0"}, {key:"reaction", value:"1"}`)
+	vars := map[string]any{"m": id}
+	rng := rand.New(rand.NewPCG(14, 3))
+	counts := map[string]int{}
+	var v advancedDoublesView
+	for n := 0; ; n++ {
+		srv.must(t, "", advancedDoublesQuery, vars, &v)
+		m := v.Match
+		if m.Status == "FINISHED" {
+			break
+		}
+		if n > 8000 {
+			t.Fatalf("no end after %d reads: %+v", n, m.Boards)
+		}
+		for _, b := range m.Boards {
+			r := b.Reaction
+			switch {
+			case r == nil && strings.HasPrefix(b.Phase, "reaction-"):
+				t.Fatalf("board %d in %s without its window", b.Board, b.Phase)
+			case r == nil:
+			case b.Phase != "reaction-"+r.Window || r.Seat/2 != b.Board || b.Clock.Running != nil:
+				t.Fatalf("board %d's window %+v in the phase %s, clock running %v", b.Board, r, b.Phase, b.Clock.Running)
+			case slices.Contains(m.ToAct, r.Seat) != r.Answering || slices.Contains(m.ToAct, 2*b.Board+1-r.Seat%2):
+				t.Fatalf("board %d's window %+v with %v to act", b.Board, r, m.ToAct)
+			case !strings.HasPrefix(m.Phase, "reaction-"):
+				t.Fatalf("a window open on board %d, the match in the phase %s", b.Board, m.Phase)
+			}
+		}
+		if rng.IntN(25) == 0 && m.Phase != "planning" {
+			// A signal from any seat, in its turn or not.
+			seat := rng.IntN(4)
+			sig := []string{"SAVE_READY", "NO_SAVE", "CARD_NEXT", "HAND_LOW", "HAND_EMPTY"}[rng.IntN(5)]
+			r := srv.post(t, tokens[seat], `mutation($m:ID!,$s:MagicSignal!){signal(matchId:$m, signal:$s){match{version}}}`, map[string]any{"m": id, "s": sig})
+			switch {
+			case len(r.Errors) == 0:
+				counts["signal"]++
+				if !slices.Contains(m.ToAct, seat) {
+					counts["signal out of turn"]++
+				}
+			case r.code() != "CONFLICT" && !strings.Contains(r.Errors[0].Message, "over"):
+				t.Fatalf("seat %d's signal: %+v", seat, r.Errors)
+			}
+		}
+		if len(m.ToAct) == 0 {
+			time.Sleep(5 * time.Millisecond) // reading times, or a flag about to fall
+			continue
+		}
+		seat := m.ToAct[rng.IntN(len(m.ToAct))]
+		srv.must(t, tokens[seat], advancedDoublesQuery, vars, &v)
+		s := v.Match.State
+		board := seat / 2
+		var playable []int
+		for i, h := range s.Hand {
+			if h.Playable {
+				playable = append(playable, i)
+			}
+		}
+		var r gqlResponse
+		switch w := s.Reaction; {
+		case s.Phase == "planning":
+			r, counts["ready"] = srv.post(t, tokens[seat], `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, vars), counts["ready"]+1
+		case w != nil && w.Seat == seat && w.Answering:
+			if len(playable) > 0 && rng.IntN(2) == 0 {
+				h := s.Hand[playable[rng.IntN(len(playable))]]
+				r, counts["react"] = srv.post(t, tokens[seat], `mutation($m:ID!,$s:Int,$t:[String!]){react(matchId:$m, slot:$s, targets:$t){match{version}}}`,
+					map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))]}), counts["react"]+1
+			} else {
+				r, counts["pass"] = srv.post(t, tokens[seat], `mutation($m:ID!){passReaction(matchId:$m){match{version}}}`, vars), counts["pass"]+1
+			}
+		case w != nil:
+			continue // its board's window is the other seat's, or in its reading time
+		case len(playable) > 0 && rng.IntN(4) == 0:
+			h := s.Hand[playable[rng.IntN(len(playable))]]
+			r, counts["card"] = srv.post(t, tokens[seat], `mutation($m:ID!,$s:Int,$t:[String!],$b:Int){playCard(matchId:$m, slot:$s, targets:$t, board:$b){match{version}}}`,
+				map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))], "b": board}), counts["card"]+1
+		case len(s.Board.LegalMoves) > 0:
+			mv := s.Board.LegalMoves[rng.IntN(len(s.Board.LegalMoves))]
+			if piece, square, drop := strings.Cut(mv, "@"); drop {
+				r, counts["drop"] = srv.post(t, tokens[seat], `mutation($m:ID!,$p:String!,$q:String!,$b:Int){dropPiece(matchId:$m, piece:$p, square:$q, board:$b){match{version}}}`,
+					map[string]any{"m": id, "p": piece, "q": square, "b": board}), counts["drop"]+1
+			} else {
+				r, counts["move"] = srv.post(t, tokens[seat], `mutation($m:ID!,$v:String!,$b:Int){playMove(matchId:$m, move:$v, board:$b){match{version}}}`,
+					map[string]any{"m": id, "v": mv, "b": board}), counts["move"]+1
+			}
+		default:
+			continue
+		}
+		// A refusal is the match moving on between the read and the action: a timer (a
+		// reading time's end, a lapse, a flag) or the other board's flag.
+		if len(r.Errors) > 0 && r.code() != "NOT_YOUR_TURN" && r.code() != "CONFLICT" && !strings.Contains(r.Errors[0].Message, "over") {
+			t.Fatalf("seat %d: %+v", seat, r.Errors)
+		}
+	}
+	res := v.Match.Result
+	var evs struct {
+		Match struct {
+			Events []struct {
+				Type string
+				Data map[string]any
+			}
+		}
+	}
+	srv.must(t, "", `query($m:ID!){match(id:$m){events(first:1000){type data}}}`, vars, &evs)
+	types := map[string]int{}
+	boards := map[float64]bool{}
+	for _, e := range evs.Match.Events {
+		types[e.Type]++
+		if e.Type == "ReactionWindowOpened" {
+			b, _ := e.Data["board"].(float64)
+			boards[b] = true
+		}
+	}
+	t.Logf("ended by %s, winners %v; actions %v; events %v", res.Reason, res.Winners, counts, types)
+	if len(res.Winners) != 0 && !slices.Equal(res.Winners, []int{0, 3}) && !slices.Equal(res.Winners, []int{1, 2}) {
+		t.Fatalf("winners %v: a team, or none", res.Winners)
+	}
+	switch {
+	case counts["ready"] != 4 || counts["move"] == 0 || counts["pass"] == 0:
+		t.Fatalf("actions %v", counts)
+	case types["ReactionWindowOpened"] == 0 || !boards[0] || !boards[1]:
+		t.Fatalf("windows on the boards %v: %v", boards, types)
+	case counts["react"] > 0 && types["ReactionPlayed"] == 0:
+		t.Fatalf("reactions sent %d, none recorded: %v", counts["react"], types)
+	}
+	srv.stop(t)
+	verifyAll(t, db)
+	if _, out := lastLine(t, "replay", "--db", db, "--match", id); !strings.Contains(out, "board B: seat 2 White") {
+		t.Fatalf("arbiter replay of an advanced doubles match:\n%s", out)
+	}
+}
