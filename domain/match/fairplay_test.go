@@ -283,7 +283,7 @@ func TestADoublesSeatThatNeverMovesIsAborted(t *testing.T) {
 		abandon := match.DefaultAbandon
 		cmds := []match.Command{match.Create{Game: magicchess.ID, Options: game.Options{"boards": "2", "clock": "off"}, Seed: seed, At: t0, By: "p0", Abandon: &abandon}}
 		for _, p := range []string{"p0", "p1", "p2", "p3"} {
-			cmds = append(cmds, match.Join{PlayerID: p, Name: p, At: t0})
+			cmds = append(cmds, match.Join{Entropy: entropy, PlayerID: p, Name: p, At: t0})
 		}
 		planEnds := t0.Add(2 * time.Minute)
 		cmds = append(cmds, match.Timeout{Deadline: planEnds, At: planEnds})
@@ -359,8 +359,8 @@ func TestAnActionAsideComesFromAnySeat(t *testing.T) {
 	planEnds := t0.Add(2 * time.Minute)
 	for _, cmd := range []match.Command{
 		match.Create{Game: magicchess.ID, Options: game.Options{"boards": "2", "clock": "off"}, Seed: seed, At: t0, By: "p0"},
-		match.Join{PlayerID: "p0", Name: "p0", At: t0}, match.Join{PlayerID: "p1", Name: "p1", At: t0},
-		match.Join{PlayerID: "p2", Name: "p2", At: t0}, match.Join{PlayerID: "p3", Name: "p3", At: t0},
+		match.Join{Entropy: entropy, PlayerID: "p0", Name: "p0", At: t0}, match.Join{Entropy: entropy, PlayerID: "p1", Name: "p1", At: t0},
+		match.Join{Entropy: entropy, PlayerID: "p2", Name: "p2", At: t0}, match.Join{Entropy: entropy, PlayerID: "p3", Name: "p3", At: t0},
 		match.Timeout{Deadline: planEnds, At: planEnds},
 		match.Act{PlayerID: "p0", Do: game.Move{Notation: "e4"}, At: planEnds},
 		match.OfferDraw{PlayerID: "p0", At: planEnds},
