@@ -127,6 +127,36 @@ func TestGrantStillForbidsLeavingTheKingInCheck(t *testing.T) {
 	}
 }
 
+// A grant is its piece's alone: the king does not gain the squares another piece was
+// granted (it once did, and a king could jump to a square a knight-leaping bishop
+// reached, even onto the enemy king); and no granted movement takes a king, though it may
+// reach one that nothing in the position attacks.
+func TestAGrantIsItsPiecesAloneAndTakesNoKing(t *testing.T) {
+	pos := mustFEN(t, "6k1/4B3/8/8/8/8/8/4K3 w - - 0 1")
+	r := Restrictions{Grant: Grant{Piece: id(t, pos, E7), As: Knight}}
+	if got, want := movesFrom(pos, r, E1), movesFrom(pos, Restrictions{}, E1); got != want {
+		t.Errorf("the king with the bishop's grant: %q, without it %q", got, want)
+	}
+	if has(pos, r, "e7g8") || has(pos, r, "e1g8") {
+		t.Errorf("a granted move takes the king: %v", pos.LegalMovesWith(nil, r))
+	}
+	if !has(pos, r, "e7g6") || !has(pos, r, "e7c8") {
+		t.Errorf("the bishop's knight leaps: %v", pos.LegalMovesWith(nil, r))
+	}
+	// A king granted a rook's movement may not take the enemy king down an open file.
+	pos = mustFEN(t, "6k1/8/8/8/8/8/8/6K1 w - - 0 1")
+	r = Restrictions{Grant: Grant{Piece: id(t, pos, G1), As: Rook}}
+	if has(pos, r, "g1g8") || !has(pos, r, "g1g6") {
+		t.Errorf("the granted king: %v", pos.LegalMovesWith(nil, r))
+	}
+	// The generator of before the fix, kept for replays (GrantToKing), still gives them.
+	pos = mustFEN(t, "6k1/4B3/8/8/8/8/8/4K3 w - - 0 1")
+	r = Restrictions{Grant: Grant{Piece: id(t, pos, E7), As: Knight}, GrantToKing: true}
+	if !has(pos, r, "e1c6") || !has(pos, r, "e7g8") {
+		t.Errorf("the old generator: %v", pos.LegalMovesWith(nil, r))
+	}
+}
+
 func TestGrantedPawnPromotes(t *testing.T) {
 	// A b6 pawn granted a knight's jump reaches a8 and c8: it must promote there.
 	pos := mustFEN(t, "4k3/8/1P6/8/8/8/8/4K3 w - - 0 1")

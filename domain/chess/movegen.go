@@ -41,8 +41,13 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 	checkers := p.attackersTo(ks, occ) & enemy
 
 	// allowed is where any move may end: not on one's own piece, not on a shielded piece,
-	// not on a forbidden square. In classic chess it is just ^own.
-	allowed := ^(own | enemy&r.Shielded | r.Forbidden)
+	// not on a forbidden square, never on the enemy king (a granted movement may reach it
+	// where no piece of the position attacks it; no move takes a king). In classic chess it
+	// is just ^own.
+	allowed := ^(own | enemy&r.Shielded | r.Forbidden | enemy&p.byRole[King])
+	if r.GrantToKing {
+		allowed |= enemy & p.byRole[King]
+	}
 	movable := own &^ r.Frozen
 	gs := r.Grant.resolve(p, movable)
 	var granted Bitboard
@@ -52,7 +57,11 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 	}
 
 	if movable.Has(ks) || gs == ks {
-		dst = p.kingMoves(dst, ks, (kingAttacks[ks]|granted)&allowed, occ, enemy)
+		kt := kingAttacks[ks]
+		if gs == ks || r.GrantToKing {
+			kt |= granted // the king's own grant; another piece's is that piece's alone
+		}
+		dst = p.kingMoves(dst, ks, kt&allowed, occ, enemy)
 	}
 	if checkers.more() {
 		return dst // double check: only the king may move

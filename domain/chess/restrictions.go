@@ -16,6 +16,11 @@ type Restrictions struct {
 	// Grant lets one piece move as another role for this move, in addition to its own
 	// movement.
 	Grant Grant
+	// GrantToKing is the generator as it was before a fix, kept to replay the matches
+	// recorded then: the king also moved to the squares another piece was granted, and a
+	// granted movement could take the enemy king. Ajedrez Mágico's rules before
+	// magic-2026.3 set it; nothing decides a new action with it.
+	GrantToKing bool
 }
 
 // Grant gives the piece Piece the movement of role As (Knight, Bishop, Rook, Queen or

@@ -155,11 +155,13 @@ func dealOf(deck []string, size, seats, seat int) []string {
 	return hand
 }
 
-// startTable is the table GameStarted sets: both boards from its position, in planning.
-func startTable(e GameStarted) Table {
+// startTable is the table GameStarted sets: both boards from its position, in planning;
+// oldGrants for a match of the rules before magic-2026.3 (State.oldGrants).
+func startTable(e GameStarted, oldGrants bool) Table {
 	one := e
 	one.Boards = 0
 	b := Rules{}.Evolve(nil, one).(State)
+	b.oldGrants = oldGrants
 	return Table{Boards: [2]State{b, b}, Phase: Planning, PlanEnds: e.PlanEnds, started: true}
 }
 

@@ -104,10 +104,12 @@ func (r Rules) Info() game.Info {
 // (game.Pinned). What changed since:
 //   - magic-2026.1 to magic-2026.2 added the advanced mode; a match of 2026.1 was
 //     classic, and the classic rules did not change.
-//   - magic-2026.2 to magic-2026.3 added the advanced mode in doubles, and a doubles
-//     match opens (game.Opener) once each of its four seats has played, where 2026.2
-//     counted four turns of the table's record, which one board alone could fill.
-//     Under the older versions a match opens as it did then.
+//   - magic-2026.2 to magic-2026.3 added the advanced mode in doubles; a doubles match
+//     opens (game.Opener) once each of its four seats has played, where 2026.2 counted
+//     four turns of the table's record, which one board alone could fill; and a movement
+//     card's gift is its piece's alone: the move generator gave the king too the squares
+//     granted to another piece, and let a granted movement take the enemy king. Under
+//     the older versions a match opens, and moves, as it did then.
 func (Rules) Under(version string) (game.Rules, bool) {
 	switch version {
 	case "magic-2026.1", "magic-2026.2":
@@ -631,9 +633,9 @@ func (s *State) emptyHanded() bool {
 }
 
 // Evolve applies an event. A move or a card is played again from the state before it.
-func (Rules) Evolve(st game.State, e game.Event) game.State {
+func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	if e, ok := e.(GameStarted); ok && e.Boards == 2 {
-		return startTable(e)
+		return startTable(e, r.pinned != "")
 	}
 	if t, ok := st.(Table); ok {
 		return t.evolve(e)
@@ -644,7 +646,7 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 			panic(fmt.Sprintf("magicchess: a stored GameStarted has a bad FEN: %v", err))
 		}
 		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock,
-			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true}
+			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true, oldGrants: r.pinned != ""}
 	}
 	s, ok := st.(State)
 	if !ok {

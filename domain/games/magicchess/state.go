@@ -47,6 +47,9 @@ type State struct {
 	shuffled []string      // the deck as shuffled, before the deal (for the audit of the deal)
 	started  bool
 	expired  []string // the cards that ran out at the close of the last turn (for the events)
+	// oldGrants: the match is of a rules version before magic-2026.3, whose move generator
+	// gave the king the squares granted to another piece (chess.Restrictions.GrantToKing).
+	oldGrants bool
 }
 
 // Laid is a card that was laid and resolved: who laid it, on what.
@@ -128,7 +131,7 @@ func (s *State) restrictions() chess.Restrictions {
 			r.Frozen |= s.Pos.Pieces(us, chess.Queen)
 		}
 	}
-	r.Grant = s.Turn.Grant
+	r.Grant, r.GrantToKing = s.Turn.Grant, s.oldGrants
 	return r
 }
 
