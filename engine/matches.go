@@ -16,24 +16,30 @@ import (
 	"github.com/arbiter-games/arbiter/matchstream"
 )
 
-// entry is the cached fold of one match stream. Its mutex serializes the commands of a
-// match inside this process, which leaves version conflicts to racing nodes.
+// entry is the cached fold of one match: its own stream and, for a game whose rules are
+// game.Covering, its teams' hidden streams, folded in global order (matchstream). Its
+// mutex serializes the commands of a match inside this process, whichever stream they
+// write to, which leaves version conflicts to racing nodes.
 type entry struct {
 	mu       sync.Mutex
 	id       string
 	rules    game.Rules
 	state    match.State
-	version  int64
+	version  int64                  // of the match's own (public) stream: at.Version
+	at       matchstream.Cursor     // where the fold stands in each of the match's streams
 	position int64                  // global position of the last folded event
 	commands map[string]seenCommand // commandKey(actor, command ID) -> its first outcome
 }
 
 // seenCommand is the first outcome of a command, and the ID of its first event: that ID
 // is derived from the command's content (see eventID), so a command ID sent again with a
-// different command is told apart from a retry.
+// different command is told apart from a retry. A covert command's events are in a
+// hidden stream, decided on a public version (basis); a public one's basis is -1.
 type seenCommand struct {
 	ack        Ack
 	firstEvent string
+	stream     string
+	basis      int64
 }
 
 // commandKey scopes a command ID to its sender: the same key from two actors names two
@@ -44,30 +50,55 @@ func newEntry(id string) *entry { return &entry{id: id, commands: map[string]see
 
 func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
 	for _, ev := range evs {
-		rules, st, err := f.Apply(en.id, en.rules, en.state, en.version, matchstream.Record(ev))
+		live, err := en.at.Next(en.id, ev)
 		if err != nil {
 			return err
 		}
-		en.rules, en.state = rules, st
-		en.version, en.position = ev.Version, ev.Position
+		en.position = ev.Position
+		if !live {
+			continue // a covert event that lost a race: void, and its command with it
+		}
+		rules, st, err := f.Apply(en.id, en.rules, en.state, ev.Version-1, matchstream.Record(ev))
+		if err != nil {
+			return err
+		}
+		en.rules, en.state, en.version = rules, st, en.at.Version
 		if ev.CommandID != "" {
 			key := commandKey(ev.Actor, ev.CommandID)
 			c, seen := en.commands[key]
 			if !seen {
-				c = seenCommand{ack: Ack{MatchID: en.id, FirstVersion: ev.Version}, firstEvent: ev.ID}
+				c = seenCommand{ack: Ack{MatchID: en.id, FirstVersion: en.version}, firstEvent: ev.ID, stream: ev.Stream, basis: -1}
+				if ev.Stream != matchstream.Name(en.id) {
+					c.basis, _ = matchstream.BasisOf(ev.Payload)
+				}
 			}
-			c.ack.LastVersion, c.ack.LastPosition, c.ack.Duplicate = ev.Version, ev.Position, true
+			c.ack.LastVersion, c.ack.LastPosition, c.ack.Duplicate = en.version, ev.Position, true
 			en.commands[key] = c
 		}
 	}
 	return nil
 }
 
-// catchUp reads what the store has beyond the cached version: this both checks the cache
-// against the stream and brings it up to date.
+// catchUp reads what the store has beyond the cached fold: this both checks the cache
+// against the streams and brings it up to date. A cold entry first reads the match's
+// first event, which names its rules and so whether it has hidden streams.
 func (e *Engine) catchUp(ctx context.Context, en *entry) error {
 	for {
-		evs, err := e.cfg.Store.ReadStream(ctx, matchstream.Name(en.id), en.version, 1000)
+		var (
+			evs  []eventstore.Event
+			more bool
+			err  error
+		)
+		switch {
+		case en.version == 0:
+			evs, err = e.cfg.Store.ReadStream(ctx, matchstream.Name(en.id), 0, 1)
+			more = len(evs) == 1
+		case matchstream.Covering(en.rules):
+			evs, more, err = matchstream.Read(ctx, e.cfg.Store, en.id, matchstream.Teams(en.state), en.at, 1000)
+		default:
+			evs, err = e.cfg.Store.ReadStream(ctx, matchstream.Name(en.id), en.version, 1000)
+			more = len(evs) == 1000
+		}
 		if err != nil {
 			return storeError("reading "+matchstream.Name(en.id), err)
 		}
@@ -79,7 +110,7 @@ func (e *Engine) catchUp(ctx context.Context, en *entry) error {
 			}
 			return err
 		}
-		if len(evs) < 1000 {
+		if !more {
 			return nil
 		}
 	}
@@ -270,7 +301,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			fresh = true
 		}
 		if c, seen := en.commands[commandKey(meta.Actor, meta.CommandID)]; seen {
-			if c.firstEvent != eventID(stream, meta, fp, 0) {
+			if c.firstEvent != eventID(c.stream, meta, basedOn(fp, c.basis), 0) {
 				return Ack{}, game.Reject(game.Conflict, "the command ID %q was already used for a different command: send this one under a new command ID", meta.CommandID)
 			}
 			return c.ack, nil
@@ -295,12 +326,24 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		if len(emitted) == 0 {
 			return Ack{}, fmt.Errorf("engine: %T on match %s decided nothing", cmd, matchID)
 		}
-		proposed, err := e.propose(r, stream, emitted, meta, fp, now)
+		to, expected, basis := stream, en.version, int64(-1)
+		if team, covert, err := covertTeam(emitted); err != nil {
+			return Ack{}, fmt.Errorf("engine: %T on match %s: %w", cmd, matchID, err)
+		} else if covert {
+			to, expected, basis = matchstream.Hidden(matchID, team), en.at.HiddenVersion(team), en.version
+		}
+		proposed, err := e.propose(r, to, emitted, meta, basedOn(fp, basis), now)
 		if err != nil {
 			return Ack{}, err
 		}
-		expected := en.version
-		res, err := e.cfg.Store.Append(ctx, stream, expected, proposed...)
+		if basis >= 0 {
+			for i := range proposed {
+				if proposed[i].Payload, err = matchstream.WithBasis(proposed[i].Payload, basis); err != nil {
+					return Ack{}, err
+				}
+			}
+		}
+		res, err := e.cfg.Store.Append(ctx, to, expected, proposed...)
 		var conflict *eventstore.VersionConflict
 		switch {
 		case errors.As(err, &conflict):
@@ -311,7 +354,27 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			continue // another writer won: catch up and decide again
 		case err != nil:
 			e.forget(matchID) // the append may or may not have landed: reload next time
-			return Ack{}, appendError("appending to "+stream, err)
+			return Ack{}, appendError("appending to "+to, err)
+		}
+		if basis >= 0 {
+			// A covert append is checked against the public stream, which it could not be
+			// appended with: the catch-up folds what another node appended there before it,
+			// and then finds it void (matchstream.Cursor.Next), and the command is decided
+			// again on the state that is.
+			if err := e.catchUp(ctx, en); err != nil {
+				e.forget(matchID)
+				return Ack{}, maybeApplied(err)
+			}
+			c, seen := en.commands[commandKey(meta.Actor, meta.CommandID)]
+			if !seen {
+				if attempt+1 >= e.cfg.MaxRetries {
+					return Ack{}, &game.Error{Code: game.Conflict, Reason: "the match kept changing under this command; send it again"}
+				}
+				fresh = true
+				continue
+			}
+			c.ack.Duplicate = res.Duplicate
+			return c.ack, nil
 		}
 		if err := e.foldAppended(ctx, en, proposed, res); err != nil {
 			e.forget(matchID)
@@ -322,6 +385,39 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	}
 }
 
+// covertTeam says whether a decision is covert (game.Covert), and whose: a covert
+// decision goes to its team's hidden stream. One that mixes covert and public events, or
+// two teams' secrets, is refused: the store appends to one stream at a time, so its halves
+// could not land together.
+func covertTeam(emitted []game.Emitted) (team int, covert bool, err error) {
+	for i, em := range emitted {
+		c := game.IsCovert(em.Event)
+		t, isTeam := em.Visibility.Team()
+		if c && !isTeam {
+			return 0, false, fmt.Errorf("the covert %s has visibility %q, not a team's", em.Event.EventType(), em.Visibility)
+		}
+		switch {
+		case i == 0:
+			team, covert = t, c
+		case c != covert:
+			return 0, false, fmt.Errorf("the rules decided covert and public events together (%s and %s)", emitted[0].Event.EventType(), em.Event.EventType())
+		case c && t != team:
+			return 0, false, fmt.Errorf("the rules decided the secrets of teams %d and %d together", team, t)
+		}
+	}
+	return team, covert, nil
+}
+
+// basedOn is the fingerprint of a command decided on a public version: a covert
+// decision's event IDs name the version it was decided on, so that one decided again
+// after losing a race (see matchstream.WithBasis) is not taken for a retry of the first.
+func basedOn(fp string, basis int64) string {
+	if basis < 0 {
+		return fp
+	}
+	return fmt.Sprintf("%s@%d", fp, basis)
+}
+
 // foldAppended brings the cache past an append that just succeeded. When the store says
 // the events landed right after the cached version, at consecutive positions, they are
 // exactly the proposed ones, so they are folded without reading them back: that saves a
@@ -329,7 +425,9 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 // that spreads positions) the cache catches up from the store, which holds the truth.
 func (e *Engine) foldAppended(ctx context.Context, en *entry, proposed []eventstore.Proposed, res eventstore.AppendResult) error {
 	n := int64(len(proposed))
-	if res.Duplicate || res.FirstVersion != en.version+1 || res.LastVersion != en.version+n ||
+	// A match with hidden streams always reads them back: another node's covert events
+	// may have landed before these, and they are folded in the store's order.
+	if res.Duplicate || matchstream.Covering(en.rules) || res.FirstVersion != en.version+1 || res.LastVersion != en.version+n ||
 		res.LastPosition-res.FirstPosition != n-1 || res.FirstPosition <= en.position {
 		return e.catchUp(ctx, en)
 	}

@@ -7,21 +7,24 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // MatchView is one match as the read side knows it.
 type MatchView struct {
-	ID        string
-	Rules     game.Rules
-	State     match.State
+	ID    string
+	Rules game.Rules
+	State match.State
+	// Version, Position and UpdatedAt are those of the match's own stream's last event: a
+	// hidden event (matchstream.Hidden) changes State alone, and At.
 	Version   int64
 	Position  int64
+	At        matchstream.Cursor
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	// Archived views are finished matches whose game state was dropped to save memory
@@ -154,7 +157,7 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	if !m.admit(ev) {
 		return nil
 	}
-	id, ok := strings.CutPrefix(ev.Stream, "match-")
+	id, ok := matchstream.Of(ev.Stream) // its own stream or a hidden one (matchstream.Hidden)
 	if !ok {
 		return nil
 	}

@@ -3,7 +3,6 @@ package projections
 import (
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -45,7 +44,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 			continue
 		}
 		last = ev.Position
-		id, ok := strings.CutPrefix(ev.Stream, "match-")
+		id, ok := matchstream.Of(ev.Stream)
 		if !ok || m.aside[id] != nil {
 			continue
 		}
@@ -106,11 +105,26 @@ func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*Matc
 		v = &cp
 	}
 	for _, ev := range evs {
-		rules, st, err := m.folder.Apply(id, v.Rules, v.State, v.Version, matchstream.Record(ev))
+		if old == nil && v.At.Version == 0 && ev.Stream != matchstream.Name(id) {
+			return nil, fmt.Errorf("match %s has hidden event %d before its first event", id, ev.Version)
+		}
+		live, err := v.At.Next(id, ev)
+		if err != nil {
+			return nil, err
+		}
+		if !live {
+			continue // a covert event that lost a race: void
+		}
+		rules, st, err := m.folder.Apply(id, v.Rules, v.State, ev.Version-1, matchstream.Record(ev))
 		if err != nil {
 			return nil, err
 		}
 		v.Rules, v.State = rules, st
+		if ev.Stream != matchstream.Name(id) {
+			// A hidden event changes the state alone: the match's version, position and
+			// time are its public stream's, which must not show that anything happened.
+			continue
+		}
 		v.Version, v.Position, v.UpdatedAt = ev.Version, ev.Position, ev.Time
 		if v.EndedAt == 0 && st.Status == match.Finished {
 			v.EndedAt = ev.Version

@@ -13,6 +13,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // Viewer is who is looking at one match: a seated player, a spectator, or a reviewer of
@@ -105,6 +106,12 @@ type Shown struct {
 // the game hides even what kind of secret happened. Hashes are safe to show: the engine salts every non-public payload, so a
 // hash cannot be brute-forced back to a hidden card.
 func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
+	if rules != nil && matchstream.Covering(rules) {
+		// The store's global position counts every stream, the match's hidden ones too
+		// (matchstream.Hidden): between two events of the match it would tell how many
+		// hidden ones came, so a match that keeps hidden streams shows none.
+		ev.Position, ev.GlobalHash = 0, ""
+	}
 	if v.CanSee(ev.Visibility) {
 		return Shown{Event: ev}
 	}

@@ -5,9 +5,11 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -42,7 +44,7 @@ func State(ctx context.Context, store Reader, games *game.Registry, matchID stri
 	if at < 0 {
 		return Snapshot{}, game.Reject(game.BadInput, "version %d: versions start at 1 (0 means the latest)", at)
 	}
-	evs, err := readStream(ctx, store, matchstream.Name(matchID))
+	evs, err := readMatch(ctx, store, games, matchID)
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -61,14 +63,26 @@ func StateOf(games *game.Registry, matchID string, evs []eventstore.Event, at in
 	if len(evs) == 0 {
 		return Snapshot{}, game.Reject(game.NotFound, "match %q has no event", matchID)
 	}
-	head := evs[len(evs)-1].Version
+	public := matchstream.Name(matchID)
+	var head int64
+	for _, ev := range evs {
+		if ev.Stream == public {
+			head = ev.Version
+		}
+	}
 	if at == 0 {
 		at = head
 	}
 	if at > head {
 		return Snapshot{}, game.Reject(game.BadInput, "match %s has versions 1 to %d; there is no version %d", matchID, head, at)
 	}
-	snap, err := Fold(games, evs[:at])
+	// Version at of the match's own stream, with the hidden events that came after it and
+	// before the next (they were decided on it).
+	n := slices.IndexFunc(evs, func(ev eventstore.Event) bool { return ev.Stream == public && ev.Version > at })
+	if n < 0 {
+		n = len(evs)
+	}
+	snap, err := Fold(games, evs[:n])
 	if u := (*match.Unreplayable)(nil); errors.As(err, &u) {
 		return Snapshot{}, fmt.Errorf("%w; `arbiter verify --match %s` lists every problem of the match", err, matchID)
 	}
@@ -79,25 +93,56 @@ func StateOf(games *game.Registry, matchID string, evs []eventstore.Event, at in
 	return snap, nil
 }
 
-// Fold folds the events of one match stream, from version 1, under the rules its first
-// event pinned.
+// Fold folds the events of one match, from version 1 of its own stream, under the rules
+// its first event pinned: its own stream's events and its hidden streams' (see
+// matchstream.Hidden), in the store's global order. Version is the match's own stream's.
 func Fold(games *game.Registry, evs []eventstore.Event) (Snapshot, error) {
 	if len(evs) == 0 {
 		return Snapshot{}, fmt.Errorf("no event to fold")
 	}
 	snap := Snapshot{Events: evs}
 	f := match.Folder{Games: games}
-	id, _ := matchstream.MatchID(evs[0].Stream)
+	id, _ := matchstream.Of(evs[0].Stream)
+	var at matchstream.Cursor
 	for _, ev := range evs {
-		rules, st, err := f.Apply(id, snap.Rules, snap.State, snap.Version, matchstream.Record(ev))
+		live, err := at.Next(id, ev)
 		if err != nil {
 			return Snapshot{}, err
 		}
-		snap.Rules, snap.State = rules, st
-		snap.Version, snap.Position = ev.Version, ev.Position
+		snap.Position = ev.Position
+		if !live {
+			continue
+		}
+		rules, st, err := f.Apply(id, snap.Rules, snap.State, ev.Version-1, matchstream.Record(ev))
+		if err != nil {
+			return Snapshot{}, err
+		}
+		snap.Rules, snap.State, snap.Version = rules, st, at.Version
 	}
 	snap.Head = snap.Version
 	return snap, nil
+}
+
+// readMatch reads every event of a match: its own stream's and, for a game that keeps
+// them, its teams' hidden streams', in the store's global order.
+func readMatch(ctx context.Context, store Reader, games *game.Registry, matchID string) ([]eventstore.Event, error) {
+	evs, err := readStream(ctx, store, matchstream.Name(matchID))
+	if err != nil || len(evs) == 0 {
+		return evs, err
+	}
+	first, err := Fold(games, evs[:1])
+	if err != nil || !matchstream.Covering(first.Rules) {
+		return evs, nil // the match's own audit reports a first event that does not fold
+	}
+	for _, t := range matchstream.Teams(first.State) {
+		hidden, err := readStream(ctx, store, matchstream.Hidden(matchID, t))
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, hidden...)
+	}
+	slices.SortStableFunc(evs, func(a, b eventstore.Event) int { return cmp.Compare(a.Position, b.Position) })
+	return evs, nil
 }
 
 // readStream reads a whole stream, page by page.

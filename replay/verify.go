@@ -103,7 +103,7 @@ func Verify(ctx context.Context, store Reader, games *game.Registry, matchID str
 // verifyMatch is Verify, and with fair VerifyFairness.
 func verifyMatch(ctx context.Context, store Reader, games *game.Registry, matchID string, fair bool) (Report, error) {
 	stream := matchstream.Name(matchID)
-	evs, err := readStream(ctx, store, stream)
+	evs, err := readMatch(ctx, store, games, matchID)
 	if err != nil {
 		return Report{}, err
 	}
@@ -114,7 +114,9 @@ func verifyMatch(ctx context.Context, store Reader, games *game.Registry, matchI
 }
 
 // VerifyEvents checks the events of one stream, as Verify does; a stream that is not a
-// match's gets its chain and versions checked only.
+// match's gets its chain and versions checked only. A match's events may hold those of
+// its hidden streams (matchstream.Hidden), in global order: each stream's chain is checked
+// apart, and the match is audited from all of them.
 func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) Report {
 	return verifyEvents(games, stream, evs, false)
 }
@@ -122,15 +124,29 @@ func VerifyEvents(games *game.Registry, stream string, evs []eventstore.Event) R
 // verifyEvents is VerifyEvents, and with fair the match's fairness too (VerifyFairness).
 func verifyEvents(games *game.Registry, stream string, evs []eventstore.Event, fair bool) Report {
 	r := Report{Stream: stream, Events: len(evs)}
-	if len(evs) > 0 {
-		r.Version = evs[len(evs)-1].Version
+	byStream := map[string][]eventstore.Event{}
+	var streams []string
+	for _, ev := range evs {
+		if ev.Stream == stream {
+			r.Version = ev.Version
+		}
+		if byStream[ev.Stream] == nil {
+			streams = append(streams, ev.Stream)
+		}
+		byStream[ev.Stream] = append(byStream[ev.Stream], ev)
 	}
-	if err := eventstore.VerifyChain(evs); err != nil {
-		var ce *eventstore.ChainError
-		if errors.As(err, &ce) {
-			r.add(ce.Version, CheckChain, "%s", ce.Reason)
-		} else {
-			r.add(0, CheckChain, "%v", err)
+	for _, s := range streams {
+		if err := eventstore.VerifyChain(byStream[s]); err != nil {
+			var ce *eventstore.ChainError
+			where := ""
+			if s != stream {
+				where = s + ": "
+			}
+			if errors.As(err, &ce) {
+				r.add(ce.Version, CheckChain, "%s%s", where, ce.Reason)
+			} else {
+				r.add(0, CheckChain, "%s%v", where, err)
+			}
 		}
 	}
 	id, isMatch := matchstream.MatchID(stream)
@@ -161,12 +177,18 @@ func audit(games *game.Registry, r *Report, evs []eventstore.Event, fair bool) (
 		}
 		return a.Rules(), a.State()
 	}
+	var at matchstream.Cursor
 	for i, stored := range evs {
-		version, ev := int64(i)+1, matchstream.Record(stored)
-		if ev.Version != version {
-			r.add(version, CheckVersion, "the event here has version %d: the stream has a gap or a duplicate", ev.Version)
+		ev := matchstream.Record(stored)
+		live, err := at.Next(r.MatchID, stored)
+		if err != nil {
+			r.add(stored.Version, CheckVersion, "%v: the stream has a gap or a duplicate", errors.Unwrap(err))
 			return result()
 		}
+		if !live {
+			continue // a covert event that lost a race to a public one: void, and never folded
+		}
+		version := ev.Version
 		if i == 0 {
 			rules, err := match.Folder{Games: games}.Rules(ev)
 			if err != nil {
@@ -182,6 +204,11 @@ func audit(games *game.Registry, r *Report, evs []eventstore.Event, fair bool) (
 		if err != nil {
 			r.add(version, CheckDecode, "%v", err)
 			return result()
+		}
+		if hidden := stored.Stream != matchstream.Name(r.MatchID); hidden != game.IsCovert(d) {
+			// A covert event in the match's own stream would be counted by everyone; a
+			// public one in a hidden stream would never reach them.
+			r.add(version, CheckSight, "%s is stored in %s: covert %v", ev.Type, stored.Stream, game.IsCovert(d))
 		}
 		if !a.Check(ev, d) {
 			return result()
@@ -262,6 +289,9 @@ func VerifyAll(ctx context.Context, store Reader, games *game.Registry, opts Opt
 		wg.Go(func() {
 			for i := range next {
 				evs, err := readStream(ctx, store, streams[i])
+				if id, ok := matchstream.MatchID(streams[i]); ok && err == nil {
+					evs, err = readMatch(ctx, store, games, id)
+				}
 				if err == nil {
 					reports[i] = verifyEvents(games, streams[i], evs, opts.Fairness && revealed(evs))
 				}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"net/http"
@@ -51,6 +52,25 @@ type hostedKey struct{}
 // Nothing but a test sets it, so what the binary serves is games() alone.
 func hostingGames(ctx context.Context, reg *game.Registry) context.Context {
 	return context.WithValue(ctx, hostedKey{}, reg)
+}
+
+// twinKey is the context key of twinOf.
+type twinKey struct{}
+
+// twin is what makes two servers in a test twins: one clock and one stream of random
+// bytes each, which the test sets alike, so that the same requests make the same IDs,
+// seeds, tokens, salts and times.
+type twin struct {
+	now    func() time.Time
+	random io.Reader
+}
+
+// twinOf is ctx for a server run in a test whose engine reads now and random instead of
+// the system's clock and crypto/rand: two such servers fed the same requests store the
+// same bytes, which is how a test shows that a hidden action leaves no trace outside its
+// team (nothing but a test sets it).
+func twinOf(ctx context.Context, now func() time.Time, random io.Reader) context.Context {
+	return context.WithValue(ctx, twinKey{}, twin{now: now, random: random})
 }
 
 // hostedGames is the games a server run with ctx hosts.
@@ -219,11 +239,12 @@ type appConfig struct {
 func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *slog.Logger) (*app, error) {
 	reg := hostedGames(ctx)
 	figures := metrics.New()
+	tw, _ := ctx.Value(twinKey{}).(twin)
 	a := &app{
 		store:   store,
 		metrics: figures,
 		limits:  cfg.limits,
-		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures}),
+		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures, Now: tw.now, Random: tw.random}),
 		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter), projections.OnSetAside(func(u *match.Unreplayable) {
 			log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
 				"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)

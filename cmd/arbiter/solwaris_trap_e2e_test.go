@@ -57,9 +57,9 @@ const solwarisFullState = `... on SolwarisState{map width height cells phase dea
 // other seat and a spectator read the whole state, the events, matchEvents and
 // matchUpdates over both websocket protocols, and find no cell of the trap, no trap, no
 // sign that a trap was laid and nothing computed around it: the cast and the laying are
-// shown as two Concealed events, with no type, spell, team or cell of theirs; the state
-// they read is the same, byte for byte, before and after the cast (the caster's AP
-// included: with grimoires public, the AP spent would name the spell); the other seat's
+// in ann's team's hidden stream, so no event of the match's stands for them and its
+// version does not move; the state they read is the same before and after the cast (the
+// caster's AP included: with grimoires public, the AP spent would name the spell); the other seat's
 // reachable cells are the arena's as if no trap lay there. The layer sees it all. The other seat walks into it, and everyone sees it spring. The
 // server hosts a Solwaris whose catalog has a trap-laying spell (trapCatalog).
 func TestSolwarisTrapSecretOverGraphQL(t *testing.T) {
@@ -154,11 +154,17 @@ func TestSolwarisTrapSecretOverGraphQL(t *testing.T) {
 	for name, tok := range map[string]string{"bob": bob, "spectator": ""} {
 		before[name] = fullState(t, srv, tok, id)
 	}
+	var v struct{ Match struct{ Version int } }
+	srv.must(t, bob, `query($m:ID!){match(id:$m){version}}`, vars, &v)
+	beforeVersion := v.Match.Version
 	var cast struct {
 		CastSpell struct{ Version int }
 	}
 	srv.must(t, ann, `mutation($m:ID!,$s:String!,$c:String!){castSpell(matchId:$m, spell:$s, cell:$c){version}}`, map[string]any{"m": id, "s": trapSpell, "c": trap}, &cast)
-	castAt := cast.CastSpell.Version - 1 // SpellCast, then TrapLaid
+	if cast.CastSpell.Version != beforeVersion {
+		t.Fatalf("the trap's cast answers version %d; the match was at %d: its own stream counts the cast", cast.CastSpell.Version, beforeVersion)
+	}
+	castAt := cast.CastSpell.Version + 1 // the first event after the cast
 	annState := decoded(t, fullState(t, srv, ann, id))
 	if traps := stateOf(t, fullState(t, srv, ann, id)).Traps; len(traps) != 1 || traps[0].Cell != trap {
 		t.Fatalf("ann does not see her trap on %s: %+v", trap, traps)
@@ -280,9 +286,6 @@ func TestSolwarisTrapSecretOverGraphQL(t *testing.T) {
 				if seen >= castAt && seen <= hidden {
 					noTrapInState(t, fmt.Sprintf("%s's matchUpdates at version %d", name, seen), state, zone)
 				}
-				if (seen == castAt || seen == castAt+1) && !reflect.DeepEqual(decoded(t, state), decoded(t, before[name])) {
-					t.Fatalf("%s's matchUpdates at version %d, the trap's: %s; before the cast: %s", name, seen, state, before[name])
-				}
 			case <-ctx.Done():
 				t.Fatalf("%s's matchUpdates: %v before version %d", name, ctx.Err(), end.Match.Version)
 			}
@@ -336,13 +339,14 @@ func stateOf(t *testing.T, raw json.RawMessage) (s struct{ Traps []struct{ Cell 
 }
 
 // noTrap checks an event from the cast on shown to a client that may not see the trap:
-// the cast and the laying (at version cast and the next) are each shown as Concealed and
-// nothing else; no event names the trap spell, nor a cell of the trap's zone but the
-// bonuses drawn (public, drawn wherever a trap lies).
+// no event stands for the cast or the laying (they are in ann's team's hidden stream, not
+// the match's: TestATrapLeavesNoTraceOutsideItsTeam shows that nothing counts them), none
+// names the trap spell, nor a cell of the trap's zone but the bonuses drawn (public,
+// drawn wherever a trap lies).
 func noTrap(t *testing.T, where string, e wsEvent, zone []string, cast int) {
 	t.Helper()
-	if (e.Version == cast || e.Version == cast+1) && (!e.Redacted || e.Type != "Concealed" || string(e.Data) != "{}") {
-		t.Fatalf("%s: the trap's version %d is shown as %s %s (redacted %v)", where, e.Version, e.Type, e.Data, e.Redacted)
+	if e.Redacted || e.Type == "Concealed" {
+		t.Fatalf("%s: version %d is shown as %s %s (redacted %v)", where, e.Version, e.Type, e.Data, e.Redacted)
 	}
 	if e.Type == "SpellCast" || e.Type == "TrapLaid" || strings.Contains(string(e.Data), `"`+trapSpell+`"`) {
 		t.Fatalf("%s: version %d shows the trap's cast: %s %s", where, e.Version, e.Type, e.Data)

@@ -176,6 +176,31 @@ type Shadowed interface {
 	Shadow() Event
 }
 
+// Covert is implemented by an event whose very existence is a secret of the seats or
+// the team that may see it (a Solwaris trap laid, and the cast that lays it): a shadow
+// would still tell the others that something happened, and when. The engine stores a
+// covert event in its team's hidden stream (matchstream.Hidden), never in the match's
+// public stream, so that the public stream's versions, hash chain, receipts and exports
+// carry nothing of it; the match is folded from all its streams in store order. A covert
+// event has team visibility, and a decision is either wholly covert (one team's) or
+// wholly not: the engine refuses a mix, which it could not append atomically.
+type Covert interface {
+	Covert() bool
+}
+
+// IsCovert reports whether e is a covert event.
+func IsCovert(e Event) bool {
+	c, ok := e.(Covert)
+	return ok && c.Covert()
+}
+
+// Covering is implemented by rules whose matches may hold covert events: the engine, the
+// read side and replay then read a hidden stream per team beside the match's own. Rules
+// without it are read from the match's stream alone, as before.
+type Covering interface {
+	Covering()
+}
+
 // Record is what a game's export needs from the match around it.
 type Record struct {
 	MatchID string

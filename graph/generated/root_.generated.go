@@ -4479,6 +4479,10 @@ type Result {
 type MatchEvent {
   matchId: ID!
   version: Int!
+  """
+  The event's position in the store's global order; 0 in a match of a game with hidden
+  team streams (Solwaris), where it would count the hidden events between two of its own.
+  """
   position: Int!
   type: String!
   schemaVersion: Int!

@@ -234,8 +234,10 @@ type Loot struct {
 }
 
 type MatchEvent struct {
-	MatchID       string    `json:"matchId"`
-	Version       int       `json:"version"`
+	MatchID string `json:"matchId"`
+	Version int    `json:"version"`
+	// The event's position in the store's global order; 0 in a match of a game with hidden
+	// team streams (Solwaris), where it would count the hidden events between two of its own.
 	Position      int       `json:"position"`
 	Type          string    `json:"type"`
 	SchemaVersion int       `json:"schemaVersion"`

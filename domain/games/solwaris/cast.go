@@ -386,7 +386,7 @@ func (d *decision) layTrap(caster int, sp *grimoire.Spell, e grimoire.Effect, to
 	if sp != nil {
 		id = sp.ID
 	}
-	d.emit(TrapLaid{ID: trapID(d.s.Key, d.v0, len(d.out)), Team: d.s.Fighters[caster].Team, Layer: caster, Spell: id,
+	d.emit(TrapLaid{ID: trapID(d.s.Key, d.v0, d.s.Hidden, len(d.out)), Team: d.s.Fighters[caster].Team, Layer: caster, Spell: id,
 		Cell: to.String(), Zone: zone, Until: d.s.Turn + e.Duration, Effects: e.Effects})
 }
 

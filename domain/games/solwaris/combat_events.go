@@ -122,7 +122,15 @@ func (Concealed) EventType() string { return "Concealed" }
 func (SpellCast) Shadow() game.Event { return Concealed{} }
 
 // Shadow: the other team and the spectators learn nothing of a trap laid.
-func (TrapLaid) Shadow() game.Event     { return Concealed{} }
+func (TrapLaid) Shadow() game.Event { return Concealed{} }
+
+// Covert: a trap spell's cast is its team's secret, its very existence included (see
+// game.Covert): it is stored in the team's hidden stream, never in the match's.
+func (e SpellCast) Covert() bool { return e.Hidden }
+
+// Covert: a trap laid is its team's secret until it triggers (TrapTriggered, public).
+func (TrapLaid) Covert() bool { return true }
+
 func (Damaged) EventType() string       { return "Damaged" }
 func (Fallen) EventType() string        { return "Fallen" }
 func (Pushed) EventType() string        { return "Pushed" }

@@ -19,7 +19,11 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	s, _ := st.(State)
 	s = s.clone()
 	s.cat = r.Catalog
-	s.Version++
+	if game.IsCovert(e) {
+		s.Hidden++ // a covert event never shifts the random streams of public decisions
+	} else {
+		s.Version++
+	}
 	switch e := e.(type) {
 	case Keyed:
 		s.Key, _ = hex.DecodeString(e.Key)

@@ -31,13 +31,15 @@ func keyOf(v fairness.Version, seed []byte) []byte {
 
 func hexKey(k []byte) string { return hex.EncodeToString(k) }
 
-// trapID is the ID of the trap laid by the n-th event of the decision taken at version
-// v: derived from the secret key, it names the trap when it springs and says nothing of
-// the other traps (an index in the match's list of traps would count them).
-func trapID(key []byte, v, n int) string {
-	var buf [16]byte
+// trapID is the ID of the trap laid by the n-th event of the decision taken at public
+// version v after hidden covert events: derived from the secret key, it names the trap
+// when it springs and says nothing of the other traps (an index in the match's list of
+// traps would count them). Two traps laid at one public version differ by hidden.
+func trapID(key []byte, v, hidden, n int) string {
+	var buf [24]byte
 	binary.BigEndian.PutUint64(buf[:8], uint64(int64(v)))
-	binary.BigEndian.PutUint64(buf[8:], uint64(int64(n)))
+	binary.BigEndian.PutUint64(buf[8:16], uint64(int64(n)))
+	binary.BigEndian.PutUint64(buf[16:], uint64(int64(hidden)))
 	sum := sha256.Sum256(append(append([]byte("solwaris/trap/"), key...), buf[:]...))
 	return hex.EncodeToString(sum[:8])
 }

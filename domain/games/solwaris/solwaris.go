@@ -75,7 +75,12 @@ var (
 	_ game.Charging    = Rules{}
 	_ game.Boarded     = Rules{}
 	_ game.RatingKeyed = Rules{}
+	_ game.Covering    = Rules{}
 )
+
+// Covering: a team's traps, and the casts that lay them, are covert (game.Covert): each
+// team has a hidden stream beside the match's.
+func (Rules) Covering() {}
 
 // Info names the game.
 func (Rules) Info() game.Info { return game.Info{ID: ID, Name: "Solwaris", RulesVersion: "1"} }

@@ -23,7 +23,11 @@ type State struct {
 
 	Phase    string
 	Deadline time.Time
-	Version  int // game events folded: each decision draws from its own stream
+	Version  int // public game events folded: each decision draws from its own stream
+	// Hidden counts the covert events folded (game.Covert), apart from Version: were they
+	// counted in it, every random outcome after a trap laid would differ from what it is
+	// without the trap, and the other team would see that something was hidden.
+	Hidden int
 
 	Chosen    []bool     // by seat: its grimoire is chosen
 	Grimoires []Grimoire // by seat, once chosen
