@@ -80,7 +80,7 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 		f.Stocks = combat.Expire(f.Stocks, e.Turn)
 		for i := range s.Fighters {
 			h := &s.Fighters[i]
-			h.Lasting = slices.DeleteFunc(slices.Clone(h.Lasting), func(l Lasting) bool { return l.Caster == e.Fighter && l.Ends <= e.Turn })
+			h.Lasting = slices.DeleteFunc(slices.Clone(h.Lasting), func(l Lasting) bool { return s.lapsed(l, e.Fighter, e.Turn) })
 		}
 		s.Traps = slices.DeleteFunc(s.Traps, func(t Trap) bool { return s.expired(t, e.Fighter, e.Turn) })
 	case FighterMoved:
@@ -117,6 +117,25 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 		}
 	}
 	return s
+}
+
+// lapsed reports whether lasting effect l is over when fighter f starts its turn of round
+// turn: at the start of its caster's turn of round Ends. A caster that has fallen has no
+// more turns, so its place in the order counts instead, as a fallen layer's does for its
+// traps: the effect ends at the first turn of round Ends from that place on (the turn the
+// caster would have started), or at the first turn after, if no one plays from there.
+// Ending it when its caster falls would cut short what it gave its allies (or took from
+// its foes) for a fall they had no part in; never ending it would make it last for ever.
+func (s *State) lapsed(l Lasting, f, turn int) bool {
+	switch {
+	case l.Caster == f:
+		return l.Ends <= turn
+	case l.Caster >= len(s.Fighters) || s.Fighters[l.Caster].OnArena:
+		return false
+	case turn != l.Ends:
+		return turn > l.Ends
+	}
+	return slices.Index(s.Order, f) >= slices.Index(s.Order, l.Caster)
 }
 
 // expired reports whether trap t is gone when fighter f starts its turn of round turn. A

@@ -171,3 +171,43 @@ func TestASprungTrapCountsNoOtherTrap(t *testing.T) {
 		t.Fatalf("the third trap springs as %+v; laid as %+v", tr, laid)
 	}
 }
+
+// A lasting effect ends at the start of its caster's turn of the round it names; a caster
+// that falls has no such turn, so its place in the order counts (as a fallen layer's does
+// for its traps): the effect ends at the turn the caster would have started, or the first
+// one after. The Arcaniste's Élémentaire (after her in the order) puts a resistance on
+// the Guerrier until its turn of the next round, and falls at once; the Guerrier and the
+// Arcaniste play that round with it on; no one plays from the Élémentaire's place, so it
+// ends at the start of the round after, the Guerrier's turn. Without the rule it would
+// never end.
+func TestALastingEffectOfAFallenCasterEnds(t *testing.T) {
+	s := arcaniste(position(t, `
+		1.....
+		..*...
+		....2.
+	`))
+	s.Traps[0].Effects = []grimoire.Effect{{Kind: grimoire.Damage, To: grimoire.ToAll, Min: 20, Max: 20}}
+	s, _ = act(t, s, 1, CastSpell{Spell: "elementaire-de-flamme", Cell: "d2"})
+	s, _ = act(t, s, 1, EndTurn{})
+	if s.Actor != 2 {
+		t.Fatalf("after the summon, fighter %d acts; order %v", s.Actor, s.Order)
+	}
+	round := s.Turn
+	s.Fighters[0].Lasting = []Lasting{{Kind: "resistance", Amount: 20, Caster: 2, Ends: round + 1}}
+	s.Fighters[2].HP = 10
+	s, evs := act(t, s, 1, MoveFighter{Path: []string{"c2"}})
+	if len(events[Fallen](evs)) != 1 || s.Fighters[2].OnArena || s.Actor != 0 || s.Turn != round+1 {
+		t.Fatalf("the Élémentaire in the trap: %+v; actor %d, round %d", evs, s.Actor, s.Turn)
+	}
+	if len(s.Fighters[0].Lasting) != 1 {
+		t.Fatalf("the Guerrier's turn of round %d starts without the effect, before the caster's place", round+1)
+	}
+	s, _ = act(t, s, 0, EndTurn{})
+	if s.Actor != 1 || len(s.Fighters[0].Lasting) != 1 {
+		t.Fatalf("the Arcaniste's turn of round %d: fighter %d acts, the Guerrier's effects %+v", round+1, s.Actor, s.Fighters[0].Lasting)
+	}
+	s, _ = act(t, s, 1, EndTurn{})
+	if s.Actor != 0 || s.Turn != round+2 || len(s.Fighters[0].Lasting) != 0 {
+		t.Fatalf("round %d, fighter %d acts: the fallen caster's effect is %+v", s.Turn, s.Actor, s.Fighters[0].Lasting)
+	}
+}
