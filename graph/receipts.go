@@ -11,6 +11,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/arbiter-games/arbiter/matchstream"
+	"github.com/arbiter-games/arbiter/projections"
 	"github.com/arbiter-games/arbiter/receipt"
 	"github.com/arbiter-games/arbiter/serverkey"
 )
@@ -52,6 +53,48 @@ func (r *Resolver) readLog(ctx context.Context, matchID string) (*matchLog, erro
 		return nil, fmt.Errorf("reading match %s for its receipt: %w", matchID, err)
 	}
 	if l.tree, err = receipt.Build(matchID, l.hash); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// teamLog reads the caller's team's hidden stream in the match (matchstream.Hidden), as
+// far as the read side has folded it, and builds its tree, named after the stream. Only a
+// player seated in the match has a team; its secrets are its team's alone.
+func (r *Resolver) teamLog(ctx context.Context, matchID string) (*matchLog, error) {
+	if r.Key == nil {
+		return nil, errNoKey
+	}
+	p, err := r.viewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v := r.Lobby.Get(matchID)
+	if v == nil {
+		return nil, r.noMatch(matchID)
+	}
+	viewer := projections.ViewerOf(v.State, viewerID(p))
+	if len(viewer.Teams) == 0 {
+		return nil, game.Reject(game.Forbidden, "only a player seated in match %s has a team, and so a team receipt", matchID)
+	}
+	stream := matchstream.Hidden(matchID, viewer.Teams[0])
+	l := &matchLog{}
+	for upTo := v.At.HiddenVersion(viewer.Teams[0]); int64(len(l.hash)) < upTo; {
+		evs, err := r.Engine.Store().ReadStream(ctx, stream, int64(len(l.hash)), catchUpPage)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s for its receipt: %w", stream, err)
+		}
+		if len(evs) == 0 {
+			break
+		}
+		for _, ev := range evs {
+			if ev.Version > upTo {
+				break
+			}
+			l.hash, l.prev = append(l.hash, ev.Hash), append(l.prev, ev.PrevHash)
+		}
+	}
+	if l.tree, err = receipt.Build(stream, l.hash); err != nil {
 		return nil, err
 	}
 	return l, nil

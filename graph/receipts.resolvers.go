@@ -51,6 +51,15 @@ func (r *queryResolver) NewerReceipt(ctx context.Context, matchID string, since 
 	return &model.NewerReceipt{Receipt: now, Since: since, Proof: receipt.EncodeProof(p)}, nil
 }
 
+// TeamReceipt is the resolver for the teamReceipt field.
+func (r *queryResolver) TeamReceipt(ctx context.Context, matchID string) (*model.Receipt, error) {
+	l, err := r.teamLog(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
+	return r.signedReceipt(l, l.tree.Size())
+}
+
 // ServerKey is the resolver for the serverKey field.
 func (r *queryResolver) ServerKey(ctx context.Context) (*model.ServerKey, error) {
 	return r.serverKey()

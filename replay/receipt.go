@@ -41,7 +41,11 @@ func VerifyReceipt(ctx context.Context, store Reader, pub ed25519.PublicKey, sig
 	if err != nil {
 		return ReceiptReport{}, err
 	}
-	evs, err := readStream(ctx, store, matchstream.Name(matchID))
+	stream := matchstream.Name(matchID)
+	if _, _, hidden := matchstream.HiddenOf(matchID); hidden {
+		stream = matchID // a team's receipt (graph's teamReceipt) names its hidden stream
+	}
+	evs, err := readStream(ctx, store, stream)
 	if err != nil {
 		return ReceiptReport{}, err
 	}

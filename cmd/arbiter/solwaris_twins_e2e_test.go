@@ -7,14 +7,17 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // lockedReader is a seeded stream of random bytes that goroutines may share.
@@ -234,6 +237,45 @@ func TestATrapLeavesNoTraceOutsideItsTeam(t *testing.T) {
 		t.Fatalf("ann does not see her trap on %s: %+v", trap, traps)
 	}
 	compare("after the trap")
+	// ann's team's receipt covers its hidden stream: the trap's two events on the first
+	// twin, none on the second; bob's is his team's, alike on both; a spectator has none.
+	teamReceipt := func(srv *server, tok string) (r struct {
+		Size int
+		Note string
+	}, code string) {
+		t.Helper()
+		resp := srv.post(t, tok, `query($m:ID!){teamReceipt(matchId:$m){matchId size root note}}`, vars)
+		if code = resp.code(); code == "" {
+			var d struct {
+				TeamReceipt struct {
+					Size int
+					Note string
+				}
+			}
+			if err := json.Unmarshal(resp.Data, &d); err != nil {
+				t.Fatal(err)
+			}
+			r = d.TeamReceipt
+		}
+		return r, code
+	}
+	if r0, _ := teamReceipt(twins[0], ann); r0.Size != 2 {
+		t.Fatalf("ann's team receipt covers %d events; want the trap's cast and its laying", r0.Size)
+	}
+	if r1, _ := teamReceipt(twins[1], ann); r1.Size != 0 {
+		t.Fatalf("ann's team receipt without a trap covers %d events", r1.Size)
+	}
+	if b0, _ := teamReceipt(twins[0], bob); b0 != func() struct {
+		Size int
+		Note string
+	} { b1, _ := teamReceipt(twins[1], bob); return b1 }() || b0.Size != 0 {
+		t.Fatalf("bob's team receipt differs between the twins or is not empty: %+v", b0)
+	}
+	for _, srv := range twins {
+		if _, code := teamReceipt(srv, ""); code != "FORBIDDEN" {
+			t.Fatalf("a spectator's team receipt: %q, want FORBIDDEN", code)
+		}
+	}
 	for _, w := range watchers {
 		for _, protocol := range []string{"graphql-transport-ws", "graphql-ws"} {
 			open(w.name+" matchEvents after "+protocol, w.token, protocol, eventsSub, map[string]any{"m": id, "a": before.Match.Version - 2})
@@ -296,6 +338,20 @@ func TestATrapLeavesNoTraceOutsideItsTeam(t *testing.T) {
 	}
 	if traps := stateOf(t, fullState(t, twins[1], bob, id)).Traps; len(traps) != 0 {
 		t.Fatalf("the twin without a trap shows %+v", traps)
+	}
+
+	// verify re-derives the duel from both streams, and the store still holds what ann's
+	// team receipt signed.
+	r0, _ := teamReceipt(twins[0], ann)
+	file := filepath.Join(dir, "team.receipt")
+	if err := os.WriteFile(file, []byte(r0.Note), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	twins[0].stop(t)
+	var out, errOut bytes.Buffer
+	if code := run(hostingGames(context.Background(), reg), []string{"verify", "--db", twins[0].db, "--key", key, "--match", matchstream.Hidden(id, 0), "--receipt", file}, &out, &errOut); code != 0 ||
+		!strings.Contains(out.String(), "ok   receipt: match "+matchstream.Hidden(id, 0)+" still holds the 2 events") || !strings.Contains(out.String(), "ok ") {
+		t.Fatalf("verify with ann's team receipt: exit %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 }
 

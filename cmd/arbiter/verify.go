@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/replay"
 )
 
@@ -27,7 +28,7 @@ func init() {
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	id := fs.String("match", "", "verify only this match (its chain and its rules, not the store as a whole)")
+	id := fs.String("match", "", "verify only this match (its chain and its rules, not the store as a whole); with --receipt, a team's receipt names its hidden stream, hidden-<team>-<match>")
 	file := fs.String("file", "", "verify a match's export, GET /matches/{id}.ndjson, offline: no store is read")
 	fair := fs.Bool("fairness", false, "also draw every deck, deal, shuffle and roll of each finished match again from its revealed seed and its seats' entropy, and fail on any difference (docs/fairness.md); with --match or --file the match must be over")
 	receiptFile := fs.String("receipt", "", "with --match: also check that the store still holds exactly the events this receipt (a signed tree head taken from the API's receipt query) signed; see docs/receipts.md")
@@ -88,14 +89,18 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if *fair {
 			verify = replay.VerifyFairness
 		}
-		r, err := verify(ctx, store, games(), *id)
+		matchID := *id
+		if m, _, hidden := matchstream.HiddenOf(*id); hidden {
+			matchID = m // a team's receipt names its hidden stream; the match is verified whole
+		}
+		r, err := verify(ctx, store, hostedGames(ctx), matchID)
 		if err != nil {
 			return err
 		}
 		reports = []replay.Report{r}
 	} else {
 		tick := newTicker(time.Second)
-		reports, err = replay.VerifyAll(ctx, store, games(), replay.Options{Fairness: *fair, Progress: func(p replay.Progress) {
+		reports, err = replay.VerifyAll(ctx, store, hostedGames(ctx), replay.Options{Fairness: *fair, Progress: func(p replay.Progress) {
 			if tick.due() {
 				if p.Verified == 0 {
 					fmt.Fprintf(stderr, "listing streams: %d events read, %d streams\n", p.Scanned, p.Streams)
@@ -138,7 +143,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		first = cmp.Or(first, r.Err())
 	}
 	if *id == "" {
-		w, err := replay.VerifyWallets(ctx, store, games())
+		w, err := replay.VerifyWallets(ctx, store, hostedGames(ctx))
 		if err != nil {
 			return err
 		}

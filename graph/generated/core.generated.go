@@ -117,6 +117,7 @@ type QueryResolver interface {
 	Receipt(ctx context.Context, matchID string) (*model.Receipt, error)
 	EventProof(ctx context.Context, matchID string, version int, size int) (*model.EventProof, error)
 	NewerReceipt(ctx context.Context, matchID string, since int) (*model.NewerReceipt, error)
+	TeamReceipt(ctx context.Context, matchID string) (*model.Receipt, error)
 	ServerKey(ctx context.Context) (*model.ServerKey, error)
 	Arenas(ctx context.Context) ([]*solwaris.Arena, error)
 	SolwarisClasses(ctx context.Context) ([]*grimoire.Class, error)
@@ -1354,6 +1355,20 @@ func (ec *executionContext) field_Query_reviewMatch_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["id"] = arg0
+	return args, nil
+}
+
+func (ec *executionContext) field_Query_teamReceipt_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "matchId",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["matchId"] = arg0
 	return args, nil
 }
 
@@ -6148,6 +6163,50 @@ func (ec *executionContext) fieldContext_Query_newerReceipt(ctx context.Context,
 	return fc, nil
 }
 
+func (ec *executionContext) _Query_teamReceipt(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Query_teamReceipt(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Query().TeamReceipt(ctx, fc.Args["matchId"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.Receipt) graphql.Marshaler {
+			return ec.marshalNReceipt2ᚖgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋgraphᚋmodelᚐReceipt(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Query_teamReceipt(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Query",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Receipt(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Query_teamReceipt_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Query_serverKey(ctx context.Context, field graphql.CollectedField) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -8989,6 +9048,12 @@ func (ec *executionContext) _Query(ctx context.Context, sel ast.SelectionSet) gr
 				true, true,
 				func(ctx context.Context) graphql.Marshaler {
 					return ec._Query_newerReceipt(ctx, field)
+				})
+		case "teamReceipt":
+			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,
+				true, true,
+				func(ctx context.Context) graphql.Marshaler {
+					return ec._Query_teamReceipt(ctx, field)
 				})
 		case "serverKey":
 			out.ResolveRootConcurrently(innerCtx, ec.OperationContext, i,

@@ -472,6 +472,7 @@ type ComplexityRoot struct {
 		ReviewMatch     func(childComplexity int, id string) int
 		ServerKey       func(childComplexity int) int
 		SolwarisClasses func(childComplexity int) int
+		TeamReceipt     func(childComplexity int, matchID string) int
 	}
 
 	Rating struct {
@@ -2827,6 +2828,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SolwarisClasses(childComplexity), true
+	case "Query.teamReceipt":
+		if e.ComplexityRoot.Query.TeamReceipt == nil {
+			break
+		}
+
+		args, err := ec.field_Query_teamReceipt_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.TeamReceipt(childComplexity, args["matchId"].(string)), true
 
 	case "Rating.draws":
 		if e.ComplexityRoot.Rating.Draws == nil {
@@ -4826,6 +4838,15 @@ extend type Query {
   receipt of size since.
   """
   newerReceipt(matchId: ID!, since: Int!): NewerReceipt!
+  """
+  A receipt of your team's hidden stream in the match: the signed head of the tree over
+  its covert events (a Solwaris team's traps and their casts, which the match's own
+  stream, and so receipt, never holds; docs/architecture.md, hidden streams). Its matchId
+  is the stream's name, hidden-<team>-<match>: ` + "`" + `arbiter verify --receipt FILE --match
+  hidden-<team>-<match>` + "`" + ` checks a store against it. For the team's seated players alone
+  (FORBIDDEN to others) until the match is over. A team that laid nothing gets size 0.
+  """
+  teamReceipt(matchId: ID!): Receipt!
   "The server's public key, which signs receipts and the store's head."
   serverKey: ServerKey!
 }
