@@ -295,11 +295,15 @@ func TestATrapLeavesNoTraceOutsideItsTeam(t *testing.T) {
 		Match struct {
 			Version int
 			Status  string
+			Result  struct {
+				Winners []int
+				Reason  string
+			}
 		}
 	}
-	each(bob, `query($m:ID!){match(id:$m){version status}}`, vars, &end)
-	if end.Match.Status != "FINISHED" {
-		t.Fatalf("after ann resigned the match is %s", end.Match.Status)
+	each(bob, `query($m:ID!){match(id:$m){version status result{winners reason}}}`, vars, &end)
+	if end.Match.Status != "FINISHED" || !slices.Equal(end.Match.Result.Winners, []int{1}) {
+		t.Fatalf("after ann resigned the match is %s, %+v: her resignation gives bob the win", end.Match.Status, end.Match.Result)
 	}
 	for _, w := range watchers {
 		open(w.name+" replay", w.token, "graphql-transport-ws", replaySub, vars)
