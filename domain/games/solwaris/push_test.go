@@ -210,3 +210,21 @@ func TestASwapSpringsATrap(t *testing.T) {
 	}
 	refused(t, s, 0, MoveFighter{Path: []string{"e1"}}, game.IllegalMove)
 }
+
+// Some spells have their own, stronger shock: the Guerrier's Onde de choc pushes the
+// enemies around him 2 cells with a shock of 18 a cell not travelled, not the usual 12.
+// The Arcaniste beside him, her back to a rock, travels none: 36, as the Guerrier's hit.
+func TestOndeDeChocHasItsOwnShock(t *testing.T) {
+	s := positionOf(t, `
+		.12#
+		....
+	`, "guerrier", "arcaniste", "onde-de-choc")
+	_, evs := act(t, s, 0, CastSpell{Spell: "onde-de-choc", Cell: "b1"})
+	p, hits := events[Pushed](evs), events[Damaged](evs)
+	if len(p) != 1 || len(p[0].Path) != 0 || p[0].Missed != 2 || p[0].Stop != "obstacle" {
+		t.Fatalf("the push %+v", p)
+	}
+	if len(hits) != 2 || !hits[1].Shock || hits[1].Base != 2*18 || hits[1].Caster != 0 || hits[1].Fighter != 1 {
+		t.Fatalf("the hits %+v: want the spell's roll, then a shock of 36 by the Guerrier", hits)
+	}
+}
