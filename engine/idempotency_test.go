@@ -125,5 +125,5 @@ func TestAPlayerCannotPreemptItsTimeout(t *testing.T) {
 	timers.Track(id, deadline)
 	now.Store(deadline.Add(time.Second).UnixNano())
 	go func() { _ = timers.Run(ctx) }()
-	waitForTimeout(ctx, t, e, id)
+	waitForTimeout(ctx, t, e, id, nil)
 }

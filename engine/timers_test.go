@@ -111,8 +111,10 @@ func TestTimersRetryAndFollowTheLatestDeadline(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	flaky.down.Store(false)
-	now.Store(deadline.Add(2 * time.Second).UnixNano()) // the retry is due
-	waitForTimeout(ctx, t, e, id)
+	// The retry rings a second after the refusal by the clock the timers read once the
+	// append failed, which may be after the refusal was counted: the clock moves on a
+	// second at a time until the retry has rung and the match has timed out.
+	waitForTimeout(ctx, t, e, id, func() { now.Add(int64(time.Second)) })
 }
 
 // timedMatch creates a chess match with one minute each on e, and seats white and black.
@@ -131,8 +133,8 @@ func timedMatch(ctx context.Context, t *testing.T, e *engine.Engine) string {
 }
 
 // waitForTimeout waits until a match ends on time, and fails if it ends otherwise or not
-// before ctx does.
-func waitForTimeout(ctx context.Context, t *testing.T, e *engine.Engine, id string) {
+// before ctx does. tick, if not nil, moves the test's clock on between looks.
+func waitForTimeout(ctx context.Context, t *testing.T, e *engine.Engine, id string, tick func()) {
 	t.Helper()
 	for ctx.Err() == nil {
 		snap, err := e.Match(ctx, id)
@@ -141,6 +143,9 @@ func waitForTimeout(ctx context.Context, t *testing.T, e *engine.Engine, id stri
 				t.Fatalf("result %+v", snap.State.Result)
 			}
 			return
+		}
+		if tick != nil {
+			tick()
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
