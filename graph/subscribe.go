@@ -122,7 +122,9 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 
 // checkAfter refuses a subscription from a version the match does not have. The read
 // side answers first; only a version past it (a node whose read side lags the store) is
-// checked against the store's, which takes no lock either.
+// checked against the store's, which takes no lock either. A match the store holds and
+// this node's read side has not applied yet (created on another node a moment ago) is
+// waited for, so the subscription starts from the match and does not find it missing.
 func (r *Resolver) checkAfter(ctx context.Context, matchID, stream string, after int64) error {
 	if after < 0 {
 		return game.Reject(game.BadInput, "after=%d is outside the match: versions start at 0", after)
@@ -142,6 +144,22 @@ func (r *Resolver) checkAfter(ctx context.Context, matchID, stream string, after
 	}
 	if after > head {
 		return game.Reject(game.BadInput, "after=%d is outside the match, which has versions 0 to %d", after, head)
+	}
+	if r.Lobby.Get(matchID) != nil {
+		return nil
+	}
+	evs, err := r.Engine.Store().ReadStream(ctx, stream, head-1, 1)
+	if err != nil {
+		return fmt.Errorf("reading event %d of match %s: %w", head, matchID, err)
+	}
+	if len(evs) == 0 {
+		return r.noMatch(matchID)
+	}
+	if err := r.ReadPos.WaitFor(ctx, evs[0].Position); err != nil {
+		return fmt.Errorf("waiting for the read side to apply match %s: %w", matchID, err)
+	}
+	if r.Lobby.Get(matchID) == nil {
+		return r.noMatch(matchID) // set aside as it was applied
 	}
 	return nil
 }
