@@ -110,6 +110,20 @@ func newBrowser(t *testing.T, url string, within time.Duration) *browser {
 func (b *browser) open(name, path string) *tab {
 	b.t.Helper()
 	ctx, _ := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	return b.start(ctx, name, path)
+}
+
+// another opens a page of the server in a new tab of p's browser context: the same
+// person's other tab, sharing p's localStorage (its player).
+func (p *tab) another(name, path string) *tab {
+	p.b.t.Helper()
+	ctx, _ := chromedp.NewContext(p.ctx) // no target of its own yet: a new tab, in p's browser context
+	return p.b.start(ctx, name, path)
+}
+
+// start records the tab of ctx, listens to its errors and opens path in it.
+func (b *browser) start(ctx context.Context, name, path string) *tab {
+	b.t.Helper()
 	p := &tab{b: b, name: name, ctx: ctx}
 	b.mu.Lock()
 	b.pages = append(b.pages, p)

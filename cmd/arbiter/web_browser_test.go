@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 // The web client's browser tests: a real server on a free port with a real SQLite file,
@@ -196,4 +198,98 @@ func TestBrowserPlaysTheBot(t *testing.T) {
 		t.Fatalf("Black's board starts at %s, want h1 at the top left", got)
 	}
 	ann.has("Ann's pieces to move", `.sq.movable`)
+}
+
+// TestBrowserWatchesItsOwnBotGame is the newcomer's path: Nia signs up in the lobby and
+// plays the bot at chess, and in another tab of the same browser (her player there too)
+// opens the lobby, finds the match in its live list and watches it. Every move, hers and
+// the bot's, appears on the watch page while the game is live; at the end the watch page
+// shows the API's moves and position, and the result once she resigns.
+func TestBrowserWatchesItsOwnBotGame(t *testing.T) {
+	srv, _, nia := browserPlayer(t, "Nia")
+	id := nia.createFromLobby("CHESS", "", true)
+	nia.has("the live match", `section[data-status=LIVE]`)
+
+	watch := nia.another("nia-watching", "/")
+	me := nia.eval(`JSON.parse(localStorage.getItem("arbiter.player")).id`)
+	watch.has("Nia's player in her other tab", `#who [data-player="`+me+`"]`)
+	watch.click("Watch, in the lobby's live list", `table[data-list=live] tr[data-match-id="`+id+`"] [data-action=watch]`)
+	watch.wait("the watch page", `location.hash === "#/watch/`+id+`" && document.querySelector("section[data-status=LIVE]")`)
+	if got := watch.eval(`document.querySelector("section.match h1").textContent`); !strings.Contains(got, "watching") {
+		t.Fatalf("the watch page is titled %q, not as a spectator's", got)
+	}
+
+	const movesList = `Array.from(document.querySelectorAll("ol.moves li"), (li) => li.textContent).join(" ")`
+	for i := 0; i < 4; i++ {
+		// Nia plays the first move her board offers: its first piece that may move, to that
+		// piece's first square.
+		nia.click("a piece that may move", `.sq.movable`)
+		nia.click("a square it may go to", `.sq.dest`)
+		nia.wait("her move and the bot's answer", fmt.Sprintf(`document.querySelectorAll("ol.moves li").length === %d || document.querySelector("section[data-status=FINISHED]")`, 2*i+2))
+		played := strings.Fields(nia.eval(movesList))
+		if len(played) < 2*i+2 {
+			break // the bot mated her
+		}
+		// Live: the watcher has both moves before the game goes on.
+		watch.movesShown(played...)
+		if nia.eval(`!!document.querySelector("section[data-status=FINISHED]")`) == "true" {
+			break
+		}
+	}
+	if nia.eval(`!!document.querySelector("section[data-status=LIVE]")`) == "true" {
+		nia.click("Resign", `[data-action=resign]`)
+	}
+	for _, p := range []*tab{nia, watch} {
+		p.has("the finished match", `section[data-status=FINISHED]`)
+	}
+	result := nia.wait("Nia's result", `document.querySelector(".result").textContent`)
+	if got := watch.wait("the watcher's result", `document.querySelector(".result").textContent`); got != result || !strings.HasPrefix(got, "Arbiter bot won") {
+		t.Fatalf("the watcher shows the result %q, Nia %q", got, result)
+	}
+	if n := watch.eval(`document.querySelectorAll(".controls button").length`); n != "0" {
+		t.Fatalf("the watch page offers %s controls", n)
+	}
+
+	// The watch page's moves and pieces are the API's.
+	var api struct {
+		Match struct {
+			Moves []string
+			State struct {
+				Board struct{ Fen string }
+			}
+		}
+	}
+	srv.must(t, "", `query($m: ID!) { match(id: $m) { moves state { ... on ChessState { board { fen } } } } }`, map[string]any{"m": id}, &api)
+	if len(api.Match.Moves) < 2 {
+		t.Fatalf("the API lists the moves %q", api.Match.Moves)
+	}
+	watch.movesShown(api.Match.Moves...)
+	got := watch.eval(`Array.from(document.querySelectorAll(".board .sq.piece"), (b) => b.getAttribute("aria-label")).sort().join("; ")`)
+	if want := strings.Join(fenLabels(api.Match.State.Board.Fen), "; "); got != want {
+		t.Fatalf("the watch page shows the pieces\n%s\nthe API's position %s has\n%s", got, api.Match.State.Board.Fen, want)
+	}
+}
+
+// fenLabels names each piece of a FEN's placement as the board labels its square
+// ("e1, white king"), sorted.
+func fenLabels(fen string) []string {
+	names := map[rune]string{'k': "king", 'q': "queen", 'r': "rook", 'b': "bishop", 'n': "knight", 'p': "pawn"}
+	var out []string
+	for i, row := range strings.Split(strings.Fields(fen)[0], "/") {
+		f := 0
+		for _, c := range row {
+			if c >= '1' && c <= '9' {
+				f += int(c - '0')
+				continue
+			}
+			colour := "black"
+			if unicode.IsUpper(c) {
+				colour = "white"
+			}
+			out = append(out, fmt.Sprintf("%c%d, %s %s", 'a'+f, 8-i, colour, names[unicode.ToLower(c)]))
+			f++
+		}
+	}
+	sort.Strings(out)
+	return out
 }

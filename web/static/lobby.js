@@ -46,7 +46,11 @@ function row(m, me, status) {
   const clock = m.options.find((o) => o.key === "clock")?.value;
   let action;
   if (m.status === "FINISHED") action = h("a", { href: "#/replay/" + m.id, "data-action": "replay" }, "Replay");
-  else if (seated) action = h("a", { href: "#/match/" + m.id, "data-action": "open" }, "Play");
+  else if (seated) {
+    // Your own live match is also yours to watch, in another tab, as a spectator sees it.
+    action = [h("a", { href: "#/match/" + m.id, "data-action": "open" }, "Play"),
+      m.status === "LIVE" ? [" · ", h("a", { href: "#/watch/" + m.id, "data-action": "watch" }, "Watch")] : ""];
+  }
   else if (m.status === "OPEN" && free && me) action = h("button", { type: "button", "data-action": "join", onclick: () => join(m.id, status) }, "Join");
   else action = h("a", { href: "#/watch/" + m.id, "data-action": "watch" }, "Watch");
   return h("tr", { "data-match-id": m.id, "data-game": m.game },
