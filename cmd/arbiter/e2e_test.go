@@ -219,6 +219,14 @@ func (s *server) subscribe(t testing.TB, ctx context.Context, protocol, token, m
 // data of each result; the channel closes when the server completes the subscription.
 func (s *server) subscribeRaw(t testing.TB, ctx context.Context, protocol, token, query string, vars map[string]any) <-chan json.RawMessage {
 	t.Helper()
+	out, _ := s.subscribeCompleting(t, ctx, protocol, token, query, vars)
+	return out
+}
+
+// subscribeCompleting is subscribeRaw that also tells, once the channel is closed, whether
+// the server completed the subscription (rather than the connection or ctx ending it).
+func (s *server) subscribeCompleting(t testing.TB, ctx context.Context, protocol, token, query string, vars map[string]any) (<-chan json.RawMessage, func() bool) {
+	t.Helper()
 	ws := "ws" + strings.TrimPrefix(s.url, "http") + "/graphql"
 	conn, _, err := websocket.Dial(ctx, ws, &websocket.DialOptions{Subprotocols: []string{protocol}})
 	if err != nil {
@@ -247,6 +255,7 @@ func (s *server) subscribeRaw(t testing.TB, ctx context.Context, protocol, token
 		t.Fatal(err)
 	}
 	out := make(chan json.RawMessage, 256)
+	completed := false // written before out is closed, read after
 	go func() {
 		defer close(out)
 		defer conn.CloseNow()
@@ -277,11 +286,12 @@ func (s *server) subscribeRaw(t testing.TB, ctx context.Context, protocol, token
 				if msg.Type == "error" {
 					t.Errorf("subscription error: %s", msg.Payload)
 				}
+				completed = msg.Type == "complete"
 				return
 			}
 		}
 	}()
-	return out
+	return out, func() bool { return completed }
 }
 
 // TestEndToEnd plays a rated game to checkmate over HTTP with two players, follows it

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -119,9 +120,22 @@ func TestNDJSONExportOfEveryGame(t *testing.T) {
 			}
 
 			liveBody := body
+			_, _, mine := srv.getExport(t, white, id+".ndjson")
+			liveMine := exportOf(t, mine)
 			srv.must(t, white, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
 			_, _, body = srv.getExport(t, "", id+".ndjson")
 			full := exportOf(t, body)
+			// The paced replay of the finished match, for a spectator and for White.
+			protocol := "graphql-transport-ws"
+			if g == "CHESS" {
+				protocol = "graphql-ws"
+			}
+			_, _, mine = srv.getExport(t, white, id+".ndjson")
+			hidden := srv.checkReplay(t, protocol, "", id, replayAfter, live, full)
+			srv.checkReplay(t, protocol, white, id, replayAfter, liveMine, exportOf(t, mine))
+			if (g == "UNFAIR_CHESS" || g == "MAGIC_CHESS") && hidden == 0 {
+				t.Errorf("the spectator's replay of %s from version %d hid nothing the live export hid", g, replayAfter+1)
+			}
 			if full.Header.Status != "FINISHED" || full.Header.Redacted != 0 || len(full.Lines) <= len(live.Lines) {
 				t.Fatalf("export after the end: %+v with %d lines (live had %d)", full.Header, len(full.Lines), len(live.Lines))
 			}
@@ -165,6 +179,84 @@ func TestNDJSONExportOfEveryGame(t *testing.T) {
 			}
 		})
 	}
+}
+
+// replayAfter is where the replays of TestNDJSONExportOfEveryGame seek to: past the
+// match's creation, before the hands are dealt.
+const replayAfter = 2
+
+// checkReplay subscribes over protocol to the replay of the finished match id as the caller
+// of token ("" a spectator), at the highest speed from version after on, and checks that
+// the server sends each later event as that caller's export line (version, type, hash,
+// redaction and data) and then completes. A replay shows each event as it was shown live:
+// an event of the caller's live export (taken just before the match ended) as that export
+// showed it, hidden where it was hidden; a later one as the final export shows it. It
+// returns how many replayed events were hidden.
+func (s *server) checkReplay(t *testing.T, protocol, token, id string, after int, live, final replay.Export) (hidden int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	got, completed := s.subscribeCompleting(t, ctx, protocol, token,
+		`subscription($m:ID!,$a:Int){replay(matchId:$m, speed:10000, after:$a){version type hash redacted data}}`,
+		map[string]any{"m": id, "a": after})
+	n := after
+	for raw := range got {
+		var d struct {
+			Replay struct {
+				Version  int64
+				Type     string
+				Hash     string
+				Redacted bool
+				Data     json.RawMessage
+			}
+		}
+		if err := json.Unmarshal(raw, &d); err != nil {
+			t.Fatal(err)
+		}
+		if n >= len(final.Lines) {
+			t.Fatalf("%s %q: replayed more than the match: %s", protocol, token, raw)
+		}
+		want := final.Lines[n]
+		if int64(n) < live.Header.Version {
+			want = live.Lines[n]
+		}
+		e := d.Replay
+		if e.Version != want.Version || e.Type != want.Type || e.Hash != want.Hash || e.Redacted != want.Redacted || !sameJSON(t, e.Data, want.Payload) {
+			t.Fatalf("%s %q: replay event %d is %s\nthe export has version %d %s %s redacted %v %s", protocol, token, n-after, raw, want.Version, want.Type, want.Hash, want.Redacted, want.Payload)
+		}
+		if e.Redacted {
+			hidden++
+			if whole := final.Lines[n].Payload; len(whole) > 16 && bytes.Contains(raw, whole) {
+				t.Fatalf("%s %q: replayed version %d is marked hidden but carries its payload %s", protocol, token, e.Version, whole)
+			}
+		}
+		n++
+	}
+	if !completed() {
+		t.Fatalf("%s %q: the replay ended after %d events without completing (ctx: %v)", protocol, token, n-after, ctx.Err())
+	}
+	if n != len(final.Lines) || final.Lines[after].Version != int64(after+1) {
+		t.Fatalf("%s %q: replayed %d events after version %d, the export has %d", protocol, token, n-after, after, len(final.Lines)-after)
+	}
+	return hidden
+}
+
+// sameJSON reports whether two JSON values are equal as values; an absent one is null.
+func sameJSON(t testing.TB, a, b json.RawMessage) bool {
+	t.Helper()
+	var x, y any
+	for _, p := range []struct {
+		raw json.RawMessage
+		v   *any
+	}{{a, &x}, {b, &y}} {
+		if len(p.raw) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(p.raw, p.v); err != nil {
+			t.Fatalf("%s: %v", p.raw, err)
+		}
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // editLine returns the lines with the event of version edited by edit.
