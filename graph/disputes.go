@@ -31,8 +31,12 @@ func (r *Resolver) reviewer(ctx context.Context) (engine.Player, error) {
 }
 
 // disputeModel turns a dispute into the API's, for a caller who reads it as a reviewer
-// (review) or as a player of its match.
+// (review) or as a player of its match. A reviewer who played the match reads it as its
+// player does, wherever the dispute is listed (as reviewMatch shows it).
 func disputeModel(x dispute.Dispute, of dispute.State, viewerID string, review bool) *model.Dispute {
+	if of.Facts != nil && slices.Contains(of.Facts.Players, viewerID) {
+		review = false
+	}
 	out := &model.Dispute{
 		ID: x.ID, MatchID: of.Match, OpenedBy: x.By, Seat: x.Seat, Reason: x.Reason, Status: model.DisputeStatus(x.Status),
 		Cites: citeModels(x.Cites), Statements: []*model.DisputeStatement{}, Result: resultModel(of.Result),
@@ -96,7 +100,7 @@ func (r *Resolver) disputeFor(ctx context.Context, id string) (*model.Dispute, e
 	if !review && !slices.Contains(s.Facts.Players, p.ID) {
 		return nil, game.Reject(game.Forbidden, "a dispute is shown to the players of its match and to reviewers alone")
 	}
-	return disputeModel(x, s, p.ID, review && !slices.Contains(s.Facts.Players, p.ID)), nil
+	return disputeModel(x, s, p.ID, review), nil
 }
 
 // disputePayload answers a command on a dispute with the dispute, once the read side has
