@@ -109,3 +109,20 @@ func TestAWinRulingInATeamMatchNamesTheWholeTeam(t *testing.T) {
 		t.Fatalf("winners %v", w)
 	}
 }
+
+// A dispute's stream is bounded: statements per player, events cited, and the text of
+// each (no control or invisible characters).
+func TestAStatementIsBounded(t *testing.T) {
+	s, _ := apply(t, State{}, OpenDispute{Match: "m", Player: "bob", Reason: "why", Facts: facts(), Finished: true})
+	refused(t, s, AddStatement{Dispute: "m.1", Player: "ann", Text: "a\x00b"}, game.BadInput, "control or invisible")
+	refused(t, s, AddStatement{Dispute: "m.1", Player: "ann", Text: "x", Cites: make([]Ref, MaxCites+1)}, game.BadInput, "at most 20")
+	refused(t, s, AddStatement{Dispute: "m.1", Player: "ann", Text: "a\xffb"}, game.BadInput, "UTF-8")
+	for range MaxStatements {
+		s, _ = apply(t, s, AddStatement{Dispute: "m.1", Player: "ann", Text: "and another thing"})
+	}
+	refused(t, s, AddStatement{Dispute: "m.1", Player: "ann", Text: "one more"}, game.Conflict, "at most 10")
+	s, _ = apply(t, s, AddStatement{Dispute: "m.1", Player: "bob", Text: "the other player still may"})
+	if n := len(s.Disputes[0].Statements); n != MaxStatements+1 {
+		t.Fatalf("%d statements", n)
+	}
+}
