@@ -141,6 +141,7 @@ func TestEventsRoundTrip(t *testing.T) {
 		wallet.CoinsGranted{Amount: 1, Reason: "r"}, wallet.CoinsHeld{Hold: "h", Match: "m", Amount: 2, Seat: &seat},
 		wallet.HoldReleased{Match: "m", Hold: "h", Amount: 2, Reason: "r"}, wallet.HoldSettled{Match: "m", Hold: "h", Held: 3, Charged: 1, Won: 2},
 		wallet.CoinsSpent{Amount: 1, Reason: "r", Ref: "x"},
+		wallet.RulingCorrected{Player: "p", Match: "m", Dispute: "m.1", Amount: -4, Reason: "voided"},
 	} {
 		b, err := game.Encode(e)
 		if err != nil {
@@ -186,5 +187,38 @@ func TestAuditCatchesWhatTheDeciderRefuses(t *testing.T) {
 		if err := wallet.Audit(s, c.id, c.e); err != nil {
 			t.Errorf("%s %+v: %v", c.id, c.e, err)
 		}
+	}
+}
+
+// A ruling's correction moves a wallet once per dispute, may leave the balance below zero
+// (a winner who spent what a void takes back), and then every hold and spending is refused
+// until the balance is positive again.
+func TestARulingCorrectsAWalletOnceAndMayLeaveItOwing(t *testing.T) {
+	s := run(t, started(t), wallet.Spend{Amount: 900, Reason: "hat"})
+	void := wallet.Correct{Player: "ann", Match: "m1", Dispute: "m1.1", Amount: -200, Reason: "voided"}
+	s = run(t, s, void)
+	if s.Balance != -100 {
+		t.Fatalf("balance %d after a correction of -200 from 100", s.Balance)
+	}
+	for _, again := range []wallet.Command{void, wallet.Correct{Player: "ann", Match: "m1", Dispute: "m1.2", Amount: 0, Reason: "ruling"}} {
+		if evs, err := wallet.Decide(s, again); err != nil || len(evs) != 0 {
+			t.Fatalf("%#v decided %v, %v; want nothing", again, evs, err)
+		}
+	}
+	if _, err := wallet.Decide(s, wallet.Correct{Player: "ann", Dispute: "m1.1", Amount: 5}); game.CodeOf(err) != game.BadInput {
+		t.Fatalf("a correction without its match: %v", err)
+	}
+	for _, c := range []wallet.Command{wallet.HoldCoins{ID: "h1", Match: "m2", Amount: 1}, wallet.Spend{Amount: 1, Reason: "hat"}} {
+		if _, err := wallet.Decide(s, c); !wallet.IsShort(err) {
+			t.Fatalf("%#v with a balance of -100: %v, want INSUFFICIENT_FUNDS", c, err)
+		}
+	}
+	s = run(t, s, wallet.Correct{Player: "ann", Match: "m1", Dispute: "m1.2", Amount: 200, Reason: "ruling"})
+	if s.Balance != 100 {
+		t.Fatalf("balance %d after a second dispute's correction", s.Balance)
+	}
+	evs, _ := wallet.Decide(wallet.State{}, void)
+	if len(evs) != 1 || wallet.Audit(wallet.State{}, wallet.CorrectionID("m1.1", "ann"), evs[0]) != nil || wallet.Audit(wallet.State{}, "other", evs[0]) == nil {
+		t.Fatalf("audit of a correction under its ID and under another: %v", evs)
 	}
 }
