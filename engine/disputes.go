@@ -25,41 +25,42 @@ import (
 // from the store at each call, so that a role granted or revoked from the command line, by
 // another process on the same store, counts at once.
 func (e *Engine) Reviewer(ctx context.Context, playerID string) (bool, error) {
+	is, _, err := e.reviewerAt(ctx, playerID)
+	return is, err
+}
+
+// reviewerAt is Reviewer and the version of the player's stream it read.
+func (e *Engine) reviewerAt(ctx context.Context, playerID string) (bool, int64, error) {
 	evs, err := e.cfg.Store.ReadStream(ctx, PlayerStream(playerID), 0, 0)
 	if err != nil {
-		return false, notApplied(storeError("reading a player", err))
+		return false, 0, notApplied(storeError("reading a player", err))
 	}
 	if len(evs) == 0 {
-		return false, game.Reject(game.NotFound, "no player %q", playerID)
+		return false, 0, game.Reject(game.NotFound, "no player %q", playerID)
 	}
 	decoded := make([]game.Event, 0, len(evs))
 	for _, ev := range evs {
 		d, err := player.Events.Decode(ev.Type, ev.SchemaVersion, ev.Payload)
 		if err != nil {
-			return false, notApplied(fmt.Errorf("engine: player %s at version %d: %w", playerID, ev.Version, err))
+			return false, 0, notApplied(fmt.Errorf("engine: player %s at version %d: %w", playerID, ev.Version, err))
 		}
 		decoded = append(decoded, d)
 	}
-	return player.Reviewer(decoded), nil
+	return player.Reviewer(decoded), evs[len(evs)-1].Version, nil
 }
 
 // SetReviewer grants (on) or revokes the reviewer role of a player; a player who already
 // stands so is left as it is. by says who did it ("operator" from the command line).
 func (e *Engine) SetReviewer(ctx context.Context, playerID string, on bool, by string) (changed bool, err error) {
 	for attempt := 0; attempt < e.cfg.MaxRetries; attempt++ {
-		is, err := e.Reviewer(ctx, playerID)
+		is, version, err := e.reviewerAt(ctx, playerID)
 		if err != nil || is == on {
 			return false, err
-		}
-		evs, err := e.cfg.Store.ReadStream(ctx, PlayerStream(playerID), 0, 0)
-		if err != nil {
-			return false, notApplied(storeError("reading a player", err))
 		}
 		var ev game.Event = player.ReviewerRevoked{By: by}
 		if on {
 			ev = player.ReviewerGranted{By: by}
 		}
-		version := evs[len(evs)-1].Version
 		_, err = e.appendOne(ctx, PlayerStream(playerID), version, fmt.Sprintf("reviewer:%s:%d", playerID, version+1), player.Events, ev, "operator")
 		var conflict *eventstore.VersionConflict
 		if errors.As(err, &conflict) {
