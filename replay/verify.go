@@ -178,7 +178,7 @@ func audit(games *game.Registry, r *Report, evs []eventstore.Event, fair bool) (
 		return a.Rules(), a.State()
 	}
 	var at matchstream.Cursor
-	for i, stored := range evs {
+	for _, stored := range evs {
 		ev := matchstream.Record(stored)
 		live, err := at.Next(r.MatchID, stored)
 		if err != nil {
@@ -189,7 +189,7 @@ func audit(games *game.Registry, r *Report, evs []eventstore.Event, fair bool) (
 			continue // a covert event that lost a race to a public one: void, and never folded
 		}
 		version := ev.Version
-		if i == 0 {
+		if a == nil { // the first live event: void covert events before it are skipped
 			rules, err := match.Folder{Games: games}.Rules(ev)
 			if err != nil {
 				r.add(version, CheckLifecycle, "%v", err)
