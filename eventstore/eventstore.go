@@ -86,6 +86,22 @@ type AppendResult struct {
 	Duplicate bool
 }
 
+// Commit is what a store's single writer did in one transaction: how many appends it
+// committed together and how long the transaction took, from BEGIN to the end of the
+// durable COMMIT.
+type Commit struct {
+	Appends int
+	Took    time.Duration
+}
+
+// CommitObserver is implemented by the stores whose one writer commits waiting appends
+// in batches (SQLite, PostgreSQL), for benchmarks that look for the source of a latency
+// tail: ObserveCommits calls f after every transaction, from the writer goroutine, so f
+// must return quickly; nil stops the calls.
+type CommitObserver interface {
+	ObserveCommits(f func(Commit))
+}
+
 // Store is the port. Implementations are safe for concurrent use.
 type Store interface {
 	// Append writes events at the end of stream if its version equals expected (or expected

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -39,6 +43,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	duration := fs.Duration("duration", 10*time.Second, "stop playing after this long, even if moves remain; 0 for no limit")
 	seed := fs.Uint64("seed", 1, "match i plays the pseudo-random game of seed+i")
 	rate := fs.Float64("rate", 0, "moves/s offered in all, spread evenly over the matches (open loop; latency counts from when each move was due); 0 plays as fast as acknowledgements come back")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed part (the moves) to this file")
+	memProfile := fs.String("memprofile", "", "write an allocation profile (pprof allocs, taken after the moves) to this file")
+	traceFile := fs.String("trace", "", "write an execution trace of the timed part to this file (go tool trace)")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
@@ -57,8 +64,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "bench: %d chess matches x %d moves into %s (GOMAXPROCS %d)\n", *matches, *moves, path, runtime.GOMAXPROCS(0))
-	res, err := benchmark(ctx, store, benchConfig{Matches: *matches, Moves: *moves, Duration: *duration, Seed: *seed, Rate: *rate, Progress: stderr})
+	if head, err := store.HeadPosition(ctx); err != nil || head > 0 {
+		store.Close()
+		return cmp.Or(err, fmt.Errorf("%s already holds events: bench fills a new database, pass another --db", describeStore(path)))
+	}
+	fmt.Fprintf(stdout, "bench: %d chess matches x %d moves into %s (GOMAXPROCS %d)\n", *matches, *moves, describeStore(path), runtime.GOMAXPROCS(0))
+	prof := profiles{cpu: *cpuProfile, mem: *memProfile, trace: *traceFile}
+	res, err := benchmark(ctx, store, benchConfig{Matches: *matches, Moves: *moves, Duration: *duration, Seed: *seed, Rate: *rate, Progress: stderr,
+		OnStart: prof.start, OnStop: prof.stop})
+	err = errors.Join(err, prof.err)
 	if cerr := store.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("closing %s: %w", path, cerr)
 	}
@@ -83,6 +97,54 @@ type benchConfig struct {
 	Rate     float64
 	Progress io.Writer // a line per second while playing; nil for none
 	OnStart  func()    // called when setup is done and the timed part starts
+	OnStop   func()    // called when the timed part ends
+}
+
+// profiles writes the profiles asked for by bench's flags, of the timed part only.
+type profiles struct {
+	cpu, mem, trace string
+	files           []*os.File
+	err             error
+}
+
+func (p *profiles) create(path string) *os.File {
+	f, err := os.Create(path)
+	if err != nil {
+		p.err = errors.Join(p.err, err)
+		return nil
+	}
+	p.files = append(p.files, f)
+	return f
+}
+
+func (p *profiles) start() {
+	if p.cpu != "" {
+		if f := p.create(p.cpu); f != nil {
+			p.err = errors.Join(p.err, pprof.StartCPUProfile(f))
+		}
+	}
+	if p.trace != "" {
+		if f := p.create(p.trace); f != nil {
+			p.err = errors.Join(p.err, trace.Start(f))
+		}
+	}
+}
+
+func (p *profiles) stop() {
+	if p.cpu != "" {
+		pprof.StopCPUProfile()
+	}
+	if p.trace != "" {
+		trace.Stop()
+	}
+	if p.mem != "" {
+		if f := p.create(p.mem); f != nil {
+			p.err = errors.Join(p.err, pprof.Lookup("allocs").WriteTo(f, 0))
+		}
+	}
+	for _, f := range p.files {
+		p.err = errors.Join(p.err, f.Close())
+	}
 }
 
 // benchResult is what a run measured.
@@ -94,6 +156,33 @@ type benchResult struct {
 	P50, P99, Max time.Duration // of engine.Handle, per move
 	Finished      int           // matches ended afterwards (resigned, agreed, or over by the rules)
 	CPU           time.Duration // CPU time of the whole process (user and system) in the timed part
+	// Commits is what the store's writer did in the timed part, if it tells
+	// (eventstore.CommitObserver): its transactions' durations and sizes.
+	Commits commitStats
+}
+
+// commitStats summarizes the transactions of a store's single writer.
+type commitStats struct {
+	Count, Appends int
+	P50, P99, Max  time.Duration
+	Over10ms       int
+}
+
+func summarizeCommits(cs []eventstore.Commit) commitStats {
+	st := commitStats{Count: len(cs)}
+	took := make([]time.Duration, len(cs))
+	for i, c := range cs {
+		st.Appends += c.Appends
+		took[i] = c.Took
+		if c.Took > 10*time.Millisecond {
+			st.Over10ms++
+		}
+	}
+	if len(took) > 0 {
+		slices.Sort(took)
+		st.P50, st.P99, st.Max = took[len(took)*50/100], took[min(len(took)*99/100, len(took)-1)], took[len(took)-1]
+	}
+	return st
 }
 
 // CPUPerMove is the process's CPU time per durable move: unlike moves/s, it hardly moves
@@ -108,6 +197,10 @@ func (r benchResult) print(w io.Writer) {
 	fmt.Fprintf(w, "moves:   %d durable moves in %s: %.0f moves/s\n", r.Moves, r.Elapsed.Round(time.Millisecond), r.MovesPerSecond())
 	fmt.Fprintf(w, "latency: per move (from when it was due, with --rate) p50 %s, p99 %s, max %s\n", r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
 	fmt.Fprintf(w, "cpu:     %s of CPU per move (all goroutines, the store's writer included)\n", r.CPUPerMove().Round(time.Microsecond))
+	if c := r.Commits; c.Count > 0 {
+		fmt.Fprintf(w, "commits: %d appends in %d transactions (%.1f each), each took p50 %s, p99 %s, max %s; %d over 10ms\n",
+			c.Appends, c.Count, float64(c.Appends)/float64(c.Count), c.P50.Round(time.Microsecond), c.P99.Round(time.Microsecond), c.Max.Round(time.Microsecond), c.Over10ms)
+	}
 }
 
 // benchmark plays cfg.Matches chess matches at once through a real engine on store: each
@@ -139,6 +232,21 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		latencies = make([][]time.Duration, cfg.Matches)
 		played    = make([]int, cfg.Matches)
 	)
+	// The writer's transactions in the timed part, when the store tells them: every move
+	// is acknowledged only after its commit, so once the moves are done no commit of the
+	// timed part is still to come.
+	var (
+		commitsMu sync.Mutex
+		commits   []eventstore.Commit
+	)
+	observer, _ := store.(eventstore.CommitObserver)
+	if observer != nil {
+		observer.ObserveCommits(func(c eventstore.Commit) {
+			commitsMu.Lock()
+			commits = append(commits, c)
+			commitsMu.Unlock()
+		})
+	}
 	if cfg.OnStart != nil {
 		cfg.OnStart()
 	}
@@ -191,6 +299,15 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		return nil
 	})
 	res.Elapsed, res.CPU = time.Since(start), cputime.Used()-cpu0
+	if cfg.OnStop != nil {
+		cfg.OnStop()
+	}
+	if observer != nil {
+		observer.ObserveCommits(nil)
+		commitsMu.Lock()
+		res.Commits = summarizeCommits(commits)
+		commitsMu.Unlock()
+	}
 	close(quit)
 	reporter.Wait()
 	if err != nil {

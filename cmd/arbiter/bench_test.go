@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,11 +48,33 @@ func benchEngine(b *testing.B, rate float64) {
 // TestBenchSmall runs `arbiter bench` on a small load, then `arbiter verify` and `arbiter
 // rebuild` on the database it filled.
 func TestBenchSmall(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "bench.db")
-	_, out := lastLine(t, "bench", "--db", db, "--matches", "12", "--moves", "30", "--duration", "0")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "bench.db")
+	profiles := []string{filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof"), filepath.Join(dir, "trace.out")}
+	_, out := lastLine(t, "bench", "--db", db, "--matches", "12", "--moves", "30", "--duration", "0",
+		"--cpuprofile", profiles[0], "--memprofile", profiles[1], "--trace", profiles[2])
 	for _, want := range []string{"durable moves", "p99", "arbiter verify --db " + db} {
 		if !strings.Contains(out, want) {
 			t.Errorf("bench output lacks %q:\n%s", want, out)
+		}
+	}
+	// The writer's transactions of the timed part: every one of the 360 moves is an
+	// append acknowledged after its commit, so all of them are counted.
+	var moves, appends, commits int
+	if _, err := fmt.Sscanf(out[strings.Index(out, "moves: "):], "moves: %d durable", &moves); err != nil {
+		t.Fatalf("bench output: %v:\n%s", err, out)
+	}
+	if i := strings.Index(out, "commits: "); i < 0 {
+		t.Errorf("bench output lacks the writer's commits:\n%s", out)
+	} else if _, err := fmt.Sscanf(out[i:], "commits: %d appends in %d transactions", &appends, &commits); err != nil {
+		t.Errorf("bench output: %v:\n%s", err, out)
+	}
+	if moves != 360 || appends < moves || commits < 1 || commits > appends {
+		t.Errorf("bench counted %d moves, %d appends in %d commits:\n%s", moves, appends, commits, out)
+	}
+	for _, p := range profiles {
+		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+			t.Errorf("bench wrote no profile %s: %v", p, err)
 		}
 	}
 	last, out := lastLine(t, "verify", "--db", db)

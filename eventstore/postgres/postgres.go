@@ -96,7 +96,10 @@ type Store struct {
 	listening     chan struct{} // closed when the listener has stopped
 }
 
-var _ eventstore.Store = (*Store)(nil)
+var (
+	_ eventstore.Store          = (*Store)(nil)
+	_ eventstore.CommitObserver = (*Store)(nil)
+)
 
 // Open connects to the server at url (a PostgreSQL connection URL or keyword/value
 // string) and creates the store's schema and tables if needed.
@@ -348,3 +351,6 @@ func collect(rows pgx.Rows) ([]eventstore.Event, error) {
 	}
 	return out, rows.Err()
 }
+
+// ObserveCommits implements eventstore.CommitObserver.
+func (s *Store) ObserveCommits(f func(eventstore.Commit)) { s.queue.Observe(f) }

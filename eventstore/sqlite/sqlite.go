@@ -87,7 +87,10 @@ type Store struct {
 	w *writer // owned by the writer goroutine
 }
 
-var _ eventstore.Store = (*Store)(nil)
+var (
+	_ eventstore.Store          = (*Store)(nil)
+	_ eventstore.CommitObserver = (*Store)(nil)
+)
 
 // Open opens the event store in the file at path, creating the file and its tables if
 // needed.
@@ -195,6 +198,9 @@ func (s *Store) setUp(ctx context.Context) error {
 	}
 	return tx.Commit()
 }
+
+// ObserveCommits implements eventstore.CommitObserver.
+func (s *Store) ObserveCommits(f func(eventstore.Commit)) { s.queue.Observe(f) }
 
 // Append implements eventstore.Store.
 func (s *Store) Append(ctx context.Context, stream string, expected int64, events ...eventstore.Proposed) (eventstore.AppendResult, error) {

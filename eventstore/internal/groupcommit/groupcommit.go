@@ -7,6 +7,8 @@ package groupcommit
 import (
 	"context"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/arbiter-games/arbiter/eventstore"
 )
@@ -40,6 +42,8 @@ type Queue struct {
 
 	mu     sync.RWMutex
 	closed bool
+
+	observer atomic.Pointer[func(eventstore.Commit)]
 }
 
 // New starts the writer goroutine. maxBatch bounds the requests of one transaction.
@@ -98,6 +102,15 @@ func (q *Queue) Close() {
 	<-q.stopped
 }
 
+// Observe calls f after each committed batch (see eventstore.CommitObserver); nil stops.
+func (q *Queue) Observe(f func(eventstore.Commit)) {
+	if f == nil {
+		q.observer.Store(nil)
+		return
+	}
+	q.observer.Store(&f)
+}
+
 func (q *Queue) run() {
 	defer close(q.stopped)
 	batch := make([]*Request, 0, q.maxBatch)
@@ -125,7 +138,11 @@ func (q *Queue) run() {
 			live = append(live, r)
 		}
 		if len(live) > 0 {
+			began := time.Now()
 			q.commit(live)
+			if f := q.observer.Load(); f != nil {
+				(*f)(eventstore.Commit{Appends: len(live), Took: time.Since(began)})
+			}
 		}
 		for _, r := range batch {
 			close(r.done)
