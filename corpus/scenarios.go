@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -148,8 +149,25 @@ var Scenarios = []Scenario{
 		Options: game.Options{"mode": "ADVANCED"}, Seed: 1, Play: playOut, Want: needs("CardPlayed", "ReactionPlayed"),
 	},
 	{
-		Name: "magic-doubles", About: "Ajedrez Mágico, doubles on two boards, to the end", Game: "MAGIC_CHESS", Seats: 4,
-		Options: game.Options{"boards": "2"}, Seed: 1, Play: playOut,
+		Name: "magic-doubles", About: "Ajedrez Mágico, doubles on two boards, each seat signalling its partner, to the end", Game: "MAGIC_CHESS", Seats: 4,
+		Options: game.Options{"boards": "2"}, Seed: 1,
+		Play: func(t *Table) error {
+			// From magic-2026.4 on the signals are covert: in the teams' hidden streams,
+			// which the export (the match's own stream) does not hold.
+			if _, err := t.Play(20, nil); err != nil {
+				return err
+			}
+			for seat, sig := range []string{"save-ready", "hand-low", "card-next", "no-save"} {
+				if err := t.Act(seat, magicchess.SendSignal{Signal: sig}); err != nil {
+					return err
+				}
+			}
+			return playOut(t)
+		},
+	},
+	{
+		Name: "magic-doubles-advanced", About: "Ajedrez Mágico, doubles in the advanced mode, a reaction played", Game: "MAGIC_CHESS", Seats: 4,
+		Options: game.Options{"boards": "2", "mode": "ADVANCED"}, Seed: 1, Play: playOut, Want: needs("CardPlayed", "ReactionPlayed"),
 	},
 	{
 		Name: "solwaris-duel", About: "a Solwaris duel to the end", Game: "SOLWARIS", Seats: 2,
