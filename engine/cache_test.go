@@ -44,3 +44,62 @@ func TestNotFoundLeavesNothingCached(t *testing.T) {
 		t.Fatalf("the real match still plays: %v", err)
 	}
 }
+
+// A finished match leaves the cache once KeepFinished more have ended, whatever the
+// throughput: what its readers need (the first answer to a retry, a CONFLICT for a
+// command ID reused, a rematch) is read back from the store, unchanged.
+func TestFinishedMatchesLeaveTheCache(t *testing.T) {
+	const keep = 2
+	e := engine.New(engine.Config{Store: openStore(t), Games: game.NewRegistry(classic.Rules{}), KeepFinished: keep})
+	ctx := context.Background()
+	live := seated(t, e)
+	type played struct {
+		id           string
+		move, resign engine.Ack
+	}
+	var done []played
+	for range 5 {
+		p := played{id: seated(t, e)}
+		var err error
+		if p.move, err = e.Handle(ctx, p.id, move("white", "e4"), as("white", "m1")); err != nil {
+			t.Fatal(err)
+		}
+		if p.resign, err = e.Handle(ctx, p.id, match.Resign{PlayerID: "black"}, as("black", "r")); err != nil {
+			t.Fatal(err)
+		}
+		done = append(done, p)
+		if n := e.Cached(); n != 1+min(len(done), keep) {
+			t.Fatalf("%d matches cached with 1 live and %d finished, want %d", n, len(done), 1+min(len(done), keep))
+		}
+	}
+	first := done[0] // it left the cache three matches ago
+	for _, retry := range []struct {
+		cmd  match.Command
+		meta engine.Meta
+		want engine.Ack
+	}{{move("white", "e4"), as("white", "m1"), first.move}, {match.Resign{PlayerID: "black"}, as("black", "r"), first.resign}} {
+		got, err := e.Handle(ctx, first.id, retry.cmd, retry.meta)
+		want := retry.want
+		want.Duplicate = true
+		if err != nil || got != want {
+			t.Fatalf("a retry of %T on a match that left the cache: %+v, %v; want its first answer %+v", retry.cmd, got, err, want)
+		}
+	}
+	if _, err := e.Handle(ctx, first.id, move("white", "d4"), as("white", "m1")); game.CodeOf(err) != game.Conflict {
+		t.Fatalf("another move under a command ID of a match that left the cache: %v, want CONFLICT", err)
+	}
+	snap, err := e.Match(ctx, first.id)
+	if err != nil || snap.State.Status != match.Finished || snap.Version != first.resign.LastVersion {
+		t.Fatalf("reading a match that left the cache: %+v, %v", snap, err)
+	}
+	if n := e.Cached(); n != 1+keep {
+		t.Fatalf("%d matches cached after reading finished ones back, want %d", n, 1+keep)
+	}
+	rematch, err := e.Rematch(ctx, done[1].id, "black", "black", engine.Meta{})
+	if err != nil || rematch.MatchID != match.RematchID(done[1].id) {
+		t.Fatalf("a rematch of a match that left the cache: %+v, %v", rematch, err)
+	}
+	if _, err := e.Handle(ctx, live, move("white", "e4"), engine.Meta{}); err != nil {
+		t.Fatalf("the live match plays on: %v", err)
+	}
+}

@@ -34,6 +34,10 @@ type Config struct {
 	Logger *slog.Logger
 	// MaxCached bounds the number of match states kept in memory (default 100,000).
 	MaxCached int
+	// KeepFinished is how many finished matches stay in memory (default 256): a finished
+	// match leaves once that many more have ended, and a late retry or a rematch reads it
+	// back from the store. Memory then follows the live matches, not the throughput.
+	KeepFinished int
 	// MaxRetries bounds how many times a command is decided again after a version
 	// conflict before CONFLICT is returned (default 8).
 	MaxRetries int
@@ -56,9 +60,11 @@ type Engine struct {
 	cfg     Config
 	mu      sync.Mutex
 	matches map[string]*entry
-	players sync.Map // player ID -> player (immutable once registered)
-	wallets sync.Map // player ID -> foldedWallet: the last fold of a wallet, caught up at each use
-	aside   sync.Map // match ID -> *match.Unreplayable: matches whose stored events do not replay
+	keys    *commandKeys // how the cache hashes command IDs
+	ended   []string     // finished matches in the cache, oldest first (retire)
+	players sync.Map     // player ID -> player (immutable once registered)
+	wallets sync.Map     // player ID -> foldedWallet: the last fold of a wallet, caught up at each use
+	aside   sync.Map     // match ID -> *match.Unreplayable: matches whose stored events do not replay
 }
 
 // New returns an engine.
@@ -82,7 +88,10 @@ func New(cfg Config) *Engine {
 	if cfg.MaxRetries <= 0 {
 		cfg.MaxRetries = 8
 	}
-	return &Engine{cfg: cfg, matches: map[string]*entry{}}
+	if cfg.KeepFinished <= 0 {
+		cfg.KeepFinished = 256
+	}
+	return &Engine{cfg: cfg, matches: map[string]*entry{}, keys: newCommandKeys()}
 }
 
 // Games returns the registry the engine serves.

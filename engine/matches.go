@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strings"
 	"sync"
 	"time"
@@ -25,28 +26,66 @@ type entry struct {
 	id       string
 	rules    game.Rules
 	state    match.State
-	version  int64                  // of the match's own (public) stream: at.Version
-	at       matchstream.Cursor     // where the fold stands in each of the match's streams
-	position int64                  // global position of the last folded event
-	commands map[string]seenCommand // commandKey(actor, command ID) -> its first outcome
+	version  int64              // of the match's own (public) stream: at.Version
+	at       matchstream.Cursor // where the fold stands in each of the match's streams
+	position int64              // global position of the last folded event
+	commands map[commandKey]seenCommand
+	keys     *commandKeys // how command IDs are hashed into commands: the engine's
+	retired  bool         // finished, and queued to leave the cache (Engine.retire)
 }
 
-// seenCommand is the first outcome of a command, and the ID of its first event: that ID
-// is derived from the command's content (see eventID), so a command ID sent again with a
-// different command is told apart from a retry. A covert command's events are in a
-// hidden stream, decided on a public version (basis); a public one's basis is -1.
+// commandKey is a 128-bit hash of an actor and a command ID: a command seen costs a fixed
+// few bytes however long its ID, and two commands share a key with odds of 2^-128. The
+// hash is seeded per process, so no client can work out two IDs that collide.
+type commandKey [2]uint64
+
+// commandKeys hashes command IDs into commandKeys, with two secret seeds.
+type commandKeys struct{ a, b maphash.Seed }
+
+func newCommandKeys() *commandKeys { return &commandKeys{a: maphash.MakeSeed(), b: maphash.MakeSeed()} }
+
+// of scopes a command ID to its sender: the same ID from two actors names two commands,
+// so no one can take another's command ID, nor the server's.
+func (k *commandKeys) of(actor, commandID string) commandKey {
+	s := actor + "\x00" + commandID
+	return commandKey{maphash.String(k.a, s), maphash.String(k.b, s)}
+}
+
+// eventHash is what a seenCommand keeps of its first event's ID (seeded like the keys).
+func (k *commandKeys) eventHash(id string) uint64 { return maphash.String(k.a, "event\x00"+id) }
+
+// seenCommand is the first outcome of a command, in 32 bytes: what a retry is answered
+// with, and a hash of the ID of its first event. That ID is derived from the command's
+// content (see eventID), so a command ID sent again with a different command is told
+// apart from a retry. A covert command's events are in its team's hidden stream, decided
+// on a public version (basis); a public one's team and basis are -1. Versions fit in 32
+// bits: a match's stream of 2^31 events would take a lifetime of moves to write.
 type seenCommand struct {
-	ack        Ack
-	firstEvent string
-	stream     string
-	basis      int64
+	firstEvent                uint64
+	lastPosition              int64
+	firstVersion, lastVersion int32
+	basis                     int32
+	team                      int32
 }
 
-// commandKey scopes a command ID to its sender: the same key from two actors names two
-// commands, so no one can take another's command ID, nor the server's.
-func commandKey(actor, commandID string) string { return actor + "\x00" + commandID }
+// ack is the answer to a retry of the command on match id.
+func (c seenCommand) ack(id string) Ack {
+	return Ack{MatchID: id, FirstVersion: int64(c.firstVersion), LastVersion: int64(c.lastVersion), LastPosition: c.lastPosition, Duplicate: true}
+}
 
-func newEntry(id string) *entry { return &entry{id: id, commands: map[string]seenCommand{}} }
+// sameCommand reports whether a command sent under this command's ID, with fingerprint
+// fp, is the one first seen (a retry) rather than another one (a conflict).
+func (c seenCommand) sameCommand(keys *commandKeys, id string, meta Meta, fp string) bool {
+	stream := matchstream.Name(id)
+	if c.team >= 0 {
+		stream = matchstream.Hidden(id, int(c.team))
+	}
+	return c.firstEvent == keys.eventHash(eventID(stream, meta, basedOn(fp, int64(c.basis)), 0))
+}
+
+func newEntry(id string, keys *commandKeys) *entry {
+	return &entry{id: id, commands: map[commandKey]seenCommand{}, keys: keys}
+}
 
 func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
 	for _, ev := range evs {
@@ -64,15 +103,16 @@ func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
 		}
 		en.rules, en.state, en.version = rules, st, en.at.Version
 		if ev.CommandID != "" {
-			key := commandKey(ev.Actor, ev.CommandID)
+			key := en.keys.of(ev.Actor, ev.CommandID)
 			c, seen := en.commands[key]
 			if !seen {
-				c = seenCommand{ack: Ack{MatchID: en.id, FirstVersion: en.version}, firstEvent: ev.ID, stream: ev.Stream, basis: -1}
-				if ev.Stream != matchstream.Name(en.id) {
-					c.basis, _ = matchstream.BasisOf(ev.Payload)
+				c = seenCommand{firstEvent: en.keys.eventHash(ev.ID), firstVersion: int32(en.version), basis: -1, team: -1}
+				if _, team, hidden := matchstream.HiddenOf(ev.Stream); hidden {
+					basis, _ := matchstream.BasisOf(ev.Payload)
+					c.basis, c.team = int32(basis), int32(team)
 				}
 			}
-			c.ack.LastVersion, c.ack.LastPosition, c.ack.Duplicate = en.version, ev.Position, true
+			c.lastVersion, c.lastPosition = int32(en.version), ev.Position
 			en.commands[key] = c
 		}
 	}
@@ -138,10 +178,28 @@ func (e *Engine) lookup(id string) *entry {
 				break
 			}
 		}
-		en = newEntry(id)
+		en = newEntry(id, e.keys)
 		e.matches[id] = en
 	}
 	return en
+}
+
+// retire queues en to leave the cache once it is finished: the oldest finished match
+// leaves when more than KeepFinished are held. A finished match takes no more moves, and
+// what its readers ask (a retry's first answer, a rematch) is read back from the store.
+// The caller holds en.mu.
+func (e *Engine) retire(en *entry) {
+	if en.retired || en.state.Status != match.Finished {
+		return
+	}
+	en.retired = true
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.ended = append(e.ended, en.id)
+	for len(e.ended) > e.cfg.KeepFinished {
+		delete(e.matches, e.ended[0]) // a later entry of the same ID is finished too
+		e.ended = e.ended[1:]
+	}
 }
 
 func (e *Engine) forget(id string) {
@@ -196,6 +254,7 @@ func (e *Engine) Match(ctx context.Context, id string) (Snapshot, error) {
 		e.forgetEmpty(en)
 		return Snapshot{}, game.Reject(game.NotFound, "no match %q", id)
 	}
+	e.retire(en)
 	return Snapshot{ID: id, Rules: en.rules, State: en.state, Version: en.version, Position: en.position}, nil
 }
 
@@ -288,6 +347,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	en.mu.Lock()
 	defer en.mu.Unlock()
 	defer e.forgetEmpty(en) // deferred calls run last in, first out: en is still locked
+	defer e.retire(en)
 	// A warm cache is decided upon without reading the store: the append's expected version
 	// checks it. Only a cold cache, a conflict or a refusal (which must not rest on a stale
 	// state) reads what the stream holds beyond it.
@@ -300,11 +360,11 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			}
 			fresh = true
 		}
-		if c, seen := en.commands[commandKey(meta.Actor, meta.CommandID)]; seen {
-			if c.firstEvent != eventID(c.stream, meta, basedOn(fp, c.basis), 0) {
+		if c, seen := en.commands[en.keys.of(meta.Actor, meta.CommandID)]; seen {
+			if !c.sameCommand(en.keys, matchID, meta, fp) {
 				return Ack{}, game.Reject(game.Conflict, "the command ID %q was already used for a different command: send this one under a new command ID", meta.CommandID)
 			}
-			return c.ack, nil
+			return c.ack(matchID), nil
 		}
 		r := en.rules
 		if r == nil {
@@ -365,7 +425,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 				e.forget(matchID)
 				return Ack{}, maybeApplied(err)
 			}
-			c, seen := en.commands[commandKey(meta.Actor, meta.CommandID)]
+			c, seen := en.commands[en.keys.of(meta.Actor, meta.CommandID)]
 			if !seen {
 				if attempt+1 >= e.cfg.MaxRetries {
 					return Ack{}, &game.Error{Code: game.Conflict, Reason: "the match kept changing under this command; send it again"}
@@ -373,8 +433,9 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 				fresh = true
 				continue
 			}
-			c.ack.Duplicate = res.Duplicate
-			return c.ack, nil
+			a := c.ack(matchID)
+			a.Duplicate = res.Duplicate
+			return a, nil
 		}
 		if err := e.foldAppended(ctx, en, proposed, res); err != nil {
 			e.forget(matchID)

@@ -282,7 +282,8 @@ func (e *Engine) commandSeen(ctx context.Context, matchID, actor, commandID stri
 		e.forget(matchID)
 		return false, notApplied(err)
 	}
-	_, seen := en.commands[commandKey(actor, commandID)]
+	e.retire(en)
+	_, seen := en.commands[en.keys.of(actor, commandID)]
 	return seen, nil
 }
 
