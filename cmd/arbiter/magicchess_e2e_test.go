@@ -3,8 +3,11 @@ package main
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 )
 
 // Ajedrez Mágico over the real API: two house bots play a classic-mode match to its end,
@@ -176,5 +179,69 @@ func TestMagicChessHandsAreSecret(t *testing.T) {
 	}
 	if !laid {
 		t.Fatalf("Bob does not see Ann's %s laid", card.Card.ID)
+	}
+}
+
+// cards(game: MAGIC_CHESS) over a real server serves the embedded catalog whole: the forty
+// cards in its order, each with both languages' names and texts, its window, duration,
+// targets and reaction kind as catalog.json has them, all played; among them the mate
+// saves and a reaction of each kind rule 17 allows. The expected values are read from the
+// catalog the binary embeds, so the test follows catalog.json and fails on any field the
+// API drops, renames or takes from the wrong language.
+func TestMagicChessCardsOverGraphQL(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	type served struct {
+		ID, NameEs, NameEn, NameDefault, TextEs, TextEn, Group, Window, Targets string
+		Copies, Duration                                                        int
+		Reaction                                                                *string
+		Implemented                                                             bool
+	}
+	var d struct{ Cards []served }
+	srv.must(t, "", `{cards(game:MAGIC_CHESS){id copies ... on MagicChessCard{NameEs: name(lang:ES) NameEn: name(lang:EN)
+		NameDefault: name TextEs: text(lang:ES) TextEn: text(lang:EN) group window duration targets reaction implemented}}}`, nil, &d)
+	want := magicchess.Entries()
+	if len(d.Cards) != magicchess.CardCount || len(want) != magicchess.CardCount {
+		t.Fatalf("%d cards served, %d in the catalog, the game has %d", len(d.Cards), len(want), magicchess.CardCount)
+	}
+	windows, kinds, groups, lasting := map[string]int{}, map[string]int{}, map[string]int{}, 0
+	for i, c := range d.Cards {
+		e := want[i]
+		w := served{ID: e.ID, NameEs: e.NameEs, NameEn: e.NameEn, NameDefault: e.NameEn, TextEs: e.TextEs, TextEn: e.TextEn,
+			Group: e.Group, Window: strings.ToUpper(e.Window), Targets: e.Targets, Copies: 1, Duration: e.Duration, Implemented: true}
+		got := c
+		got.Reaction = nil
+		if got != w {
+			t.Errorf("card %d served as\n%+v\nthe catalog has\n%+v", i, got, w)
+		}
+		if c.NameEs == "" || c.NameEn == "" || c.TextEs == "" || c.TextEn == "" || c.TextEs == c.TextEn {
+			t.Errorf("%s: a name or a text is missing, or the Spanish text is the English one", c.ID)
+		}
+		switch {
+		case e.Reaction == "" && c.Reaction != nil:
+			t.Errorf("%s: reaction %q served, the catalog has none", c.ID, *c.Reaction)
+		case e.Reaction != "" && (c.Reaction == nil || *c.Reaction != e.Reaction):
+			t.Errorf("%s: reaction %v served, the catalog has %q", c.ID, c.Reaction, e.Reaction)
+		}
+		windows[c.Window]++
+		groups[c.Group]++
+		if c.Reaction != nil {
+			kinds[*c.Reaction]++
+		}
+		if c.Duration > 0 {
+			lasting++
+		}
+	}
+	for _, w := range []string{"BEFORE", "DURING", "CLOSE", "REACTION"} {
+		if windows[w] == 0 {
+			t.Errorf("no card of window %s served: %v", w, windows)
+		}
+	}
+	for _, k := range []string{"cancel", "prevent", "save-king", "take-back"} {
+		if kinds[k] == 0 {
+			t.Errorf("no reaction of rule 17's kind %q served: %v", k, kinds)
+		}
+	}
+	if groups["mate-save"] == 0 || lasting == 0 {
+		t.Errorf("served without a mate save or a card that lasts: groups %v, %d lasting", groups, lasting)
 	}
 }
