@@ -658,3 +658,106 @@ func TestAStateBetweenTwoEventsLetsNobodyAct(t *testing.T) {
 		t.Error("the window open is not settled")
 	}
 }
+
+// Rule 18: at most one reaction per window, and no chains. For each of the seven
+// reactions, laid where it works by a seat that holds a second reaction, against a player
+// who holds one too: the reaction closes the window (an R1 card resolves in the same
+// command), its events open none and none is due; a second reaction of the same seat,
+// sent before the first window's deadline, is refused as out of any window and changes
+// nothing, and so is one of the other seat; the audit refuses a window forged right after
+// the reaction, before and after an R1 card's resolution.
+func TestOneReactionPerWindowAndNoChains(t *testing.T) {
+	r := Rules{}
+	for _, c := range []struct {
+		card, fen string
+		hand1     []string // the reaction first, then the second one tried
+		act       func(s State) State
+		targets   []string
+		second    []string // the second reaction's targets, as it would be aimed
+	}{
+		{"counterspell", start, []string{"counterspell", "ward"},
+			func(s State) State { return laid(t, s, sec(1), "teleport", "b1", "e4") }, nil, []string{"e7"}},
+		{"ward", start, []string{"ward", "counterspell"},
+			func(s State) State { return laid(t, s, sec(1), "banish", "e7") }, []string{"e7"}, nil},
+		{"deflect", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", []string{"deflect", "rewind"},
+			func(s State) State { return played(t, s, sec(1), "e4d5") }, []string{"d6"}, nil},
+		{"last-stand", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", []string{"last-stand", "rewind"},
+			func(s State) State { return played(t, s, sec(1), "a1a8") }, []string{"e7"}, nil},
+		{"miracle", "8/8/pp6/kp6/8/2K5/8/7R w - - 0 1", []string{"miracle", "rewind"},
+			func(s State) State { return played(t, s, sec(1), "h1a1") }, []string{"a4"}, nil},
+		{"rewind", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", []string{"rewind", "deflect"},
+			func(s State) State { return played(t, s, sec(1), "e4d5") }, nil, []string{"d6"}},
+		{"setback", "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", []string{"setback", "rewind"},
+			func(s State) State { return played(t, s, sec(1), "d6d7") }, nil, nil},
+	} {
+		t.Run(c.card, func(t *testing.T) {
+			// White holds a reaction too, so that a window for it after the reaction
+			// would not be left out for an empty hand.
+			s := adv(t, c.fen, []string{"teleport", "banish", "counterspell"}, c.hand1, "")
+			s = answering(t, c.act(s))
+			w := s.Window
+			if w == nil || w.Seat != 1 {
+				t.Fatalf("no window for Black: %+v", w)
+			}
+			at := w.Answers.Add(time.Second)
+			evs, err := r.Decide(s, game.Action{Seat: 1, At: at, Do: React{Card: c.card, Slot: -1, Targets: c.targets}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			played, ok := evs[0].Event.(ReactionPlayed)
+			if !ok {
+				t.Fatalf("the reaction's first event: %+v", evs[0].Event)
+			}
+			// Between the reaction and an R1 card's resolution: the window is closed,
+			// no second reaction is taken and no window may be recorded.
+			mid := r.Evolve(s, played).(State)
+			if w.Kind == R1 && (mid.Window == nil || !mid.Window.Closed) || w.Kind != R1 && mid.Window != nil || mid.opening != nil {
+				t.Fatalf("after the reaction: window %+v, due %+v", mid.Window, mid.opening)
+			}
+			if err := r.Audit(mid, ReactionPlayed{Seat: 1, Card: c.hand1[1], Slot: 1, Targets: c.second, FEN: mid.FEN(), At: at}); err == nil {
+				t.Error("the audit takes a second reaction in the window")
+			}
+			after := game.State(s)
+			for _, e := range evs {
+				if err := r.Audit(after, e.Event); err != nil {
+					t.Fatalf("Audit refuses %T: %v", e.Event, err)
+				}
+				if _, opens := e.Event.(ReactionWindowOpened); opens {
+					t.Fatalf("the reaction opened a window: %+v", evs)
+				}
+				after = r.Evolve(after, e.Event)
+			}
+			end := after.(State)
+			if end.Window != nil || end.opening != nil || end.Held != nil {
+				t.Fatalf("after the reaction: window %+v, due %+v, held %+v", end.Window, end.opening, end.Held)
+			}
+			if st := r.Status(end); strings.HasPrefix(st.Phase, "reaction") || slices.Contains(st.Choices, Pass) {
+				t.Fatalf("status after the reaction: %+v", st)
+			}
+			for _, seat := range []int{1, 0} {
+				why := refusedAt(t, end, seat, at.Add(time.Second), React{Card: c.hand1[1], Slot: -1, Targets: c.second}, game.IllegalMove)
+				if seat == 0 {
+					why = refusedAt(t, end, seat, at.Add(time.Second), React{Card: "counterspell", Slot: -1}, game.IllegalMove)
+				}
+				if !strings.Contains(why, "no reaction window is open") {
+					t.Errorf("seat %d's second reaction refused as %q", seat, why)
+				}
+			}
+			if !slices.Equal(end.Hands[1], []string{"", c.hand1[1]}) || !slices.Contains(end.Hands[0], "counterspell") {
+				t.Fatalf("hands after the refusals: %v", end.Hands)
+			}
+			for _, st := range []State{mid, end} {
+				for seat, trig := range map[int]string{0: TriggerCheck, 1: TriggerCard} {
+					kind := R2
+					if trig == TriggerCard {
+						kind = R1
+					}
+					forged := ReactionWindowOpened{Window: kind, Seat: seat, Triggers: []string{trig}, At: at, Answers: at.Add(2 * time.Second), Closes: at.Add(10 * time.Second)}
+					if err := r.Audit(st, forged); err == nil {
+						t.Errorf("the audit takes a window %+v right after %s", forged, c.card)
+					}
+				}
+			}
+		})
+	}
+}
