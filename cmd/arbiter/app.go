@@ -183,18 +183,18 @@ func splitSchema(path string) (url, schema string, err error) {
 }
 
 // sharedRatings is the writer of the ratings table that the nodes of a cluster on the
-// PostgreSQL store at path share (projections/singlewriter): one node writes it at a
-// time, in the schema "<the store's schema>_read" (arbiter_read by default).
-func sharedRatings(path string, store eventstore.Store, reg *game.Registry, log *slog.Logger) (*singlewriter.Writer, error) {
-	url, schema, err := splitSchema(path)
+// PostgreSQL store at cfg.sharedDB share (projections/singlewriter): one node writes it
+// at a time, in the schema "<the store's schema>_read" (arbiter_read by default).
+func sharedRatings(cfg appConfig, store eventstore.Store, reg *game.Registry, log *slog.Logger) (*singlewriter.Writer, error) {
+	url, schema, err := splitSchema(cfg.sharedDB)
 	if err != nil {
 		return nil, err
 	}
 	host, _ := os.Hostname()
 	return singlewriter.New(singlewriter.Config{
 		URL: url, Schema: cmp.Or(schema, "arbiter") + "_read", Store: store, Logger: log,
-		Node: fmt.Sprintf("%s/%d", host, os.Getpid()),
-		New:  func() singlewriter.Model { return singlewriter.NewRatings(reg) },
+		Node: fmt.Sprintf("%s/%d", host, os.Getpid()), Lease: cfg.lease, Renew: cfg.renew,
+		New: func() singlewriter.Model { return singlewriter.NewRatings(reg) },
 	})
 }
 
@@ -230,7 +230,10 @@ type appConfig struct {
 	// sharedDB is the PostgreSQL store's URL, whose database also holds the read models
 	// that one node of the cluster writes for all (the ratings table); "" for none.
 	sharedDB string
-	key      *serverkey.Key // the server's key, which signs receipts; nil signs none
+	// lease and renew are the shared ratings writer's lease and renewal period
+	// (singlewriter.Config); 0 for the defaults.
+	lease, renew time.Duration
+	key          *serverkey.Key // the server's key, which signs receipts; nil signs none
 }
 
 // startApp wires everything on a store: it rebuilds the read side from the store, then
@@ -325,7 +328,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		delete(runs, "settlement")
 	}
 	if cfg.sharedDB != "" {
-		w, err := sharedRatings(cfg.sharedDB, store, reg, log)
+		w, err := sharedRatings(cfg, store, reg, log)
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/headlog"
 	"github.com/arbiter-games/arbiter/graph"
+	"github.com/arbiter-games/arbiter/projections/singlewriter"
 	"github.com/arbiter-games/arbiter/replay"
 	"github.com/arbiter-games/arbiter/serverkey"
 )
@@ -45,6 +46,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	writeTimeout := fs.Duration("write-timeout", 60*time.Second, "how long a request may take from its headers to the end of its answer (websockets have their own limits)")
 	idleTimeout := fs.Duration("idle-timeout", 2*time.Minute, "how long an idle keep-alive connection stays open")
 	logFormat := fs.String("log-format", "text", "the log's format on stderr: text or json")
+	lease := fs.Duration("writer-lease", singlewriter.DefaultLease, "with a postgres:// store: how long the lease of the node writing the shared ratings table lasts after each renewal; a node takes over from a holder that hung once it expires")
+	renew := fs.Duration("writer-renew", singlewriter.DefaultRenew, "with a postgres:// store: how often the node writing the shared ratings table renews its lease, and how often the other nodes look for it; under half of --writer-lease")
 	settle := fs.Bool("settle", true, "run the settlement process, which pays out and releases the coins held for matches; any node may run it, and a node without it leaves the payouts to the others or to its next start")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
@@ -67,6 +70,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *abortAfter < 0 || *registrations < 0 {
 		return fmt.Errorf("--abort-after and --registrations-per-hour must be 0 or more (got %s and %d)", *abortAfter, *registrations)
+	}
+	if *lease <= 0 || *renew <= 0 || 2**renew >= *lease {
+		return fmt.Errorf("--writer-renew must be above 0 and under half of --writer-lease, so that one renewal may be missed (got %s and %s)", *renew, *lease)
 	}
 	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds(), BotForfeitAfterMs: botForfeitAfter.Milliseconds(), FirstMovesMs: abortAfter.Milliseconds()}
 	// The log package's lines (gqlgen's, a library's) go through the same log.
@@ -123,7 +129,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}()
 	defer func() { stopKeeping(); <-kept }()
 	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), key: key}, log)
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), lease: *lease, renew: *renew, key: key}, log)
 	if err != nil {
 		return whatToDo(err)
 	}

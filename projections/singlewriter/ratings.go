@@ -40,6 +40,8 @@ func (m *Ratings) Tables() string {
 	draws  integer          NOT NULL,
 	PRIMARY KEY (player, key)
 );
+-- epoch: the lease epoch of the writer that last wrote the row (checkpoints.epoch).
+ALTER TABLE ratings ADD COLUMN IF NOT EXISTS epoch bigint NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS ratings_board ON ratings (key, rating DESC, player);`
 }
 
@@ -47,7 +49,7 @@ CREATE INDEX IF NOT EXISTS ratings_board ON ratings (key, rating DESC, player);`
 func (m *Ratings) Apply(ev eventstore.Event) error { return m.r.Apply(ev) }
 
 // Flush implements Model: the rows of every player whose ratings changed.
-func (m *Ratings) Flush(ctx context.Context, tx pgx.Tx) error {
+func (m *Ratings) Flush(ctx context.Context, tx pgx.Tx, epoch int64) error {
 	players := m.r.TakeChanged()
 	if tx == nil || len(players) == 0 {
 		return nil
@@ -55,9 +57,9 @@ func (m *Ratings) Flush(ctx context.Context, tx pgx.Tx) error {
 	var b pgx.Batch
 	for _, p := range players {
 		for _, x := range m.r.Of(p) {
-			b.Queue(`INSERT INTO ratings (player, key, game, rating, games, wins, losses, draws) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-				ON CONFLICT (player, key) DO UPDATE SET game = $3, rating = $4, games = $5, wins = $6, losses = $7, draws = $8`,
-				p, x.Key, x.Game, x.Rating, x.Games, x.Wins, x.Losses, x.Draws)
+			b.Queue(`INSERT INTO ratings (player, key, game, rating, games, wins, losses, draws, epoch) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+				ON CONFLICT (player, key) DO UPDATE SET game = $3, rating = $4, games = $5, wins = $6, losses = $7, draws = $8, epoch = $9`,
+				p, x.Key, x.Game, x.Rating, x.Games, x.Wins, x.Losses, x.Draws, epoch)
 		}
 	}
 	if err := tx.SendBatch(ctx, &b).Close(); err != nil {
