@@ -38,10 +38,17 @@ type MatchView struct {
 }
 
 // Matches is the live state of every match: boards, moves, seats, and the lobby.
+//
+// A reader sees each match as of the last event of a command: a command's events are
+// applied one at a time, and the state between two of them may already hold facts still
+// to be recorded (match.State.Settled, game.Settling), so that, in a reader's one answer,
+// what the game says of it (the phase, who acts) and what it shows (a window, a board)
+// could disagree. Such a view waits in moving until the command's last event.
 type Matches struct {
 	folder match.Folder
 	checkpoint
-	byID map[string]*MatchView
+	byID   map[string]*MatchView // what readers see: each match's last settled view
+	moving map[string]*MatchView // matches in the middle of a command's events, by ID
 
 	archiveAfter time.Duration // < 0: never
 	finished     []string      // IDs of finished, unarchived matches, in the order they ended
@@ -70,7 +77,7 @@ func OnSetAside(f func(*match.Unreplayable)) MatchesOption {
 
 // NewMatches returns an empty model for the games of reg.
 func NewMatches(reg *game.Registry, opts ...MatchesOption) *Matches {
-	m := &Matches{folder: match.Folder{Games: reg}, byID: map[string]*MatchView{}, aside: map[string]*match.Unreplayable{}, archiveAfter: -1,
+	m := &Matches{folder: match.Folder{Games: reg}, byID: map[string]*MatchView{}, moving: map[string]*MatchView{}, aside: map[string]*match.Unreplayable{}, archiveAfter: -1,
 		ended: make(chan struct{}, 1)}
 	for _, o := range opts {
 		o(m)
@@ -164,8 +171,7 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	if m.aside[id] != nil {
 		return nil
 	}
-	was := m.byID[id]
-	v, err := m.fold(id, was, []eventstore.Event{ev})
+	v, err := m.fold(id, m.latest(id), []eventstore.Event{ev})
 	if u := (*match.Unreplayable)(nil); errors.As(err, &u) {
 		m.putAside(u)
 		return nil
@@ -173,14 +179,37 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	if err != nil {
 		return err
 	}
-	m.byID[id] = v
-	m.settle(v, was, ev.Time)
+	m.publish(v, ev.Time)
 	return nil
+}
+
+// latest is the view a match's next event folds into: the one in the middle of a command
+// if any, else the one readers see (nil for a new match). The caller holds the lock.
+func (m *Matches) latest(id string) *MatchView {
+	if v := m.moving[id]; v != nil {
+		return v
+	}
+	return m.byID[id]
+}
+
+// publish shows readers v, folded up to an event of time at, once it is settled; until
+// then it waits in moving and readers keep the view before its command. The caller holds
+// the lock.
+func (m *Matches) publish(v *MatchView, at time.Time) {
+	if !v.State.Settled(v.Rules) {
+		m.moving[v.ID] = v
+		return
+	}
+	delete(m.moving, v.ID)
+	was := m.byID[v.ID]
+	m.byID[v.ID] = v
+	m.settle(v, was, at)
 }
 
 // putAside drops a match that does not replay. The caller holds the lock.
 func (m *Matches) putAside(u *match.Unreplayable) {
 	delete(m.byID, u.Match)
+	delete(m.moving, u.Match)
 	m.aside[u.Match] = u
 	if m.onAside != nil {
 		m.onAside(u)
@@ -222,7 +251,7 @@ func digestLine(v *MatchView) string {
 	return line + "\n"
 }
 
-// Get returns a match's view, or nil.
+// Get returns a match's view as of the last event of a command (see Matches), or nil.
 func (m *Matches) Get(id string) *MatchView {
 	m.mu.RLock()
 	defer m.mu.RUnlock()

@@ -30,7 +30,6 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 	type group struct {
 		id   string
 		evs  []eventstore.Event
-		was  *MatchView
 		view *MatchView
 		err  error
 	}
@@ -50,7 +49,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 		}
 		g := byID[id]
 		if g == nil {
-			g = &group{id: id, was: m.byID[id], view: m.byID[id]}
+			g = &group{id: id, view: m.latest(id)}
 			byID[id] = g
 			groups = append(groups, g)
 		}
@@ -83,8 +82,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 		return 0, nil
 	}
 	for _, g := range groups {
-		m.byID[g.id] = g.view
-		m.settle(g.view, g.was, g.evs[len(g.evs)-1].Time)
+		m.publish(g.view, g.evs[len(g.evs)-1].Time)
 	}
 	m.pos = last
 	m.mu.Unlock()

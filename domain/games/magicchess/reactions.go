@@ -633,8 +633,8 @@ func (s *State) enterable(seat int, b chess.Bitboard) chess.Bitboard {
 
 // unsettled says whether s is between two events of one command: after an action whose
 // window is not open yet, or after a window's close before its held card resolved. Such
-// a state is never the last of a command; the read side may show it for a moment, so it
-// lets nobody act and lists no move (and matchUpdates waits for the next: game.Settling).
+// a state is never the last of a command; the read side never shows it (game.Settling:
+// projections.Matches keeps the view before it), and it lets nobody act and lists no move.
 func (s *State) unsettled() bool {
 	return s.opening != nil || s.Window != nil && s.Window.Closed
 }
