@@ -88,9 +88,10 @@ type AppendResult struct {
 
 // Commit is what a store's single writer did in one transaction: how many appends it
 // committed together and how long the transaction took, from BEGIN to the end of the
-// durable COMMIT.
+// durable COMMIT (or the rollback of a failed one).
 type Commit struct {
-	Appends int
+	Appends int // appends decided in the transaction, refused ones included
+	Events  int // events those appends proposed
 	Took    time.Duration
 }
 

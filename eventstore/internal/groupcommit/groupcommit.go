@@ -141,7 +141,11 @@ func (q *Queue) run() {
 			began := time.Now()
 			q.commit(live)
 			if f := q.observer.Load(); f != nil {
-				(*f)(eventstore.Commit{Appends: len(live), Took: time.Since(began)})
+				c := eventstore.Commit{Appends: len(live), Took: time.Since(began)}
+				for _, r := range live {
+					c.Events += len(r.Events)
+				}
+				(*f)(c)
 			}
 		}
 		for _, r := range batch {
