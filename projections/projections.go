@@ -9,7 +9,9 @@ package projections
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/arbiter-games/arbiter/eventstore"
 )
@@ -55,63 +57,124 @@ func (c *checkpoint) admit(ev eventstore.Event) bool {
 // Rebuild feeds every event of the store to the projections, from position zero, and
 // calls progress (if not nil) after each page with the position reached and the head.
 //
-// The next page is read from the store while the current one is applied: reading (an
-// SQLite query, decoding rows) and applying (decoding payloads, folding) each take about
-// half of a rebuild, and overlapping them is what lets a boot use a second core.
+// Reading and applying overlap, and so do the projections: a reader goroutine reads the
+// pages, and each projection folds them, in order, on a goroutine of its own, up to
+// rebuildAhead pages behind the reader. The projections are independent (none reads
+// another while it applies), so each ends where feeding it every event in order would
+// leave it, and the pass keeps both cores busy where one projection at a time left a core
+// waiting.
+//
+// When a projection fails, the others still apply the pages that begin at or before the
+// lowest position that failed so far, and nothing after: Rebuild then returns the failure
+// of the lowest position, whichever goroutine met its failure first, as feeding the events
+// in order would have met it first.
 func Rebuild(ctx context.Context, store eventstore.Store, progress func(pos, head int64), ps ...Projection) error {
 	head, err := store.HeadPosition(ctx)
 	if err != nil {
 		return fmt.Errorf("projections: reading the head: %w", err)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	type page struct {
-		evs   []eventstore.Event
-		after int64
-		err   error
+	var (
+		wg       sync.WaitGroup
+		feeds    = make([]chan []eventstore.Event, len(ps))
+		fails    = make([]*rebuildError, len(ps)+1) // by projection; the last is the reader's
+		failedAt atomic.Int64                       // the lowest position that failed so far
+		done     = make(chan int64, len(ps))        // a projection is past the page ending here
+		pages    = make(chan int64, rebuildAhead)   // the last position of each page read, in order
+	)
+	failedAt.Store(math.MaxInt64)
+	failed := func(i int, at int64, err error) {
+		fails[i] = &rebuildError{at, err}
+		for cur := failedAt.Load(); at < cur && !failedAt.CompareAndSwap(cur, at); cur = failedAt.Load() {
+		}
 	}
-	pages := make(chan page, 1)
-	go func() {
-		defer close(pages)
-		var pos int64
-		for pos < head {
+	for i, pr := range ps {
+		feeds[i] = make(chan []eventstore.Event, rebuildAhead)
+		wg.Go(func() {
+			for evs := range feeds[i] {
+				// Once anything failed, a page past it is not applied: its events would
+				// not have been fed in order, and the page only has to be let through.
+				if fails[i] == nil && evs[0].Position <= failedAt.Load() && ctx.Err() == nil {
+					if at, err := applyPage(pr, evs); err != nil {
+						failed(i, at, fmt.Errorf("projections: %s at position %d: %w", pr.Name(), at, err))
+					}
+				}
+				done <- evs[len(evs)-1].Position
+			}
+		})
+	}
+	wg.Go(func() {
+		defer func() {
+			for _, f := range feeds {
+				close(f)
+			}
+			close(pages)
+		}()
+		for pos := int64(0); pos < head && pos < failedAt.Load() && ctx.Err() == nil; {
 			evs, err := store.ReadAll(ctx, pos, rebuildPage)
-			select {
-			case pages <- page{evs, pos, err}:
-			case <-ctx.Done():
+			if err != nil {
+				failed(len(ps), pos+1, fmt.Errorf("projections: reading after %d: %w", pos, err))
 				return
 			}
-			if err != nil || len(evs) == 0 {
+			if len(evs) == 0 {
 				return
 			}
 			pos = evs[len(evs)-1].Position
+			pages <- pos
+			for _, f := range feeds {
+				f <- evs
+			}
 		}
-	}()
+	})
+	// A page is applied once every projection is past it; each takes the pages in order,
+	// so they complete in order too.
+	count := map[int64]int{}
 	for p := range pages {
-		if p.err != nil {
-			return fmt.Errorf("projections: reading after %d: %w", p.after, p.err)
+		for count[p] < len(ps) {
+			count[<-done]++
 		}
-		// Each projection takes the whole page in turn: they are independent, so this
-		// gives what feeding each event to every projection would.
-		for _, pr := range ps {
-			if pa, ok := pr.(pageApplier); ok {
-				if at, err := pa.applyPage(p.evs); err != nil {
-					return fmt.Errorf("projections: %s at position %d: %w", pr.Name(), at, err)
-				}
-				continue
-			}
-			for _, ev := range p.evs {
-				if err := pr.Apply(ev); err != nil {
-					return fmt.Errorf("projections: %s at position %d: %w", pr.Name(), ev.Position, err)
-				}
-			}
+		delete(count, p)
+		if progress != nil && failedAt.Load() == math.MaxInt64 && ctx.Err() == nil {
+			progress(p, head)
 		}
-		if progress != nil && len(p.evs) > 0 {
-			progress(p.evs[len(p.evs)-1].Position, head)
+	}
+	wg.Wait()
+	var first *rebuildError
+	for _, f := range fails {
+		if f != nil && (first == nil || f.at < first.at) {
+			first = f
 		}
+	}
+	if first != nil {
+		return first.err
 	}
 	return ctx.Err()
 }
 
-// rebuildPage is how many events Rebuild reads at a time.
-const rebuildPage = 4096
+// rebuildError is a failure of Rebuild, at the position of the event that failed.
+type rebuildError struct {
+	at  int64
+	err error
+}
+
+// applyPage folds a page of events into p: at once where p can (pageApplier), else
+// one event at a time. On an error it returns the position of the event that failed.
+func applyPage(p Projection, evs []eventstore.Event) (int64, error) {
+	if pa, ok := p.(pageApplier); ok {
+		return pa.applyPage(evs)
+	}
+	for _, ev := range evs {
+		if err := p.Apply(ev); err != nil {
+			return ev.Position, err
+		}
+	}
+	return 0, nil
+}
+
+const (
+	// rebuildPage is how many events Rebuild reads at a time.
+	rebuildPage = 4096
+	// rebuildAhead is how many pages the reader may be ahead of the slowest projection:
+	// enough to keep both cores busy through the pages that fold slowly (many matches
+	// starting or ending at once), few enough to keep the memory of a boot small.
+	rebuildAhead = 3
+)
