@@ -267,9 +267,11 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		return nil, fmt.Errorf("reading the store's head: %w", err)
 	}
 	log.Info("rebuilding the read side", "events", head)
+	start := time.Now()
 	if err := projections.Rebuild(ctx, store, nil, a.matches, a.cards, a.economy, a.choices, a.disputes, a.settle); err != nil {
 		return nil, err
 	}
+	log.Info("rebuilt the read side", "events", head, "took", time.Since(start).Round(time.Millisecond))
 	hub := graph.NewHub()
 	timers := a.engine.NewTimers()
 	bots := bot.NewRunner(a.engine, log) // plays the house bot's turns

@@ -26,14 +26,18 @@ import (
 )
 
 func init() {
-	register("bench", "fill a new database through the engine with concurrent chess matches and measure durable moves/s and latency; bench spectators loads a server with websocket spectators", runBench)
+	register("bench", "fill a new database through the engine with concurrent chess matches and measure durable moves/s and latency; bench spectators loads a server with websocket spectators; bench boot times a server's boot until /readyz", runBench)
 }
 
 // runBench is `arbiter bench [--db FILE] [--matches 1000] [--moves 200] [--duration 10s]`.
-// `arbiter bench spectators ...` is the load test of live subscriptions (spectators.go).
+// `arbiter bench spectators ...` is the load test of live subscriptions (spectators.go);
+// `arbiter bench boot ...` measures a server's boot on a store (bootbench.go).
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "spectators" {
 		return runSpectators(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "boot" {
+		return runBootBench(ctx, args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)

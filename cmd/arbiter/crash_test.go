@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -16,7 +17,7 @@ import (
 // ARBITER_TEST_MAIN set, the test binary is arbiter itself.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("ARBITER_TEST_MAIN"); args != "" {
-		ctx, stop := context.WithCancel(context.Background())
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM) // as main
 		defer stop()
 		os.Exit(run(ctx, strings.Fields(args), os.Stdout, os.Stderr))
 	}
