@@ -101,39 +101,19 @@ func TestFourPlayersPlayDoublesToTheEnd(t *testing.T) {
 		}
 		seat := v.Match.ToAct[rng.IntN(len(v.Match.ToAct))]
 		srv.must(t, tokens[seat], doublesQuery, vars, &v)
-		s := v.Match.State
-		board := seat / 2
 		var r gqlResponse
-		var playable []int
-		for i, h := range s.Hand {
-			if h.Playable {
-				playable = append(playable, i)
-			}
-		}
-		switch {
-		case s.Phase == "planning":
-			r, counts["ready"] = srv.post(t, tokens[seat], `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, vars), counts["ready"]+1
-		case rng.IntN(20) == 0:
+		if v.Match.State.Phase != "planning" && rng.IntN(20) == 0 {
 			sig := []string{"SAVE_READY", "NO_SAVE", "CARD_NEXT", "HAND_LOW", "HAND_EMPTY"}[rng.IntN(5)]
 			r, counts["signal"] = srv.post(t, tokens[seat], `mutation($m:ID!,$s:MagicSignal!){signal(matchId:$m, signal:$s){match{version}}}`, map[string]any{"m": id, "s": sig}), counts["signal"]+1
 			if r.code() == "CONFLICT" { // the same signal as its last one
 				continue
 			}
-		case len(playable) > 0 && rng.IntN(4) == 0:
-			h := s.Hand[playable[rng.IntN(len(playable))]]
-			r, counts["card"] = srv.post(t, tokens[seat], `mutation($m:ID!,$s:Int,$t:[String!],$b:Int){playCard(matchId:$m, slot:$s, targets:$t, board:$b){match{version}}}`,
-				map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))], "b": board}), counts["card"]+1
-		case len(s.Board.LegalMoves) > 0:
-			mv := s.Board.LegalMoves[rng.IntN(len(s.Board.LegalMoves))]
-			if piece, square, drop := strings.Cut(mv, "@"); drop {
-				r, counts["drop"] = srv.post(t, tokens[seat], `mutation($m:ID!,$p:String!,$q:String!,$b:Int){dropPiece(matchId:$m, piece:$p, square:$q, board:$b){match{version}}}`,
-					map[string]any{"m": id, "p": piece, "q": square, "b": board}), counts["drop"]+1
-			} else {
-				r, counts["move"] = srv.post(t, tokens[seat], `mutation($m:ID!,$v:String!,$b:Int){playMove(matchId:$m, move:$v, board:$b){match{version}}}`,
-					map[string]any{"m": id, "v": mv, "b": board}), counts["move"]+1
+		} else {
+			var kind string
+			if r, kind = magicAct(t, srv, tokens[seat], id, seat/2, v, rng); kind == "" {
+				continue
 			}
-		default:
-			continue
+			counts[kind]++
 		}
 		if len(r.Errors) > 0 && r.code() != "NOT_YOUR_TURN" && !strings.Contains(r.Errors[0].Message, "over") {
 			// NOT_YOUR_TURN: the engine's timeout ended the match, or another board's flag,

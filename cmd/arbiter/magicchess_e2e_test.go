@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -244,4 +245,125 @@ func TestMagicChessCardsOverGraphQL(t *testing.T) {
 	if groups["mate-save"] == 0 || lasting == 0 {
 		t.Errorf("served without a mate save or a card that lasts: groups %v, %d lasting", groups, lasting)
 	}
+}
+
+// magicAct has a player of Ajedrez Mágico act once as its own view v (doublesQuery, read
+// with its token) offers, on board (0 on one board): the planning's "ready"; in its turn a
+// card its hand lists as playable, on targets the hand lists (one time in four, or when
+// it may not move: a mate save in check), or a legal move of board.legalMoves (dropPiece for a drop). It returns the response and what
+// it did ("ready", "card", "drop", "move"), or "" when the view offers nothing.
+func magicAct(t *testing.T, srv *server, token, id string, board int, v doublesView, rng *rand.Rand) (gqlResponse, string) {
+	t.Helper()
+	s := v.Match.State
+	var playable []int
+	for i, h := range s.Hand {
+		if h.Playable {
+			playable = append(playable, i)
+		}
+	}
+	switch {
+	case s.Phase == "planning":
+		return srv.post(t, token, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, map[string]any{"m": id}), "ready"
+	case len(playable) > 0 && (len(s.Board.LegalMoves) == 0 || rng.IntN(4) == 0):
+		h := s.Hand[playable[rng.IntN(len(playable))]]
+		return srv.post(t, token, `mutation($m:ID!,$s:Int,$t:[String!],$b:Int){playCard(matchId:$m, slot:$s, targets:$t, board:$b){match{version}}}`,
+			map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))], "b": board}), "card"
+	case len(s.Board.LegalMoves) > 0:
+		mv := s.Board.LegalMoves[rng.IntN(len(s.Board.LegalMoves))]
+		if piece, square, drop := strings.Cut(mv, "@"); drop {
+			return srv.post(t, token, `mutation($m:ID!,$p:String!,$q:String!,$b:Int){dropPiece(matchId:$m, piece:$p, square:$q, board:$b){match{version}}}`,
+				map[string]any{"m": id, "p": piece, "q": square, "b": board}), "drop"
+		}
+		return srv.post(t, token, `mutation($m:ID!,$v:String!,$b:Int){playMove(matchId:$m, move:$v, board:$b){match{version}}}`,
+			map[string]any{"m": id, "v": mv, "b": board}), "move"
+	}
+	return gqlResponse{}, ""
+}
+
+// Two players play a classic match on one board to its end over GraphQL, not the house
+// bot: each reads its own view (the planning, its hand with the cards it may lay and their
+// targets, the legal moves, a card's following move in move-after-card) and acts by the
+// API, as the four players of doubles do. Every card the API took is recorded as laid,
+// every move as played, and arbiter verify re-derives the file. The clock (half a minute
+// each, no increment) ends the match if no mate or draw does first.
+func TestTwoPlayersPlayMagicChessToTheEnd(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	tokens := []string{ann, bob}
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, ann, `mutation{createMatch(input:{game:MAGIC_CHESS, mode:CLASSIC, options:[{key:"clock", value:"0.5+0"}]}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range tokens {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	vars := map[string]any{"m": id}
+	rng := rand.New(rand.NewPCG(14, 1))
+	counts, after := map[string]int{}, 0 // after: moves that followed a card in its turn
+	var v doublesView
+	for {
+		srv.must(t, "", doublesQuery, vars, &v)
+		if v.Match.Status == "FINISHED" {
+			break
+		}
+		if len(v.Match.ToAct) == 0 {
+			time.Sleep(5 * time.Millisecond) // a flag about to fall: the engine's timeout ends it
+			continue
+		}
+		seat := v.Match.ToAct[rng.IntN(len(v.Match.ToAct))]
+		srv.must(t, tokens[seat], doublesQuery, vars, &v)
+		if v.Match.Boards != nil || v.Match.State.Hand == nil {
+			t.Fatalf("seat %d of one board reads boards %v and its hand %v", seat, v.Match.Boards, v.Match.State.Hand)
+		}
+		following := v.Match.State.Phase == "move-after-card"
+		r, kind := magicAct(t, srv, tokens[seat], id, 0, v, rng)
+		switch {
+		case kind == "":
+			t.Fatalf("seat %d is to act and its view offers nothing: %+v", seat, v.Match.State)
+		case r.code() == "NOT_YOUR_TURN" || len(r.Errors) > 0 && strings.Contains(r.Errors[0].Message, "over"):
+			continue // the engine's timeout ended the match between the read and the action
+		case len(r.Errors) > 0:
+			t.Fatalf("seat %d, %s: %+v", seat, kind, r.Errors)
+		}
+		counts[kind]++
+		if following {
+			after++
+		}
+	}
+	res := v.Match.Result
+	t.Logf("ended by %s, winners %v; actions %v, %d moves after a card", res.Reason, res.Winners, counts, after)
+	if !slices.Contains([]string{"checkmate", "stalemate", "timeout", "insufficient material", "seventy-five-move rule"}, res.Reason) {
+		t.Fatalf("ended by %q", res.Reason)
+	}
+	types := map[string]int{}
+	for after := 0; ; {
+		var evs struct {
+			Match struct {
+				Events []struct {
+					Type    string
+					Version int
+				}
+			}
+		}
+		srv.must(t, "", `query($m:ID!,$a:Int){match(id:$m){events(after:$a, first:1000){type version}}}`, map[string]any{"m": id, "a": after}, &evs)
+		if len(evs.Match.Events) == 0 {
+			break
+		}
+		for _, e := range evs.Match.Events {
+			types[e.Type]++
+			after = e.Version
+		}
+	}
+	t.Logf("events %v", types)
+	// Each card and move the API took is recorded, but for a last one sent after the
+	// deadline before the engine's timeout: that one finds the flag fallen instead.
+	lost := counts["card"] + counts["move"] - types["CardPlayed"] - types["MovePlayed"]
+	if counts["ready"] != 2 || types["PlanningDone"] != 2 || counts["drop"] != 0 || lost != 0 && (lost != 1 || res.Reason != "timeout") {
+		t.Fatalf("the API took %v, the match recorded %v", counts, types)
+	}
+	srv.stop(t)
+	verifyAll(t, db)
 }
