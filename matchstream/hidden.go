@@ -58,8 +58,8 @@ func Of(stream string) (string, bool) {
 
 // Covering reports whether the matches of rules keep hidden streams.
 func Covering(rules game.Rules) bool {
-	_, ok := rules.(game.Covering)
-	return ok
+	c, ok := rules.(game.Covering)
+	return ok && c.Covering()
 }
 
 // Teams returns the teams of a match's plan, each once, in order: the teams that may

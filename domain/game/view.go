@@ -194,11 +194,13 @@ func IsCovert(e Event) bool {
 	return ok && c.Covert()
 }
 
-// Covering is implemented by rules whose matches may hold covert events: the engine, the
-// read side and replay then read a hidden stream per team beside the match's own. Rules
-// without it are read from the match's stream alone, as before.
+// Covering is implemented by rules whose matches may hold covert events, when Covering
+// says so: the engine, the read side and replay then read a hidden stream per team beside
+// the match's own. Other rules are read from the match's stream alone, as before: a game
+// whose events became covert in a new rules version keeps its older versions' matches so
+// (their public positions shown as they were).
 type Covering interface {
-	Covering()
+	Covering() bool
 }
 
 // Record is what a game's export needs from the match around it.

@@ -461,8 +461,9 @@ func (a *Audit) ended(version int64, e MatchEnded, at time.Time) {
 			a.report(version, CheckResult, "ended by %s, but nobody resigned", e.Reason)
 		case e.Reason == "abandonment" && !a.forfeited:
 			a.report(version, CheckResult, "ended by abandonment, but the last resignation was no forfeit")
-		case teams > 1:
+		case teams > 1 && !a.withdrawnToEnd(e.Reason, winners):
 			a.report(version, CheckResult, "ended by %s with %d teams still playing", e.Reason, teams)
+		case teams > 1: // the game ended on the resigned seat's withdrawal, as it says
 		case !slices.Equal(winners, left) && !(len(winners) == 0 && len(left) == 0):
 			a.report(version, CheckResult, "ended by %s with winners %v; the seats left are %v", e.Reason, e.Winners, left)
 		}
@@ -486,6 +487,19 @@ func (a *Audit) ended(version int64, e MatchEnded, at time.Time) {
 		}
 	}
 	a.overAt = 0
+}
+
+// withdrawnToEnd reports whether the game is over by reason with winners (sorted): a
+// resignation the game carried out (game.Withdrawing) ended it while several teams were
+// still playing (in Ajedrez Mágico's doubles a player's resignation is its team's loss).
+func (a *Audit) withdrawnToEnd(reason string, winners []int) bool {
+	if _, ok := a.rules.(game.Withdrawing); !ok || a.st.GameState == nil {
+		return false
+	}
+	gs := a.rules.Status(a.st.GameState)
+	want := slices.Clone(gs.Outcome.Winners)
+	slices.Sort(want)
+	return gs.Over && gs.Outcome.Reason == reason && slices.Equal(winners, want)
 }
 
 func statusName(s Status) string {

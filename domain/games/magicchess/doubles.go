@@ -61,9 +61,13 @@ type Table struct {
 	Signals   [2][]Signal // by team: what its players signalled, in order
 	// Passing is, by board, the piece a capture there passes to the partner once the
 	// reaction window it opened closes (advanced mode), in passes's letter; "" for none.
-	Passing   [2]string
-	Record    []string         // both boards' record, each entry "A:" or "B:" and the board's
-	Players   []int            // by Record entry, the seat
+	Passing [2]string
+	Record  []string // both boards' record, each entry "A:" or "B:" and the board's
+	Players []int    // by Record entry, the seat
+	// conceded is one more than the seat whose resignation conceded the match for its
+	// team (Conceded, from magic-2026.4 on); 0 for none.
+	conceded  int
+	version   string           // the rules version the match pinned: what changed since is in Rules.Under
 	shuffled  []string         // the deck as first shuffled, for the audit of the deal
 	key       []byte           // the key the reshuffles are drawn from (DeckShuffled.Key)
 	procedure fairness.Version // the procedure they are drawn by (DeckShuffled.Fairness)
@@ -155,14 +159,15 @@ func dealOf(deck []string, size, seats, seat int) []string {
 	return hand
 }
 
-// startTable is the table GameStarted sets: both boards from its position, in planning;
-// oldGrants for a match of the rules before magic-2026.3 (State.oldGrants).
-func startTable(e GameStarted, oldGrants bool) Table {
+// startTable is the table GameStarted sets under rules version: both boards from its
+// position, in planning; the boards' moves of a match before magic-2026.3 by the grants
+// of then (State.oldGrants).
+func startTable(e GameStarted, version string) Table {
 	one := e
 	one.Boards = 0
 	b := Rules{}.Evolve(nil, one).(State)
-	b.oldGrants = oldGrants
-	return Table{Boards: [2]State{b, b}, Phase: Planning, PlanEnds: e.PlanEnds, started: true}
+	b.oldGrants = older(version, "magic-2026.3")
+	return Table{Boards: [2]State{b, b}, Phase: Planning, PlanEnds: e.PlanEnds, started: true, version: version}
 }
 
 // evolve applies an event to the table. A board's event is applied to that board with
@@ -221,6 +226,8 @@ func (t Table) evolve(e game.Event) Table {
 	case Signalled:
 		team := teamOf(e.Seat)
 		t.Signals[team] = with(t.Signals[team], Signal{Seat: e.Seat, Signal: e.Signal})
+	case Conceded:
+		t.conceded = e.Seat + 1
 	}
 	return t
 }

@@ -111,8 +111,19 @@ func (t Table) audit(r Rules, e game.Event) error {
 			return fmt.Errorf("DeckReshuffled %d is not the discard shuffled from the key into an empty deck", e.Count)
 		}
 	case Signalled:
-		if e.Seat < 0 || e.Seat >= DoublesSeats || !knownSignal(e.Signal) {
+		covert := !older(t.version, "magic-2026.4")
+		switch {
+		case e.Seat < 0 || e.Seat >= DoublesSeats || !knownSignal(e.Signal):
 			return fmt.Errorf("Signalled %q by seat %d", e.Signal, e.Seat)
+		case e.Hidden != covert:
+			// The stream it is stored in must agree with Hidden (replay's sight check).
+			return fmt.Errorf("Signalled by seat %d is covert %v; under %s a signal's covert is %v", e.Seat, e.Hidden, t.version, covert)
+		}
+	case Conceded:
+		// The match's audit checks that it comes right after the seat's resignation, as
+		// Withdraw gives it.
+		if w := t.withdraw(e.Seat); len(w) == 0 {
+			return fmt.Errorf("Conceded by seat %d: under %s a resignation concedes nothing here", e.Seat, t.version)
 		}
 	}
 	return nil

@@ -32,15 +32,30 @@ type DeckReshuffled struct {
 }
 
 // Signalled is a seat's signal to its partner on the team channel: its team alone sees
-// it (the other team and spectators see only that an event happened, without payload).
+// it. From magic-2026.4 on it is covert (Hidden, game.Covert): stored in its team's hidden
+// stream, so that the other team and the spectators cannot even count the signals nor
+// tell when one was sent. Before, it was stored in the match's stream, redacted: the
+// others saw that an event happened there, and when.
 type Signalled struct {
 	Seat   int    `json:"seat"`
 	Signal string `json:"signal"`
+	Hidden bool   `json:"hidden,omitempty"`
+}
+
+// Covert implements game.Covert: a signal of magic-2026.4 on.
+func (e Signalled) Covert() bool { return e.Hidden }
+
+// Conceded is a seat's resignation carried out at the table (game.Withdrawing, from
+// magic-2026.4 on): its team loses the match, which ends on both boards, as a flag that
+// falls on either board ends it. The match records Resigned just before it.
+type Conceded struct {
+	Seat int `json:"seat"`
 }
 
 func (CardDrawn) EventType() string      { return "CardDrawn" }
 func (DeckReshuffled) EventType() string { return "DeckReshuffled" }
 func (Signalled) EventType() string      { return "Signalled" }
+func (Conceded) EventType() string       { return "Conceded" }
 
 // doublesSight is who may see doubles' own events; ok is false for the others.
 func doublesSight(e game.Event) (visibility.Visibility, bool) {
@@ -59,6 +74,7 @@ func init() {
 	game.Register[CardDrawn](codec, 1)
 	game.Register[DeckReshuffled](codec, 1)
 	game.Register[Signalled](codec, 1)
+	game.Register[Conceded](codec, 1)
 }
 
 // The signals of the team channel (rule 12: "comunicación mínima solo para efectos de

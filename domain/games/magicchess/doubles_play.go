@@ -140,7 +140,7 @@ func (t Table) decideSignal(seat int, sig SendSignal) ([]game.Emitted, error) {
 			break
 		}
 	}
-	e := Signalled{Seat: seat, Signal: sig.Signal}
+	e := Signalled{Seat: seat, Signal: sig.Signal, Hidden: !older(t.version, "magic-2026.4")}
 	return []game.Emitted{{Event: e, Visibility: visibility.Team(teamOf(seat))}}, nil
 }
 
@@ -190,8 +190,12 @@ func (t Table) settled() bool { return !t.Boards[0].unsettled() && !t.Boards[1].
 // outcome: either board's end ends the match for both teams (rule 12). A mate or a flag
 // on a board wins for the team of the seat that won there; a stalemate or the 75-move
 // rule there draws the match. A board's insufficient material ends nothing: a piece may
-// still come from the other board.
+// still come from the other board. A seat's resignation (Conceded) wins for the other
+// team.
 func (t Table) outcome() (game.Outcome, bool) {
+	if t.conceded > 0 {
+		return game.Outcome{Winners: teamSeats(1 - teamOf(t.conceded-1)), Reason: "resignation"}, true
+	}
 	for b := range t.Boards {
 		o, over := t.Boards[b].outcome()
 		if !over || o.Reason == "insufficient material" {
@@ -205,4 +209,17 @@ func (t Table) outcome() (game.Outcome, bool) {
 		return game.Outcome{Winners: winners, Reason: o.Reason}, true
 	}
 	return game.Outcome{}, false
+}
+
+// withdraw is seat's resignation at the table (Rules.Withdraw): from magic-2026.4 on its
+// team concedes the match (Conceded), which ends it for both boards; before, nothing:
+// the match went on, the resigned seat's clock running until its flag fell.
+func (t Table) withdraw(seat int) []game.Emitted {
+	if older(t.version, "magic-2026.4") || !t.started || seat < 0 || seat >= DoublesSeats {
+		return nil
+	}
+	if _, over := t.outcome(); over {
+		return nil
+	}
+	return game.PublicEvents(Conceded{Seat: seat})
 }

@@ -18,7 +18,12 @@ import (
 // order) and the clock c (nil: none).
 func doubles(t testing.TB, hands [4][]string, c *clock.Setup) Table {
 	t.Helper()
-	r := Rules{}
+	return doublesUnder(t, Rules{}, hands, c)
+}
+
+// doublesUnder is doubles under the rules r (an older version: Under).
+func doublesUnder(t testing.TB, r Rules, hands [4][]string, c *clock.Setup) Table {
+	t.Helper()
 	var st game.State = r.Evolve(nil, GameStarted{FEN: doublesFEN, Mode: Classic, HandSize: MaxHand, DeckSize: len(classicDeck()), PlanEnds: t0, Clock: c, Boards: 2})
 	st = r.Evolve(st, DeckShuffled{Cards: classicDeck(), Key: reshuffleKey(fairness.Current, []byte("a test's match seed of 32 bytes.")), Fairness: int(fairness.Current)})
 	for seat, h := range hands {

@@ -28,8 +28,18 @@ const ID = "MAGIC_CHESS"
 
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
 // Matches recorded under an older version are played by the rules of that version
-// (Under): magic-2026.1 and magic-2026.2 differ from this one only where noted there.
-const RulesVersion = "magic-2026.3"
+// (Under): the older versions differ from this one only where noted there.
+const RulesVersion = "magic-2026.4"
+
+// versions are the rules versions the game has had, oldest first: a match plays by the
+// rules of its own (Under), and a rule added since some version holds from it on (older).
+var versions = []string{"magic-2026.1", "magic-2026.2", "magic-2026.3", RulesVersion}
+
+// older reports whether rules version v came before version than.
+func older(v, than string) bool { return slices.Index(versions, v) < slices.Index(versions, than) }
+
+// before reports whether r are the rules of a version older than v.
+func (r Rules) before(v string) bool { return older(r.Info().RulesVersion, v) }
 
 // The options and their defaults.
 const (
@@ -79,17 +89,32 @@ func (r Rules) deckFor(mode string) []string {
 }
 
 var (
-	_ game.Rules    = Rules{}
-	_ cards.Carded  = Rules{}
-	_ game.Sighted  = Rules{}
-	_ game.Viewed   = Rules{}
-	_ game.Boarded  = Rules{}
-	_ game.Recorded = Rules{}
-	_ game.Preluded = Rules{}
-	_ game.Turned   = Rules{}
-	_ game.Opener   = Rules{}
-	_ game.Pinned   = Rules{}
+	_ game.Rules       = Rules{}
+	_ cards.Carded     = Rules{}
+	_ game.Sighted     = Rules{}
+	_ game.Viewed      = Rules{}
+	_ game.Boarded     = Rules{}
+	_ game.Recorded    = Rules{}
+	_ game.Preluded    = Rules{}
+	_ game.Turned      = Rules{}
+	_ game.Opener      = Rules{}
+	_ game.Pinned      = Rules{}
+	_ game.Covering    = Rules{}
+	_ game.Withdrawing = Rules{}
 )
+
+// Covering says whether the matches of these rules keep hidden streams (game.Covering):
+// from magic-2026.4 on, for the covert signals of doubles (Signalled).
+func (r Rules) Covering() bool { return !r.before("magic-2026.4") }
+
+// Withdraw is a seat's resignation while both teams stand (game.Withdrawing), which only
+// doubles sees: from magic-2026.4 on, its team concedes (Table.withdraw).
+func (r Rules) Withdraw(st game.State, seat int, _ time.Time) []game.Emitted {
+	if t, ok := st.(Table); ok {
+		return t.withdraw(seat)
+	}
+	return nil
+}
 
 // Info names the game.
 func (r Rules) Info() game.Info {
@@ -110,9 +135,13 @@ func (r Rules) Info() game.Info {
 //     card's gift is its piece's alone: the move generator gave the king too the squares
 //     granted to another piece, and let a granted movement take the enemy king. Under
 //     the older versions a match opens, and moves, as it did then.
+//   - magic-2026.3 to magic-2026.4, in doubles: a signal of the team channel is covert
+//     (Signalled is stored in its team's hidden stream, so nobody else can count the
+//     signals nor tell when one was sent), and a player's resignation is its team's loss,
+//     which ends the match on both boards (Withdraw). A signal of 2026.3 stays public and
+//     a resignation there leaves the match going on, as they did.
 func (Rules) Under(version string) (game.Rules, bool) {
-	switch version {
-	case "magic-2026.1", "magic-2026.2":
+	if i := slices.Index(versions, version); i >= 0 && version != RulesVersion {
 		return Rules{pinned: version}, true // the deck is the mode's: no match of then had another
 	}
 	return nil, false
@@ -122,7 +151,7 @@ func (Rules) Under(version string) (game.Rules, bool) {
 // match has a card or a move in the record (a reaction is a card laid). Under the rules
 // before magic-2026.3, as many turns as seats.
 func (r Rules) Opened(st game.State, seats int) bool {
-	if r.pinned != "" {
+	if r.before("magic-2026.3") {
 		_, turns := r.Turns(st)
 		return len(turns) >= seats
 	}
@@ -635,7 +664,7 @@ func (s *State) emptyHanded() bool {
 // Evolve applies an event. A move or a card is played again from the state before it.
 func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	if e, ok := e.(GameStarted); ok && e.Boards == 2 {
-		return startTable(e, r.pinned != "")
+		return startTable(e, r.Info().RulesVersion)
 	}
 	if t, ok := st.(Table); ok {
 		return t.evolve(e)
@@ -646,7 +675,7 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 			panic(fmt.Sprintf("magicchess: a stored GameStarted has a bad FEN: %v", err))
 		}
 		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock,
-			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true, oldGrants: r.pinned != ""}
+			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true, oldGrants: r.before("magic-2026.3")}
 	}
 	s, ok := st.(State)
 	if !ok {
