@@ -20,9 +20,10 @@ func NewHub() *Hub {
 	return &Hub{feeds: map[string]*feed{}}
 }
 
-// Apply is fed every committed event, in order, by the bus follower.
+// Apply is fed every committed event, in order, by the bus follower: a match's, or a
+// team's covert one (matchstream.Hidden), which wakes that team's players alone.
 func (h *Hub) Apply(_ context.Context, ev eventstore.Event) error {
-	if !strings.HasPrefix(ev.Stream, "match-") {
+	if !strings.HasPrefix(ev.Stream, "match-") && !strings.HasPrefix(ev.Stream, "hidden-") {
 		return nil
 	}
 	h.mu.Lock()

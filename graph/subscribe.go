@@ -183,17 +183,23 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		return ch, nil
 	}
 	f, stop := r.Hub.watch(matchstream.Name(matchID), !forGroup(ctx))
+	team, stopTeam := r.teamFeed(matchID, viewerID(p))
 	out := make(chan *model.Match, 1)
 	go func() {
 		defer close(out)
 		defer release()
 		defer stop()
+		defer stopTeam()
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
-		sent := int64(-1)
+		sent, sentCovert := int64(-1), int64(0)
 		held := time.NewTimer(0) // fires when a spectator delay releases the next event
 		defer held.Stop()
 		for {
 			wake := f.n.Wait() // before reading: a change after this point wakes us
+			var covert <-chan struct{}
+			if team.feed != nil {
+				covert = team.feed.n.Wait()
+			}
 			v := r.Lobby.Get(matchID)
 			if v == nil {
 				return // set aside since
@@ -214,18 +220,24 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 			if v != nil {
 				r.Presence.here(r.Engine, v.State, matchID, viewerID(p))
 			}
-			if v != nil && v.Version > sent {
+			// A covert event of the viewer's team changes what it sees without moving the
+			// match's version: it is sent again at that version. Nobody else is woken.
+			if v != nil && (v.Version > sent || team.feed != nil && v.At.HiddenVersion(team.team) > sentCovert) {
 				noteLive(ctx, v.Version)
 				if !deliver(ctx, r, out, f.updates.model(v, r.updateClass(v, viewerID(p))), max(sent, 0)) {
 					return
 				}
 				sent = v.Version
+				if team.feed != nil {
+					sentCovert = v.At.HiddenVersion(team.team)
+				}
 			}
 			if v != nil && v.State.Status == match.Finished {
 				return
 			}
 			select {
 			case <-wake:
+			case <-covert:
 			case <-held.C:
 			case <-ctx.Done():
 				return
@@ -233,6 +245,29 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		}
 	}()
 	return out, nil
+}
+
+// teamWatch is the feed of the hidden stream of a seated player's team, nil for anyone
+// else or a match without hidden streams.
+type teamWatch struct {
+	feed *feed
+	team int
+}
+
+// teamFeed watches the hidden stream (matchstream.Hidden) of playerID's team in the
+// match, when it is seated in a match whose rules keep them, so that its team's covert
+// events (a team signal) reach it at once; the function stops watching.
+func (r *Resolver) teamFeed(matchID, playerID string) (teamWatch, func()) {
+	v := r.Lobby.Get(matchID)
+	if v == nil || playerID == "" || v.Rules == nil || !matchstream.Covering(v.Rules) {
+		return teamWatch{}, func() {}
+	}
+	teams := projections.ViewerOf(v.State, playerID).Teams
+	if len(teams) == 0 {
+		return teamWatch{}, func() {}
+	}
+	f, stop := r.Hub.watch(matchstream.Hidden(matchID, teams[0]), false)
+	return teamWatch{feed: f, team: teams[0]}, stop
 }
 
 // updateClass is the viewer class of a player for matchUpdates: its player ID when it
