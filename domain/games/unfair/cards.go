@@ -105,7 +105,7 @@ func (s *State) try(seat int, d *def, p play) string {
 	f := s.fork()
 	p.do(f)
 	if d.Cost == AddsToMove {
-		if f.kingAttacked(seat) && s.kingAttacked(seat) {
+		if f.kingAttacked(seat) && s.kingAttacked(seat) && !s.v.moveSavesAfterCard {
 			return "your king is in check and this does not save it"
 		}
 		f.Turn.MovesDue = d.movesOwed()

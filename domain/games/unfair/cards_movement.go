@@ -26,18 +26,26 @@ var movementCards = map[string]plays{
 // becomes a queen (carry).
 func granted(as chess.Role, except ...chess.Role) plays {
 	return carrying(not(except...), func(s *State, from chess.Square, pc chess.Piece) chess.Bitboard {
-		r := s.restrictions()
-		id, _ := s.Pos.PieceID(from)
-		r.Grant = chess.Grant{Piece: id, As: as}
-		pattern := chess.Attacks(as, pc.Color, from, s.Pos.Occupied())
-		var b chess.Bitboard
-		for _, m := range s.Pos.LegalMovesWith(nil, r) {
-			if m.From() == from && pattern.Has(m.To()) && !m.IsCastling() && !m.IsEnPassant() {
-				b |= chess.BB(m.To())
-			}
-		}
-		return s.reach(b)
+		return s.grantedReach(s.restrictions(), from, pc, as)
 	}, "no piece of yours can move that way")
+}
+
+// grantedReach is where the piece pc on from may go by the movement of role as granted
+// to it under the restrictions r. Only the piece's own moves count, and only onto squares
+// reach accepts, never a king's: which is why the generator's fix of magic-2026.3 (a
+// grant gave the king the granted squares too, and could take a king:
+// chess.Restrictions.GrantToKing) changed nothing here (TestAGrantNeverTookAKing).
+func (s *State) grantedReach(r chess.Restrictions, from chess.Square, pc chess.Piece, as chess.Role) chess.Bitboard {
+	id, _ := s.Pos.PieceID(from)
+	r.Grant = chess.Grant{Piece: id, As: as}
+	pattern := chess.Attacks(as, pc.Color, from, s.Pos.Occupied())
+	var b chess.Bitboard
+	for _, m := range s.Pos.LegalMovesWith(nil, r) {
+		if m.From() == from && pattern.Has(m.To()) && !m.IsCastling() && !m.IsEnPassant() {
+			b |= chess.BB(m.To())
+		}
+	}
+	return s.reach(b)
 }
 
 // retreat: one square straight back, never onto the pawn's first rank.

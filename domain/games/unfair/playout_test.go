@@ -40,7 +40,12 @@ func randomAction(rng *rand.Rand, s State) any {
 // playout plays a seeded random game of at most plies actions and returns its events.
 func playout(t *testing.T, seed uint64, plies int) ([]game.Event, State) {
 	t.Helper()
-	r := Rules{}
+	return playoutUnder(t, Rules{}, seed, plies)
+}
+
+// playoutUnder is playout under r, the current rules or an older version's (Under).
+func playoutUnder(t *testing.T, r Rules, seed uint64, plies int) ([]game.Event, State) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	opening, err := r.Setup(game.Setup{Seed: []byte{byte(seed), byte(seed >> 8)}})
 	if err != nil {

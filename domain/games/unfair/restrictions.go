@@ -59,6 +59,9 @@ func (s *State) restrictions() chess.Restrictions {
 // stalemated, and restrictions that took the teleport away would make it so.
 func (s *State) suspends(seat int) bool {
 	r := s.bound(seat)
+	if s.v.movesAgainstStalemate {
+		return r != (chess.Restrictions{}) && len(s.movesUnder(r)) == 0 && len(s.movesUnder(chess.Restrictions{})) > 0
+	}
 	if r == (chess.Restrictions{}) || s.canAct(seat) {
 		return false
 	}

@@ -37,6 +37,7 @@ type State struct {
 	Flag      *clock.FlagFell // the flag that fell, if any: its seat lost
 
 	started bool
+	v       variant // how the match's rules version differs from RulesVersion (versions.go)
 	// pending are the facts that the last action set off, which Decide recorded right after
 	// it: its Evolve already applied them, so their own events only check in (see Evolve).
 	pending []game.Emitted

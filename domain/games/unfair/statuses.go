@@ -130,9 +130,26 @@ func (f *fold) blast(center chess.Square) []Removed {
 // attacked when seat's turn starts, and a seat's own king exposed in the middle of a card
 // that adds to the move (then covered by the move it owes) is no check at all.
 func (f *fold) wake(seat int) {
-	if !f.kingAttacked(1 - seat) {
+	if f.kingAttacked(1 - seat) {
+		f.wakeAll()
+	}
+}
+
+// wakeOnAnyCheck is how the sleepers woke under unfair-2026.1 (variant.wakeOnAnyCheck),
+// right after each move or card: all of them, if it left a king attacked that was not
+// before it (before: which kings were attacked then), whichever king it was. Under the
+// later versions it does nothing: wake does it when the turn ends.
+func (f *fold) wakeOnAnyCheck(before [2]bool) {
+	if !f.v.wakeOnAnyCheck {
 		return
 	}
+	if now := f.kingsAttacked(); now[0] && !before[0] || now[1] && !before[1] {
+		f.wakeAll()
+	}
+}
+
+// wakeAll ends every sleep, oldest first.
+func (f *fold) wakeAll() {
 	for _, st := range f.Statuses {
 		if st.Kind == Sleep {
 			f.endStatus(st, "woke")

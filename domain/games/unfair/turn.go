@@ -123,7 +123,9 @@ func (f *fold) carry(from, to chess.Square) {
 func (f *fold) move(m chess.Move) string {
 	seat := f.toAct()
 	san := strings.TrimRight(f.Pos.SANWith(m, f.restrictions()), "+#")
+	before := f.kingsAttacked()
 	f.playMove(m)
+	f.wakeOnAnyCheck(before)
 	if f.Turn.MovesDue == 2 {
 		// The double move's first move: the same seat moves again.
 		f.Pos.PassTurn()
@@ -146,7 +148,9 @@ func (f *fold) move(m chess.Move) string {
 // leaving the hand (see options): the effect, the sleepers a check wakes, the refill, and
 // the end of the turn or the move it owes.
 func (f *fold) playCard(seat int, d *def, p play) {
+	before := f.kingsAttacked()
 	p.do(f)
+	f.wakeOnAnyCheck(before)
 	f.refill(seat)
 	f.Record, f.Players = with(f.Record, d.notation(p.targets)), with(f.Players, seat)
 	if d.Cost == AddsToMove {
@@ -161,7 +165,9 @@ func (f *fold) playCard(seat int, d *def, p play) {
 // shields that bound it expire, and the opponent's coming turn starts, with its
 // restrictions suspended if they would stalemate it.
 func (f *fold) endTurn(seat int) {
-	f.wake(seat)
+	if !f.v.wakeOnAnyCheck {
+		f.wake(seat)
+	}
 	f.Bars[seat] = Bars{}
 	f.expireShields(seat)
 	f.Turn = Turn{}

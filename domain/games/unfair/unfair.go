@@ -24,10 +24,15 @@ import (
 const ID = "UNFAIR_CHESS"
 
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
+// Matches recorded under an older version are played by the rules of that version
+// (Under, versions.go).
 const RulesVersion = "unfair-2026.2"
 
-// Rules is UnfairChess.
-type Rules struct{}
+// Rules is UnfairChess: under the current rules version, or under an older one for the
+// matches recorded then (Under).
+type Rules struct {
+	pinned string // an older rules version (a key of variants); "" is RulesVersion
+}
 
 var (
 	_ game.Rules    = Rules{}
@@ -41,8 +46,12 @@ var (
 )
 
 // Info names the game.
-func (Rules) Info() game.Info {
-	return game.Info{ID: ID, Name: "UnfairChess", RulesVersion: RulesVersion}
+func (r Rules) Info() game.Info {
+	v := RulesVersion
+	if r.pinned != "" {
+		v = r.pinned
+	}
+	return game.Info{ID: ID, Name: "UnfairChess", RulesVersion: v}
 }
 
 // Plan: two seats, each its own team. UnfairChess takes one option, clock.
@@ -207,13 +216,13 @@ func (s State) decideCard(seat int, pc cards.PlayCard) ([]game.Emitted, State, e
 // its place off the list of facts pending (a stored stream replays the same way, and
 // Audit compares each fact with what the rules derived). Between an action and its last
 // fact, the state is already the one after them all.
-func (Rules) Evolve(st game.State, e game.Event) game.State {
+func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	if e, ok := e.(GameStarted); ok {
 		pos, err := chess.ParseFEN(e.FEN)
 		if err != nil {
 			panic(fmt.Sprintf("unfair: a stored GameStarted has a bad FEN: %v", err))
 		}
-		return State{Pos: pos, started: true, Clock: clock.Start(e.Clock, 2, e.At)}
+		return State{Pos: pos, started: true, Clock: clock.Start(e.Clock, 2, e.At), v: variants[r.pinned]}
 	}
 	s, ok := st.(State)
 	if !ok {
