@@ -57,7 +57,7 @@ func (p *Position) IsLegal(m Move) bool {
 // such a forced move is not a way off the square, so it is not generated as legal.
 func (p *Position) legalInto(m Move, child *Position) bool {
 	pl := p.turn
-	if m.flags&fStep != 0 && m.flags&fCastle == 0 && p.board[m.to].Role() == King {
+	if m.flags&fStep != 0 && m.flags&fCastle == 0 && p.board[m.to].Role() == King && !p.kingTakes {
 		return false
 	}
 	if m.flags&fCastle != 0 {

@@ -22,6 +22,10 @@ type Position struct {
 	players   uint8 // 2, or 4 for Royale
 	turn      Player
 	ply       int
+	// kingTakes is the two-player generator before rulebook-2017.3, kept to replay the
+	// matches recorded then (KingTakes): a defection's forced king move could take the
+	// other king.
+	kingTakes bool
 
 	// Derived from the above by updateControl after every change.
 	controller [12]int8  // the player controlling each colour, -1 for none
@@ -45,6 +49,15 @@ func mustParse(s string) Position {
 	if err != nil {
 		panic(err)
 	}
+	return p
+}
+
+// KingTakes is p as the two-player rules before rulebook-2017.3 played it: the king move
+// a defection forces may take the other king, standing on a square of its old colour
+// (the fix: TestDefectionNeverCapturesTheKing). It is for replaying the matches recorded
+// then, and every position played from p keeps it; nothing new is decided with it.
+func (p Position) KingTakes() Position {
+	p.kingTakes = true
 	return p
 }
 

@@ -226,6 +226,13 @@ func TestDefectionNeverCapturesTheKing(t *testing.T) {
 	}
 }
 
+// The generator of before rulebook-2017.3, kept to replay the matches recorded then
+// (KingTakes), still takes that king.
+func TestDefectionTookTheKingBefore20173(t *testing.T) {
+	p := pos(t, "bpa10 bkj7 skk6 spa3", "2 b s - 0").KingTakes()
+	expectMoves(t, p, "=yk6j5 =yk6j7 =yk6k5 =yk6l5 =yk6l6 =yk6l7", "")
+}
+
 func TestRegimeChangeAndCheck(t *testing.T) {
 	// A regime change may escape check: the rook a1 checks i1; crowning a king on g7
 	// removes the checked king.

@@ -130,14 +130,8 @@ func TestAuditStart(t *testing.T) {
 // refused as illegal, so verify reports it, and neither the Royale-only facts after it
 // nor the "stalemate" they led to are ever folded.
 func TestAuditRefusesAKingCapturedByADefection(t *testing.T) {
-	st := twoPlayer(t, "bpa10 bkj7 skk6 spa3", "2 b s - 0")
-	stored := []game.Event{
-		MovePlayed{Seat: 1, Move: "=yk6j7", Piece: 2, Position: notation(t, "bpa10 ykj7 spa3", "1 b y - 1")},
-		Defected{Seat: 1, From: "slate", To: "yellow"},
-		KingCaptured{Seat: 0, By: 1, Colour: "black", Square: "j7"},
-		InterregnumBegun{Seat: 0, Cause: "captured"},
-		GameEnded{Reason: "stalemate", Winners: []int{}, Standings: []string{"tied", "tied"}},
-	}
+	start, stored := kingTakenByDefection(t)
+	st := from(t, start)
 	// As verify does: audit each event from the state before it, and fold it.
 	var s game.State = st
 	for i, e := range stored {
@@ -158,5 +152,19 @@ func TestAuditRefusesAKingCapturedByADefection(t *testing.T) {
 		if err := r.Audit(st, decided(t, st, 1, game.Move{Notation: m})[0]); err != nil {
 			t.Errorf("%s: %v", m, err)
 		}
+	}
+}
+
+// kingTakenByDefection is a two-player game where the slate king on k6 must defect to
+// yellow and leave k6, and the black king stands on j7, a slate square: the start, and
+// the stream the rules before rulebook-2017.3 recorded when the yellow king took it.
+func kingTakenByDefection(t *testing.T) (GameStarted, []game.Event) {
+	t.Helper()
+	return GameStarted{Mode: TwoPlayer, Position: notation(t, "bpa10 bkj7 skk6 spa3", "2 b s - 0"), FirstMover: -1}, []game.Event{
+		MovePlayed{Seat: 1, Move: "=yk6j7", Piece: 2, Position: notation(t, "bpa10 ykj7 spa3", "1 b y - 1")},
+		Defected{Seat: 1, From: "slate", To: "yellow"},
+		KingCaptured{Seat: 0, By: 1, Colour: "black", Square: "j7"},
+		InterregnumBegun{Seat: 0, Cause: "captured"},
+		GameEnded{Reason: "stalemate", Winners: []int{}, Standings: []string{"tied", "tied"}},
 	}
 }

@@ -50,8 +50,11 @@ const (
 	Refuse = "refuse"
 )
 
-// Rules is Sovereign Chess.
-type Rules struct{}
+// Rules is Sovereign Chess: under the current rules version, or under an older one for
+// the matches recorded then (Under, versions.go).
+type Rules struct {
+	pinned string // an older rules version (a key of variants); "" is RulesVersion
+}
 
 var _ interface {
 	game.Rules
@@ -74,12 +77,17 @@ type State struct {
 	Ended      *GameEnded  // once the game is over
 	Clock      clock.Clock // by seat; zero without a time control
 
+	v       variant      // how the match's rules version differs from RulesVersion (versions.go)
 	pending []game.Event // the facts the last move, choice or claim implies, not yet folded
 }
 
 // Info names the game.
-func (Rules) Info() game.Info {
-	return game.Info{ID: ID, Name: "Sovereign Chess", RulesVersion: RulesVersion}
+func (r Rules) Info() game.Info {
+	v := RulesVersion
+	if r.pinned != "" {
+		v = r.pinned
+	}
+	return game.Info{ID: ID, Name: "Sovereign Chess", RulesVersion: v}
 }
 
 // Plan: two seats, or four for Royale, each its own team.
@@ -313,10 +321,11 @@ func (s State) record(e game.Event) []game.Emitted {
 // move or not, the turn goes on to the next seat that has not withdrawn. Nothing (nil)
 // outside Royale: two players have two teams, and the match ends on a resignation
 // before asking (the opening choice included); nothing either for a seat that withdrew
-// already, or once the game is over. With a clock, PlayerWithdrew records at.
+// already, or once the game is over, nor under rulebook-2017.1, where a resigned Royale
+// seat played on (variant.noWithdrawal). With a clock, PlayerWithdrew records at.
 func (Rules) Withdraw(st game.State, seat int, at time.Time) []game.Emitted {
 	s, ok := st.(State)
-	if !ok {
+	if !ok || s.v.noWithdrawal {
 		return nil
 	}
 	e, err := s.withdrawal(seat, at)
@@ -487,25 +496,29 @@ func (s State) choose(seat int, option string, st clock.Stamp) (game.Event, erro
 
 // Evolve applies an event. A stored event that does not replay (a corrupt store) panics,
 // as in every game of Arbiter; verify reports it as a problem.
-func (Rules) Evolve(st game.State, e game.Event) game.State {
+func (r Rules) Evolve(st game.State, e game.Event) game.State {
 	if e, ok := e.(GameStarted); ok {
-		return started(e)
+		return started(e, variants[r.pinned])
 	}
 	return st.(State).apply(e)
 }
 
-// started is the state that GameStarted sets up.
-func started(e GameStarted) State {
+// started is the state that GameStarted sets up, under the rules version whose
+// differences are v.
+func started(e GameStarted, v variant) State {
 	pos, err := startPosition(e.Mode, e.Position)
 	if err != nil {
 		panic(fmt.Sprintf("sovereignchess: a stored GameStarted does not start a game: %v", err))
+	}
+	if v.kingTakes {
+		pos = pos.KingTakes()
 	}
 	opening := sovereign.Opening{Decided: true} // seat 0 plays the side that moves first
 	if e.FirstMover >= 0 {
 		opening = sovereign.NewOpening(uint64(e.FirstMover))
 	}
 	return State{Mode: e.Mode, Game: sovereign.NewGame(pos, opening), FirstMover: e.FirstMover, Order: slices.Clone(e.Order),
-		Clock: clock.Start(e.Clock, pos.Players(), e.At)}
+		Clock: clock.Start(e.Clock, pos.Players(), e.At), v: v}
 }
 
 // apply folds one event after GameStarted into a copy of s.

@@ -1,0 +1,34 @@
+package sovereignchess
+
+import "github.com/arbiter-games/arbiter/domain/game"
+
+// The older rules versions, kept as data: a variant says where an older version played
+// differently from RulesVersion, and the code asks it at those points only, so that a
+// match recorded then folds, verifies and plays on as it was played
+// (docs/games/sovereign.md, "Rules versions"). The zero variant is RulesVersion.
+type variant struct {
+	// kingTakes: in the two-player game, the king move a defection forces could take the
+	// other king (sovereign.Position.KingTakes); the game then went on as Royale's capture
+	// of a king does. rulebook-2017.3 refuses that move.
+	kingTakes bool
+	// noWithdrawal: a Royale seat that resigned while the game went on kept its king, its
+	// army and its turns (Withdraw recorded nothing); since rulebook-2017.2 it withdraws.
+	noWithdrawal bool
+}
+
+// variants are the older versions this build plays.
+var variants = map[string]variant{
+	"rulebook-2017.1": {kingTakes: true, noWithdrawal: true},
+	"rulebook-2017.2": {kingTakes: true},
+}
+
+var _ game.Pinned = Rules{}
+
+// Under is the rules of an older version, for the matches recorded under it
+// (game.Pinned): rulebook-2017.1 and rulebook-2017.2, whose differences are variants'.
+func (Rules) Under(version string) (game.Rules, bool) {
+	if _, ok := variants[version]; !ok {
+		return nil, false
+	}
+	return Rules{pinned: version}, true
+}
