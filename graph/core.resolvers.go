@@ -7,7 +7,7 @@ package graph
 
 import (
 	"context"
-	"math"
+	"fmt"
 	"strconv"
 
 	"github.com/arbiter-games/arbiter/bot"
@@ -324,7 +324,7 @@ func (r *playerResolver) Ratings(ctx context.Context, obj *model.Player) ([]*mod
 	rs := r.Elo.Of(obj.ID)
 	out := make([]*model.Rating, len(rs))
 	for i, x := range rs {
-		out[i] = &model.Rating{Game: model.Game(x.Game), Key: x.Key, Rating: int(math.Round(x.Rating)), RatingExact: x.Rating, Games: x.Games, Wins: x.Wins, Losses: x.Losses, Draws: x.Draws}
+		out[i] = ratingModel(x)
 	}
 	return out, nil
 }
@@ -448,6 +448,24 @@ func (r *queryResolver) Cards(ctx context.Context, game model.Game) ([]model.Car
 		return []model.Card{}, nil
 	}
 	return c.list, nil
+}
+
+// Leaderboard is the resolver for the leaderboard field.
+func (r *queryResolver) Leaderboard(ctx context.Context, key string, first *int) ([]*model.Standing, error) {
+	n, err := page(first, leaderboardPage, leaderboardPageMax)
+	if err != nil || n == 0 || r.Elo == nil {
+		return []*model.Standing{}, err
+	}
+	board := r.Elo.Leaderboard(key, n)
+	out := make([]*model.Standing, len(board))
+	for i, s := range board {
+		p, err := r.Engine.Player(ctx, s.Player)
+		if err != nil {
+			return nil, fmt.Errorf("the leaderboard's player %s: %w", s.Player, err)
+		}
+		out[i] = &model.Standing{Player: &model.Player{ID: p.ID, Name: p.Name}, Rating: ratingModel(s.Rating)}
+	}
+	return out, nil
 }
 
 // MatchEvents is the resolver for the matchEvents field.

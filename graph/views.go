@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
@@ -187,9 +188,15 @@ func seatsOf(v *projections.MatchView) []*model.Seat {
 // Page sizes of the lists: the size without first, and the most first may ask. The
 // resolvers page by them and the complexity limit prices the lists by them (listCost).
 const (
-	matchesPage, matchesPageMax = 50, 500
-	eventsPage, eventsPageMax   = 1000, 1000
+	matchesPage, matchesPageMax         = 50, 500
+	eventsPage, eventsPageMax           = 1000, 1000
+	leaderboardPage, leaderboardPageMax = 20, 100
 )
+
+// ratingModel is a rating as the API shows it: rounded to the nearest point, and exact.
+func ratingModel(x projections.Rating) *model.Rating {
+	return &model.Rating{Game: model.Game(x.Game), Key: x.Key, Rating: int(math.Round(x.Rating)), RatingExact: x.Rating, Games: x.Games, Wins: x.Wins, Losses: x.Losses, Draws: x.Draws}
+}
 
 // page is the size of a page: def without first, first itself from 0 (none) to max.
 func page(first *int, def, max int) (int, error) {

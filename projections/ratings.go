@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -290,6 +291,35 @@ func (r *Ratings) Of(player string) []Rating {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
+}
+
+// Standing is one player's rating under a key: a row of a leaderboard.
+type Standing struct {
+	Player string
+	Rating
+}
+
+// Leaderboard returns the best n ratings under key (a game's ID, or a key the game names),
+// highest first, ties by player ID: the order of singlewriter.Leaderboard's table. It
+// reads every player's ratings (a scan, not an index: fine for the players of one node's
+// memory, a cost to revisit past about a million).
+func (r *Ratings) Leaderboard(key string, n int) []Standing {
+	r.mu.RLock()
+	out := make([]Standing, 0, min(n, len(r.byPlayer)))
+	var all []Standing
+	for p, keys := range r.byPlayer {
+		if x, ok := keys[key]; ok {
+			all = append(all, Standing{Player: p, Rating: *x})
+		}
+	}
+	r.mu.RUnlock()
+	slices.SortFunc(all, func(a, b Standing) int {
+		if c := cmp.Compare(b.Rating.Rating, a.Rating.Rating); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Player, b.Player)
+	})
+	return append(out, all[:min(n, len(all))]...)
 }
 
 // Digest implements Projection.

@@ -70,6 +70,23 @@ func TestRatingsOfAFourPlayerMatch(t *testing.T) {
 	if ann := r.Of("ann")[0]; ann.Losses != 1 {
 		t.Errorf("a loser's record: %+v", ann)
 	}
+	// The leaderboard: the winner, then the three tied losers by player ID; cut at n.
+	for n, want := range map[int][]string{10: {"dee", "ann", "bob", "cid"}, 2: {"dee", "ann"}, 0: {}} {
+		board := r.Leaderboard(sovereignchess.ID, n)
+		got := []string{}
+		for _, s := range board {
+			if s.Rating != r.Of(s.Player)[0] {
+				t.Errorf("the leaderboard's %s: %+v, the player's %+v", s.Player, s.Rating, r.Of(s.Player))
+			}
+			got = append(got, s.Player)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("the leaderboard of %d: %v, want %v", n, got, want)
+		}
+	}
+	if board := r.Leaderboard(classic.ID, 10); len(board) != 0 {
+		t.Errorf("a game no one played rated has a leaderboard: %+v", board)
+	}
 }
 
 // duel is a two-seat game in which each seat, in turn, picks the class it plays (a Move

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -90,7 +91,45 @@ func TestTwoNodes(t *testing.T) {
 	if seen != final.Match.Version {
 		t.Fatalf("the spectator saw %d of %d events", seen, final.Match.Version)
 	}
+	// The match finished on node A; each node answers the leaderboard from its own fold,
+	// and B's has applied the match's last event (its spectator completed): both answer
+	// the same, the winner first.
+	boardA, boardB := leaderboard(t, a, "CHESS"), leaderboard(t, b, "CHESS")
+	if !slices.Equal(boardA, boardB) {
+		t.Fatalf("the leaderboard on node A: %+v; on node B: %+v", boardA, boardB)
+	}
+	want := []standing{{"Black", 1420, 1, 1, 0}, {"White", 1380, 1, 0, 1}}
+	if !slices.Equal(boardA, want) {
+		t.Fatalf("the leaderboard: %+v, want %+v", boardA, want)
+	}
 	checkSharedRatings(t, a.db, map[string]int{"White": 0, "Black": 1})
+}
+
+// standing is a row of the leaderboard as the API answers it.
+type standing struct {
+	Name                string
+	Rating              float64
+	Games, Wins, Losses int
+}
+
+// leaderboard asks node s for the leaderboard under key.
+func leaderboard(t *testing.T, s *server, key string) []standing {
+	t.Helper()
+	var d struct {
+		Leaderboard []struct {
+			Player struct{ Name string }
+			Rating struct {
+				RatingExact         float64
+				Games, Wins, Losses int
+			}
+		}
+	}
+	s.must(t, "", `query($k:String!){leaderboard(key:$k){player{name} rating{ratingExact games wins losses}}}`, map[string]any{"k": key}, &d)
+	out := []standing{}
+	for _, e := range d.Leaderboard {
+		out = append(out, standing{e.Player.Name, e.Rating.RatingExact, e.Rating.Games, e.Rating.Wins, e.Rating.Losses})
+	}
+	return out
 }
 
 // checkSharedRatings waits until the ratings table that one node writes for the cluster

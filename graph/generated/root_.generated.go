@@ -462,6 +462,7 @@ type ComplexityRoot struct {
 		EventProof      func(childComplexity int, matchID string, version int, size int) int
 		Games           func(childComplexity int) int
 		Hats            func(childComplexity int) int
+		Leaderboard     func(childComplexity int, key string, first *int) int
 		Leagues         func(childComplexity int) int
 		Match           func(childComplexity int, id string) int
 		Matches         func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int) int
@@ -683,6 +684,11 @@ type ComplexityRoot struct {
 	SquareColour struct {
 		Colour func(childComplexity int) int
 		Square func(childComplexity int) int
+	}
+
+	Standing struct {
+		Player func(childComplexity int) int
+		Rating func(childComplexity int) int
 	}
 
 	Subscription struct {
@@ -2738,6 +2744,17 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Hats(childComplexity), true
 
+	case "Query.leaderboard":
+		if e.ComplexityRoot.Query.Leaderboard == nil {
+			break
+		}
+
+		args, err := ec.field_Query_leaderboard_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Leaderboard(childComplexity, args["key"].(string), args["first"].(*int)), true
 	case "Query.leagues":
 		if e.ComplexityRoot.Query.Leagues == nil {
 			break
@@ -3675,6 +3692,19 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SquareColour.Square(childComplexity), true
 
+	case "Standing.player":
+		if e.ComplexityRoot.Standing.Player == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Player(childComplexity), true
+	case "Standing.rating":
+		if e.ComplexityRoot.Standing.Rating == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Rating(childComplexity), true
+
 	case "Subscription.matchEvents":
 		if e.ComplexityRoot.Subscription.MatchEvents == nil {
 			break
@@ -4056,6 +4086,21 @@ type Query {
   games: [GameInfo!]!
   "The card catalog of a card game, in a stable order; empty for a game without cards."
   cards(game: Game!): [Card!]!
+  """
+  A leaderboard: the best ratings under key, highest first, ties by player ID. key is a
+  Rating.key: a game's ID, or a key a game names for a seat's result (one per class of a
+  game that rates each class). first is at most 100 (0 returns none). Like Player.ratings it is read
+  from this node's own fold of the store's one order, so nodes that have applied the same
+  events answer the same, and a caller reads at once the result of a match it just ended
+  on this node (docs/operations.md).
+  """
+  leaderboard(key: String!, first: Int = 20): [Standing!]!
+}
+
+"A player's place on a leaderboard."
+type Standing {
+  player: Player!
+  rating: Rating!
 }
 
 type Mutation {
@@ -6635,6 +6680,16 @@ func (ec *executionContext) childFields_SquareColour(ctx context.Context, field 
 		return ec.fieldContext_SquareColour_colour(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SquareColour", field.Name)
+}
+
+func (ec *executionContext) childFields_Standing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "player":
+		return ec.fieldContext_Standing_player(ctx, field)
+	case "rating":
+		return ec.fieldContext_Standing_rating(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Standing", field.Name)
 }
 
 func (ec *executionContext) childFields_UnfairChessBoard(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -385,6 +385,12 @@ type SolwarisRememberedGrimoire struct {
 	Variants []string `json:"variants"`
 }
 
+// A player's place on a leaderboard.
+type Standing struct {
+	Player *Player `json:"player"`
+	Rating *Rating `json:"rating"`
+}
+
 type Subscription struct {
 }
 

@@ -68,28 +68,23 @@ func (m *Ratings) Flush(ctx context.Context, tx pgx.Tx, epoch int64) error {
 	return nil
 }
 
-// Entry is one row of a leaderboard.
-type Entry struct {
-	Player string
-	projections.Rating
-}
-
 // Querier is a pgx connection, pool or transaction.
 type Querier interface {
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 }
 
 // Leaderboard returns the best limit ratings under key (a game's ID, or a key the game
-// names, such as a Solwaris class), from the table in schema: any node may read it,
-// whichever node writes it.
-func Leaderboard(ctx context.Context, q Querier, schema, key string, limit int) ([]Entry, error) {
+// names, such as a Solwaris class), from the table in schema, in the order of
+// projections.Ratings.Leaderboard (ties by player ID, byte by byte): any node, or any
+// program reading the database, may read it, whichever node writes it.
+func Leaderboard(ctx context.Context, q Querier, schema, key string, limit int) ([]projections.Standing, error) {
 	rows, err := q.Query(ctx, `SELECT player, game, key, rating, games, wins, losses, draws FROM `+
-		pgx.Identifier{schema, "ratings"}.Sanitize()+` WHERE key = $1 ORDER BY rating DESC, player LIMIT $2`, key, limit)
+		pgx.Identifier{schema, "ratings"}.Sanitize()+` WHERE key = $1 ORDER BY rating DESC, player COLLATE "C" LIMIT $2`, key, limit)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (Entry, error) {
-		var e Entry
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (projections.Standing, error) {
+		var e projections.Standing
 		err := row.Scan(&e.Player, &e.Game, &e.Key, &e.Rating.Rating, &e.Games, &e.Wins, &e.Losses, &e.Draws)
 		return e, err
 	})
