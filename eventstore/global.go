@@ -1,9 +1,6 @@
 package eventstore
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"time"
 )
@@ -32,12 +29,8 @@ const headDomain = "arbiter.head.v1"
 // 1). The event's hash covers its content and its stream's chain, so the global hash covers
 // the whole store up to position.
 func GlobalHash(prev string, position int64, hash string) string {
-	h := sha256.New()
-	writeString(h, globalDomain)
-	writeString(h, prev)
-	writeInt(h, position)
-	writeString(h, hash)
-	return hex.EncodeToString(h.Sum(nil))
+	var buf [256]byte
+	return encoding(buf[:0]).string(globalDomain).string(prev).int(position).string(hash).sum()
 }
 
 // Head is the end of a store's global chain as the store signed it at a commit.
@@ -51,12 +44,7 @@ type Head struct {
 // Message returns the bytes a head's signature signs: the position, the global hash and the
 // time, each length-prefixed as in Hash.
 func (h Head) Message() []byte {
-	var b bytes.Buffer
-	writeString(&b, headDomain)
-	writeInt(&b, h.Position)
-	writeString(&b, h.Hash)
-	writeInt(&b, h.Time.UnixNano())
-	return b.Bytes()
+	return encoding(nil).string(headDomain).int(h.Position).string(h.Hash).int(h.Time.UnixNano())
 }
 
 // Signer signs the heads of a store. It must be safe for concurrent use.

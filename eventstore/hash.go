@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"io"
 )
 
 // hashDomain separates Arbiter's event hashes from any other SHA-256 of the same bytes and
@@ -23,35 +22,48 @@ const hashDomain = "arbiter.event.v1"
 // Every field is written as an 8-byte big-endian length followed by its bytes (integers as
 // 8-byte big-endian values), so that no two different events share an encoding.
 func Hash(prevHash string, e Event) string {
-	h := sha256.New()
-	writeString(h, hashDomain)
-	writeString(h, prevHash)
-	writeString(h, e.Stream)
-	writeInt(h, e.Version)
-	writeString(h, e.ID)
-	writeString(h, e.Type)
-	writeInt(h, int64(e.SchemaVersion))
-	writeBytes(h, e.Payload)
-	writeString(h, e.CommandID)
-	writeString(h, e.Actor)
-	writeString(h, e.Visibility.String())
-	writeInt(h, e.Time.UnixNano())
-	return hex.EncodeToString(h.Sum(nil))
+	// The store's single writer computes this and GlobalHash for every event it commits,
+	// while the other appends wait: the fields are laid out in one buffer on the stack
+	// (a move's event fits) and hashed at once, with no allocation per field.
+	var buf [512]byte
+	enc := encoding(buf[:0]).
+		string(hashDomain).
+		string(prevHash).
+		string(e.Stream).
+		int(e.Version).
+		string(e.ID).
+		string(e.Type).
+		int(int64(e.SchemaVersion)).
+		bytes(e.Payload).
+		string(e.CommandID).
+		string(e.Actor).
+		string(e.Visibility.String()).
+		int(e.Time.UnixNano())
+	return enc.sum()
 }
 
-func writeBytes(h io.Writer, b []byte) {
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(b)))
-	h.Write(n[:])
-	h.Write(b)
+// encoding is the layout Hash, GlobalHash and Head.Message share: every field as an
+// 8-byte big-endian length followed by its bytes, integers as 8-byte big-endian values.
+type encoding []byte
+
+func (b encoding) bytes(p []byte) encoding {
+	return append(binary.BigEndian.AppendUint64(b, uint64(len(p))), p...)
 }
 
-func writeString(h io.Writer, s string) { writeBytes(h, []byte(s)) }
+func (b encoding) string(s string) encoding {
+	return append(binary.BigEndian.AppendUint64(b, uint64(len(s))), s...)
+}
 
-func writeInt(h io.Writer, v int64) {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(v))
-	writeBytes(h, b[:])
+func (b encoding) int(v int64) encoding {
+	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(b, 8), uint64(v))
+}
+
+// sum is the hex SHA-256 of the encoding.
+func (b encoding) sum() string {
+	sum := sha256.Sum256(b)
+	var h [2 * sha256.Size]byte
+	hex.Encode(h[:], sum[:])
+	return string(h[:])
 }
 
 // ChainError reports the first event of a stream whose version, PrevHash or Hash does not
