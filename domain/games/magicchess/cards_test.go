@@ -3,6 +3,7 @@ package magicchess
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
@@ -428,5 +429,41 @@ func TestEveryCardIsTestedOrRefused(t *testing.T) {
 		if !Implemented(id) {
 			t.Errorf("a test for %s, which is not implemented", id)
 		}
+	}
+}
+
+// Rule 1: a card laid when its player's king is not in check may not put it in check. The
+// card's effect offers the play; the rules refuse it with the reason, leave the state as
+// it was, and the hand does not list it. When every play of the card would, the card is
+// not playable and the hand says why.
+func TestACardThatWouldExposeYourKingIsRefused(t *testing.T) {
+	// Confusion on Black's queen d5 and pawn e5 would bring the queen onto the open e-file
+	// against the king on e1; on d5 and c6 it would not.
+	s := table(t, "r3k2r/ppp2ppp/2n5/3qp3/1b1P4/2N5/PPPB1PPP/R2QKB1R w KQkq - 0 1", []string{"confusion"}, nil)
+	if s.kingAttacked(0) {
+		t.Fatal("White is in check before the card")
+	}
+	lifted := s
+	lifted.lay(0, 0)
+	all, _ := effects["confusion"](&lifted, 0)
+	for _, tg := range [][]string{at("d5", "e5"), at("d5", "c6")} {
+		if _, ok := find(all, tg); !ok {
+			t.Fatalf("confusion's effect does not offer %v", tg)
+		}
+	}
+	refuseCard(t, s, "confusion", at("d5", "e5"), "it would leave your king in check")
+	hc := handCard(t, s, 0, "confusion")
+	if !hc.Playable || slices.ContainsFunc(hc.Targets, func(x []string) bool { return slices.Equal(x, at("d5", "e5")) }) ||
+		!slices.ContainsFunc(hc.Targets, func(x []string) bool { return slices.Equal(x, at("d5", "c6")) }) {
+		t.Fatalf("the hand lists confusion as %+v", hc)
+	}
+	after, _ := lay(t, s, "confusion", at("d5", "c6"), "")
+	expect(t, after, map[string]string{"c6": "q", "d5": "n"})
+	// Teleport's only piece but the king is the knight on e2, which the rook next to it
+	// pins: every square it could go to would expose the king, so the card cannot be laid.
+	s = solo(t, "4k3/8/8/8/8/4r3/4N3/4K3 w - - 0 1", "teleport")
+	refuseCard(t, s, "teleport", at("e2", "a3"), "it would leave your king in check")
+	if hc := handCard(t, s, 0, "teleport"); hc.Playable || len(hc.Targets) != 0 || !strings.Contains(hc.Reason, "it would leave your king in check") {
+		t.Fatalf("teleport of a pinned knight: %+v", hc)
 	}
 }
