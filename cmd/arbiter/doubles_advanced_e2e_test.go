@@ -82,20 +82,7 @@ func TestFourPlayersPlayAdvancedDoublesToTheEnd(t *testing.T) {
 		if n > 8000 {
 			t.Fatalf("no end after %d reads: %+v", n, m.Boards)
 		}
-		for _, b := range m.Boards {
-			r := b.Reaction
-			switch {
-			case r == nil && strings.HasPrefix(b.Phase, "reaction-"):
-				t.Fatalf("board %d in %s without its window", b.Board, b.Phase)
-			case r == nil:
-			case b.Phase != "reaction-"+r.Window || r.Seat/2 != b.Board || b.Clock.Running != nil:
-				t.Fatalf("board %d's window %+v in the phase %s, clock running %v", b.Board, r, b.Phase, b.Clock.Running)
-			case slices.Contains(m.ToAct, r.Seat) != r.Answering || slices.Contains(m.ToAct, 2*b.Board+1-r.Seat%2):
-				t.Fatalf("board %d's window %+v with %v to act", b.Board, r, m.ToAct)
-			case !strings.HasPrefix(m.Phase, "reaction-"):
-				t.Fatalf("a window open on board %d, the match in the phase %s", b.Board, m.Phase)
-			}
-		}
+		v.checkWindows(t)
 		if rng.IntN(25) == 0 && m.Phase != "planning" {
 			// A signal from any seat, in its turn or not.
 			seat := rng.IntN(4)
@@ -116,50 +103,7 @@ func TestFourPlayersPlayAdvancedDoublesToTheEnd(t *testing.T) {
 			continue
 		}
 		seat := m.ToAct[rng.IntN(len(m.ToAct))]
-		srv.must(t, tokens[seat], advancedDoublesQuery, vars, &v)
-		s := v.Match.State
-		board := seat / 2
-		var playable []int
-		for i, h := range s.Hand {
-			if h.Playable {
-				playable = append(playable, i)
-			}
-		}
-		var r gqlResponse
-		switch w := s.Reaction; {
-		case s.Phase == "planning":
-			r, counts["ready"] = srv.post(t, tokens[seat], `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, vars), counts["ready"]+1
-		case w != nil && w.Seat == seat && w.Answering:
-			if len(playable) > 0 && rng.IntN(2) == 0 {
-				h := s.Hand[playable[rng.IntN(len(playable))]]
-				r, counts["react"] = srv.post(t, tokens[seat], `mutation($m:ID!,$s:Int,$t:[String!]){react(matchId:$m, slot:$s, targets:$t){match{version}}}`,
-					map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))]}), counts["react"]+1
-			} else {
-				r, counts["pass"] = srv.post(t, tokens[seat], `mutation($m:ID!){passReaction(matchId:$m){match{version}}}`, vars), counts["pass"]+1
-			}
-		case w != nil:
-			continue // its board's window is the other seat's, or in its reading time
-		case len(playable) > 0 && rng.IntN(4) == 0:
-			h := s.Hand[playable[rng.IntN(len(playable))]]
-			r, counts["card"] = srv.post(t, tokens[seat], `mutation($m:ID!,$s:Int,$t:[String!],$b:Int){playCard(matchId:$m, slot:$s, targets:$t, board:$b){match{version}}}`,
-				map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))], "b": board}), counts["card"]+1
-		case len(s.Board.LegalMoves) > 0:
-			mv := s.Board.LegalMoves[rng.IntN(len(s.Board.LegalMoves))]
-			if piece, square, drop := strings.Cut(mv, "@"); drop {
-				r, counts["drop"] = srv.post(t, tokens[seat], `mutation($m:ID!,$p:String!,$q:String!,$b:Int){dropPiece(matchId:$m, piece:$p, square:$q, board:$b){match{version}}}`,
-					map[string]any{"m": id, "p": piece, "q": square, "b": board}), counts["drop"]+1
-			} else {
-				r, counts["move"] = srv.post(t, tokens[seat], `mutation($m:ID!,$v:String!,$b:Int){playMove(matchId:$m, move:$v, board:$b){match{version}}}`,
-					map[string]any{"m": id, "v": mv, "b": board}), counts["move"]+1
-			}
-		default:
-			continue
-		}
-		// A refusal is the match moving on between the read and the action: a timer (a
-		// reading time's end, a lapse, a flag) or the other board's flag.
-		if len(r.Errors) > 0 && r.code() != "NOT_YOUR_TURN" && r.code() != "CONFLICT" && !strings.Contains(r.Errors[0].Message, "over") {
-			t.Fatalf("seat %d: %+v", seat, r.Errors)
-		}
+		v = srv.advancedDoublesTurn(t, tokens[seat], id, seat, rng, counts)
 	}
 	res := v.Match.Result
 	var evs struct {
@@ -197,4 +141,83 @@ func TestFourPlayersPlayAdvancedDoublesToTheEnd(t *testing.T) {
 	if _, out := lastLine(t, "replay", "--db", db, "--match", id); !strings.Contains(out, "board B: seat 2 White") {
 		t.Fatalf("arbiter replay of an advanced doubles match:\n%s", out)
 	}
+}
+
+// checkWindows fails t unless each board's window shows as the API must show it: on a
+// board in a reaction phase, of that phase, for a seat of that board, its clock stopped;
+// its seat to act once answers are taken and never the other seat of its board; the
+// match in a reaction phase.
+func (v advancedDoublesView) checkWindows(t *testing.T) {
+	t.Helper()
+	m := v.Match
+	for _, b := range m.Boards {
+		r := b.Reaction
+		switch {
+		case r == nil && strings.HasPrefix(b.Phase, "reaction-"):
+			t.Fatalf("board %d in %s without its window", b.Board, b.Phase)
+		case r == nil:
+		case b.Phase != "reaction-"+r.Window || r.Seat/2 != b.Board || b.Clock.Running != nil:
+			t.Fatalf("board %d's window %+v in the phase %s, clock running %v", b.Board, r, b.Phase, b.Clock.Running)
+		case slices.Contains(m.ToAct, r.Seat) != r.Answering || slices.Contains(m.ToAct, 2*b.Board+1-r.Seat%2):
+			t.Fatalf("board %d's window %+v with %v to act", b.Board, r, m.ToAct)
+		case !strings.HasPrefix(m.Phase, "reaction-"):
+			t.Fatalf("a window open on board %d, the match in the phase %s", b.Board, m.Phase)
+		}
+	}
+}
+
+// advancedDoublesTurn is one action of the player of token at seat, to act in the
+// advanced doubles match id, from its own view: in the planning "ready"; in a reaction
+// window of its board opened for it and taking answers a playable reaction one time in
+// two, else a pass; in its turn a card one time in four, a drop or a move, naming its
+// board. It counts each action sent in counts and returns the view it acted on. A refusal
+// is the match moving on between the read and the action (a timer: a reading time's end,
+// a lapse, a flag; the other board's flag; the house bot's action); any other fails t.
+func (s *server) advancedDoublesTurn(t *testing.T, token, id string, seat int, rng *rand.Rand, counts map[string]int) advancedDoublesView {
+	t.Helper()
+	vars := map[string]any{"m": id}
+	var v advancedDoublesView
+	s.must(t, token, advancedDoublesQuery, vars, &v)
+	st := v.Match.State
+	board := seat / 2
+	var playable []int
+	for i, h := range st.Hand {
+		if h.Playable {
+			playable = append(playable, i)
+		}
+	}
+	var r gqlResponse
+	switch w := st.Reaction; {
+	case st.Phase == "planning":
+		r, counts["ready"] = s.post(t, token, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, vars), counts["ready"]+1
+	case w != nil && w.Seat == seat && w.Answering:
+		if len(playable) > 0 && rng.IntN(2) == 0 {
+			h := st.Hand[playable[rng.IntN(len(playable))]]
+			r, counts["react"] = s.post(t, token, `mutation($m:ID!,$s:Int,$t:[String!]){react(matchId:$m, slot:$s, targets:$t){match{version}}}`,
+				map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))]}), counts["react"]+1
+		} else {
+			r, counts["pass"] = s.post(t, token, `mutation($m:ID!){passReaction(matchId:$m){match{version}}}`, vars), counts["pass"]+1
+		}
+	case w != nil:
+		return v // its board's window is the other seat's, or in its reading time
+	case len(playable) > 0 && rng.IntN(4) == 0:
+		h := st.Hand[playable[rng.IntN(len(playable))]]
+		r, counts["card"] = s.post(t, token, `mutation($m:ID!,$s:Int,$t:[String!],$b:Int){playCard(matchId:$m, slot:$s, targets:$t, board:$b){match{version}}}`,
+			map[string]any{"m": id, "s": h.Slot, "t": h.Targets[rng.IntN(len(h.Targets))], "b": board}), counts["card"]+1
+	case len(st.Board.LegalMoves) > 0:
+		mv := st.Board.LegalMoves[rng.IntN(len(st.Board.LegalMoves))]
+		if piece, square, drop := strings.Cut(mv, "@"); drop {
+			r, counts["drop"] = s.post(t, token, `mutation($m:ID!,$p:String!,$q:String!,$b:Int){dropPiece(matchId:$m, piece:$p, square:$q, board:$b){match{version}}}`,
+				map[string]any{"m": id, "p": piece, "q": square, "b": board}), counts["drop"]+1
+		} else {
+			r, counts["move"] = s.post(t, token, `mutation($m:ID!,$v:String!,$b:Int){playMove(matchId:$m, move:$v, board:$b){match{version}}}`,
+				map[string]any{"m": id, "v": mv, "b": board}), counts["move"]+1
+		}
+	default:
+		return v
+	}
+	if len(r.Errors) > 0 && r.code() != "NOT_YOUR_TURN" && r.code() != "CONFLICT" && !strings.Contains(r.Errors[0].Message, "over") {
+		t.Fatalf("seat %d: %+v", seat, r.Errors)
+	}
+	return v
 }

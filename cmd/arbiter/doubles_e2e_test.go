@@ -15,7 +15,8 @@ import (
 // Ajedrez Mágico's doubles over the real API: four players, two boards, two teams
 // (seats 0 and 3, seats 1 and 2).
 
-// doublesMatch creates a doubles match with opts and seats the four players in order.
+// doublesMatch creates a doubles match with opts and seats the four players in order
+// ("bot" the house bot).
 func doublesMatch(t *testing.T, srv *server, tokens []string, opts string) string {
 	t.Helper()
 	var c struct {
@@ -23,9 +24,7 @@ func doublesMatch(t *testing.T, srv *server, tokens []string, opts string) strin
 	}
 	srv.must(t, tokens[0], `mutation{createMatch(input:{game:MAGIC_CHESS, options:[{key:"boards", value:"2"}`+opts+`]}){match{id}}}`, nil, &c)
 	id := c.CreateMatch.Match.ID
-	for seat, tok := range tokens {
-		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
-	}
+	srv.seatAll(t, id, tokens)
 	return id
 }
 

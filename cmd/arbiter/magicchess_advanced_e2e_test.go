@@ -65,6 +65,14 @@ func (s *server) magicAdvanced(t *testing.T, opts string, tokens ...string) stri
 	}
 	s.must(t, tokens[0], `mutation{createMatch(input:{game:MAGIC_CHESS, mode:ADVANCED, options:[`+opts+`]}){match{id}}}`, nil, &c)
 	id := c.CreateMatch.Match.ID
+	s.seatAll(t, id, tokens)
+	return id
+}
+
+// seatAll seats the players of tokens in match id in order, "bot" the house bot (added by
+// tokens[0], who created the match).
+func (s *server) seatAll(t *testing.T, id string, tokens []string) {
+	t.Helper()
 	for seat, tok := range tokens {
 		if tok == "bot" {
 			s.must(t, tokens[0], `mutation($m:ID!,$s:Int){addBot(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
@@ -72,7 +80,6 @@ func (s *server) magicAdvanced(t *testing.T, opts string, tokens ...string) stri
 		}
 		s.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
 	}
-	return id
 }
 
 // holds lists the catalog IDs of a hand.
