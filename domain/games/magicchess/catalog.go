@@ -40,8 +40,12 @@ type Entry struct {
 	// laid), "prevent" (an effect or its immediate consequences), "save-king", "take-back"
 	// (the opponent's last move).
 	Reaction string `json:"reaction"`
-	TextEs   string `json:"textEs"`
-	TextEn   string `json:"textEn"`
+	// UndoesCapture is, for a reaction to a move, that it brings back the piece the move
+	// captured (Rewind, Deflection): in doubles that piece then does not pass to the
+	// partner's pocket, as it does when the window closes otherwise (doubles.go).
+	UndoesCapture bool   `json:"undoesCapture,omitempty"`
+	TextEs        string `json:"textEs"`
+	TextEn        string `json:"textEn"`
 }
 
 // CardCount is the size of the catalog: one copy of each card, one deck for the table.
@@ -103,6 +107,8 @@ func readCatalog(data []byte) ([]Entry, error) {
 			return nil, fmt.Errorf("%s: unknown reaction kind %q", e.ID, e.Reaction)
 		case (e.Window == Reaction) != (e.Group == "reaction"):
 			return nil, fmt.Errorf("%s: group %s in window %s", e.ID, e.Group, e.Window)
+		case e.UndoesCapture && e.Window != Reaction:
+			return nil, fmt.Errorf("%s: undoes a capture, which only a reaction does", e.ID)
 		}
 		if e.Targets != "none" {
 			for _, w := range strings.Fields(e.Targets) {

@@ -195,7 +195,8 @@ func (t Table) evolve(e game.Event) Table {
 		case e.Passes == "":
 		case t.Boards[e.Board].opening != nil:
 			// The capture opens a reaction window (advanced mode): its piece passes when
-			// the window closes, unless a reaction brought it back (Rewind, Deflection).
+			// the window closes, unless a reaction brought it back (the catalog's
+			// UndoesCapture: Rewind, Deflection).
 			t.Passing[e.Board] = e.Passes
 		default:
 			t.pass(1-e.Board, e.Passes)
@@ -205,7 +206,7 @@ func (t Table) evolve(e game.Event) Table {
 		t.onBoard(b, local(e))
 		if p := t.Passing[b]; p != "" {
 			t.Passing[b] = ""
-			if r, ok := e.(ReactionPlayed); !ok || (r.Card != "rewind" && r.Card != "deflect") {
+			if r, ok := e.(ReactionPlayed); !ok || !byID[r.Card].UndoesCapture {
 				t.pass(1-b, p)
 			}
 		}

@@ -1,6 +1,7 @@
 package magicchess
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -153,6 +154,56 @@ func TestACapturesPieceWaitsForItsWindow(t *testing.T) {
 			t.Fatalf("after %s the piece passed: board B's black pocket holds %q", reaction.Card, got)
 		}
 	}
+}
+
+// Whether a captured piece passes to the partner when a reaction closes the capture's
+// window is the catalog's word (UndoesCapture), and the word must be right: every
+// reaction of the catalog that the rules allow after exd5, on each of its choices of
+// targets, leaves the black pawn either back on board A (the card undoes the capture, and
+// is marked so) or in Black's pocket on board B (it is not), never both and never
+// neither. Each marked card is met here, so a new card that brings a captured piece back
+// without the mark, or wears it wrongly, fails here instead of doubling or losing a piece.
+func TestACapturedPieceIsBackOrPassedAsTheCatalogSays(t *testing.T) {
+	pawns := func(b State) int {
+		placement, _, _ := strings.Cut(b.Pos.FEN(), " ")
+		placement, _, _ = strings.Cut(placement, "[") // the pockets
+		return strings.Count(placement, "p")
+	}
+	met := map[string]int{}
+	for _, e := range Entries() {
+		if e.Window != Reaction {
+			continue
+		}
+		tb := advDoubles(t, [4][]string{{"frost"}, {e.ID, "wall"}, {"truce"}, {"paralysis"}}, "")
+		tb = dmovesAt(t, tb, sec(1), "0:e4", "1:d5")
+		tb = dmovesAt(t, tb, sec(2), "0:exd5")
+		dwindow(t, tb, 0, R2, 1)
+		tb = dtimeout(t, tb, tb.Boards[0].Window.Answers)
+		for _, p := range (Rules{}).View(tb, game.Viewpoint{Seats: []int{1}}).Plays() {
+			r, ok := p.Do.(React)
+			if !ok || r.Card != e.ID {
+				continue
+			}
+			after, _ := dact(t, tb, 1, sec(5), r)
+			back, passed := pawns(after.Boards[0]) == 8, after.Boards[1].Pos.Pocket(chess.Black).String() != ""
+			switch {
+			case back == passed:
+				t.Errorf("%s on %v: the pawn back on board A %v, passed to board B %v", e.ID, r.Targets, back, passed)
+			case back != e.UndoesCapture:
+				t.Errorf("%s on %v undoes the capture: %v; the catalog says %v", e.ID, r.Targets, back, e.UndoesCapture)
+			}
+			met[e.ID]++
+		}
+	}
+	for _, e := range Entries() {
+		if e.UndoesCapture && met[e.ID] == 0 {
+			t.Errorf("%s, marked as undoing a capture, is never laid after exd5 here", e.ID)
+		}
+	}
+	if _, err := readCatalog(bytes.Replace(catalogJSON, []byte(`"reaction": "",`), []byte(`"reaction": "", "undoesCapture": true,`), 1)); err == nil || !strings.Contains(err.Error(), "undoes a capture") {
+		t.Errorf("a card that is no reaction marked as undoing a capture: %v", err)
+	}
+	t.Logf("laid after exd5: %v", met)
 }
 
 // Rewind restores its board as it was before the move, but a piece that came to that
