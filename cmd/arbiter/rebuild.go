@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -18,7 +20,7 @@ func init() {
 	register("rebuild", "rebuild every projection from position zero, measure it and check it against an incremental feed", runRebuild)
 }
 
-// runRebuild is `arbiter rebuild [--db FILE] [--key FILE] [--head-log FILE]`. The read models live in memory (the server
+// runRebuild is `arbiter rebuild [--db FILE] [--key FILE] [--head-log FILE] [--cpuprofile FILE]`. The read models live in memory (the server
 // rebuilds them at boot), so this is a check and a measurement: it rebuilds them with
 // projections.Rebuild, as the server's boot does, then feeds fresh ones the same events
 // one at a time through the store's subscription, as a live server is fed, and fails if
@@ -30,6 +32,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs.SetOutput(stderr)
 	db := dbFlag(fs)
 	keys := addKeyFlags(fs)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the paged pass to this file (go tool pprof reads it)")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
@@ -59,6 +62,19 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 
 	rebuilt := readModels()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	restore := lessGC() // as the server's boot
+	defer restore()
 	start, cpu0 := time.Now(), cputime.Used()
 	tick := newTicker(time.Second)
 	err = projections.Rebuild(ctx, store, func(pos, head int64) {
@@ -70,6 +86,8 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	took, cpu := time.Since(start), cputime.Used()-cpu0
+	restore()
+	pprof.StopCPUProfile() // the paged pass alone
 	fmt.Fprintf(stdout, "rebuilt %d projections from %d events in %s: %.0f events/s, %s of CPU per event\n", len(rebuilt), head, took.Round(time.Millisecond), float64(head)/took.Seconds(), perEvent(cpu, head))
 	for _, p := range rebuilt {
 		fmt.Fprintf(stdout, "  %-8s %s\n", p.Name(), p.Digest())
