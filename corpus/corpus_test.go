@@ -106,8 +106,11 @@ func TestTheCorpusIsWhole(t *testing.T) {
 			t.Errorf("%s is %d bytes: keep an archived match under 512 KiB", name, len(b))
 		}
 	}
-	if total > 4<<20 {
-		t.Errorf("the corpus holds %d bytes: keep it under 4 MiB", total)
+	// Each new rules version of a game archives its scenarios again (Ajedrez Mágico's five
+	// take some 0.8 MB a version), so the bound grows with the versions kept; it stays a
+	// bound on a file played too long, or a scenario added carelessly.
+	if total > 6<<20 {
+		t.Errorf("the corpus holds %d bytes: keep it under 6 MiB", total)
 	}
 	var games []string
 	for _, e := range m.Entries {

@@ -166,6 +166,17 @@ var Scenarios = []Scenario{
 		},
 	},
 	{
+		Name: "magic-doubles-resign", About: "Ajedrez Mágico doubles, a player resigns: its team loses on both boards (from magic-2026.4)", Game: "MAGIC_CHESS", Seats: 4,
+		Options: game.Options{"boards": "2"}, Seed: 1,
+		Play: func(t *Table) error {
+			if _, err := t.Play(40, nil); err != nil {
+				return err
+			}
+			return t.Resign(2)
+		},
+		Want: endedBy("resign", nil),
+	},
+	{
 		Name: "magic-doubles-advanced", About: "Ajedrez Mágico, doubles in the advanced mode, a reaction played", Game: "MAGIC_CHESS", Seats: 4,
 		Options: game.Options{"boards": "2", "mode": "ADVANCED"}, Seed: 1, Play: playOut, Want: needs("CardPlayed", "ReactionPlayed"),
 	},
