@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/magicchess"
@@ -78,5 +79,39 @@ func TestDoublesOfMagic20263KeepPublicSignalsAndResignations(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run(hostingGames(context.Background(), game.NewRegistry(magicchess.Rules{})), []string{"verify", "--db", db}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "all ok") {
 		t.Fatalf("verify of the magic-2026.3 match by today's rules: exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+}
+
+// A player of doubles who stays away forfeits, as a resignation (magic-2026.4): its team
+// loses on both boards at once, while its partner is still there and playing.
+func TestAnAbsentPlayerOfDoublesLosesForItsTeam(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db, "--claim-after", "100ms", "--forfeit-after", "300ms")
+	var tokens []string
+	for _, name := range []string{"ann", "bob", "cid", "dee"} {
+		_, tok := srv.register(t, name)
+		tokens = append(tokens, tok)
+	}
+	id := doublesMatch(t, srv, tokens, "")
+	vars := map[string]any{"m": id}
+	for _, tok := range tokens {
+		srv.must(t, tok, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, vars, nil)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	events := srv.subscribe(t, ctx, "graphql-transport-ws", "", id, 0)
+	connect(t, srv, tokens[2], id)() // Cid opens the match, then closes his page
+	forfeit := await(t, events, "Forfeited")
+	if !strings.Contains(string(forfeit.Data), `"seat":2`) {
+		t.Fatalf("Forfeited %s", forfeit.Data)
+	}
+	await(t, events, "Conceded")
+	ended := await(t, events, "MatchEnded")
+	if !strings.Contains(string(ended.Data), `"winners":[0,3]`) || !strings.Contains(string(ended.Data), `"reason":"resignation"`) {
+		t.Fatalf("MatchEnded %s: Cid's forfeit is his team's loss", ended.Data)
+	}
+	srv.stop(t)
+	if last, out := lastLine(t, "verify", "--db", db, "--match", id); !strings.HasSuffix(last, "all ok") {
+		t.Fatalf("verify:\n%s", out)
 	}
 }
