@@ -82,10 +82,15 @@ func startTwins(t *testing.T, ctx context.Context, reg *game.Registry, fields, s
 	for i := range tw.srv {
 		random := &twinRandom{bySize: map[int]*rand.ChaCha8{}}
 		tctx := twinOf(hostingGames(context.Background(), reg), func() time.Time { return frozen }, random)
-		tw.srv[i] = startServerIn(t, tctx, filepath.Join(tw.dir, fmt.Sprintf("twin%d.db", i)), "--key", tw.key)
+		// One key, but a head log each: the heads of two stores that differ (the secret)
+		// logged in one file would tell verify that the store was rewritten.
+		tw.srv[i] = startServerIn(t, tctx, filepath.Join(tw.dir, fmt.Sprintf("twin%d.db", i)), "--key", tw.key, "--head-log", tw.headLog(i))
 	}
 	return tw
 }
+
+// headLog is the head log of twin i.
+func (tw *twins) headLog(i int) string { return filepath.Join(tw.dir, fmt.Sprintf("twin%d.heads", i)) }
 
 // register registers the players on both twins, which must give each the same ID and
 // token, and returns their tokens.
@@ -400,12 +405,12 @@ func (tw *twins) verifyTeamReceipt(tok string, team, size int) {
 	tw.srv[0].stop(tw.t)
 	hidden := matchstream.Hidden(tw.id, team)
 	var out, errOut bytes.Buffer
-	if code := run(hostingGames(context.Background(), tw.reg), []string{"verify", "--db", tw.srv[0].db, "--key", tw.key, "--match", hidden, "--receipt", file}, &out, &errOut); code != 0 ||
+	if code := run(hostingGames(context.Background(), tw.reg), []string{"verify", "--db", tw.srv[0].db, "--key", tw.key, "--head-log", tw.headLog(0), "--match", hidden, "--receipt", file}, &out, &errOut); code != 0 ||
 		!strings.Contains(out.String(), fmt.Sprintf("ok   receipt: match %s still holds the %d events", hidden, size)) {
 		tw.t.Fatalf("verify with the team receipt: exit %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 	out.Reset()
-	if code := run(hostingGames(context.Background(), tw.reg), []string{"verify", "--db", tw.srv[0].db, "--key", tw.key}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "all ok") {
+	if code := run(hostingGames(context.Background(), tw.reg), []string{"verify", "--db", tw.srv[0].db, "--key", tw.key, "--head-log", tw.headLog(0)}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "all ok") {
 		tw.t.Fatalf("verify of the store with the secret: exit %d\n%s\n%s", code, out.String(), errOut.String())
 	}
 }
