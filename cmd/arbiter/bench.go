@@ -26,7 +26,7 @@ import (
 )
 
 func init() {
-	register("bench", "fill a new database through the engine with concurrent chess matches and measure durable moves/s and latency; bench spectators loads a server with websocket spectators; bench boot times a server's boot until /readyz", runBench)
+	register("bench", "fill a new database through the engine with concurrent chess matches and measure durable moves/s and latency; bench spectators loads a server with websocket spectators; bench boot times a server's boot until /readyz; bench soak samples a loaded server's memory", runBench)
 }
 
 // runBench is `arbiter bench [--db FILE] [--matches 1000] [--moves 200] [--duration 10s]`.
@@ -38,6 +38,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(args) > 0 && args[0] == "boot" {
 		return runBootBench(ctx, args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "soak" {
+		return runSoak(ctx, args[1:], stdout, stderr) // soak.go
 	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
