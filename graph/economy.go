@@ -6,7 +6,6 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/badges"
 	"github.com/arbiter-games/arbiter/domain/economy/daily"
-	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/hats"
 	"github.com/arbiter-games/arbiter/domain/economy/leagues"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
@@ -30,13 +29,13 @@ func (r *Resolver) isCaller(ctx context.Context, playerID string) bool {
 // end of the match that completes it (projections.Economy.Pending).
 func (r *Resolver) dailyChallenges(playerID string) []*model.DailyChallenge {
 	day := r.Engine.Today()
-	var played []facts.Match
+	progress := make([]int, daily.PerDay)
 	if r.Economy != nil {
-		played = r.Economy.Of(playerID).Recent
+		progress = r.Economy.Challenges(playerID, day)
 	}
 	out := make([]*model.DailyChallenge, 0, daily.PerDay)
-	for _, c := range daily.Pick(day, playerID) {
-		n := c.Progress(day, playerID, played)
+	for k, c := range daily.Pick(day, playerID) {
+		n := progress[k]
 		out = append(out, &model.DailyChallenge{ID: c.ID, Game: model.Game(c.Game), TextEn: c.En, TextFr: c.Fr,
 			Progress: n, Goal: c.Goal, Reward: int(c.Reward), Done: n >= c.Goal})
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // Economy is what the economy reads from finished matches, per player (docs/economy.md):
-// the matches of the last two days (the daily challenges count today's), Solwaris's
+// what the matches of the last two days count toward their days' challenges, Solwaris's
 // experience, the abandonments of duels against players (the cooldowns) and the
 // Cristal légendaire draws. Each match is tallied as its events come (package facts)
 // and read once it is over, at its SeedRevealed, the seed being the loot's draw.
@@ -55,12 +55,20 @@ type Due struct {
 }
 
 type playerEconomy struct {
-	recent    []facts.Match // ended within Keep of the player's last match
+	days      map[string]*dayTally // by UTC day (daily.Day), the days within Keep of the player's last match
 	xp        int
 	abandoned []time.Time // abandonments that cost time, within Keep of the last one
 	loot      []Loot
 	drawn     map[string]bool // loot event IDs recorded
 	paid      map[string]bool // challenges paid, by grant key, of about the last two days
+}
+
+// dayTally is what a player's matches that ended on one day count toward its challenges
+// of that day: all a challenge reads of them (daily.Challenge.Progress), so that a
+// finished match leaves nothing behind in the economy but a few counters of its day.
+type dayTally struct {
+	matches  int
+	progress [daily.PerDay]int // by the day's challenges (daily.Pick), not capped at their goals
 }
 
 // Loot is a Cristal légendaire won at the end of a duel, with its draw.
@@ -139,7 +147,7 @@ func (e *Economy) finish(m facts.Match) {
 			continue
 		}
 		p := e.player(s.Player)
-		p.recent = append(slices.DeleteFunc(p.recent, func(x facts.Match) bool { return x.Ended.Before(m.Ended.Add(-Keep)) }), m)
+		p.count(s.Player, m)
 		p.xp += progress.XP(m, seat)
 		e.challengesDone(s.Player, p, m)
 		if progress.CountsAsAbandonment(m, seat) {
@@ -163,10 +171,47 @@ func (e *Economy) finish(m facts.Match) {
 func (e *Economy) player(id string) *playerEconomy {
 	p := e.players[id]
 	if p == nil {
-		p = &playerEconomy{drawn: map[string]bool{}, paid: map[string]bool{}}
+		p = &playerEconomy{days: map[string]*dayTally{}, drawn: map[string]bool{}, paid: map[string]bool{}}
 		e.players[id] = p
 	}
 	return p
+}
+
+// count adds m, a match player finished, to its day's tally, and forgets the days that
+// ended more than Keep before it. A challenge's progress is counted as
+// daily.Challenge.Progress counts it over the day's matches.
+func (p *playerEconomy) count(player string, m facts.Match) {
+	oldest := daily.Day(m.Ended.Add(-Keep))
+	maps.DeleteFunc(p.days, func(day string, _ *dayTally) bool { return day < oldest })
+	day := daily.Day(m.Ended)
+	t := p.days[day]
+	if t == nil {
+		t = &dayTally{}
+		p.days[day] = t
+	}
+	t.matches++
+	for k, c := range daily.Pick(day, player) {
+		for seat, s := range m.Seats {
+			if s.Player == player && c.Counts(m, seat) {
+				t.progress[k] += s.Counts[c.Counter]
+			}
+		}
+	}
+}
+
+// progress is how far the player is in each of its challenges of day, capped at their
+// goals.
+func (p *playerEconomy) progress(player, day string) []int {
+	out := make([]int, 0, daily.PerDay)
+	t := p.days[day]
+	for k, c := range daily.Pick(day, player) {
+		n := 0
+		if t != nil {
+			n = t.progress[k]
+		}
+		out = append(out, min(n, c.Goal))
+	}
+	return out
 }
 
 // challengesDone makes due the player's challenges of the day m ended that its matches
@@ -175,9 +220,10 @@ func (e *Economy) player(id string) *playerEconomy {
 // having to read it.
 func (e *Economy) challengesDone(player string, p *playerEconomy, m facts.Match) {
 	day := daily.Day(m.Ended)
-	for _, c := range daily.Pick(day, player) {
+	done := p.progress(player, day)
+	for k, c := range daily.Pick(day, player) {
 		key := daily.ChallengeKey(day, c.ID)
-		if c.Game != m.Game || p.paid[key] || c.Progress(day, player, p.recent) < c.Goal {
+		if c.Game != m.Game || p.paid[key] || done[k] < c.Goal {
 			continue
 		}
 		e.pending[player+"\x00"+key] = Due{Player: player, ID: key, Day: day, Challenge: &c}
@@ -237,7 +283,7 @@ func (e *Economy) pendingLocked() []Due {
 
 // PlayerEconomy is what the economy knows of one player.
 type PlayerEconomy struct {
-	Recent    []facts.Match // the matches of about the last two days, oldest first
+	Days      map[string]int // the matches finished on each of about the last two days (UTC, daily.Day)
 	XP        int
 	Abandoned []time.Time // the abandonments of duels against players of about the last two days
 	Loot      []Loot
@@ -251,7 +297,23 @@ func (e *Economy) Of(player string) PlayerEconomy {
 	if p == nil {
 		return PlayerEconomy{}
 	}
-	return PlayerEconomy{Recent: slices.Clone(p.recent), XP: p.xp, Abandoned: slices.Clone(p.abandoned), Loot: slices.Clone(p.loot)}
+	days := make(map[string]int, len(p.days))
+	for d, t := range p.days {
+		days[d] = t.matches
+	}
+	return PlayerEconomy{Days: days, XP: p.xp, Abandoned: slices.Clone(p.abandoned), Loot: slices.Clone(p.loot)}
+}
+
+// Challenges is how far a player is in each of its challenges of day (daily.Pick), in
+// their order, capped at their goals: what the matches it finished that day count.
+func (e *Economy) Challenges(player, day string) []int {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	p := e.players[player]
+	if p == nil {
+		p = &playerEconomy{}
+	}
+	return p.progress(player, day)
 }
 
 // RatingsModel is the economy's fold of the ratings, fed by its Apply: a node serves its
@@ -268,7 +330,11 @@ func (e *Economy) Digest() string {
 	var b strings.Builder
 	for _, id := range slices.Sorted(maps.Keys(e.players)) {
 		p := e.players[id]
-		fmt.Fprintf(&b, "%s xp=%d recent=%d abandoned=%v loot=%v\n", id, p.xp, len(p.recent), p.abandoned, p.loot)
+		fmt.Fprintf(&b, "%s xp=%d", id, p.xp)
+		for _, d := range slices.Sorted(maps.Keys(p.days)) {
+			fmt.Fprintf(&b, " %s=%d%v", d, p.days[d].matches, p.days[d].progress)
+		}
+		fmt.Fprintf(&b, " abandoned=%v loot=%v\n", p.abandoned, p.loot)
 	}
 	for _, d := range e.pendingLocked() {
 		fmt.Fprintf(&b, "pending %s %s", d.ID, d.Player)
