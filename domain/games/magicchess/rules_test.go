@@ -2,6 +2,7 @@ package magicchess
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -320,5 +321,46 @@ func TestACardAndItsMoveAreOneTurn(t *testing.T) {
 	s = move(t, s, "e7e5")
 	if _, turns = (Rules{}).Turns(s); len(turns) != 2 || turns[1].Side != 1 {
 		t.Fatalf("turns %v", turns)
+	}
+}
+
+// Echo repeats the last card laid when that card was its player's whole turn (window
+// before): Echo is itself the turn and brings no move, so after every card that a move
+// goes with (during, close), as the catalog's text says, it is discarded without effect,
+// changes nothing on the board and ends its player's turn; it does not reach back to an
+// earlier card of the turn (Black's wall). The cardTests' echo repeats a wall.
+func TestEchoRepeatsOnlyACardThatWasTheTurn(t *testing.T) {
+	if e := byID["echo"]; !strings.Contains(e.TextEn, "if that card was its whole turn") || !strings.Contains(e.TextEs, "si esa carta fue todo su turno") {
+		t.Fatalf("the catalog's Echo does not say it repeats a whole turn only: %q / %q", e.TextEn, e.TextEs)
+	}
+	tried := 0
+	for _, e := range entries {
+		if e.Window != During && e.Window != Close {
+			continue
+		}
+		// Black lays a wall first, so that a card of the turn stands further back.
+		s := table(t, start, []string{e.ID}, []string{"wall", "echo"})
+		s = move(t, s, "e2e4")
+		s, _ = lay(t, s, "wall", at("h3"), "")
+		hc := handCard(t, s, 0, e.ID)
+		if !hc.Playable {
+			t.Fatalf("%s is not playable in the test's position: %s", e.ID, hc.Reason)
+		}
+		s, _ = lay(t, s, e.ID, hc.Targets[0], "")
+		for s.toAct() == 0 { // the card's move, or Haste's two
+			s = move(t, s, legal(s)[0])
+		}
+		before, lasting := s.FEN(), len(s.Lasting)
+		s, evs := lay(t, s, "echo", nil, "")
+		if p := evs[0].Event.(CardPlayed); p.Result != NoEffect || strings.Fields(s.FEN())[0] != strings.Fields(before)[0] {
+			t.Errorf("echo after %s: %s, %s from %s", e.ID, p.Result, s.FEN(), before)
+		}
+		if !slices.Contains(s.Discard, "echo") || len(s.Lasting) > lasting || s.toAct() != 0 {
+			t.Errorf("echo after %s: discard %v, %d lasting (%d before), seat %d to act", e.ID, s.Discard, len(s.Lasting), lasting, s.toAct())
+		}
+		tried++
+	}
+	if tried != 9 {
+		t.Fatalf("%d cards that a move goes with tried, the catalog has 9", tried)
 	}
 }
