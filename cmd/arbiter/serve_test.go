@@ -29,6 +29,8 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		{[]string{"--claim-after", "0s"}, "--claim-after must be above 0"},
 		{[]string{"--claim-after", "2m", "--forfeit-after", "1m"}, "--forfeit-after at least as long"},
 		{[]string{"--bot-forfeit-after", "0s"}, "--bot-forfeit-after must be above 0"},
+		{[]string{"--writer-lease", "4s", "--writer-renew", "2s"}, "--writer-renew must be above 0 and under half of --writer-lease"},
+		{[]string{"--writer-renew", "0s"}, "--writer-renew must be above 0"},
 	} {
 		var stdout, stderr strings.Builder
 		// --key in the test's directory: a postgres:// store's default key is ./arbiter.key.

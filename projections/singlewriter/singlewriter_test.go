@@ -25,6 +25,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/memstore"
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
 	"github.com/arbiter-games/arbiter/internal/pgtest"
 	"github.com/arbiter-games/arbiter/projections"
@@ -198,6 +199,20 @@ func openStore(t *testing.T, url, schema string) *postgres.Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// TestALeaseThatCannotMissARenewalIsRefused: a renewal every half lease or more would
+// lose the lease to a single late renewal.
+func TestALeaseThatCannotMissARenewalIsRefused(t *testing.T) {
+	for _, c := range []struct{ lease, renew time.Duration }{{4 * time.Second, 2 * time.Second}, {time.Second, 3 * time.Second}} {
+		_, err := singlewriter.New(singlewriter.Config{
+			URL: "postgres://db/x", Store: memstore.New(), Node: "a", Lease: c.lease, Renew: c.renew,
+			New: func() singlewriter.Model { return singlewriter.NewRatings(games) },
+		})
+		if err == nil || !strings.Contains(err.Error(), "renew at most every") {
+			t.Errorf("a lease of %v renewed every %v: %v", c.lease, c.renew, err)
+		}
+	}
 }
 
 // childEnv carries the schemas to the helper process; it is unset in a normal run.
