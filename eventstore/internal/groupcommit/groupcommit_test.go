@@ -1,0 +1,68 @@
+package groupcommit_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
+)
+
+// TestObserve: every committed batch is reported once, after its commit and before its
+// callers are answered, with its appends and events counted; after Observe(nil), none.
+func TestObserve(t *testing.T) {
+	var (
+		mu        sync.Mutex
+		committed []int // events of each batch, as the commit function saw them
+	)
+	q := groupcommit.New(func(batch []*groupcommit.Request) {
+		n := 0
+		for _, r := range batch {
+			n += len(r.Events)
+		}
+		mu.Lock()
+		committed = append(committed, n)
+		mu.Unlock()
+	}, 8)
+	defer q.Close()
+	var observed []eventstore.Commit // written by the writer goroutine only
+	q.Observe(func(c eventstore.Commit) { observed = append(observed, c) })
+
+	const callers = 40
+	var (
+		wg     sync.WaitGroup
+		wanted int // events submitted
+	)
+	for i := range callers {
+		wanted += 1 + i%3
+		wg.Go(func() {
+			evs := make([]eventstore.Proposed, 1+i%3)
+			if _, err := q.Submit(context.Background(), fmt.Sprintf("s%d", i), eventstore.Any, evs); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	q.Observe(nil)
+	// Each Submit returned after its batch was observed, so all are in observed now.
+	var appends, events int
+	for i, c := range observed {
+		if c.Appends < 1 || c.Appends > 8 || c.Events != committed[i] || c.Took < 0 {
+			t.Errorf("commit %d observed as %+v, committed %d events", i, c, committed[i])
+		}
+		appends += c.Appends
+		events += c.Events
+	}
+	if len(observed) != len(committed) || appends != callers || events != wanted {
+		t.Errorf("observed %d commits of %d appends and %d events; committed %d batches of %d appends and %d events",
+			len(observed), appends, events, len(committed), callers, wanted)
+	}
+	if _, err := q.Submit(context.Background(), "after", eventstore.Any, make([]eventstore.Proposed, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(observed); n != len(committed)-1 {
+		t.Errorf("a commit after Observe(nil) was observed (%d observed, %d committed)", n, len(committed))
+	}
+}
