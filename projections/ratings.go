@@ -127,12 +127,14 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 		if m.rules != nil && game.AbandonedEarly(m.rules, m.state, len(m.resigned)) {
 			only = func(seat int) bool { return slices.Contains(m.resigned, seat) }
 		}
-		done := &ratedResult{m: m, keys: keys}
-		for k := range keys[0] { // every seat has as many keys: rated key by key
-			done.before = append(done.before, r.rate(m, result, func(seat int) string { return keys[seat][k] }, only, &done.moved))
+		done := &ratedResult{game: m.game, players: m.players, teams: m.teams}
+		if m.keyed != nil {
+			done.keys = keys
 		}
-		r.rated[id] = done
-		m.state = nil // the game's state is needed no more: what a ruling needs is in done
+		for k := range keys[0] { // every seat has as many keys: rated key by key
+			done.before = append(done.before, r.rate(m, result, k, func(seat int) string { return keys[seat][k] }, only, &done.moved))
+		}
+		r.rated[id] = done // m, with the game's state, is needed no more: what a ruling needs is in done
 	}
 	return nil
 }
@@ -189,10 +191,10 @@ func (m *ratedMatch) keys() [][]string {
 	return out
 }
 
-// rate counts result, by seat, for the players of m, each under the key keyOf gives its
-// seat, for the seats that only admits. It returns the ratings before, by seat, and adds
+// rate counts result, by seat, for the players of m, each under its k-th key, which keyOf
+// gives, for the seats that only admits. It returns the ratings before, by seat, and adds
 // to moved what it changed.
-func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) string, only func(seat int) bool, moved *[]movedRating) []rating.Player {
+func (r *Ratings) rate(m *ratedMatch, result []float64, k int, keyOf func(seat int) string, only func(seat int) bool, moved *[]movedRating) []rating.Player {
 	before := make([]rating.Player, len(m.players))
 	rows := make([]*Rating, len(m.players))
 	for i, p := range m.players {
@@ -211,7 +213,7 @@ func (r *Ratings) rate(m *ratedMatch, result []float64, keyOf func(seat int) str
 		if !only(i) {
 			continue
 		}
-		mv := movedRating{player: m.players[i], key: keyOf(i), by: after[i] - x.Rating, result: result[i]}
+		mv := movedRating{seat: int32(i), key: int32(k), by: after[i] - x.Rating, result: result[i]}
 		mv.apply(x, 1)
 		*moved = append(*moved, mv)
 	}

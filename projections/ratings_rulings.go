@@ -16,19 +16,32 @@ import (
 // computed, as a federation corrects one result without recomputing a season. The same
 // events in the same order give the same figures, so a rebuild from zero agrees.
 
-// ratedResult is what the result of a rated match moved, kept for a ruling.
+// ratedResult is what the result of a rated match moved, kept for a ruling: every rated
+// match keeps one for good (a ruling may come at any time), so it holds only what a
+// ruling reads, about 300 bytes for a duel.
 type ratedResult struct {
-	m      *ratedMatch
-	keys   [][]string        // by seat, the rating keys
-	before [][]rating.Player // by key, by seat: the ratings before the match
-	moved  []movedRating     // what the result changed, row by row
+	game    string
+	players []string          // by seat
+	teams   []int             // by seat
+	keys    [][]string        // by seat, the rating keys; nil when each seat's only key is the game's ID
+	before  [][]rating.Player // by key, by seat: the ratings before the match
+	moved   []movedRating     // what the result changed, row by row
 }
 
-// movedRating is one rating row's change by one result.
+// key is the k-th rating key of seat.
+func (d *ratedResult) key(seat, k int) string {
+	if d.keys == nil {
+		return d.game
+	}
+	return d.keys[seat][k]
+}
+
+// movedRating is one rating row's change by one result: the row of a seat's player under
+// its k-th key (ratedResult.key).
 type movedRating struct {
-	player, key string
-	by          float64 // rating points
-	result      float64 // 1 won, 0 lost, 0.5 drew
+	seat, key int32
+	by        float64 // rating points
+	result    float64 // 1 won, 0 lost, 0.5 drew
 }
 
 // apply adds (sign 1) or takes back (sign -1) the change to row x.
@@ -61,22 +74,22 @@ func (r *Ratings) ruled(ev eventstore.Event) error {
 		return nil // not rated, or the result stands
 	}
 	for _, mv := range done.moved {
-		if x := r.byPlayer[mv.player][mv.key]; x != nil {
+		player, key := done.players[mv.seat], done.key(int(mv.seat), int(mv.key))
+		if x := r.byPlayer[player][key]; x != nil {
 			mv.apply(x, -1)
 			if x.Games == 0 {
-				delete(r.byPlayer[mv.player], mv.key) // rated by this match alone
+				delete(r.byPlayer[player], key) // rated by this match alone
 			}
 		}
 		if r.changed != nil {
-			r.changed[mv.player] = true
+			r.changed[player] = true
 		}
 	}
 	done.moved = nil
 	if ruling.After.Void {
 		return nil
 	}
-	m := done.m
-	result := make([]float64, len(m.players))
+	result := make([]float64, len(done.players))
 	for i := range result {
 		switch {
 		case len(ruling.After.Winners) == 0:
@@ -85,11 +98,12 @@ func (r *Ratings) ruled(ev eventstore.Event) error {
 			result[i] = 1
 		}
 	}
+	rules := r.rulesOf(done.game)
 	for k, before := range done.before {
-		after := rating.UpdateMany(before, m.teams, result)
-		for i, p := range m.players {
-			mv := movedRating{player: p, key: done.keys[i][k], by: after[i] - before[i].Rating, result: result[i]}
-			mv.apply(r.get(p, m.game, mv.key, m.rules), 1)
+		after := rating.UpdateMany(before, done.teams, result)
+		for i, p := range done.players {
+			mv := movedRating{seat: int32(i), key: int32(k), by: after[i] - before[i].Rating, result: result[i]}
+			mv.apply(r.get(p, done.game, done.key(i, k), rules), 1)
 			done.moved = append(done.moved, mv)
 			if r.changed != nil {
 				r.changed[p] = true
