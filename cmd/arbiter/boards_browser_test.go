@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -23,13 +24,14 @@ func TestBrowserBoardsOfTheGames(t *testing.T) {
 			State   struct {
 				Hand []struct {
 					Slot     int
+					Card     struct{ ID string }
 					Playable bool
 					Targets  [][]string
 				}
 			}
 		}
 	}
-	srv.must(t, ann.token(), `query($m: ID!) { match(id: $m) { version state { ... on UnfairChessState { hand { slot playable targets } } } } }`, map[string]any{"m": id}, &d)
+	srv.must(t, ann.token(), `query($m: ID!) { match(id: $m) { version state { ... on UnfairChessState { hand { slot card { id } playable targets } } } } }`, map[string]any{"m": id}, &d)
 	lit := ann.eval(`Array.from(document.querySelectorAll(".hand .card.playable"), (c) => c.dataset.slot).join(" ")`)
 	var playable []string
 	slot, choice := -1, []string(nil)
@@ -50,7 +52,15 @@ func TestBrowserBoardsOfTheGames(t *testing.T) {
 			}
 			sort.Strings(want)
 			ann.click("the playable card", fmt.Sprintf(`.hand .card.playable[data-slot="%d"]`, slot))
-			ann.wait(fmt.Sprintf("the red squares %v", want), `Array.from(document.querySelectorAll(".sq.target"), (s) => s.dataset.square).sort().join(" ") === `+jsString(strings.Join(want, " ")))
+			// A card aims at squares (red squares on the board) or at slots of a hand (buttons
+			// beside the cards): which one the dealt hand holds is chance, and both must show
+			// exactly the API's first targets.
+			t.Logf("Ann plays %s (slot %d), first targets %v", c.Card.ID, slot, want)
+			if onBoard(want[0]) {
+				ann.wait(fmt.Sprintf("the red squares %v", want), `Array.from(document.querySelectorAll(".sq.target"), (s) => s.dataset.square).sort().join(" ") === `+jsString(strings.Join(want, " ")))
+			} else {
+				ann.wait(fmt.Sprintf("the target buttons %v", want), `Array.from(document.querySelectorAll(".picker button"), (b) => b.dataset.target).sort().join(" ") === `+jsString(strings.Join(want, " ")))
+			}
 		}
 	}
 	if lit != strings.Join(playable, " ") {
@@ -59,8 +69,12 @@ func TestBrowserBoardsOfTheGames(t *testing.T) {
 	if slot < 0 {
 		t.Fatalf("no playable card with targets in Ann's first hand: %+v", d.Match.State.Hand)
 	}
-	for _, sq := range choice {
-		ann.click("the target "+sq, `.sq.target[data-square="`+sq+`"]`)
+	for _, t := range choice {
+		if onBoard(t) {
+			ann.click("the target "+t, `.sq.target[data-square="`+t+`"]`)
+		} else {
+			ann.click("the target "+t, `.picker button[data-target="`+t+`"]`)
+		}
 	}
 	ann.wait("the card played", fmt.Sprintf(`Number(document.querySelector("section.match").dataset.version) > %d`, d.Match.Version))
 	if s := ann.eval(`document.querySelector(".status").textContent`); s != "" {
@@ -145,3 +159,9 @@ func (p *tab) createFromLobbyAgain(game string) string {
 	p.has("the lobby", `section.lobby`)
 	return p.createFromLobby(game, "", true)
 }
+
+// onBoard says whether a card's target names a square (as "e4" or Sovereign's "p16"),
+// not a slot of a hand.
+func onBoard(target string) bool { return squareName.MatchString(target) }
+
+var squareName = regexp.MustCompile(`^[a-p][0-9]{1,2}$`)

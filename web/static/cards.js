@@ -85,7 +85,7 @@ export class Hand {
     const other = this.chosen ? this.next(this.chosen.choices, this.chosen.picked).filter((t) => !isSquare(t)) : [];
     fill(this.el,
       mine.length ? h("div", { class: "cards" }, cards) : "",
-      other.length ? h("div", { class: "picker" }, "Target: ", [...new Set(other)].map((t) => h("button", { type: "button", onclick: () => this.pick(t) }, t))) : "",
+      other.length ? h("div", { class: "picker" }, "Target: ", [...new Set(other)].map((t) => h("button", { type: "button", "data-target": t, onclick: () => this.pick(t) }, t))) : "",
       this.chosen ? h("p", { class: "note" }, "Click a red square to aim the card; click the card again to put it back.") : "",
       sizes);
   }
