@@ -38,6 +38,7 @@ type advancedDoublesView struct {
 				Window    string
 				Seat      int
 				Answering bool
+				Closes    time.Time
 			}
 			Hand []struct {
 				Slot     int
@@ -51,7 +52,7 @@ type advancedDoublesView struct {
 
 const advancedDoublesQuery = `query($m:ID!){match(id:$m){status phase toAct choices result{winners reason}
 	boards{board phase toAct reaction{window seat answering} clock{running}}
-	state{... on MagicChessState{phase board{legalMoves} reaction{window seat answering} hand{slot playable targets card{id}}}}}}`
+	state{... on MagicChessState{phase board{legalMoves} reaction{window seat answering closes} hand{slot playable targets card{id}}}}}}`
 
 // Four players play an advanced doubles match to its end over GraphQL, each reading its
 // legal actions from its own view: in the planning "ready"; in a reaction window of its
@@ -172,7 +173,9 @@ func (v advancedDoublesView) checkWindows(t *testing.T) {
 // two, else a pass; in its turn a card one time in four, a drop or a move, naming its
 // board. It counts each action sent in counts and returns the view it acted on. A refusal
 // is the match moving on between the read and the action (a timer: a reading time's end,
-// a lapse, a flag; the other board's flag; the house bot's action); any other fails t.
+// a lapse, a flag; the other board's flag; the house bot's action); any other fails t. An
+// answer to a window that lapsed meanwhile is refused as ILLEGAL_MOVE (lateAnswer): the
+// window must then be gone.
 func (s *server) advancedDoublesTurn(t *testing.T, token, id string, seat int, rng *rand.Rand, counts map[string]int) advancedDoublesView {
 	t.Helper()
 	vars := map[string]any{"m": id}
@@ -214,6 +217,19 @@ func (s *server) advancedDoublesTurn(t *testing.T, token, id string, seat int, r
 				map[string]any{"m": id, "v": mv, "b": board}), counts["move"]+1
 		}
 	default:
+		return v
+	}
+	if w := st.Reaction; w != nil && lateAnswer(r) {
+		// The window lapsed at its deadline just before the answer came: the match moved
+		// on, and the read side shows it once it has applied the lapse.
+		s.awaitGone(t, r, w.Closes, func() *time.Time {
+			var now advancedDoublesView
+			s.must(t, token, advancedDoublesQuery, vars, &now)
+			if o := now.Match.State.Reaction; o != nil {
+				return &o.Closes
+			}
+			return nil
+		})
 		return v
 	}
 	if len(r.Errors) > 0 && r.code() != "NOT_YOUR_TURN" && r.code() != "CONFLICT" && !strings.Contains(r.Errors[0].Message, "over") {

@@ -82,6 +82,30 @@ func (s *server) seatAll(t *testing.T, id string, tokens []string) {
 	}
 }
 
+// lateAnswer says whether resp refused a pass or a reaction because no window is open:
+// what the rules answer when the window was lapsed by its timer between the client's
+// read and its answer. The caller checks that the window it answered is indeed gone.
+func lateAnswer(resp gqlResponse) bool {
+	return resp.code() == "ILLEGAL_MOVE" && strings.Contains(resp.Errors[0].Message, "no reaction window is open")
+}
+
+// awaitGone waits for the window that closes at closes, whose answer resp refused as late
+// (lateAnswer), to be gone from what read sees (the deadline of the window open, nil for
+// none): the engine refused on the lapse recorded, which the read side applies next. A
+// window still open after a minute was refused wrongly.
+func (s *server) awaitGone(t *testing.T, resp gqlResponse, closes time.Time, read func() *time.Time) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; {
+		if c := read(); c == nil || !c.Equal(closes) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("an answer to the window open until %s was refused: %+v", closes, resp.Errors)
+		}
+		time.Sleep(10 * time.Millisecond) // the read side applying the lapse
+	}
+}
+
 // holds lists the catalog IDs of a hand.
 func (v magicSeen) holds() []string {
 	var out []string
@@ -168,6 +192,17 @@ func TestAnAdvancedMagicChessMatchToTheEnd(t *testing.T) {
 			}
 			if passes {
 				resp = srv.post(t, ann, `mutation($m:ID!){passReaction(matchId:$m){version}}`, vars)
+			}
+			if lateAnswer(resp) {
+				// The window lapsed at its deadline just before Ann's answer came: the
+				// match moved on, and the read side shows it once it has applied the lapse.
+				srv.awaitGone(t, resp, r.Closes, func() *time.Time {
+					if w := srv.magicRead(t, ann, id).Match.State.Reaction; w != nil {
+						return &w.Closes
+					}
+					return nil
+				})
+				continue
 			}
 		default:
 			var playable []int
