@@ -12,7 +12,8 @@ import (
 // Seeded random matches, the seat to act choosing among the plays its own view lists
 // (cards two times in three when it has one): after every action each audit passes, the
 // fold is the state Decide computed, both kings stand, and a turn never ends with its
-// player's king attacked (rule 1, after every card and effect). Holds for every seed.
+// player's king attacked (rule 1, after every card and effect), and the position can be
+// evaluated (chess.Position.Validate, rule 8). Holds for every seed.
 func TestRandomMatchesKeepRuleOne(t *testing.T) {
 	r := Rules{}
 	for seed := range uint64(12) {
@@ -29,6 +30,9 @@ func TestRandomMatchesKeepRuleOne(t *testing.T) {
 					if _, ok := s.Pos.KingSquare(c); !ok {
 						t.Fatalf("after %+v a king is gone", p.Do)
 					}
+				}
+				if err := s.Pos.Validate(); err != nil {
+					t.Fatalf("after %+v from %s, a position the rules cannot evaluate: %v (%s)", p.Do, before.FEN(), err, s.FEN())
 				}
 				if s.toAct() != seat && s.kingAttacked(seat) {
 					t.Fatalf("after %+v from %s, seat %d's turn ends in check (%s)", p.Do, before.FEN(), seat, s.FEN())

@@ -557,7 +557,8 @@ func TestALoopIsAnnulledAfterItsWindow(t *testing.T) {
 // Seeded random advanced matches: each seat chooses among the plays its own view lists,
 // reacts when it may two times in three, and lets time pass for the reading times and
 // now and then for a lapse. After every action each event passes the audit, both kings
-// stand, and the side not to move is never in check. Holds for every seed.
+// stand, the side not to move is never in check, and the position can be evaluated
+// (chess.Position.Validate). Holds for every seed.
 func TestRandomAdvancedMatchesKeepRuleOne(t *testing.T) {
 	r := Rules{}
 	reactions := 0
@@ -587,6 +588,9 @@ func TestRandomAdvancedMatchesKeepRuleOne(t *testing.T) {
 				if _, ok := s.Pos.KingSquare(c); !ok {
 					t.Fatalf("seed %d: after %+v a king is gone", seed, p.Do)
 				}
+			}
+			if err := s.Pos.Validate(); err != nil {
+				t.Fatalf("seed %d: after %+v a position the rules cannot evaluate: %v (%s)", seed, p.Do, err, s.FEN())
 			}
 			if s.kingAttacked(1 - s.toAct()) {
 				t.Fatalf("seed %d: after %+v the side not to move is in check (%s)", seed, p.Do, s.FEN())
