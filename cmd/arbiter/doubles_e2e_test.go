@@ -72,7 +72,9 @@ const doublesQuery = `query($m:ID!){match(id:$m){status toAct result{winners rea
 // Four players play a doubles match to its end, each reading its legal actions from its
 // own view over GraphQL: the planning's "ready", then in its turn a card it may lay (one
 // time in four), a drop (dropPiece) or a move (playMove), always naming its board, and
-// now and then a signal to its partner. The file verifies (arbiter verify re-derives it).
+// now and then a signal to its partner. The deck stays hidden from the other team and
+// spectators while live (the draws and reshuffles they receive by subscription), and the
+// file verifies (arbiter verify re-derives it).
 func TestFourPlayersPlayDoublesToTheEnd(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	srv := startServer(t, db)
@@ -83,6 +85,27 @@ func TestFourPlayersPlayDoublesToTheEnd(t *testing.T) {
 	}
 	id := doublesMatch(t, srv, tokens, `, {key:"clock", value:"0.5+0"}`)
 	vars := map[string]any{"m": id}
+	// What Bob (team 1) and a spectator receive live, by subscription from the start: each
+	// event is shown as of its version, so the events before the end stay as they were
+	// sent while the match was live. hidden checks them once the match is over.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	live := map[string]<-chan wsEvent{"Bob": srv.subscribe(t, ctx, "graphql-transport-ws", tokens[1], id, 0),
+		"a spectator": srv.subscribe(t, ctx, "graphql-ws", "", id, 0)}
+	received := map[string]chan []wsEvent{}
+	for who, ch := range live {
+		received[who] = make(chan []wsEvent, 1)
+		go func() { // read at once, so that the subscription never waits for the test
+			var got []wsEvent
+			for e := range ch {
+				got = append(got, e)
+				if e.Type == "MatchEnded" {
+					break
+				}
+			}
+			received[who] <- got
+		}()
+	}
 	rng := rand.New(rand.NewPCG(14, 2))
 	counts := map[string]int{}
 	var v doublesView
@@ -133,19 +156,40 @@ func TestFourPlayersPlayDoublesToTheEnd(t *testing.T) {
 		t.Fatalf("actions %v", counts)
 	}
 	// Every secret is revealed once the match is over: the events as recorded.
-	var evs struct {
-		Match struct{ Events []struct{ Type string } }
-	}
-	srv.must(t, "", `query($m:ID!){match(id:$m){events(first:1000){type}}}`, vars, &evs)
-	types := map[string]int{}
-	for _, e := range evs.Match.Events {
-		types[e.Type]++
-	}
+	types := countEvents(t, srv, id)
 	t.Logf("events %v", types)
 	// The deal of ten spends the 33 cards of the deck: beyond 33 cards laid, each came
 	// from a draw, and the first draw from a reshuffle of the discard.
 	if types["CardsDealt"] != 4 || types["PlanningDone"] != 4 || types["CardPlayed"] > 33 && (types["CardDrawn"] == 0 || types["DeckReshuffled"] == 0) {
 		t.Fatalf("events %v", types)
+	}
+	// The deck stayed hidden while live: every draw reached Bob and the spectator, but the
+	// card drawn only when Bob drew it; a reshuffle's order reached neither.
+	for who := range live {
+		got := <-received[who]
+		drawn := 0
+		for _, e := range got {
+			switch e.Type {
+			case "CardDrawn":
+				drawn++
+				var d struct {
+					Seat int
+					Card string
+				}
+				json.Unmarshal(e.Data, &d)
+				if own := who == "Bob" && d.Seat == 1; own == (d.Card == "") || !own && !e.Redacted {
+					t.Errorf("%s received seat %d's draw live as %s (redacted %v)", who, d.Seat, e.Data, e.Redacted)
+				}
+			case "DeckReshuffled", "DeckShuffled":
+				if !e.Redacted || len(e.Data) > 0 && string(e.Data) != "null" {
+					t.Errorf("%s received the deck live: %s %s", who, e.Type, e.Data)
+				}
+			}
+		}
+		if len(got) == 0 || got[len(got)-1].Type != "MatchEnded" || drawn != types["CardDrawn"] {
+			t.Fatalf("%s received %d events live, %d draws of %d, up to %v", who, len(got), drawn, types["CardDrawn"], got[len(got)-1:])
+		}
+		t.Logf("%s received %d draws and %d reshuffles live", who, drawn, types["DeckReshuffled"])
 	}
 	srv.stop(t)
 	verifyAll(t, db)

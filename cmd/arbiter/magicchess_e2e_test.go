@@ -338,6 +338,22 @@ func TestTwoPlayersPlayMagicChessToTheEnd(t *testing.T) {
 	if !slices.Contains([]string{"checkmate", "stalemate", "timeout", "insufficient material", "seventy-five-move rule"}, res.Reason) {
 		t.Fatalf("ended by %q", res.Reason)
 	}
+	types := countEvents(t, srv, id)
+	t.Logf("events %v", types)
+	// Each card and move the API took is recorded, but for a last one sent after the
+	// deadline before the engine's timeout: that one finds the flag fallen instead.
+	lost := counts["card"] + counts["move"] - types["CardPlayed"] - types["MovePlayed"]
+	if counts["ready"] != 2 || types["PlanningDone"] != 2 || counts["drop"] != 0 || lost != 0 && (lost != 1 || res.Reason != "timeout") {
+		t.Fatalf("the API took %v, the match recorded %v", counts, types)
+	}
+	srv.stop(t)
+	verifyAll(t, db)
+}
+
+// countEvents counts a match's events by type, as a spectator reads them, page by page
+// (a page holds at most 1000).
+func countEvents(t *testing.T, srv *server, id string) map[string]int {
+	t.Helper()
 	types := map[string]int{}
 	for after := 0; ; {
 		var evs struct {
@@ -350,20 +366,11 @@ func TestTwoPlayersPlayMagicChessToTheEnd(t *testing.T) {
 		}
 		srv.must(t, "", `query($m:ID!,$a:Int){match(id:$m){events(after:$a, first:1000){type version}}}`, map[string]any{"m": id, "a": after}, &evs)
 		if len(evs.Match.Events) == 0 {
-			break
+			return types
 		}
 		for _, e := range evs.Match.Events {
 			types[e.Type]++
 			after = e.Version
 		}
 	}
-	t.Logf("events %v", types)
-	// Each card and move the API took is recorded, but for a last one sent after the
-	// deadline before the engine's timeout: that one finds the flag fallen instead.
-	lost := counts["card"] + counts["move"] - types["CardPlayed"] - types["MovePlayed"]
-	if counts["ready"] != 2 || types["PlanningDone"] != 2 || counts["drop"] != 0 || lost != 0 && (lost != 1 || res.Reason != "timeout") {
-		t.Fatalf("the API took %v, the match recorded %v", counts, types)
-	}
-	srv.stop(t)
-	verifyAll(t, db)
 }
