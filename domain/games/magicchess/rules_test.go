@@ -364,3 +364,18 @@ func TestEchoRepeatsOnlyACardThatWasTheTurn(t *testing.T) {
 		t.Fatalf("%d cards that a move goes with tried, the catalog has 9", tried)
 	}
 }
+
+// Rule 8, "texto específico > texto general": when two effects clash, the more specific
+// wins. Black's Wall closes b3, one square by name; White's Knight's leap then gives the
+// rook on a1 a knight's moves, a way of moving and no square by name: the rook may leap
+// to c2, but not onto b3.
+func TestASpecificEffectBeatsAGeneralOne(t *testing.T) {
+	s := table(t, "4k3/8/8/8/8/8/8/R3K3 b - - 0 1", []string{"knight-leap"}, []string{"wall"})
+	s, _ = lay(t, s, "wall", at("b3"), "")
+	s, _ = lay(t, s, "knight-leap", at("a1"), "")
+	if !slices.Contains(legal(s), "a1c2") {
+		t.Fatalf("Knight's leap gives the rook no knight's move: %v", legal(s))
+	}
+	noMove(t, s, "a1b3")
+	move(t, s, "a1c2")
+}
