@@ -330,3 +330,55 @@ func TestDoublesSecretsOverGraphQL(t *testing.T) {
 		t.Fatalf("board B after the drop: %+v", b)
 	}
 }
+
+// The advanced mode in doubles, chosen by createMatch's mode field (not an option) with
+// the boards option: the match starts with two boards in the advanced mode, and deals
+// the forty cards, ten to each of the four seats (the classic deck of 33 deals 9, 8, 8, 8).
+func TestAdvancedDoublesFromTheModeField(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	var tokens []string
+	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"} {
+		_, tok := srv.register(t, name)
+		tokens = append(tokens, tok)
+	}
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, tokens[0], `mutation{createMatch(input:{game:MAGIC_CHESS, mode:ADVANCED, options:[{key:"boards", value:"2"}]}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	for seat, tok := range tokens {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	var v struct {
+		Match struct {
+			Boards []struct{ Board int }
+			Events []struct {
+				Type string
+				Data map[string]any
+			}
+			State struct {
+				Seats []struct{ HandSize, DeckSize int }
+			}
+		}
+	}
+	srv.must(t, "", `query($m:ID!){match(id:$m){boards{board} events(first:100){type data}
+		state{... on MagicChessState{seats{handSize deckSize}}}}}`, map[string]any{"m": id}, &v)
+	var started map[string]any
+	for _, e := range v.Match.Events {
+		if e.Type == "GameStarted" {
+			started = e.Data
+		}
+	}
+	if started["mode"] != "ADVANCED" || started["boards"] != float64(2) || len(v.Match.Boards) != 2 {
+		t.Fatalf("GameStarted %v, %d boards", started, len(v.Match.Boards))
+	}
+	s := v.Match.State.Seats
+	if len(s) != 4 || s[0].DeckSize != 0 {
+		t.Fatalf("the deal: %+v, want ten cards each from the forty", s)
+	}
+	for seat, c := range s {
+		if c.HandSize != 10 {
+			t.Fatalf("seat %d holds %d cards, want ten from the forty: %+v", seat, c.HandSize, s)
+		}
+	}
+}

@@ -34,8 +34,8 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		switch {
 		case s.started:
 			return errors.New("GameStarted after the game had started")
-		case g.FEN != chess.StartFEN || g.Mode != Classic && g.Mode != Advanced || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(r.deckFor(g.Mode)):
-			return fmt.Errorf("GameStarted %+v: a game starts from %s with up to %d cards each from %d (classic) or %d (advanced)", g, chess.StartFEN, MaxHand, len(r.deckFor(Classic)), len(r.deckFor(Advanced)))
+		case g.FEN != chess.StartFEN || g.Mode != Classic && g.Mode != Advanced || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(deckOf(g.Mode)):
+			return fmt.Errorf("GameStarted %+v: a game starts from %s with up to %d cards each from %d (classic) or %d (advanced)", g, chess.StartFEN, MaxHand, len(deckOf(Classic)), len(deckOf(Advanced)))
 		}
 		return auditReaction(g)
 	}
@@ -44,7 +44,7 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 	}
 	switch e := e.(type) {
 	case DeckShuffled:
-		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(r.deckFor(s.Mode)))
+		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(deckOf(s.Mode)))
 		if s.Deck != nil || !slices.Equal(got, want) {
 			return fmt.Errorf("DeckShuffled does not hold the %s deck, or comes twice", s.Mode)
 		}

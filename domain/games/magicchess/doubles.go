@@ -123,7 +123,7 @@ func (Rules) Drawn(e game.Event) []string {
 // with the reshuffles' key), and each of the four seats' CardsDealt, one card at a time
 // from seat 0 to seat 3.
 func (r Rules) setupDoubles(g game.Setup, st settings) ([]game.Emitted, error) {
-	deck := r.deckFor(st.mode)
+	deck := deckOf(st.mode)
 	start := GameStarted{FEN: doublesFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
 		PlanEnds: g.At.Add(st.planning), Clock: st.clock, Boards: 2, ReactionMs: st.reaction.Milliseconds()}
 	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Fairness, g.Seed, deckLabel, deck), Key: reshuffleKey(g.Fairness, g.Seed), Fairness: int(g.Fairness)}
@@ -136,8 +136,7 @@ func (r Rules) setupDoubles(g game.Setup, st settings) ([]game.Emitted, error) {
 	return out, nil
 }
 
-// dealtFrom is deck without the cards dealt, one copy of each (a deck may hold a card twice:
-// WithDeck).
+// dealtFrom is deck without the cards dealt.
 func dealtFrom(deck, dealt []string) []string {
 	out := slices.Clone(deck)
 	for _, c := range dealt {

@@ -21,7 +21,7 @@ func (r Rules) auditDoublesStart(before game.State, g GameStarted) error {
 	if _, started := before.(Table); started {
 		return errors.New("GameStarted after the game had started")
 	}
-	if g.Boards != 2 || g.FEN != doublesFEN || g.Mode != Classic && g.Mode != Advanced || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(r.deckFor(g.Mode)) {
+	if g.Boards != 2 || g.FEN != doublesFEN || g.Mode != Classic && g.Mode != Advanced || g.HandSize < 1 || g.HandSize > MaxHand || g.DeckSize != len(deckOf(g.Mode)) {
 		return fmt.Errorf("GameStarted %+v: doubles start two boards from %s, with up to %d cards each from the mode's deck", g, doublesFEN, MaxHand)
 	}
 	return auditReaction(g)
@@ -33,7 +33,7 @@ func (t Table) audit(r Rules, e game.Event) error {
 	case GameStarted:
 		return errors.New("GameStarted after the game had started")
 	case DeckShuffled:
-		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(r.deckFor(t.Boards[0].Mode)))
+		got, want := slices.Sorted(slices.Values(e.Cards)), slices.Sorted(slices.Values(deckOf(t.Boards[0].Mode)))
 		if k, err := hex.DecodeString(e.Key); err != nil || len(k) != 32 {
 			return errors.New("DeckShuffled of doubles without the reshuffles' key")
 		}

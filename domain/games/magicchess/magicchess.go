@@ -62,30 +62,7 @@ const (
 // Rules is Ajedrez Mágico: under the current rules version, or under an older one for
 // the matches recorded then (Under).
 type Rules struct {
-	pinned string    // an older rules version; "" is RulesVersion
-	deck   *[]string // the table's deck when not the mode's (WithDeck); a pointer keeps Rules comparable
-}
-
-// WithDeck is the game with a table's deck of one's own in place of the mode's, in
-// catalog order before the shuffle: catalog cards, a card may come more than once. It is
-// for tests that need a deck the forty cards cannot give (two Echoes, which the rules'
-// only loop needs: TestAVerifiedAnnulment); the server hosts the mode's decks.
-func WithDeck(deck ...string) Rules {
-	for _, id := range deck {
-		if _, ok := byID[id]; !ok {
-			panic("magicchess: a deck with a card the catalog does not hold: " + id)
-		}
-	}
-	d := slices.Clone(deck)
-	return Rules{deck: &d}
-}
-
-// deckFor is the table's deck of a match in mode: the rules' own (WithDeck), or the mode's.
-func (r Rules) deckFor(mode string) []string {
-	if r.deck != nil {
-		return slices.Clone(*r.deck)
-	}
-	return deckOf(mode)
+	pinned string // an older rules version; "" is RulesVersion
 }
 
 var (
@@ -267,7 +244,7 @@ func (r Rules) Setup(g game.Setup) ([]game.Emitted, error) {
 	if st.boards == 2 {
 		return r.setupDoubles(g, st)
 	}
-	deck := r.deckFor(st.mode)
+	deck := deckOf(st.mode)
 	start := GameStarted{FEN: chess.StartFEN, Mode: st.mode, HandSize: st.hand, DeckSize: len(deck),
 		PlanEnds: g.At.Add(st.planning), Clock: st.clock, ReactionMs: st.reaction.Milliseconds()}
 	shuffled := DeckShuffled{Cards: cards.Shuffle(g.Fairness, g.Seed, deckLabel, deck)}

@@ -110,6 +110,15 @@ func TestPlanningPhase(t *testing.T) {
 	if st := r.Status(s1); st.Phase != "play" || !slices.Equal(st.ToAct, []int{0}) || !st.Deadline.Equal(in.Add(10*time.Minute)) {
 		t.Fatalf("after both are ready: %+v, want White to play with 10 minutes from then", st)
 	}
+	// The default clock is rule 6's 10+5: White moves a minute in and has 9:05 left.
+	evs, err = r.Decide(s1, game.Action{Seat: 0, At: in.Add(time.Minute), Do: game.Move{Notation: "e2e4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := r.Evolve(s1, evs[0].Event).(State)
+	if left := s2.Clock.Left[0]; left != 9*time.Minute+5*time.Second || s.control == nil || s.control.String() != DefaultClock || DefaultClock != "10+5" {
+		t.Fatalf("White has %s left after a minute's move, clock %v: want 10+5", left, s.control)
+	}
 	// At its deadline, the engine's timeout ends it.
 	if _, err := r.Decide(s, game.Action{Seat: game.System, At: in, Do: game.Timeout{Deadline: s.PlanEnds}}); game.CodeOf(err) != game.Conflict {
 		t.Fatalf("an early timeout: %v", err)
