@@ -28,6 +28,26 @@ func doublesMatch(t *testing.T, srv *server, tokens []string, opts string) strin
 	return id
 }
 
+// doublesPlayers registers Ann, Bob, Cid and Dee on srv and seats them in a doubles
+// match with opts, in order (Ann and Dee one team, Bob and Cid the other); with ready,
+// the four end the planning. It returns their tokens and the match.
+func doublesPlayers(t *testing.T, srv *server, opts string, ready bool) ([]string, string) {
+	t.Helper()
+	var tokens []string
+	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"} {
+		_, tok := srv.register(t, name)
+		tokens = append(tokens, tok)
+	}
+	id := doublesMatch(t, srv, tokens, opts)
+	for _, tok := range tokens {
+		if !ready {
+			break
+		}
+		srv.must(t, tok, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, map[string]any{"m": id}, nil)
+	}
+	return tokens, id
+}
+
 // doublesView is what a player of doubles reads to act.
 type doublesView struct {
 	Match struct {
@@ -207,12 +227,7 @@ func TestDoublesSecretsOverGraphQL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
-	var tokens []string
-	for _, name := range []string{"Ann", "Bob", "Cid", "Dee"} {
-		_, tok := srv.register(t, name)
-		tokens = append(tokens, tok)
-	}
-	id := doublesMatch(t, srv, tokens, "")
+	tokens, id := doublesPlayers(t, srv, "", false)
 	vars := map[string]any{"m": id}
 	viewers := map[string]string{"Bob (team 1)": tokens[1], "Cid (team 1)": tokens[2], "a spectator": ""}
 	const full = `state{... on MagicChessState{phase moves board{fen inCheck legalMoves marks{square kind seat note}}

@@ -28,16 +28,8 @@ func TestDoublesOfMagic20263KeepPublicSignalsAndResignations(t *testing.T) {
 	reg := game.NewRegistry(old)
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	srv := startServerIn(t, hostingGames(context.Background(), reg), db)
-	var tokens []string
-	for _, name := range []string{"ann", "bob", "cid", "dee"} {
-		_, tok := srv.register(t, name)
-		tokens = append(tokens, tok)
-	}
-	id := doublesMatch(t, srv, tokens, "")
+	tokens, id := doublesPlayers(t, srv, "", true)
 	vars := map[string]any{"m": id}
-	for _, tok := range tokens {
-		srv.must(t, tok, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, vars, nil)
-	}
 	const move = `mutation($m:ID!,$v:String!,$b:Int){playMove(matchId:$m, move:$v, board:$b){match{version}}}`
 	srv.must(t, tokens[0], move, map[string]any{"m": id, "v": "e4", "b": 0}, nil)
 	before := srv.versionOf(t, id)
@@ -87,16 +79,7 @@ func TestDoublesOfMagic20263KeepPublicSignalsAndResignations(t *testing.T) {
 func TestAnAbsentPlayerOfDoublesLosesForItsTeam(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	srv := startServer(t, db, "--claim-after", "100ms", "--forfeit-after", "300ms")
-	var tokens []string
-	for _, name := range []string{"ann", "bob", "cid", "dee"} {
-		_, tok := srv.register(t, name)
-		tokens = append(tokens, tok)
-	}
-	id := doublesMatch(t, srv, tokens, "")
-	vars := map[string]any{"m": id}
-	for _, tok := range tokens {
-		srv.must(t, tok, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){match{version}}}`, vars, nil)
-	}
+	tokens, id := doublesPlayers(t, srv, "", true)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	events := srv.subscribe(t, ctx, "graphql-transport-ws", "", id, 0)

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/replay"
 )
 
@@ -41,27 +38,7 @@ func TestVerifyHoldsSignalsToTheirRulesVersion(t *testing.T) {
 	dir := t.TempDir()
 	verifyFile := func(h replay.ExportHeader, lines []replay.ExportLine) (int, string) {
 		t.Helper()
-		prev := ""
-		for i := range lines {
-			ev, err := lines[i].Event()
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines[i].PrevHash, ev.PrevHash = prev, prev
-			lines[i].Hash = eventstore.Hash(prev, ev)
-			prev = lines[i].Hash
-		}
-		var buf bytes.Buffer
-		if err := replay.WriteExport(&buf, h, lines); err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(dir, "forged.ndjson")
-		if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var out, errs bytes.Buffer
-		code := run(context.Background(), []string{"verify", "--file", file}, &out, &errs)
-		return code, out.String() + errs.String()
+		return verifyRechained(t, dir, h, lines)
 	}
 	edit := func(typ, from, to string) []replay.ExportLine {
 		t.Helper()
