@@ -388,3 +388,19 @@ func TestASpecificEffectBeatsAGeneralOne(t *testing.T) {
 	noMove(t, s, "a1b3")
 	move(t, s, "a1c2")
 }
+
+// A draw the server chose (the rules are silent): a player to act with no legal move, not
+// in check, and no card it may lay is stalemated, a draw; a card it may lay keeps the game
+// going, and laying it is the turn.
+func TestAStalemateWithNoCardToLay(t *testing.T) {
+	s := table(t, stalemated, nil, nil)
+	if st := (Rules{}).Status(s); !st.Over || st.Outcome.Reason != "stalemate" || len(st.Outcome.Winners) != 0 {
+		t.Fatalf("no move and empty hands: %+v", st)
+	}
+	s = table(t, stalemated, nil, []string{"truce"})
+	if st := (Rules{}).Status(s); st.Over || !slices.Equal(st.ToAct, []int{1}) {
+		t.Fatalf("no move but a card to lay: %+v", st)
+	}
+	s, _ = lay(t, s, "truce", nil, "")
+	isTurnOf(t, s, 0)
+}
