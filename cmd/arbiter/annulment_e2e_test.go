@@ -158,15 +158,7 @@ func TestMakeAnAnnulledMatch(t *testing.T) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"arbiter.db", "arbiter.key", "arbiter.heads"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(out, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyStoreTo(t, dir, out)
 	if err := os.WriteFile(filepath.Join(out, "match-id"), []byte(id+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -30,17 +30,7 @@ func TestAnAnnulmentVerifiedInAStoredMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := strings.TrimSpace(string(idBytes))
-	dir := t.TempDir()
-	for _, name := range []string{"arbiter.db", "arbiter.key", "arbiter.heads"} {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db := filepath.Join(dir, "arbiter.db")
+	db := copyStore(t, src)
 	if last, out := lastLine(t, "verify", "--db", db); !strings.HasSuffix(last, "all ok") || !strings.Contains(out, "ok   "+id) {
 		t.Fatalf("verify of the stored annulment:\n%s", out)
 	}
@@ -75,7 +65,7 @@ func TestAnAnnulmentVerifiedInAStoredMatch(t *testing.T) {
 	}
 	verifyFile := func(lines []replay.ExportLine) (int, string) {
 		t.Helper()
-		return verifyRechained(t, dir, x.Header, lines)
+		return verifyRechained(t, filepath.Dir(db), x.Header, lines)
 	}
 	if code, out := verifyFile(append([]replay.ExportLine(nil), x.Lines...)); code != 0 {
 		t.Fatalf("the export as it is, chain recomputed: exit %d\n%s", code, out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,17 +12,7 @@ import (
 // with the rules of that version (magicchess.Rules.Under).
 func TestAMatchOfMagic20261StillLoadsAndVerifies(t *testing.T) {
 	const id = "bvoxxj7rt5qsbq3d"
-	dir := t.TempDir()
-	for _, name := range []string{"arbiter.db", "arbiter.key", "arbiter.heads"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "magic-2026.1", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db := filepath.Join(dir, "arbiter.db")
+	db := copyStore(t, filepath.Join("testdata", "magic-2026.1"))
 	last, out := lastLine(t, "verify", "--db", db)
 	if !strings.HasSuffix(last, "all ok") || !strings.Contains(out, id+" MAGIC_CHESS") {
 		t.Fatalf("verify of the magic-2026.1 store:\n%s", out)

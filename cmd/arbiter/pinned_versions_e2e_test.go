@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -83,23 +82,6 @@ func TestEveryStoredVersionLoadsVerifiesAndPlaysOn(t *testing.T) {
 			srv.stop(t)
 		})
 	}
-}
-
-// copyStore copies a store of testdata (its file, key and head log) to a directory of
-// the test's, and returns the file.
-func copyStore(t *testing.T, from string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, name := range []string{"arbiter.db", "arbiter.key", "arbiter.heads"} {
-		b, err := os.ReadFile(filepath.Join(from, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return filepath.Join(dir, "arbiter.db")
 }
 
 // lineOf is the line of out that names id.

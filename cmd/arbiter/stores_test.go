@@ -1,0 +1,35 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// storeFiles are the files of a stored store in testdata: the SQLite file, the server's
+// signing key and its head log, which verify checks together.
+var storeFiles = []string{"arbiter.db", "arbiter.key", "arbiter.heads"}
+
+// copyStore copies a store of testdata to a directory of the test's and returns its
+// file, so that what the test does to it (a server's writes, a match played on) never
+// touches the recorded store.
+func copyStore(t *testing.T, from string) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyStoreTo(t, from, dir)
+	return filepath.Join(dir, "arbiter.db")
+}
+
+// copyStoreTo copies the store files of directory from into directory to.
+func copyStoreTo(t *testing.T, from, to string) {
+	t.Helper()
+	for _, name := range storeFiles {
+		b, err := os.ReadFile(filepath.Join(from, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
