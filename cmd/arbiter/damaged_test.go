@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 	"github.com/arbiter-games/arbiter/matchstream"
@@ -57,7 +58,8 @@ func damage(t *testing.T, db, matchID string, version int64, edit func(payload s
 // one the rules cannot play, another's event into bytes that do not decode, and a third's
 // rules version into one this build does not have, still boots; those matches are refused with MATCH_UNAVAILABLE naming them, logged once
 // and counted in /metrics, and every other match plays on. rebuild completes and names
-// them, replay explains instead of panicking, verify names them and fails.
+// them, replay explains instead of panicking, verify names them and fails, saying which
+// rules version the third needs and which this build plays (match.UnknownRulesVersion).
 func TestAMatchThatDoesNotReplayIsSetAside(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	srv := startServer(t, db)
@@ -135,5 +137,11 @@ func TestAMatchThatDoesNotReplayIsSetAside(t *testing.T) {
 	}
 	if strings.Contains(out, "FAIL "+good) {
 		t.Errorf("verify fails the sound match:\n%s", out)
+	}
+	// The match of a later build is not damaged: verify says which version it needs, and
+	// what this build plays.
+	out, _ = fails(t, "verify", "--db", db, "--match", future)
+	if want := `"from-a-later-build", which this build does not play (it plays ` + classic.RulesVersion + `): serve and verify it with a build that plays "from-a-later-build"`; !strings.Contains(out, want) {
+		t.Errorf("verify of the match of a later build does not say %q:\n%s", want, out)
 	}
 }

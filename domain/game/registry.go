@@ -50,4 +50,7 @@ func (r *Registry) IDs() []string {
 // a change of the rules never changes what an old match was.
 type Pinned interface {
 	Under(version string) (Rules, bool)
+	// Versions lists the older versions Under plays, oldest first: what an operator is
+	// told this build has when a match pinned another.
+	Versions() []string
 }

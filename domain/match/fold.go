@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -47,9 +48,28 @@ func (f Folder) Rules(first Stored) (game.Rules, error) {
 				return old, nil
 			}
 		}
-		return nil, fmt.Errorf("match %s was played under %s rules %q; this server has %q", first.Stream, created.Game, created.RulesVersion, v)
+		have := []string{v}
+		if p, ok := rules.(game.Pinned); ok {
+			have = append(have, p.Versions()...)
+		}
+		return nil, &UnknownRulesVersion{Stream: first.Stream, Game: created.Game, Version: created.RulesVersion, Have: have}
 	}
 	return rules, nil
+}
+
+// UnknownRulesVersion is the error of a match pinned to a rules version of its game that
+// this build does not play: a newer build's, or an older one's it no longer keeps
+// (game.Pinned). Nothing is wrong with the match: a build that plays Version serves and
+// verifies it, and this one sets it aside (an *Unreplayable wraps this error).
+type UnknownRulesVersion struct {
+	Stream        string   // the match's stream
+	Game, Version string   // the game's ID and the rules version the match pinned
+	Have          []string // the versions of Game this build plays, today's first
+}
+
+func (e *UnknownRulesVersion) Error() string {
+	return fmt.Sprintf("%s was played under %s rules %q, which this build does not play (it plays %s): serve and verify it with a build that plays %q",
+		e.Stream, e.Game, e.Version, strings.Join(e.Have, ", "), e.Version)
 }
 
 // Decode reads one stored event of a match played under rules.

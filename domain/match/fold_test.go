@@ -90,3 +90,30 @@ func TestFoldRefusesWhatDoesNotReplay(t *testing.T) {
 		}
 	}
 }
+
+// A match pinned to a rules version this build does not play is an *UnknownRulesVersion
+// (inside the *Unreplayable that sets it aside) naming the game, the version, and the
+// versions the build plays, and saying which build to run.
+func TestFoldNamesARulesVersionThisBuildDoesNotPlay(t *testing.T) {
+	tb := newGame(t)
+	tb.move("alice", "e2e4")
+	evs := tb.recorded()
+	have := rules.Info().RulesVersion
+	evs[0].Payload = []byte(strings.Replace(string(evs[0].Payload), `"rulesVersion":"`+have+`"`, `"rulesVersion":"fide-2099.1"`, 1))
+	_, _, err := fold(evs)
+	var (
+		u *match.Unreplayable
+		v *match.UnknownRulesVersion
+	)
+	if !errors.As(err, &u) || u.Version != 1 || !errors.As(err, &v) {
+		t.Fatalf("%v, want an *Unreplayable at version 1 wrapping an *UnknownRulesVersion", err)
+	}
+	if v.Game != rules.Info().ID || v.Version != "fide-2099.1" || len(v.Have) != 1 || v.Have[0] != have {
+		t.Errorf("%+v, want game %s, version fide-2099.1, have [%s]", v, rules.Info().ID, have)
+	}
+	for _, want := range []string{`"fide-2099.1", which this build does not play (it plays ` + have + `)`, `a build that plays "fide-2099.1"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+}

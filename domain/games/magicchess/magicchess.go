@@ -124,6 +124,9 @@ func (Rules) Under(version string) (game.Rules, bool) {
 	return nil, false
 }
 
+// Versions lists the older versions this build plays, oldest first (game.Pinned).
+func (Rules) Versions() []string { return slices.Clone(versions[:len(versions)-1]) }
+
 // Opened says whether every seat has made its first move (game.Opener): each seat of the
 // match has a card or a move in the record (a reaction is a card laid). Under the rules
 // before magic-2026.3, as many turns as seats.

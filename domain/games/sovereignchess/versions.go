@@ -1,6 +1,11 @@
 package sovereignchess
 
-import "github.com/arbiter-games/arbiter/domain/game"
+import (
+	"maps"
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
 
 // The older rules versions, kept as data: a variant says where an older version played
 // differently from RulesVersion, and the code asks it at those points only, so that a
@@ -32,3 +37,6 @@ func (Rules) Under(version string) (game.Rules, bool) {
 	}
 	return Rules{pinned: version}, true
 }
+
+// Versions lists the older versions this build plays, oldest first (game.Pinned).
+func (Rules) Versions() []string { return slices.Sorted(maps.Keys(variants)) }

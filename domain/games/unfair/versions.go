@@ -1,6 +1,11 @@
 package unfair
 
-import "github.com/arbiter-games/arbiter/domain/game"
+import (
+	"maps"
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+)
 
 // The older rules versions, kept as data: a variant says where an older version played
 // differently from RulesVersion, and the code asks it at those few points only, so that
@@ -38,3 +43,6 @@ func (Rules) Under(version string) (game.Rules, bool) {
 	}
 	return Rules{pinned: version}, true
 }
+
+// Versions lists the older versions this build plays, oldest first (game.Pinned).
+func (Rules) Versions() []string { return slices.Sorted(maps.Keys(variants)) }
