@@ -44,15 +44,20 @@ func (r *Resolver) readLog(ctx context.Context, matchID string) (*matchLog, erro
 	if v, _, err = r.delayedView(ctx, v, spectatorDelay(v, viewerID(p))); err != nil {
 		return nil, err
 	}
+	return r.buildLog(ctx, matchID, matchstream.Name(matchID), v.Version)
+}
+
+// buildLog reads stream up to version upTo and builds the tree of its events, named name.
+func (r *Resolver) buildLog(ctx context.Context, name, stream string, upTo int64) (*matchLog, error) {
 	l := &matchLog{}
-	stream := matchstream.Name(matchID)
-	if _, err := r.eachEvent(ctx, stream, 0, v.Version, func(ev eventstore.Event) bool {
+	if _, err := r.eachEvent(ctx, stream, 0, upTo, func(ev eventstore.Event) bool {
 		l.hash, l.prev = append(l.hash, ev.Hash), append(l.prev, ev.PrevHash)
 		return true
 	}); err != nil {
-		return nil, fmt.Errorf("reading match %s for its receipt: %w", matchID, err)
+		return nil, fmt.Errorf("reading %s for its receipt: %w", stream, err)
 	}
-	if l.tree, err = receipt.Build(matchID, l.hash); err != nil {
+	var err error
+	if l.tree, err = receipt.Build(name, l.hash); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -78,26 +83,7 @@ func (r *Resolver) teamLog(ctx context.Context, matchID string) (*matchLog, erro
 		return nil, game.Reject(game.Forbidden, "only a player seated in match %s has a team, and so a team receipt", matchID)
 	}
 	stream := matchstream.Hidden(matchID, viewer.Teams[0])
-	l := &matchLog{}
-	for upTo := v.At.HiddenVersion(viewer.Teams[0]); int64(len(l.hash)) < upTo; {
-		evs, err := r.Engine.Store().ReadStream(ctx, stream, int64(len(l.hash)), catchUpPage)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s for its receipt: %w", stream, err)
-		}
-		if len(evs) == 0 {
-			break
-		}
-		for _, ev := range evs {
-			if ev.Version > upTo {
-				break
-			}
-			l.hash, l.prev = append(l.hash, ev.Hash), append(l.prev, ev.PrevHash)
-		}
-	}
-	if l.tree, err = receipt.Build(stream, l.hash); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return r.buildLog(ctx, stream, stream, v.At.HiddenVersion(viewer.Teams[0]))
 }
 
 // signedReceipt signs the head of the tree over the first n events.
