@@ -59,13 +59,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *matches < 1 || *moves < 1 || *duration < 0 || *rate < 0 {
 		return fmt.Errorf("--matches and --moves must be 1 or more and --duration not negative (got %d, %d, %s)", *matches, *moves, *duration)
 	}
-	path := *db
-	if path == "" {
-		path = filepath.Join(os.TempDir(), fmt.Sprintf("arbiter-bench-%s.db", time.Now().Format("20060102-150405")))
-	}
-	// A benchmark writes thousands of players and matches: never into a database in use.
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-		return fmt.Errorf("%s already exists: bench fills a new database, pass another --db", path)
+	path, err := newBenchFile("bench", *db)
+	if err != nil {
+		return err
 	}
 	store, err := openStore(ctx, path)
 	if err != nil {
@@ -362,4 +358,17 @@ func each(ctx context.Context, n int, f func(i int) error) error {
 		}
 	}
 	return nil
+}
+
+// newBenchFile is the database a measuring command (bench, soak) fills: path, or a new
+// file in the temporary directory named after the command. A benchmark writes thousands
+// of players and matches: never into a database in use, so an existing file is refused.
+func newBenchFile(command, path string) (string, error) {
+	if path == "" {
+		path = filepath.Join(os.TempDir(), fmt.Sprintf("arbiter-%s-%s.db", command, time.Now().Format("20060102-150405")))
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		return "", fmt.Errorf("%s already exists: %s fills a new database, pass another --db", path, command)
+	}
+	return path, nil
 }

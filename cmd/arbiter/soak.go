@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"sync"
@@ -46,12 +45,9 @@ func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if cfg.Live < 1 || cfg.Moves < 1 || cfg.Rate <= 0 || cfg.Duration <= 0 || cfg.Every <= 0 || cfg.ArchiveAfter < 0 {
 		return fmt.Errorf("--live and --moves must be 1 or more, --rate, --duration and --every above 0, --archive-after not negative")
 	}
-	path := *db
-	if path == "" {
-		path = filepath.Join(os.TempDir(), fmt.Sprintf("arbiter-soak-%s.db", time.Now().Format("20060102-150405")))
-	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-		return fmt.Errorf("%s already exists: soak fills a new database, pass another --db", path)
+	path, err := newBenchFile("soak", *db)
+	if err != nil {
+		return err
 	}
 	if cfg.MemProfile != "" {
 		runtime.MemProfileRate = 4096 // a sample per 4 KiB rather than 512 KiB: a match's few KB show
