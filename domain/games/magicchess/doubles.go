@@ -201,7 +201,7 @@ func (t Table) evolve(e game.Event) Table {
 			t.pass(1-e.Board, e.Passes)
 		}
 	case ReactionPassed, ReactionPlayed:
-		b, _ := boardEvent(e)
+		b := e.(boardEvent).board()
 		t.onBoard(b, local(e))
 		if p := t.Passing[b]; p != "" {
 			t.Passing[b] = ""
@@ -209,9 +209,8 @@ func (t Table) evolve(e game.Event) Table {
 				t.pass(1-b, p)
 			}
 		}
-	case CardPlayed, CardAnnulled, ReactionWindowOpened, ReactionReadingEnded, CardResolved:
-		b, _ := boardEvent(e)
-		t.onBoard(b, local(e))
+	case boardEvent: // the others: a card, its annulment or resolution, a window
+		t.onBoard(e.board(), local(e))
 	case clock.FlagFell:
 		t.onBoard(boardOf(e.Seat), local(e))
 	case CardDrawn:
@@ -270,30 +269,11 @@ func local(e game.Event) game.Event {
 	case MovePlayed:
 		e.Seat, e.Board, e.Passes = localOf(e.Seat), 0, ""
 		return e
-	case CardPlayed:
-		e.Seat, e.Board = localOf(e.Seat), 0
-		return e
-	case CardAnnulled:
-		e.Seat, e.Board = localOf(e.Seat), 0
-		return e
 	case clock.FlagFell:
 		e.Seat = localOf(e.Seat)
 		return e
-	case ReactionWindowOpened:
-		e.Seat, e.Board = localOf(e.Seat), 0
-		return e
-	case ReactionReadingEnded:
-		e.Seat, e.Board = localOf(e.Seat), 0
-		return e
-	case ReactionPassed:
-		e.Seat, e.Board = localOf(e.Seat), 0
-		return e
-	case ReactionPlayed:
-		e.Seat, e.Board = localOf(e.Seat), 0
-		return e
-	case CardResolved:
-		e.Seat, e.Board = localOf(e.Seat), 0
-		return e
+	case boardEvent:
+		return e.reseated(localOf, 0)
 	}
 	return e
 }
@@ -302,59 +282,65 @@ func local(e game.Event) game.Event {
 // table's, its board named. A move names the piece it passes to the partner (passes).
 func global(b int, e game.Event) game.Event {
 	switch e := e.(type) {
-	case MovePlayed:
-		e.Seat, e.Board = seatOn(b, e.Seat), b
-		return e
-	case CardPlayed:
-		e.Seat, e.Board = seatOn(b, e.Seat), b
-		return e
-	case CardAnnulled:
-		e.Seat, e.Board = seatOn(b, e.Seat), b
-		return e
 	case clock.FlagFell:
 		e.Seat = seatOn(b, e.Seat)
 		return e
-	case ReactionWindowOpened:
-		e.Seat, e.Board = seatOn(b, e.Seat), b
-		return e
-	case ReactionReadingEnded:
-		e.Seat, e.Board = seatOn(b, e.Seat), b
-		return e
-	case ReactionPassed:
-		e.Seat, e.Board = seatOn(b, e.Seat), b
-		return e
-	case ReactionPlayed:
-		e.Seat, e.Board = seatOn(b, e.Seat), b
-		return e
-	case CardResolved:
-		e.Seat, e.Board = seatOn(b, e.Seat), b
-		return e
+	case boardEvent:
+		return e.reseated(func(seat int) int { return seatOn(b, seat) }, b)
 	}
 	return e
 }
 
-// boardEvent says which board a board's event of the table names, and whether e is one:
-// the moves, cards and reaction windows of the one-board rules, which carry their board.
-func boardEvent(e game.Event) (int, bool) {
-	switch e := e.(type) {
-	case MovePlayed:
-		return e.Board, true
-	case CardPlayed:
-		return e.Board, true
-	case CardAnnulled:
-		return e.Board, true
-	case ReactionWindowOpened:
-		return e.Board, true
-	case ReactionReadingEnded:
-		return e.Board, true
-	case ReactionPassed:
-		return e.Board, true
-	case ReactionPlayed:
-		return e.Board, true
-	case CardResolved:
-		return e.Board, true
-	}
-	return 0, false
+// boardEvent is an event of the one-board rules that names its seat and its board: the
+// moves, cards and reaction windows. The table turns its seat between the board's (local)
+// and its own (global); a new such event needs only these two methods.
+type boardEvent interface {
+	game.Event
+	board() int
+	// reseated is the event with its seat mapped by seat and its board set to b.
+	reseated(seat func(int) int, b int) game.Event
+}
+
+func (e MovePlayed) board() int           { return e.Board }
+func (e CardPlayed) board() int           { return e.Board }
+func (e CardAnnulled) board() int         { return e.Board }
+func (e ReactionWindowOpened) board() int { return e.Board }
+func (e ReactionReadingEnded) board() int { return e.Board }
+func (e ReactionPassed) board() int       { return e.Board }
+func (e ReactionPlayed) board() int       { return e.Board }
+func (e CardResolved) board() int         { return e.Board }
+
+func (e MovePlayed) reseated(seat func(int) int, b int) game.Event {
+	e.Seat, e.Board = seat(e.Seat), b
+	return e
+}
+func (e CardPlayed) reseated(seat func(int) int, b int) game.Event {
+	e.Seat, e.Board = seat(e.Seat), b
+	return e
+}
+func (e CardAnnulled) reseated(seat func(int) int, b int) game.Event {
+	e.Seat, e.Board = seat(e.Seat), b
+	return e
+}
+func (e ReactionWindowOpened) reseated(seat func(int) int, b int) game.Event {
+	e.Seat, e.Board = seat(e.Seat), b
+	return e
+}
+func (e ReactionReadingEnded) reseated(seat func(int) int, b int) game.Event {
+	e.Seat, e.Board = seat(e.Seat), b
+	return e
+}
+func (e ReactionPassed) reseated(seat func(int) int, b int) game.Event {
+	e.Seat, e.Board = seat(e.Seat), b
+	return e
+}
+func (e ReactionPlayed) reseated(seat func(int) int, b int) game.Event {
+	e.Seat, e.Board = seat(e.Seat), b
+	return e
+}
+func (e CardResolved) reseated(seat func(int) int, b int) game.Event {
+	e.Seat, e.Board = seat(e.Seat), b
+	return e
 }
 
 // passes is the piece move uci, to play on board s, passes to the partner (bughouse),
