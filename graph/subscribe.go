@@ -183,18 +183,25 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 		return ch, nil
 	}
 	f, stop := r.Hub.watch(matchstream.Name(matchID), !forGroup(ctx))
-	team, stopTeam := r.teamFeed(matchID, viewerID(p))
 	out := make(chan *model.Match, 1)
 	go func() {
 		defer close(out)
 		defer release()
 		defer stop()
-		defer stopTeam()
+		team := r.teamFeed(matchID, -1) // watched from the loop's first turn on
+		defer func() { team.stop() }()
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
 		sent, sentCovert := int64(-1), int64(0)
 		held := time.NewTimer(0) // fires when a spectator delay releases the next event
 		defer held.Stop()
 		for {
+			// The viewer's team is read again each time: a player who subscribed before
+			// taking its seat watches its team's hidden stream from the moment it is
+			// seated (its seat is a public event, which wakes us).
+			if t := r.teamOf(matchID, viewerID(p)); t != team.team {
+				team.stop()
+				team, sentCovert = r.teamFeed(matchID, t), 0
+			}
 			wake := f.n.Wait() // before reading: a change after this point wakes us
 			var covert <-chan struct{}
 			if team.feed != nil {
@@ -247,27 +254,35 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 	return out, nil
 }
 
-// teamWatch is the feed of the hidden stream of a seated player's team, nil for anyone
-// else or a match without hidden streams.
+// teamWatch is the feed of the hidden stream of a seated player's team; its feed is nil
+// for anyone else or a match without hidden streams.
 type teamWatch struct {
 	feed *feed
-	team int
+	team int // -1 without a feed
+	stop func()
 }
 
-// teamFeed watches the hidden stream (matchstream.Hidden) of playerID's team in the
-// match, when it is seated in a match whose rules keep them, so that its team's covert
-// events (a team signal) reach it at once; the function stops watching.
-func (r *Resolver) teamFeed(matchID, playerID string) (teamWatch, func()) {
+// teamOf is the team whose hidden stream (matchstream.Hidden) playerID watches in the
+// match: its own when it is seated in a match whose rules keep them, else -1.
+func (r *Resolver) teamOf(matchID, playerID string) int {
 	v := r.Lobby.Get(matchID)
 	if v == nil || playerID == "" || v.Rules == nil || !matchstream.Covering(v.Rules) {
-		return teamWatch{}, func() {}
+		return -1
 	}
-	teams := projections.ViewerOf(v.State, playerID).Teams
-	if len(teams) == 0 {
-		return teamWatch{}, func() {}
+	if teams := projections.ViewerOf(v.State, playerID).Teams; len(teams) > 0 {
+		return teams[0]
 	}
-	f, stop := r.Hub.watch(matchstream.Hidden(matchID, teams[0]), false)
-	return teamWatch{feed: f, team: teams[0]}, stop
+	return -1
+}
+
+// teamFeed watches the hidden stream of team in the match (none for -1), so that its
+// covert events (a team signal) reach its player at once; stop stops watching.
+func (r *Resolver) teamFeed(matchID string, team int) teamWatch {
+	if team < 0 {
+		return teamWatch{team: -1, stop: func() {}}
+	}
+	f, stop := r.Hub.watch(matchstream.Hidden(matchID, team), false)
+	return teamWatch{feed: f, team: team, stop: stop}
 }
 
 // updateClass is the viewer class of a player for matchUpdates: its player ID when it
