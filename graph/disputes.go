@@ -73,17 +73,24 @@ func resultModel(res dispute.Result) *model.DisputeResult {
 	return &model.DisputeResult{Winners: append([]int{}, res.Winners...), Draw: !res.Void && len(res.Winners) == 0, Void: res.Void, Reason: res.Reason}
 }
 
-// disputeFor is a dispute as the caller may read it: FORBIDDEN unless the caller is a
-// reviewer or a player of its match. The dispute comes from the store, so a player reads
+// disputeFor is a dispute as the caller may read it. Whether the caller may read it is
+// decided before anything of the dispute is looked up (mayReadDisputes), so that a caller
+// who may not read it is refused the same whether it exists or not: FORBIDDEN never tells
+// a free account which dispute IDs exist. A caller who may read the match's disputes gets
+// null for one that does not exist. The dispute comes from the store, so a player reads
 // its own dispute at once after opening it.
 func (r *Resolver) disputeFor(ctx context.Context, id string) (*model.Dispute, error) {
 	p, err := r.player(ctx)
 	if err != nil {
 		return nil, err
 	}
-	matchID, ok := dispute.MatchOf(id)
-	if !ok {
-		return nil, nil
+	matchID, _ := dispute.MatchOf(id) // an ID that does not parse names no match: refused alike
+	review, err := r.mayReadDisputes(ctx, p.ID, matchID)
+	if err != nil {
+		return nil, err
+	}
+	if matchID == "" {
+		return nil, nil // a reviewer's: no dispute has this ID
 	}
 	s, _, err := r.Engine.Disputes(ctx, matchID)
 	if err != nil {
@@ -93,14 +100,41 @@ func (r *Resolver) disputeFor(ctx context.Context, id string) (*model.Dispute, e
 	if !ok {
 		return nil, nil
 	}
-	review, err := r.Engine.Reviewer(ctx, p.ID)
-	if err != nil {
-		return nil, err
-	}
-	if !review && !slices.Contains(s.Facts.Players, p.ID) {
-		return nil, game.Reject(game.Forbidden, "a dispute is shown to the players of its match and to reviewers alone")
-	}
 	return disputeModel(x, s, p.ID, review), nil
+}
+
+// errNotYourDispute refuses a dispute to a caller who may not read it, whether or not it
+// exists.
+var errNotYourDispute = game.Reject(game.Forbidden, "a dispute is shown to the players of its match and to reviewers alone (whether or not there is one with this ID)")
+
+// mayReadDisputes tells whether the player may read the disputes of the match, and as a
+// reviewer (review) or as its player; FORBIDDEN when it may not. It reads public facts
+// alone (the match's seats, which anyone may read) and the caller's own role, never the
+// match's disputes, so its answer betrays nothing of them.
+func (r *Resolver) mayReadDisputes(ctx context.Context, playerID, matchID string) (review bool, err error) {
+	review, err = r.Engine.Reviewer(ctx, playerID)
+	if err != nil || review {
+		return review, err
+	}
+	return false, r.playsIn(matchID, playerID)
+}
+
+// playsIn is nil when the player holds a seat in the match, else FORBIDDEN
+// (errNotYourDispute), read from the match's public seats alone.
+func (r *Resolver) playsIn(matchID, playerID string) error {
+	if matchID == "" {
+		return errNotYourDispute
+	}
+	v := r.Lobby.Get(matchID)
+	if v == nil {
+		if err := r.Lobby.Unavailable(matchID); err != nil {
+			return err // the match is set aside, which match(id) tells anyone too
+		}
+	}
+	if v == nil || v.State.SeatOf(playerID) < 0 {
+		return errNotYourDispute
+	}
+	return nil
 }
 
 // disputePayload answers a command on a dispute with the dispute, once the read side has

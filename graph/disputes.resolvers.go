@@ -44,6 +44,12 @@ func (r *mutationResolver) AddStatement(ctx context.Context, disputeID string, t
 	if err != nil {
 		return nil, err
 	}
+	// Refused before the dispute is looked up, as dispute(id) is: a caller who may not
+	// read it learns nothing of whether it exists or is still open.
+	matchID, _ := dispute.MatchOf(disputeID)
+	if err := r.playsIn(matchID, p.ID); err != nil {
+		return nil, err
+	}
 	ack, err := r.Engine.AddStatement(ctx, disputeID, p.ID, text, citedVersions(cite))
 	if err != nil {
 		return nil, err

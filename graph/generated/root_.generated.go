@@ -4576,8 +4576,10 @@ extend type Query {
   """
   disputes(status: DisputeStatus = OPEN, first: Int = 50): [Dispute!]!
   """
-  A dispute, for reviewers and for the players of its match (FORBIDDEN for anyone else);
-  null when there is none with this ID.
+  A dispute, for reviewers and for the players of its match; null when there is none with
+  this ID. Anyone else is refused with FORBIDDEN whether or not there is one: the refusal
+  depends on the match's seats (public) and the caller's role alone, so it tells nobody
+  which dispute IDs exist.
   """
   dispute(id: ID!): Dispute
   """
@@ -4598,7 +4600,11 @@ extend type Mutation {
   dispute per player per match, three in all).
   """
   openDispute(matchId: ID!, reason: String!, cite: [Int!]): DisputePayload!
-  "Adds your statement (at most 2,000 characters, ten per player) to an open dispute of a match you played."
+  """
+  Adds your statement (at most 2,000 characters, ten per player) to an open dispute of a
+  match you played. FORBIDDEN for a match you did not play, whether or not the dispute
+  exists (as dispute(id)); NOT_FOUND or CONFLICT (ruled) are for the match's players.
+  """
   addStatement(disputeId: ID!, text: String!, cite: [Int!]): DisputePayload!
   """
   Reviewers only: rules on an open dispute of a match you did not play. UPHOLD: the result
