@@ -11,17 +11,16 @@ package web
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"io/fs"
 	"net/http"
-	"path"
 	"regexp"
 	"sort"
 	"strings"
-	"time"
+
+	"github.com/arbiter-games/arbiter/internal/asset"
 )
 
 // Prefix is where the client's files are served, under a version.
@@ -52,24 +51,9 @@ func Files() map[string][]byte {
 func GzipSize(files map[string][]byte) int {
 	n := 0
 	for _, data := range files {
-		n += len(gzipped(data))
+		n += len(asset.Gzip(data))
 	}
 	return n
-}
-
-func gzipped(data []byte) []byte {
-	var b bytes.Buffer
-	w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	_, _ = w.Write(data)
-	_ = w.Close()
-	return b.Bytes()
-}
-
-// file is one file ready to send: its bytes plain and gzipped, its type and ETag.
-type file struct {
-	plain, gz []byte
-	ctype     string
-	etag      string
 }
 
 // Version is the hash every asset URL carries.
@@ -108,14 +92,13 @@ func policy(host string) string {
 func Handler() http.Handler {
 	files := Files()
 	version := Version(files)
-	served := map[string]*file{}
+	served := map[string]*asset.File{}
 	for name, data := range files {
 		if name == "index.html" {
 			// The page names its files under the version.
 			data = bytes.ReplaceAll(data, []byte("{{ASSETS}}"), []byte(Prefix+version+"/"))
 		}
-		sum := sha256.Sum256(data)
-		served[name] = &file{plain: data, gz: gzipped(data), ctype: contentType(name), etag: `"` + hex.EncodeToString(sum[:16]) + `"`}
+		served[name] = asset.New(name, data)
 	}
 	page := served["index.html"]
 	mux := http.NewServeMux()
@@ -140,46 +123,9 @@ func Handler() http.Handler {
 	return mux
 }
 
-// send writes one file with its headers, gzipped for a browser that takes it.
-func send(w http.ResponseWriter, r *http.Request, f *file, cache string) {
-	h := w.Header()
-	h.Set("Content-Type", f.ctype)
-	h.Set("Cache-Control", cache)
-	h.Set("Vary", "Accept-Encoding")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Content-Security-Policy", policy(r.Host))
-	body, etag := f.plain, f.etag
-	if acceptsGzip(r) {
-		// Each encoding is its own representation, with its own tag.
-		h.Set("Content-Encoding", "gzip")
-		body, etag = f.gz, strings.TrimSuffix(f.etag, `"`)+`-gz"`
-	}
-	h.Set("ETag", etag)
-	// ServeContent answers If-None-Match from the ETag and ranges; the type is set.
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
-}
-
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		coding, q, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.TrimSpace(coding) == "gzip" && strings.ReplaceAll(q, " ", "") != "q=0" {
-			return true
-		}
-	}
-	return false
-}
-
-func contentType(name string) string {
-	switch path.Ext(name) {
-	case ".html":
-		return "text/html; charset=utf-8"
-	case ".js":
-		return "text/javascript; charset=utf-8"
-	case ".css":
-		return "text/css; charset=utf-8"
-	case ".svg":
-		return "image/svg+xml"
-	}
-	return "application/octet-stream"
+// send writes one file with the page's policy, by asset.File.Serve.
+func send(w http.ResponseWriter, r *http.Request, f *asset.File, cache string) {
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.Header().Set("Content-Security-Policy", policy(r.Host))
+	f.Serve(w, r, cache)
 }

@@ -13,7 +13,8 @@ import (
 	"net/http"
 	"path"
 	"strings"
-	"time"
+
+	"github.com/arbiter-games/arbiter/internal/asset"
 )
 
 // Prefix is where the assets are served.
@@ -60,9 +61,13 @@ func Handler(endpoint string) http.Handler {
 	if err != nil {
 		panic("graphiql: " + err.Error()) // the embedded files are part of the build
 	}
-	etags := map[string]string{}
+	served := map[string]*asset.File{}
 	for _, a := range manifest {
-		etags[a.Name] = `"` + a.SHA256 + `"`
+		data, err := assets.ReadFile(path.Join("assets", a.Name))
+		if err != nil {
+			panic("graphiql: " + err.Error()) // the MANIFEST's files are embedded (graphiql_test.go)
+		}
+		served[a.Name] = asset.New(a.Name, data)
 	}
 	var page bytes.Buffer
 	if err := pageTemplate.Execute(&page, map[string]string{"Endpoint": endpoint, "Prefix": Prefix}); err != nil {
@@ -74,36 +79,16 @@ func Handler(endpoint string) http.Handler {
 		_, _ = w.Write(page.Bytes())
 	})
 	mux.HandleFunc("GET "+Prefix+"{name}", func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("name")
-		etag, ok := etags[name]
+		f, ok := served[r.PathValue("name")]
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		data, err := assets.ReadFile(path.Join("assets", name))
-		if err != nil {
-			http.NotFound(w, r)
-			return
-		}
 		// The names carry no version: a browser revalidates, and an unchanged file costs a
-		// 304 (ServeContent answers If-None-Match from the ETag).
-		w.Header().Set("ETag", etag)
-		w.Header().Set("Cache-Control", "no-cache")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Content-Type", contentType(name))
-		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+		// 304.
+		f.Serve(w, r, "no-cache")
 	})
 	return mux
-}
-
-func contentType(name string) string {
-	switch path.Ext(name) {
-	case ".js":
-		return "text/javascript; charset=utf-8"
-	case ".css":
-		return "text/css; charset=utf-8"
-	}
-	return "text/plain; charset=utf-8"
 }
 
 // pageTemplate loads React, ReactDOM and GraphiQL from this server, then mounts GraphiQL
