@@ -133,7 +133,7 @@ func (e *Engine) catchUp(ctx context.Context, en *entry) error {
 		case en.version == 0:
 			evs, err = e.cfg.Store.ReadStream(ctx, matchstream.Name(en.id), 0, 1)
 			more = len(evs) == 1
-		case matchstream.Covering(en.rules):
+		case matchstream.Covering(en.rules, en.state.Plan):
 			evs, more, err = matchstream.Read(ctx, e.cfg.Store, en.id, matchstream.Teams(en.state), en.at, 1000)
 		default:
 			evs, err = e.cfg.Store.ReadStream(ctx, matchstream.Name(en.id), en.version, 1000)
@@ -488,7 +488,7 @@ func (e *Engine) foldAppended(ctx context.Context, en *entry, proposed []eventst
 	n := int64(len(proposed))
 	// A match with hidden streams always reads them back: another node's covert events
 	// may have landed before these, and they are folded in the store's order.
-	if res.Duplicate || matchstream.Covering(en.rules) || res.FirstVersion != en.version+1 || res.LastVersion != en.version+n ||
+	if res.Duplicate || matchstream.Covering(en.rules, en.state.Plan) || res.FirstVersion != en.version+1 || res.LastVersion != en.version+n ||
 		res.LastPosition-res.FirstPosition != n-1 || res.FirstPosition <= en.position {
 		return e.catchUp(ctx, en)
 	}

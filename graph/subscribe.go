@@ -266,7 +266,7 @@ type teamWatch struct {
 // match: its own when it is seated in a match whose rules keep them, else -1.
 func (r *Resolver) teamOf(matchID, playerID string) int {
 	v := r.Lobby.Get(matchID)
-	if v == nil || playerID == "" || v.Rules == nil || !matchstream.Covering(v.Rules) {
+	if v == nil || playerID == "" || v.Rules == nil || !matchstream.Covering(v.Rules, v.State.Plan) {
 		return -1
 	}
 	if teams := projections.ViewerOf(v.State, playerID).Teams; len(teams) > 0 {

@@ -56,10 +56,10 @@ func Of(stream string) (string, bool) {
 	return id, ok
 }
 
-// Covering reports whether the matches of rules keep hidden streams.
-func Covering(rules game.Rules) bool {
+// Covering reports whether a match of rules and plan keeps hidden streams.
+func Covering(rules game.Rules, plan game.Plan) bool {
 	c, ok := rules.(game.Covering)
-	return ok && c.Covering()
+	return ok && c.Covering(plan)
 }
 
 // Teams returns the teams of a match's plan, each once, in order: the teams that may
@@ -74,7 +74,7 @@ func Teams(st match.State) []int {
 // ones when its rules keep them.
 func Streams(id string, rules game.Rules, st match.State) []string {
 	out := []string{Name(id)}
-	if rules != nil && Covering(rules) {
+	if rules != nil && Covering(rules, st.Plan) {
 		for _, t := range Teams(st) {
 			out = append(out, Hidden(id, t))
 		}

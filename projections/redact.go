@@ -26,6 +26,9 @@ type Viewer struct {
 	// whole, from the first, where a stream shows others each event as it was shown live.
 	// A reviewer sees a live match as a spectator does.
 	Reviewer bool
+	// plan is the match's: with its rules, it says whether the match keeps hidden
+	// streams (matchstream.Covering), whose events' positions Event never shows.
+	plan game.Plan
 }
 
 // Reviewing returns the viewer as a reviewer of disputes: for a finished match, every
@@ -35,12 +38,12 @@ func (v Viewer) Reviewing() Viewer {
 	if !v.Finished {
 		return v
 	}
-	return Viewer{Finished: true, Reviewer: true}
+	return Viewer{Finished: true, Reviewer: true, plan: v.plan}
 }
 
 // ViewerOf returns the viewer a player (or a spectator, playerID "") is in a match.
 func ViewerOf(st match.State, playerID string) Viewer {
-	v := Viewer{Finished: st.Status == match.Finished}
+	v := Viewer{Finished: st.Status == match.Finished, plan: st.Plan}
 	if playerID == "" {
 		return v
 	}
@@ -106,7 +109,7 @@ type Shown struct {
 // the game hides even what kind of secret happened. Hashes are safe to show: the engine salts every non-public payload, so a
 // hash cannot be brute-forced back to a hidden card.
 func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
-	if rules != nil && matchstream.Covering(rules) {
+	if rules != nil && matchstream.Covering(rules, v.plan) {
 		// The store's global position counts every stream, the match's hidden ones too
 		// (matchstream.Hidden): between two events of the match it would tell how many
 		// hidden ones came, so a match that keeps hidden streams shows none.

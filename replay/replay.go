@@ -131,7 +131,7 @@ func readMatch(ctx context.Context, store Reader, games *game.Registry, matchID 
 		return evs, err
 	}
 	first, err := Fold(games, evs[:1])
-	if err != nil || !matchstream.Covering(first.Rules) {
+	if err != nil || !matchstream.Covering(first.Rules, first.State.Plan) {
 		return evs, nil // the match's own audit reports a first event that does not fold
 	}
 	for _, t := range matchstream.Teams(first.State) {

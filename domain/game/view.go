@@ -195,12 +195,14 @@ func IsCovert(e Event) bool {
 }
 
 // Covering is implemented by rules whose matches may hold covert events, when Covering
-// says so: the engine, the read side and replay then read a hidden stream per team beside
-// the match's own. Other rules are read from the match's stream alone, as before: a game
-// whose events became covert in a new rules version keeps its older versions' matches so
-// (their public positions shown as they were).
+// says so of a match's plan: the engine, the read side and replay then read a hidden
+// stream per team beside the match's own. It answers per match, since a game may have
+// covert events in one form of play alone (a team's, in a match of teams). Other matches
+// are read from their own stream alone, as before: a game whose events became covert in a
+// new rules version keeps its older versions' matches so (their public positions shown as
+// they were).
 type Covering interface {
-	Covering() bool
+	Covering(p Plan) bool
 }
 
 // Record is what a game's export needs from the match around it.

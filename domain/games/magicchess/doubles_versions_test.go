@@ -36,8 +36,12 @@ func TestSignalsAreCovertFromMagic20264(t *testing.T) {
 		if len(evs) != 1 || game.IsCovert(evs[0].Event) != c.covert || evs[0].Visibility != visibility.Team(1) {
 			t.Fatalf("%s: a signal of seat 2 is %+v; covert should be %v, seen by team 1", v, evs, c.covert)
 		}
-		if got := c.rules.Covering(); got != c.covert {
-			t.Fatalf("%s: Covering is %v", v, got)
+		doubles, err := c.rules.Plan(game.Options{"boards": "2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.rules.Covering(doubles); got != c.covert {
+			t.Fatalf("%s: Covering of a doubles match is %v", v, got)
 		}
 		sent := evs[0].Event.(Signalled)
 		if err := c.rules.Audit(tb, sent); err != nil {
@@ -97,5 +101,25 @@ func TestAResignationInDoublesIsTheTeamsLoss(t *testing.T) {
 	}
 	if evs := r.Withdraw(State{}, 0, t0); evs != nil {
 		t.Fatalf("on one board (the match ends by itself) Withdraw gives %+v", evs)
+	}
+}
+
+// A match on one board has no team channel, so it keeps no hidden streams in any rules
+// version (game.Covering answers per match): the engine and the read side read its own
+// stream alone, and its events show their store positions.
+func TestOneBoardKeepsNoHiddenStreams(t *testing.T) {
+	for _, r := range []Rules{{}, under(t, "magic-2026.3"), under(t, "magic-2026.1")} {
+		for _, mode := range []string{"CLASSIC", "ADVANCED"} {
+			plan, err := r.Plan(game.Options{"mode": mode})
+			if err != nil {
+				if mode == "ADVANCED" && r.before("magic-2026.2") {
+					continue // no advanced mode then
+				}
+				t.Fatal(err)
+			}
+			if r.Covering(plan) {
+				t.Fatalf("%s: a %s match on one board keeps hidden streams", r.Info().RulesVersion, mode)
+			}
+		}
 	}
 }

@@ -80,9 +80,12 @@ var (
 	_ game.Withdrawing = Rules{}
 )
 
-// Covering says whether the matches of these rules keep hidden streams (game.Covering):
-// from magic-2026.4 on, for the covert signals of doubles (Signalled).
-func (r Rules) Covering() bool { return !r.before("magic-2026.4") }
+// Covering says whether a match of plan keeps hidden streams (game.Covering): a doubles
+// match from magic-2026.4 on, for its teams' covert signals (Signalled). A match on one
+// board has no team channel, so nothing of it can be covert.
+func (r Rules) Covering(p game.Plan) bool {
+	return !r.before("magic-2026.4") && p.Seats == DoublesSeats
+}
 
 // Withdraw is a seat's resignation while both teams stand (game.Withdrawing), which only
 // doubles sees: from magic-2026.4 on, its team concedes (Table.withdraw).

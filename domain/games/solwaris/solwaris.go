@@ -80,7 +80,7 @@ var (
 
 // Covering: a team's traps, and the casts that lay them, are covert (game.Covert): each
 // team has a hidden stream beside the match's.
-func (Rules) Covering() bool { return true }
+func (Rules) Covering(game.Plan) bool { return true }
 
 // Info names the game.
 func (Rules) Info() game.Info { return game.Info{ID: ID, Name: "Solwaris", RulesVersion: "1"} }
