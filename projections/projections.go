@@ -54,8 +54,10 @@ func (c *checkpoint) admit(ev eventstore.Event) bool {
 	return true
 }
 
-// Rebuild feeds every event of the store to the projections, from position zero, and
-// calls progress (if not nil) after each page with the position reached and the head.
+// Rebuild feeds every event of the store to the projections, from the lowest of their
+// checkpoints (zero for empty ones; a projection restored from a snapshot is past it and
+// ignores the events it has), and calls progress (if not nil) after each page with the
+// position reached and the head.
 //
 // Reading and applying overlap, and so do the projections: a reader goroutine reads the
 // pages, and each projection folds them, in order, on a goroutine of its own, up to
@@ -82,6 +84,10 @@ func Rebuild(ctx context.Context, store eventstore.Store, progress func(pos, hea
 		pages    = make(chan int64, rebuildAhead)   // the last position of each page read, in order
 	)
 	failedAt.Store(math.MaxInt64)
+	from := int64(math.MaxInt64)
+	for _, pr := range ps {
+		from = min(from, pr.Checkpoint())
+	}
 	failed := func(i int, at int64, err error) {
 		fails[i] = &rebuildError{at, err}
 		for cur := failedAt.Load(); at < cur && !failedAt.CompareAndSwap(cur, at); cur = failedAt.Load() {
@@ -109,7 +115,7 @@ func Rebuild(ctx context.Context, store eventstore.Store, progress func(pos, hea
 			}
 			close(pages)
 		}()
-		for pos := int64(0); pos < head && pos < failedAt.Load() && ctx.Err() == nil; {
+		for pos := from; pos < head && pos < failedAt.Load() && ctx.Err() == nil; {
 			evs, err := store.ReadAll(ctx, pos, rebuildPage)
 			if err != nil {
 				failed(len(ps), pos+1, fmt.Errorf("projections: reading after %d: %w", pos, err))

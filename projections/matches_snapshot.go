@@ -1,0 +1,176 @@
+package projections
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
+)
+
+// MatchesFormat is the version of StoredMatches.
+const MatchesFormat = 1
+
+// StoredMatches is Matches written down: the views readers see, those in the middle of a
+// command, the archive queue and the matches set aside.
+type StoredMatches struct {
+	Views    []StoredView
+	Moving   []StoredView
+	Finished []string
+	Aside    []StoredAside
+}
+
+// StoredView is a MatchView written down. The game state is the rules' own stored form
+// (game.Snapshotting) when they have one; else Refold says that the view is folded again
+// from the match's events, up to At, when the snapshot is read.
+type StoredView struct {
+	ID        string
+	State     match.State // GameState nil: it is GameState or Refold below
+	GameState []byte
+	Refold    bool
+	Version   int64
+	Position  int64
+	At        matchstream.Cursor
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	Archived  bool
+	EndedAt   int64
+	Digest    string // an archived view's line of Digest
+}
+
+// StoredAside is a match set aside, with why.
+type StoredAside struct {
+	Match   string
+	Version int64
+	Err     string
+}
+
+// Format implements Stored.
+func (m *Matches) Format() int { return MatchesFormat }
+
+// Save implements Stored.
+func (m *Matches) Save() (int64, []byte, error) {
+	m.mu.RLock()
+	s := StoredMatches{Finished: slices.Clone(m.finished)}
+	for _, id := range slices.Sorted(maps.Keys(m.byID)) {
+		s.Views = append(s.Views, storeView(m.byID[id]))
+	}
+	for _, id := range slices.Sorted(maps.Keys(m.moving)) {
+		s.Moving = append(s.Moving, storeView(m.moving[id]))
+	}
+	for _, id := range slices.Sorted(maps.Keys(m.aside)) {
+		u := m.aside[id]
+		s.Aside = append(s.Aside, StoredAside{Match: u.Match, Version: u.Version, Err: u.Err.Error()})
+	}
+	pos := m.pos
+	data, err := encode(&s)
+	m.mu.RUnlock()
+	return pos, data, err
+}
+
+func storeView(v *MatchView) StoredView {
+	s := StoredView{ID: v.ID, State: v.State, Version: v.Version, Position: v.Position, At: v.At,
+		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt, Archived: v.Archived, EndedAt: v.EndedAt, Digest: v.digest}
+	s.State.GameState = nil
+	if v.State.GameState != nil {
+		s.GameState, s.Refold = storedState(v.Rules, v.State.GameState)
+		s.Refold = !s.Refold
+	}
+	return s
+}
+
+// Restore implements Stored.
+func (m *Matches) Restore(ctx context.Context, store eventstore.Store, pos int64, data []byte) error {
+	var s StoredMatches
+	if err := decode(data, &s); err != nil {
+		return err
+	}
+	byID := make(map[string]*MatchView, len(s.Views))
+	moving := map[string]*MatchView{}
+	for _, list := range []struct {
+		views []StoredView
+		into  map[string]*MatchView
+	}{{s.Views, byID}, {s.Moving, moving}} {
+		for _, sv := range list.views {
+			v, err := m.restoreView(ctx, store, sv)
+			if err != nil {
+				return err
+			}
+			list.into[v.ID] = v
+		}
+	}
+	aside := map[string]*match.Unreplayable{}
+	for _, a := range s.Aside {
+		aside[a.Match] = &match.Unreplayable{Match: a.Match, Version: a.Version, Err: errors.New(a.Err)}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.byID, m.moving, m.aside, m.finished, m.pos = byID, moving, aside, s.Finished, pos
+	return nil
+}
+
+// restoreView reads a stored view back: its rules are those its match pinned, its game
+// state the rules' stored form or, failing that, the fold of the match's events up to
+// the view's cursor.
+func (m *Matches) restoreView(ctx context.Context, store eventstore.Store, sv StoredView) (*MatchView, error) {
+	rules, err := pinnedRules(m.folder.Games, sv.State.Game, sv.State.RulesVersion)
+	if err != nil {
+		return nil, err
+	}
+	if !sv.Refold {
+		v := &MatchView{ID: sv.ID, Rules: rules, State: sv.State, Version: sv.Version, Position: sv.Position, At: sv.At,
+			CreatedAt: sv.CreatedAt, UpdatedAt: sv.UpdatedAt, Archived: sv.Archived, EndedAt: sv.EndedAt, digest: sv.Digest}
+		if sv.GameState != nil {
+			st, ok := restoredState(rules, sv.GameState)
+			if !ok {
+				return m.refold(ctx, store, sv)
+			}
+			v.State.GameState = st
+		}
+		return v, nil
+	}
+	return m.refold(ctx, store, sv)
+}
+
+// refold folds a match's view again from its streams, up to the stored view's cursor.
+func (m *Matches) refold(ctx context.Context, store eventstore.Store, sv StoredView) (*MatchView, error) {
+	read := func(stream string, upTo int64) ([]eventstore.Event, error) {
+		if upTo == 0 {
+			return nil, nil
+		}
+		evs, err := store.ReadStream(ctx, stream, 0, int(upTo))
+		if err != nil {
+			return nil, fmt.Errorf("projections: folding match %s again: %w", sv.ID, err)
+		}
+		if int64(len(evs)) != upTo {
+			return nil, fmt.Errorf("projections: the snapshot's match %s is at version %d of %s, the store has %d", sv.ID, upTo, stream, len(evs))
+		}
+		return evs, nil
+	}
+	evs, err := read(matchstream.Name(sv.ID), sv.At.Version)
+	if err != nil {
+		return nil, err
+	}
+	for team, upTo := range sv.At.Hidden {
+		hidden, err := read(matchstream.Hidden(sv.ID, team), upTo)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, hidden...)
+	}
+	slices.SortFunc(evs, func(a, b eventstore.Event) int { return cmp.Compare(a.Position, b.Position) })
+	v, err := m.fold(sv.ID, nil, evs)
+	if err != nil {
+		return nil, fmt.Errorf("projections: folding match %s again: %w", sv.ID, err)
+	}
+	if v.Version != sv.Version || v.Position != sv.Position {
+		return nil, fmt.Errorf("projections: match %s folds to version %d at position %d, the snapshot says %d at %d", sv.ID, v.Version, v.Position, sv.Version, sv.Position)
+	}
+	return v, nil
+}

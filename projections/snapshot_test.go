@@ -1,0 +1,271 @@
+package projections
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"encoding/json"
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
+	"github.com/arbiter-games/arbiter/domain/visibility"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+)
+
+// corpusStore is an SQLite file holding one match of each match ID of the archived corpus
+// (every game this build hosts), their events interleaved one by one, so that at most
+// positions several matches of several games are under way.
+func corpusStore(t *testing.T) (*sqlite.Store, int64) {
+	t.Helper()
+	ctx := context.Background()
+	dir := filepath.Join("..", "testdata", "corpus")
+	var m struct {
+		Entries []struct{ File, Match string }
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exports [][]exportLine
+	seen := map[string]bool{}
+	for _, e := range m.Entries {
+		if seen[e.Match] {
+			continue
+		}
+		seen[e.Match] = true
+		b, err := os.ReadFile(filepath.Join(dir, e.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lines []exportLine
+		for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n"))[1:] { // after the header
+			var l exportLine
+			if err := json.Unmarshal(line, &l); err != nil {
+				t.Fatal(err)
+			}
+			lines = append(lines, l)
+		}
+		exports = append(exports, lines)
+	}
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "corpus.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	for more := true; more; {
+		more = false
+		for i, lines := range exports {
+			if len(lines) == 0 {
+				continue
+			}
+			// Up to three events of a stream at a time: fewer commits, still interleaved.
+			n := 1
+			for n < min(3, len(lines)) && lines[n].Stream == lines[0].Stream {
+				n++
+			}
+			var evs []eventstore.Proposed
+			for _, l := range lines[:n] {
+				vis, err := visibility.Parse(l.Visibility)
+				if err != nil {
+					t.Fatal(err)
+				}
+				evs = append(evs, eventstore.Proposed{ID: l.ID, Type: l.Type, SchemaVersion: l.SchemaVersion,
+					Payload: []byte(l.Payload), CommandID: l.CommandID, Actor: l.Actor, Visibility: vis, Time: l.Time})
+			}
+			if _, err := store.Append(ctx, lines[0].Stream, lines[0].Version-1, evs...); err != nil {
+				t.Fatal(err)
+			}
+			exports[i], more = lines[n:], true
+		}
+	}
+	head, err := store.HeadPosition(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store, head
+}
+
+// exportLine is the part of a line of an export (replay.ExportLine, which this package's
+// tests cannot import) that makes its event again.
+type exportLine struct {
+	Stream, ID, Type, CommandID, Actor, Visibility string
+	Version                                        int64
+	SchemaVersion                                  int
+	Payload                                        json.RawMessage
+	Time                                           time.Time
+}
+
+// readSide is every model a server folds, as startApp wires them but for the settlement
+// process (package settlement, which imports this one: its own tests cover its form).
+func readSide(reg *game.Registry) []Stored {
+	return []Stored{NewMatches(reg), NewCardsPlayed(reg), NewEconomy(reg), NewChoices(reg), NewDisputes()}
+}
+
+// upTo is a store that ends at a position: the store as it stood then.
+type upTo struct {
+	eventstore.Store
+	head int64
+}
+
+func (s upTo) HeadPosition(context.Context) (int64, error) { return s.head, nil }
+
+func (s upTo) ReadAll(ctx context.Context, after int64, limit int) ([]eventstore.Event, error) {
+	evs, err := s.Store.ReadAll(ctx, after, limit)
+	for i, ev := range evs {
+		if ev.Position > s.head {
+			return evs[:i], err
+		}
+	}
+	return evs, err
+}
+
+func digests(ms []Stored) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Name()+": "+m.Digest())
+	}
+	return out
+}
+
+func projs(ms []Stored) []Projection {
+	out := make([]Projection, len(ms))
+	for i, m := range ms {
+		out[i] = m
+	}
+	return out
+}
+
+// Folded up to a position, written down, read back into new models and fed the rest of
+// the store, every model ends where a fold from zero ends, at every position of a store
+// of every game; and what it reads back writes down the same bytes.
+func TestSnapshotAndTailFoldAsFromZero(t *testing.T) {
+	store, head := corpusStore(t)
+	for _, c := range []struct {
+		name string
+		reg  *game.Registry
+		same bool // a model read back writes the same bytes
+	}{
+		{"the games as they are", game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{}), true},
+		// Its stored states are keys of a table, new at each write.
+		{"a chess that stores every other state", game.NewRegistry(&storingChess{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{}), false},
+	} {
+		reg := c.reg
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			whole := readSide(reg)
+			if err := Rebuild(ctx, store, nil, projs(whole)...); err != nil {
+				t.Fatal(err)
+			}
+			want := digests(whole)
+			// About 30 positions, each one after a different number of events of each
+			// match: a snapshot at every position takes minutes.
+			for cut := int64(0); cut <= head; cut += head/30 + 1 {
+				before := readSide(reg)
+				if err := Rebuild(ctx, upTo{store, cut}, nil, projs(before)...); err != nil {
+					t.Fatal(err)
+				}
+				dir := t.TempDir()
+				if _, err := WriteSnapshot(ctx, store, dir, before...); err != nil {
+					t.Fatal(err)
+				}
+				after := readSide(reg)
+				used, refused, err := LoadSnapshot(ctx, store, dir, after...)
+				if err != nil || used == "" || len(refused) > 0 {
+					t.Fatalf("at %d: used %q, refused %v, err %v", cut, used, refused, err)
+				}
+				for i := range before {
+					if !c.same {
+						break
+					}
+					if a, b := storedForm(t, before[i]), storedForm(t, after[i]); !reflect.DeepEqual(a, b) {
+						t.Errorf("at %d: %s reads back as another model:\n%+v\n%+v", cut, before[i].Name(), a, b)
+					}
+				}
+				if err := Rebuild(ctx, store, nil, projs(after)...); err != nil {
+					t.Fatal(err)
+				}
+				if got := digests(after); strings.Join(got, "\n") != strings.Join(want, "\n") {
+					t.Fatalf("snapshot at %d, then the tail:\n%s\nfrom zero:\n%s", cut, strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+			}
+		})
+	}
+}
+
+// storedForm is what m writes down, read back into its stored form's type (gob writes a
+// map in no set order: the bytes of one model may differ from one write to the next).
+func storedForm(t *testing.T, m Stored) any {
+	t.Helper()
+	_, data, err := m.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	switch m.(type) {
+	case *Matches:
+		v = &StoredMatches{}
+	case *CardsPlayed:
+		v = &StoredCards{}
+	case *Economy:
+		var s StoredEconomy
+		if err := decode(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		var r StoredRatings
+		if err := decode(s.Ratings, &r); err != nil {
+			t.Fatal(err)
+		}
+		s.Ratings = nil
+		return []any{s, r}
+	case *Choices:
+		v = &StoredChoices{}
+	case *Disputes:
+		v = &StoredDisputes{}
+	}
+	if err := decode(data, v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// storingChess is classic chess whose states can be "stored": a stored state is a key of
+// a table this test keeps (the states are values, never changed once folded), and every
+// other one cannot be read back (game.ErrStateFormat), so that both the stored and the
+// folded-again paths are taken.
+type storingChess struct {
+	classic.Rules
+	mu     sync.Mutex
+	states []game.State
+}
+
+func (c *storingChess) EncodeState(st game.State) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.states = append(c.states, st)
+	return []byte{byte(len(c.states) % 2), byte(len(c.states) >> 16), byte(len(c.states) >> 8), byte(len(c.states))}, nil
+}
+
+func (c *storingChess) DecodeState(b []byte) (game.State, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := int(b[1])<<16 | int(b[2])<<8 | int(b[3])
+	if b[0] == 1 || n == 0 || n > len(c.states) {
+		return nil, errors.New("not stored: " + game.ErrStateFormat.Error())
+	}
+	return c.states[n-1], nil
+}
