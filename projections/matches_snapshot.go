@@ -54,25 +54,30 @@ type StoredAside struct {
 // Format implements Stored.
 func (m *Matches) Format() int { return MatchesFormat }
 
-// Save implements Stored.
+// Save implements Stored. The views are never changed once published (a fold replaces
+// them), so the lock is held only to list them: the writer does not wait for the encoding.
 func (m *Matches) Save() (int64, []byte, error) {
 	m.mu.RLock()
+	views := slices.SortedFunc(maps.Values(m.byID), byViewID)
+	moving := slices.SortedFunc(maps.Values(m.moving), byViewID)
 	s := StoredMatches{Finished: slices.Clone(m.finished)}
-	for _, id := range slices.Sorted(maps.Keys(m.byID)) {
-		s.Views = append(s.Views, storeView(m.byID[id]))
-	}
-	for _, id := range slices.Sorted(maps.Keys(m.moving)) {
-		s.Moving = append(s.Moving, storeView(m.moving[id]))
-	}
 	for _, id := range slices.Sorted(maps.Keys(m.aside)) {
 		u := m.aside[id]
 		s.Aside = append(s.Aside, StoredAside{Match: u.Match, Version: u.Version, Err: u.Err.Error()})
 	}
 	pos := m.pos
-	data, err := encode(&s)
 	m.mu.RUnlock()
+	for _, v := range views {
+		s.Views = append(s.Views, storeView(v))
+	}
+	for _, v := range moving {
+		s.Moving = append(s.Moving, storeView(v))
+	}
+	data, err := encode(&s)
 	return pos, data, err
 }
+
+func byViewID(a, b *MatchView) int { return cmp.Compare(a.ID, b.ID) }
 
 func storeView(v *MatchView) StoredView {
 	s := StoredView{ID: v.ID, State: v.State, Version: v.Version, Position: v.Position, At: v.At,

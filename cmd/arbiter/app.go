@@ -219,7 +219,12 @@ type app struct {
 	wg       sync.WaitGroup
 	cancel   context.CancelFunc
 	closeBus func() error
+	// lastSnapshot writes the snapshot of a graceful stop; nil for none.
+	lastSnapshot func()
 }
+
+// defaultArchiveAfter is serve's --archive-after.
+const defaultArchiveAfter = 10 * time.Minute
 
 // appConfig is what serve's flags choose.
 type appConfig struct {
@@ -235,6 +240,12 @@ type appConfig struct {
 	// (singlewriter.Config); 0 for the defaults.
 	lease, renew time.Duration
 	key          *serverkey.Key // the server's key, which signs receipts; nil signs none
+	// snapshots is the directory of the read side's snapshots ("" for none): the boot reads
+	// the newest that fits, and the server writes one every snapshotEvery events or
+	// snapshotInterval (0: neither), and when it stops.
+	snapshots        string
+	snapshotEvery    int64
+	snapshotInterval time.Duration
 }
 
 // startApp wires everything on a store: it rebuilds the read side from the store, then
@@ -249,20 +260,11 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		metrics: figures,
 		limits:  cfg.limits,
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures, Now: tw.now, Random: tw.random}),
-		matches: projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter), projections.OnSetAside(func(u *match.Unreplayable) {
-			log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
-				"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)
-		})),
-		cards:   projections.NewCardsPlayed(reg),
-		economy: projections.NewEconomy(reg),
-		choices: projections.NewChoices(reg),
 	}
-	// One fold of the ratings and of the economy: the API's ratings are the economy's
-	// (which reads a class's league at each duel's end), and the settlement process reads
-	// what matches are owed from the same model.
-	a.ratings = a.economy.RatingsModel()
-	a.disputes = projections.NewDisputes()
-	a.settle = settlement.New(a.engine, log, settlement.Shared(a.economy))
+	a.readSide(reg, cfg, log)
+	if err := a.restoreSnapshot(ctx, reg, cfg, log); err != nil {
+		return nil, err
+	}
 	head, err := store.HeadPosition(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("reading the store's head: %w", err)
@@ -270,7 +272,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	log.Info("rebuilding the read side", "events", head)
 	start := time.Now()
 	restore := lessGC()
-	err = projections.Rebuild(ctx, store, nil, a.matches, a.cards, a.economy, a.choices, a.disputes, a.settle)
+	err = projections.Rebuild(ctx, store, nil, a.matches, a.cards, a.economy, a.choices, a.disputes, a.settle) // from the snapshot's positions, if any
 	restore()
 	if err != nil {
 		return nil, err
@@ -333,6 +335,10 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if cfg.noSettle {
 		delete(runs, "settlement")
 	}
+	if cfg.snapshots != "" {
+		runs["snapshots"] = a.runSnapshots(cfg, log)
+		a.lastSnapshot = func() { a.writeSnapshot(context.WithoutCancel(ctx), cfg.snapshots, log) }
+	}
 	if cfg.sharedDB != "" {
 		w, err := sharedRatings(cfg, store, reg, log)
 		if err != nil {
@@ -393,6 +399,9 @@ var (
 func (a *app) stop() {
 	a.cancel()
 	a.wg.Wait()
+	if a.lastSnapshot != nil {
+		a.lastSnapshot() // the models are still: nothing feeds them any more
+	}
 	_ = a.closeBus()
 }
 

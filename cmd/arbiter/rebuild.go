@@ -17,12 +17,15 @@ import (
 )
 
 func init() {
-	register("rebuild", "rebuild every projection from position zero, measure it and check it against an incremental feed", runRebuild)
+	register("rebuild", "rebuild every projection (from the newest snapshot that fits, else from zero), measure it and check it against an incremental feed", runRebuild)
 }
 
-// runRebuild is `arbiter rebuild [--db FILE] [--key FILE] [--head-log FILE] [--cpuprofile FILE]`. The read models live in memory (the server
-// rebuilds them at boot), so this is a check and a measurement: it rebuilds them with
-// projections.Rebuild, as the server's boot does, then feeds fresh ones the same events
+// runRebuild is `arbiter rebuild [--db FILE] [--key FILE] [--head-log FILE] [--cpuprofile FILE]
+// [--snapshots DIR] [--from-zero] [--verify-snapshot]`. The read models live in memory (the
+// server rebuilds them at boot), so this is a check and a measurement: it rebuilds them
+// as the server's boot does, from the newest snapshot that fits (unless --from-zero) and
+// then with projections.Rebuild; with --verify-snapshot it folds new models from zero too
+// and fails if any digest differs from the snapshot's and its tail's. Then it feeds fresh ones the same events
 // one at a time through the store's subscription, as a live server is fed, and fails if
 // any digest differs. Before, it checks the store's head as serve does at boot
 // (replay.CheckSignedHead): read models rebuilt from a store that lost acknowledged events would
@@ -33,6 +36,9 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	db := dbFlag(fs)
 	keys := addKeyFlags(fs)
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the paged pass to this file (go tool pprof reads it)")
+	snaps := addSnapshotFlags(fs, false)
+	fromZero := fs.Bool("from-zero", false, "ignore the snapshots: fold every event from zero")
+	verifySnapshot := fs.Bool("verify-snapshot", false, "also fold from zero, and fail unless every model's digest equals the snapshot's and its tail's")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
@@ -62,6 +68,27 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 
 	rebuilt := readModels()
+	from := int64(0)
+	if dir := snapshotDir(*snaps.dir, dbPath(*db)); !*fromZero && dir != "" {
+		start := time.Now()
+		used, refused, err := projections.LoadSnapshot(ctx, store, dir, storedOf(rebuilt)...)
+		if err != nil {
+			return err
+		}
+		for _, r := range refused {
+			fmt.Fprintf(stdout, "%v: folding without it\n", r)
+			if r.Restoring {
+				rebuilt = readModels()
+			}
+		}
+		if used != "" {
+			from = lowestCheckpoint(rebuilt)
+			fmt.Fprintf(stdout, "read the snapshot %s in %s: the models are at position %d of %d\n", used, time.Since(start).Round(time.Millisecond), from, head)
+		}
+	}
+	if *verifySnapshot && from == 0 {
+		return fmt.Errorf("--verify-snapshot: no snapshot was read, there is nothing to verify")
+	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
 		if err != nil {
@@ -88,7 +115,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	took, cpu := time.Since(start), cputime.Used()-cpu0
 	restore()
 	pprof.StopCPUProfile() // the paged pass alone
-	fmt.Fprintf(stdout, "rebuilt %d projections from %d events in %s: %.0f events/s, %s of CPU per event\n", len(rebuilt), head, took.Round(time.Millisecond), float64(head)/took.Seconds(), perEvent(cpu, head))
+	fmt.Fprintf(stdout, "rebuilt %d projections from %d events in %s: %.0f events/s, %s of CPU per event\n", len(rebuilt), head-from, took.Round(time.Millisecond), float64(head-from)/took.Seconds(), perEvent(cpu, head-from))
 	for _, p := range rebuilt {
 		fmt.Fprintf(stdout, "  %-8s %s\n", p.Name(), p.Digest())
 	}
@@ -100,6 +127,21 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 
+	if *verifySnapshot {
+		zero := readModels()
+		start := time.Now()
+		restore := lessGC()
+		err := projections.Rebuild(ctx, store, nil, fedOf(zero)...)
+		restore()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "folded the same models from zero in %s\n", time.Since(start).Round(time.Millisecond))
+		if err := sameDigests(stdout, "snapshot and tail", rebuilt, "from zero", zero); err != nil {
+			return fmt.Errorf("the snapshot does not fold as the store does: %w", err)
+		}
+	}
+
 	fed := readModels()
 	start, cpu0 = time.Now(), cputime.Used()
 	if err := feed(ctx, store, head, fedOf(fed), stderr); err != nil {
@@ -107,18 +149,47 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	took, cpu = time.Since(start), cputime.Used()-cpu0
 	fmt.Fprintf(stdout, "fed the same %d events one at a time through a subscription in %s: %.0f events/s, %s of CPU per event\n", head, took.Round(time.Millisecond), float64(head)/took.Seconds(), perEvent(cpu, head))
+	if err := sameDigests(stdout, "rebuild", rebuilt, "incremental", fed); err != nil {
+		return fmt.Errorf("%w between the rebuild and the incremental feed: a projection depends on how its events are paged", err)
+	}
+	return nil
+}
+
+// sameDigests prints the models of a and b (readModels, named aName and bName) whose
+// digests differ, or that they are equal, and fails when any differs.
+func sameDigests(stdout io.Writer, aName string, a []projections.Projection, bName string, b []projections.Projection) error {
 	differ := 0
-	for i, p := range fed {
-		if a, b := rebuilt[i].Digest(), p.Digest(); a != b {
+	for i, p := range b {
+		if x, y := a[i].Digest(), p.Digest(); x != y {
 			differ++
-			fmt.Fprintf(stdout, "  %-8s DIFFERS: rebuild %s, incremental %s\n", p.Name(), a, b)
+			fmt.Fprintf(stdout, "  %-8s DIFFERS: %s %s, %s %s\n", p.Name(), aName, x, bName, y)
 		}
 	}
 	if differ > 0 {
-		return fmt.Errorf("%d projection(s) differ between the rebuild and the incremental feed: a projection depends on how its events are paged", differ)
+		return fmt.Errorf("%d projection(s) differ", differ)
 	}
 	fmt.Fprintln(stdout, "  digests equal")
 	return nil
+}
+
+// storedOf is the models of readModels that a snapshot holds: those fed events.
+func storedOf(models []projections.Projection) []projections.Stored {
+	var out []projections.Stored
+	for _, p := range fedOf(models) {
+		out = append(out, p.(projections.Stored))
+	}
+	return out
+}
+
+// lowestCheckpoint is where a rebuild of models starts.
+func lowestCheckpoint(models []projections.Projection) int64 {
+	low := int64(-1)
+	for _, p := range models {
+		if c := p.Checkpoint(); low < 0 || c < low {
+			low = c
+		}
+	}
+	return max(low, 0)
 }
 
 // readModels returns fresh, empty projections: every read model the server keeps, as

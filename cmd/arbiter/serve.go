@@ -35,7 +35,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	claimAfter := fs.Duration("claim-after", time.Duration(match.DefaultAbandon.ClaimAfterMs)*time.Millisecond, "how long a player who left a live match may be away before an opponent may claim the win (for matches created from now on)")
 	rate := fs.Float64("rate", 0, "requests per second allowed to each caller (a player, or an address without a valid token) at /graphql, each websocket operation counting as one; 0 for no limit")
 	burst := fs.Int("burst", 0, "requests a caller may make at once above --rate (default: the rate)")
-	archiveAfter := fs.Duration("archive-after", 10*time.Minute, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
+	archiveAfter := fs.Duration("archive-after", defaultArchiveAfter, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
 	keys := addKeyFlags(fs)
 	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
 	abortAfter := fs.Duration("abort-after", time.Duration(match.DefaultAbandon.FirstMovesMs)*time.Millisecond, "how long after its start a live match waits for every seat's first move before it is aborted, with no result and no rating change (0: never; for matches created from now on)")
@@ -48,6 +48,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	logFormat := fs.String("log-format", "text", "the log's format on stderr: text or json")
 	lease := fs.Duration("writer-lease", singlewriter.DefaultLease, "with a postgres:// store: how long the lease of the node writing the shared ratings table lasts after each renewal; a node takes over from a holder that hung once it expires")
 	renew := fs.Duration("writer-renew", singlewriter.DefaultRenew, "with a postgres:// store: how often the node writing the shared ratings table renews its lease, and how often the other nodes look for it; under half of --writer-lease")
+	snaps := addSnapshotFlags(fs, true)
 	settle := fs.Bool("settle", true, "run the settlement process, which pays out and releases the coins held for matches; any node may run it, and a node without it leaves the payouts to the others or to its next start")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
@@ -129,7 +130,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}()
 	defer func() { stopKeeping(); <-kept }()
 	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), lease: *lease, renew: *renew, key: key}, log)
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), lease: *lease, renew: *renew, key: key,
+		snapshots: snapshotDir(*snaps.dir, dbPath(*db)), snapshotEvery: *snaps.every, snapshotInterval: *snaps.interval}, log)
 	if err != nil {
 		return whatToDo(err)
 	}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/projections"
+	"github.com/arbiter-games/arbiter/settlement"
+)
+
+// Snapshots of the read side (package snapshot, projections.Stored): serve writes one in
+// the background and when it stops, and boots from the newest that fits its store, then
+// folds only the events after it. `arbiter snapshot` writes one offline.
+
+// snapshotFlags are the flags of serve, rebuild and snapshot that say where snapshots are.
+type snapshotFlags struct {
+	dir      *string
+	every    *int64
+	interval *time.Duration
+}
+
+// addSnapshotFlags adds --snapshots, and with writer, serve's --snapshot-every and
+// --snapshot-interval.
+func addSnapshotFlags(fs *flag.FlagSet, writer bool) snapshotFlags {
+	f := snapshotFlags{dir: fs.String("snapshots", "", "the directory of the read side's snapshots (default: <db>.snapshots for an SQLite file, none for a server's store; off for none)")}
+	if writer {
+		f.every = fs.Int64("snapshot-every", 200_000, "write a snapshot of the read side once this many events were applied since the last (0: only on a graceful stop)")
+		f.interval = fs.Duration("snapshot-interval", 10*time.Minute, "write a snapshot of the read side this often when any event was applied since the last (0: only on a graceful stop)")
+	}
+	return f
+}
+
+// snapshotDir is where the snapshots of the store at db are: the flag's directory, "" for
+// none ("off", or a server's store without the flag), else <db>.snapshots next to the file.
+func snapshotDir(flagValue, db string) string {
+	switch {
+	case flagValue == "off":
+		return ""
+	case flagValue != "":
+		return flagValue
+	case isServer(db):
+		return ""
+	}
+	return db + ".snapshots"
+}
+
+// readSide makes a's read models, empty, wired as the server folds them: one fold of the
+// ratings and of the economy (the API's ratings are the economy's, which reads a class's
+// league at each duel's end), and the settlement process reading what matches are owed
+// from the same model.
+func (a *app) readSide(reg *game.Registry, cfg appConfig, log *slog.Logger) {
+	a.matches = projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter), projections.OnSetAside(func(u *match.Unreplayable) {
+		log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
+			"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)
+	}))
+	a.cards = projections.NewCardsPlayed(reg)
+	a.economy = projections.NewEconomy(reg)
+	a.choices = projections.NewChoices(reg)
+	a.ratings = a.economy.RatingsModel()
+	a.disputes = projections.NewDisputes()
+	a.settle = settlement.New(a.engine, log, settlement.Shared(a.economy))
+}
+
+// stored is a's read models in the order they are fed.
+func (a *app) stored() []projections.Stored {
+	return []projections.Stored{a.matches, a.cards, a.economy, a.choices, a.disputes, a.settle}
+}
+
+// asProjections is ms as the projections Rebuild takes.
+func asProjections(ms []projections.Stored) []projections.Projection {
+	out := make([]projections.Projection, len(ms))
+	for i, m := range ms {
+		out[i] = m
+	}
+	return out
+}
+
+// restoreSnapshot reads the newest snapshot of cfg.snapshots that fits the store into a's
+// empty read models. A refused snapshot is one log line with why; when the models had
+// begun to read it, they are made anew, and the boot folds from zero.
+func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appConfig, log *slog.Logger) error {
+	if cfg.snapshots == "" {
+		return nil
+	}
+	start := time.Now()
+	used, refused, err := projections.LoadSnapshot(ctx, a.store, cfg.snapshots, a.stored()...)
+	if err != nil {
+		return err
+	}
+	for _, r := range refused {
+		log.Warn("snapshot refused: the read side folds without it", "snapshot", r.Path, "reason", r.Reason)
+		if r.Restoring {
+			a.readSide(reg, cfg, log)
+		}
+	}
+	if used != "" {
+		log.Info("read the read side's snapshot", "snapshot", used, "position", a.matches.Checkpoint(), "took", time.Since(start).Round(time.Millisecond))
+	}
+	return nil
+}
+
+// writeSnapshot writes a snapshot of a's read models, and logs it.
+func (a *app) writeSnapshot(ctx context.Context, dir string, log *slog.Logger) {
+	start := time.Now()
+	path, err := projections.WriteSnapshot(ctx, a.store, dir, a.stored()...)
+	if err != nil {
+		log.Error("the read side's snapshot was not written: the next boot folds more events", "dir", dir, "err", err)
+		return
+	}
+	log.Info("wrote the read side's snapshot", "snapshot", path, "position", a.matches.Checkpoint(), "took", time.Since(start).Round(time.Millisecond))
+}
+
+// runSnapshots writes a snapshot once every cfg.snapshotEvery events applied, or every
+// cfg.snapshotInterval when any was, until ctx ends. It looks at the read side's position
+// every few seconds: a snapshot is never urgent.
+func (a *app) runSnapshots(cfg appConfig, log *slog.Logger) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if cfg.snapshotEvery <= 0 && cfg.snapshotInterval <= 0 {
+			return nil
+		}
+		look := 5 * time.Second
+		if cfg.snapshotInterval > 0 {
+			look = min(look, cfg.snapshotInterval)
+		}
+		tick := time.NewTicker(look)
+		defer tick.Stop()
+		last, lastAt := a.matches.Checkpoint(), time.Now()
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-tick.C:
+			}
+			pos := a.follower.Position()
+			due := cfg.snapshotEvery > 0 && pos-last >= cfg.snapshotEvery ||
+				cfg.snapshotInterval > 0 && pos > last && time.Since(lastAt) >= cfg.snapshotInterval
+			if due {
+				a.writeSnapshot(ctx, cfg.snapshots, log)
+				last, lastAt = pos, time.Now()
+			}
+		}
+	}
+}
+
+func init() {
+	register("snapshot", "fold the read side from zero and write its snapshot, which serve and rebuild then start from", runSnapshot)
+}
+
+// runSnapshot is `arbiter snapshot [--db FILE] [--snapshots DIR]`: the read side folded
+// from zero, as serve's boot folds it, written as the newest snapshot.
+func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("snapshot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	db := dbFlag(fs)
+	keys := addKeyFlags(fs)
+	snaps := addSnapshotFlags(fs, false)
+	if ok, err := parseFlags(fs, args); !ok {
+		return err
+	}
+	dir := snapshotDir(*snaps.dir, dbPath(*db))
+	if dir == "" {
+		return fmt.Errorf("--snapshots: name the directory of the snapshots (a server's store has none by default)")
+	}
+	keyFile, _, _ := keys.paths(dbPath(*db))
+	store, err := openExisting(ctx, dbPath(*db), keyFile)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	reg := games()
+	a := &app{store: store, engine: engine.New(engine.Config{Store: store, Games: reg, Logger: log})}
+	a.readSide(reg, appConfig{archiveAfter: defaultArchiveAfter}, log) // serve's, whose archive queue the snapshot holds
+	start := time.Now()
+	restore := lessGC()
+	err = projections.Rebuild(ctx, store, nil, asProjections(a.stored())...)
+	restore()
+	if err != nil {
+		return err
+	}
+	folded := time.Since(start)
+	path, err := projections.WriteSnapshot(ctx, store, dir, a.stored()...)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "folded %d events in %s, wrote %s in %s\n", a.matches.Checkpoint(), folded.Round(time.Millisecond), path, (time.Since(start) - folded).Round(time.Millisecond))
+	return nil
+}
