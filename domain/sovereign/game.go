@@ -2,6 +2,7 @@ package sovereign
 
 import (
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -17,6 +18,7 @@ type Game struct {
 	moves      []Move
 	keys       []string // the repetition key after each ply, start included
 	quiet      int      // plies since the last capture, pawn move or regime change
+	withdrawn  []Withdrawal
 	// Opening is the two-player keep-or-refuse choice of the first move.
 	Opening Opening
 }
@@ -85,8 +87,20 @@ func (g *Game) Withdraw(pl Player) bool {
 	}
 	g.keys = append(g.keys, repetitionKey(g.pos))
 	g.quiet = 0
+	g.withdrawn = append(g.withdrawn, Withdrawal{Player: pl, After: len(g.moves)})
 	return true
 }
+
+// Withdrawal is one player's withdrawal from a Royale game, and when: after how many of
+// the moves. With the start and the moves, the withdrawals are the game's whole history:
+// a game written down (a stored state) is read back by playing them again in that order.
+type Withdrawal struct {
+	Player Player
+	After  int // the moves played before it
+}
+
+// Withdrawals are the withdrawals made, in order.
+func (g *Game) Withdrawals() []Withdrawal { return slices.Clone(g.withdrawn) }
 
 // Repetitions is how many times the current position has occurred, this time included.
 func (g *Game) Repetitions() int {

@@ -64,5 +64,6 @@ func (g *Game) Clone() *Game {
 	c := *g
 	c.moves = slices.Clone(g.moves)
 	c.keys = slices.Clone(g.keys)
+	c.withdrawn = slices.Clone(g.withdrawn)
 	return &c
 }
