@@ -176,7 +176,7 @@ func (s *Store) Close() error {
 	}
 	s.queue.Close()
 	s.notifier.Close()
-	rerr := errors.Join(s.reads.close(), s.read.Close(), s.w.close())
+	rerr := errors.Join(s.ckpt.close(), s.reads.close(), s.read.Close(), s.w.close())
 	// Fold the WAL back into the main file, so the file alone holds everything; a failure
 	// here loses nothing, the WAL is replayed on the next open.
 	_, _ = s.write.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)

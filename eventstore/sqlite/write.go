@@ -111,6 +111,7 @@ func (w *writer) close() error {
 // commit is the group commit of a batch of appends, in one transaction.
 func (s *Store) commit(batch []*groupcommit.Request) {
 	w := s.w
+	s.ckpt.finish(w.ctx, w.conn)
 	if err := w.run(batch); err != nil {
 		// The transaction is rolled back: every verdict reached inside it is void, a
 		// version conflict included (it may have been caused by a rolled-back append of
@@ -121,6 +122,13 @@ func (s *Store) commit(batch []*groupcommit.Request) {
 		return
 	}
 	s.notifier.Notify()
+	events := 0
+	for _, r := range batch {
+		if r.Err == nil && !r.Result.Duplicate {
+			events += len(r.Events)
+		}
+	}
+	s.ckpt.committed(events)
 }
 
 // run appends the batch in one transaction and commits it. On error, nothing of the

@@ -44,6 +44,7 @@ type Queue struct {
 	closed bool
 
 	observer atomic.Pointer[func(eventstore.Commit)]
+	idle     atomic.Pointer[func()]
 }
 
 // New starts the writer goroutine. maxBatch bounds the requests of one transaction.
@@ -111,6 +112,17 @@ func (q *Queue) Observe(f func(eventstore.Commit)) {
 	q.observer.Store(&f)
 }
 
+// OnIdle calls f from the writer goroutine after a batch when no request is waiting:
+// the time for upkeep that would otherwise delay a batch (nil stops the calls). A
+// request that comes meanwhile waits for f to return, as it would for a transaction.
+func (q *Queue) OnIdle(f func()) {
+	if f == nil {
+		q.idle.Store(nil)
+		return
+	}
+	q.idle.Store(&f)
+}
+
 func (q *Queue) run() {
 	defer close(q.stopped)
 	batch := make([]*Request, 0, q.maxBatch)
@@ -150,6 +162,9 @@ func (q *Queue) run() {
 		}
 		for _, r := range batch {
 			close(r.done)
+		}
+		if f := q.idle.Load(); f != nil && len(q.requests) == 0 {
+			(*f)()
 		}
 	}
 }

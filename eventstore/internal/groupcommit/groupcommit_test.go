@@ -66,3 +66,49 @@ func TestObserve(t *testing.T) {
 		t.Errorf("a commit after Observe(nil) was observed (%d observed, %d committed)", n, len(committed))
 	}
 }
+
+// TestOnIdle: the idle function runs on the writer goroutine between batches, never
+// while requests wait: with a batch committing and ten requests queued behind it, the
+// order is that batch, the ten in one batch, then idle.
+func TestOnIdle(t *testing.T) {
+	var (
+		order   []string // the writer goroutine's only, read after idle
+		release = make(chan struct{})
+		began   = make(chan struct{})
+		idled   = make(chan struct{})
+	)
+	q := groupcommit.New(func(batch []*groupcommit.Request) {
+		order = append(order, fmt.Sprintf("commit %d", len(batch)))
+		if len(order) == 1 {
+			close(began)
+			<-release // the test queues ten requests meanwhile
+		}
+	}, 64)
+	defer q.Close()
+	q.OnIdle(func() {
+		order = append(order, "idle")
+		close(idled)
+	})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if _, err := q.Submit(context.Background(), "first", eventstore.Any, make([]eventstore.Proposed, 1)); err != nil {
+			t.Error(err)
+		}
+	})
+	<-began
+	for i := range 10 {
+		wg.Go(func() {
+			if _, err := q.Submit(context.Background(), fmt.Sprint(i), eventstore.Any, make([]eventstore.Proposed, 1)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	groupcommit.WaitQueued(q, 10)
+	close(release)
+	<-idled
+	q.OnIdle(nil)
+	wg.Wait()
+	if got := fmt.Sprint(order); got != "[commit 1 commit 10 idle]" {
+		t.Errorf("the writer ran %s, want [commit 1 commit 10 idle]", got)
+	}
+}
