@@ -1,12 +1,14 @@
 // app.js: the client's entry: who you play as (sign up as a guest: registerPlayer), and
 // the page the address names: the lobby (#/), a match to play (#/match/ID) or watch
-// (#/watch/ID), a finished match's replay (#/replay/ID).
+// (#/watch/ID), a finished match's replay (#/replay/ID), the leaderboard
+// (#/leaderboard, #/leaderboard/KEY).
 import { h, fill, errorText } from "./dom.js";
 import { gql } from "./api.js";
 import { session, randomKey } from "./session.js";
 import { lobbyPage } from "./lobby.js";
 import { matchPage } from "./match.js";
 import { replayPage } from "./replay.js";
+import { leaderboardPage } from "./leaderboard.js";
 
 const view = document.getElementById("view");
 const who = document.getElementById("who");
@@ -16,9 +18,20 @@ function route() {
   leave?.();
   const hash = location.hash || "#/";
   const [, page, id] = hash.match(/^#\/(match|watch|replay)\/([\w-]+)$/) || [];
-  if (page === "replay") leave = replayPage(view, id);
+  const board = hash.match(/^#\/leaderboard(?:\/([^/]+))?$/);
+  if (board) leave = leaderboardPage(view, decode(board[1] || ""));
+  else if (page === "replay") leave = replayPage(view, id);
   else if (page) leave = matchPage(view, id, { watch: page === "watch" });
   else leave = lobbyPage(view);
+}
+
+// decode reads a key written in the address; a malformed one is no key.
+function decode(s) {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return "";
+  }
 }
 
 function header() {
