@@ -372,7 +372,7 @@ func (r *queryResolver) Match(ctx context.Context, id string) (*model.Match, err
 }
 
 // Matches is the resolver for the matches field.
-func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, game *model.Game, player *string, first *int) ([]*model.Match, error) {
+func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, game *model.Game, player *string, first *int, after *string) ([]*model.Match, error) {
 	p, err := r.viewer(ctx)
 	if err != nil {
 		return nil, err
@@ -390,6 +390,9 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 	}
 	if player != nil {
 		f.Player = *player
+	}
+	if f.After, err = r.lobbyCursor(after); err != nil {
+		return nil, err
 	}
 	views := r.Lobby.List(f)
 	out := make([]*model.Match, len(views))

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -17,8 +18,9 @@ import (
 // and reads its disputes. Whatever a reviewer sees of a match is asked for through
 // projections.Viewer.Reviewing, never shown here.
 
-// disputesPageMax bounds the reviewers' queue.
-const disputesPageMax = 500
+// The page sizes of the lists of disputes (the reviewers' queue, a player's): the size
+// without first, and the most first may ask.
+const disputesPage, disputesPageMax = 50, 500
 
 // reviewer returns the caller when it holds the reviewer role, else FORBIDDEN (or
 // UNAUTHENTICATED without a token).
@@ -150,19 +152,24 @@ func (r *Resolver) disputePayload(ctx context.Context, ack engine.DisputeAck, id
 	return &model.DisputePayload{Dispute: disputeModel(x, ack.State, viewerID, review)}, nil
 }
 
-// listDisputes lists the read side's disputes for a caller.
-func listDisputes(ds *projections.Disputes, status, player, viewerID string, review bool, n int) []*model.Dispute {
+// listDisputes lists a page of the read side's disputes for a caller; a page asked after
+// a dispute not in the list is BAD_USER_INPUT.
+func listDisputes(ds *projections.Disputes, pg projections.Page, viewerID string, review bool) ([]*model.Dispute, error) {
 	out := []*model.Dispute{}
 	if ds == nil {
-		return out
+		return out, nil
 	}
-	for _, l := range ds.List(status, player) {
-		if len(out) == n {
-			break
-		}
+	page, err := ds.List(pg)
+	if errors.Is(err, projections.ErrCursor) {
+		return nil, game.Reject(game.BadInput, "after %q names no dispute of this list: give the id of the last dispute of the page before", pg.After)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range page {
 		out = append(out, disputeModel(l.Dispute, l.Of, viewerID, review))
 	}
-	return out
+	return out, nil
 }
 
 // citedVersions turns the API's cited versions into the engine's.

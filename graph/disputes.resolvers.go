@@ -12,6 +12,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/graph/generated"
 	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/projections"
 )
 
 // Match is the resolver for the match field.
@@ -78,7 +79,7 @@ func (r *mutationResolver) RuleDispute(ctx context.Context, id string, ruling mo
 }
 
 // Disputes is the resolver for the disputes field.
-func (r *playerResolver) Disputes(ctx context.Context, obj *model.Player) ([]*model.Dispute, error) {
+func (r *playerResolver) Disputes(ctx context.Context, obj *model.Player, first *int, after *string) ([]*model.Dispute, error) {
 	p, err := r.player(ctx)
 	if err != nil {
 		return nil, err
@@ -90,16 +91,20 @@ func (r *playerResolver) Disputes(ctx context.Context, obj *model.Player) ([]*mo
 		}
 		review = true
 	}
-	return listDisputes(r.Resolver.DisputeBook, "", obj.ID, p.ID, review, disputesPageMax), nil
+	n, err := page(first, disputesPage, disputesPageMax)
+	if err != nil {
+		return nil, err
+	}
+	return listDisputes(r.Resolver.DisputeBook, projections.Page{Player: obj.ID, After: deref(after), First: n}, p.ID, review)
 }
 
 // Disputes is the resolver for the disputes field.
-func (r *queryResolver) Disputes(ctx context.Context, status *model.DisputeStatus, first *int) ([]*model.Dispute, error) {
+func (r *queryResolver) Disputes(ctx context.Context, status *model.DisputeStatus, first *int, after *string) ([]*model.Dispute, error) {
 	p, err := r.reviewer(ctx)
 	if err != nil {
 		return nil, err
 	}
-	n, err := page(first, 50, disputesPageMax)
+	n, err := page(first, disputesPage, disputesPageMax)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +112,7 @@ func (r *queryResolver) Disputes(ctx context.Context, status *model.DisputeStatu
 	if status != nil {
 		st = string(*status)
 	}
-	return listDisputes(r.Resolver.DisputeBook, st, "", p.ID, true, n), nil
+	return listDisputes(r.Resolver.DisputeBook, projections.Page{Status: st, After: deref(after), First: n}, p.ID, true)
 }
 
 // Dispute is the resolver for the dispute field.

@@ -110,7 +110,7 @@ const queryCacheSize = 256
 // and error presentation.
 func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	cfg := generated.Config{Resolvers: r}
-	cfg.Complexity.Query.Matches = func(child int, _ *model.MatchStatus, _ *model.Game, _ *string, first *int) int {
+	cfg.Complexity.Query.Matches = func(child int, _ *model.MatchStatus, _ *model.Game, _ *string, first *int, _ *string) int {
 		return listCost(child, first, matchesPage)
 	}
 	cfg.Complexity.Match.Events = func(child int, _ *int, first *int) int { return listCost(child, first, eventsPage) }

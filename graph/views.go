@@ -193,6 +193,18 @@ const (
 	leaderboardPage, leaderboardPageMax = 20, 100
 )
 
+// lobbyCursor checks the after of a page of the lobby: a match the read side holds (any
+// match's existence is public: match(id) tells it), else BAD_USER_INPUT.
+func (r *Resolver) lobbyCursor(after *string) (string, error) {
+	if after == nil {
+		return "", nil
+	}
+	if r.Lobby.Get(*after) == nil {
+		return "", game.Reject(game.BadInput, "after %q names no match of the lobby: give the id of the last match of the page before", *after)
+	}
+	return *after, nil
+}
+
 // ratingModel is a rating as the API shows it: rounded to the nearest point, and exact.
 func ratingModel(x projections.Rating) *model.Rating {
 	return &model.Rating{Game: model.Game(x.Game), Key: x.Key, Rating: int(math.Round(x.Rating)), RatingExact: x.Rating, Games: x.Games, Wins: x.Wins, Losses: x.Losses, Draws: x.Draws}

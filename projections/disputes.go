@@ -2,6 +2,7 @@ package projections
 
 import (
 	"crypto/sha256"
+	"errors"
 	"encoding/hex"
 	"fmt"
 	"slices"
@@ -17,11 +18,18 @@ import (
 type Disputes struct {
 	checkpoint
 	byMatch map[string]dispute.State
-	order   []string // matches in the order of their first dispute
+	order   []string       // matches in the order of their first dispute
+	opened  []string       // every dispute's ID in the order it was opened: the lists' order
+	seq     map[string]int // each dispute's index in opened
 }
 
+// ErrCursor is the error of a page asked after a dispute that is not in its list.
+var ErrCursor = errors.New("after names no dispute of this list")
+
 // NewDisputes returns an empty model.
-func NewDisputes() *Disputes { return &Disputes{byMatch: map[string]dispute.State{}} }
+func NewDisputes() *Disputes {
+	return &Disputes{byMatch: map[string]dispute.State{}, seq: map[string]int{}}
+}
 
 // Name implements Projection.
 func (d *Disputes) Name() string { return "disputes" }
@@ -44,6 +52,10 @@ func (d *Disputes) Apply(ev eventstore.Event) error {
 	if !seen {
 		d.order = append(d.order, id)
 	}
+	if o, ok := e.(dispute.Opened); ok {
+		d.seq[o.Dispute] = len(d.opened)
+		d.opened = append(d.opened, o.Dispute)
+	}
 	d.byMatch[id] = dispute.Evolve(s, e)
 	return nil
 }
@@ -56,24 +68,55 @@ func (d *Disputes) Match(matchID string) (dispute.State, bool) {
 	return s, ok
 }
 
-// List returns the disputes whose status is status ("" for all), oldest first, with the
-// state of their match's stream; with player, only the disputes of that player's matches.
-func (d *Disputes) List(status, player string) []Listed {
+// Page is what List lists: the disputes whose status is Status ("" for all); with Player,
+// only those of that player's matches; those opened after the dispute After ("" from the
+// first), at most First.
+type Page struct {
+	Status, Player, After string
+	First                 int
+}
+
+// List returns a page of disputes, oldest first (in the order they were opened, which a
+// later dispute never changes: a page read after another goes on where it stopped), with
+// the state of their match's stream. After must name a
+// dispute of the list whatever its status now (one of Player's matches, with Player), else
+// ErrCursor, the same for a dispute that exists outside the list as for none.
+func (d *Disputes) List(p Page) ([]Listed, error) {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
-	var out []Listed
-	for _, id := range d.order {
-		s := d.byMatch[id]
-		if player != "" && (s.Facts == nil || !slices.Contains(s.Facts.Players, player)) {
+	ofPlayer := func(s dispute.State) bool {
+		return p.Player == "" || s.Facts != nil && slices.Contains(s.Facts.Players, p.Player)
+	}
+	start := 0
+	if p.After != "" {
+		i, ok := d.seq[p.After]
+		if !ok || !ofPlayer(d.byMatch[d.stateOf(p.After)]) {
+			return nil, ErrCursor
+		}
+		start = i + 1
+	}
+	out := []Listed{}
+	for _, id := range d.opened[start:] {
+		if len(out) == p.First {
+			break
+		}
+		s := d.byMatch[d.stateOf(id)]
+		if !ofPlayer(s) {
 			continue
 		}
-		for _, x := range s.Disputes {
-			if status == "" || x.Status == status {
-				out = append(out, Listed{Dispute: x, Of: s})
-			}
+		x, _ := s.Find(id)
+		if p.Status != "" && x.Status != p.Status {
+			continue
 		}
+		out = append(out, Listed{Dispute: x, Of: s})
 	}
-	return out
+	return out, nil
+}
+
+// stateOf is the match of a dispute this model holds, by which its state is kept.
+func (d *Disputes) stateOf(disputeID string) string {
+	m, _ := dispute.MatchOf(disputeID)
+	return m
 }
 
 // Listed is one dispute and its match's dispute stream.

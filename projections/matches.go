@@ -264,25 +264,34 @@ type Filter struct {
 	Game   string       // "" for any
 	Player string       // "" for any; else the matches where it holds a seat, or that it created
 	Limit  int          // <= 0 for no limit
+	After  string       // "" for none; else only the matches that come after this one, newest first
 }
 
-// List returns matches, newest first.
+// newer is the lobby's order: a comes before b when it was created later, or at the same
+// time with a smaller ID. A match's place never changes, so a page read after a match
+// goes on where the page before stopped.
+func newer(a, b *MatchView) bool {
+	if !a.CreatedAt.Equal(b.CreatedAt) {
+		return a.CreatedAt.After(b.CreatedAt)
+	}
+	return a.ID < b.ID
+}
+
+// List returns matches, newest first. With After, a match this model does not hold lists
+// from the newest: the caller checks it first.
 func (m *Matches) List(f Filter) []*MatchView {
 	m.mu.RLock()
+	cursor := m.byID[f.After]
 	out := make([]*MatchView, 0, len(m.byID))
 	for _, v := range m.byID {
 		if (f.Status == "" || v.State.Status == f.Status) && (f.Game == "" || v.State.Game == f.Game) &&
-			(f.Player == "" || v.State.CreatedBy == f.Player || v.State.SeatOf(f.Player) >= 0) {
+			(f.Player == "" || v.State.CreatedBy == f.Player || v.State.SeatOf(f.Player) >= 0) &&
+			(cursor == nil || newer(cursor, v)) {
 			out = append(out, v)
 		}
 	}
 	m.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
-			return out[i].CreatedAt.After(out[j].CreatedAt)
-		}
-		return out[i].ID < out[j].ID
-	})
+	sort.Slice(out, func(i, j int) bool { return newer(out[i], out[j]) })
 	if f.Limit > 0 && len(out) > f.Limit {
 		out = out[:f.Limit]
 	}

@@ -90,7 +90,7 @@ type PlayerResolver interface {
 	Ratings(ctx context.Context, obj *model.Player) ([]*model.Rating, error)
 	CardsPlayed(ctx context.Context, obj *model.Player) ([]*model.PlayedCard, error)
 	Wallet(ctx context.Context, obj *model.Player) (*model.Wallet, error)
-	Disputes(ctx context.Context, obj *model.Player) ([]*model.Dispute, error)
+	Disputes(ctx context.Context, obj *model.Player, first *int, after *string) ([]*model.Dispute, error)
 	Hat(ctx context.Context, obj *model.Player) (*model.Hat, error)
 	Badges(ctx context.Context, obj *model.Player) ([]*model.Badge, error)
 	Xp(ctx context.Context, obj *model.Player) (int, error)
@@ -104,13 +104,13 @@ type PlayerResolver interface {
 }
 type QueryResolver interface {
 	Match(ctx context.Context, id string) (*model.Match, error)
-	Matches(ctx context.Context, status *model.MatchStatus, game *model.Game, player *string, first *int) ([]*model.Match, error)
+	Matches(ctx context.Context, status *model.MatchStatus, game *model.Game, player *string, first *int, after *string) ([]*model.Match, error)
 	Player(ctx context.Context, id string) (*model.Player, error)
 	Me(ctx context.Context) (*model.Player, error)
 	Games(ctx context.Context) ([]*model.GameInfo, error)
 	Cards(ctx context.Context, game model.Game) ([]model.Card, error)
 	Leaderboard(ctx context.Context, key string, first *int) ([]*model.Standing, error)
-	Disputes(ctx context.Context, status *model.DisputeStatus, first *int) ([]*model.Dispute, error)
+	Disputes(ctx context.Context, status *model.DisputeStatus, first *int, after *string) ([]*model.Dispute, error)
 	Dispute(ctx context.Context, id string) (*model.Dispute, error)
 	ReviewMatch(ctx context.Context, id string) (*model.Match, error)
 	Hats(ctx context.Context) ([]*model.Hat, error)
@@ -1149,6 +1149,28 @@ func (ec *executionContext) field_Mutation_wearHat_args(ctx context.Context, raw
 	return args, nil
 }
 
+func (ec *executionContext) field_Player_disputes_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "first",
+		func(ctx context.Context, v any) (*int, error) {
+			return ec.unmarshalOInt2ᚖint(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["first"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg1
+	return args, nil
+}
+
 func (ec *executionContext) field_Query___type_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
 	var err error
 	args := map[string]any{}
@@ -1210,6 +1232,14 @@ func (ec *executionContext) field_Query_disputes_args(ctx context.Context, rawAr
 		return nil, err
 	}
 	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -1314,6 +1344,14 @@ func (ec *executionContext) field_Query_matches_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["first"] = arg3
+	arg4, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg4
 	return args, nil
 }
 
@@ -5284,7 +5322,8 @@ func (ec *executionContext) _Player_disputes(ctx context.Context, field graphql.
 			return ec.fieldContext_Player_disputes(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return ec.Resolvers.Player().Disputes(ctx, obj)
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Player().Disputes(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Dispute) graphql.Marshaler {
@@ -5294,7 +5333,7 @@ func (ec *executionContext) _Player_disputes(ctx context.Context, field graphql.
 		true,
 	)
 }
-func (ec *executionContext) fieldContext_Player_disputes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+func (ec *executionContext) fieldContext_Player_disputes(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	fc = &graphql.FieldContext{
 		Object:     "Player",
 		Field:      field,
@@ -5303,6 +5342,17 @@ func (ec *executionContext) fieldContext_Player_disputes(_ context.Context, fiel
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_Dispute(ctx, field)
 		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Player_disputes_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -5672,7 +5722,7 @@ func (ec *executionContext) _Query_matches(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Matches(ctx, fc.Args["status"].(*model.MatchStatus), fc.Args["game"].(*model.Game), fc.Args["player"].(*string), fc.Args["first"].(*int))
+			return ec.Resolvers.Query().Matches(ctx, fc.Args["status"].(*model.MatchStatus), fc.Args["game"].(*model.Game), fc.Args["player"].(*string), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Match) graphql.Marshaler {
@@ -5912,7 +5962,7 @@ func (ec *executionContext) _Query_disputes(ctx context.Context, field graphql.C
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Disputes(ctx, fc.Args["status"].(*model.DisputeStatus), fc.Args["first"].(*int))
+			return ec.Resolvers.Query().Disputes(ctx, fc.Args["status"].(*model.DisputeStatus), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Dispute) graphql.Marshaler {

@@ -441,7 +441,7 @@ type ComplexityRoot struct {
 		Cooldown        func(childComplexity int) int
 		DailyBonus      func(childComplexity int) int
 		DailyChallenges func(childComplexity int) int
-		Disputes        func(childComplexity int) int
+		Disputes        func(childComplexity int, first *int, after *string) int
 		Grimoires       func(childComplexity int) int
 		Hat             func(childComplexity int) int
 		Hats            func(childComplexity int) int
@@ -458,14 +458,14 @@ type ComplexityRoot struct {
 		Arenas          func(childComplexity int) int
 		Cards           func(childComplexity int, game model.Game) int
 		Dispute         func(childComplexity int, id string) int
-		Disputes        func(childComplexity int, status *model.DisputeStatus, first *int) int
+		Disputes        func(childComplexity int, status *model.DisputeStatus, first *int, after *string) int
 		EventProof      func(childComplexity int, matchID string, version int, size int) int
 		Games           func(childComplexity int) int
 		Hats            func(childComplexity int) int
 		Leaderboard     func(childComplexity int, key string, first *int) int
 		Leagues         func(childComplexity int) int
 		Match           func(childComplexity int, id string) int
-		Matches         func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int) int
+		Matches         func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int, after *string) int
 		Me              func(childComplexity int) int
 		NewerReceipt    func(childComplexity int, matchID string, since int) int
 		Player          func(childComplexity int, id string) int
@@ -2619,7 +2619,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			break
 		}
 
-		return e.ComplexityRoot.Player.Disputes(childComplexity), true
+		args, err := ec.field_Player_disputes_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Player.Disputes(childComplexity, args["first"].(*int), args["after"].(*string)), true
 	case "Player.grimoires":
 		if e.ComplexityRoot.Player.Grimoires == nil {
 			break
@@ -2719,7 +2724,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Disputes(childComplexity, args["status"].(*model.DisputeStatus), args["first"].(*int)), true
+		return e.ComplexityRoot.Query.Disputes(childComplexity, args["status"].(*model.DisputeStatus), args["first"].(*int), args["after"].(*string)), true
 	case "Query.eventProof":
 		if e.ComplexityRoot.Query.EventProof == nil {
 			break
@@ -2782,7 +2787,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Matches(childComplexity, args["status"].(*model.MatchStatus), args["game"].(*model.Game), args["player"].(*string), args["first"].(*int)), true
+		return e.ComplexityRoot.Query.Matches(childComplexity, args["status"].(*model.MatchStatus), args["game"].(*model.Game), args["player"].(*string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.me":
 		if e.ComplexityRoot.Query.Me == nil {
 			break
@@ -4074,10 +4079,13 @@ type Query {
   "A match, or null when there is none with this ID."
   match(id: ID!): Match
   """
-  The lobby: matches, newest first; first is at most 500 (0 returns none). With player,
+  The lobby: matches, newest first (then by ID), at most first (default 50; more than 500
+  is BAD_USER_INPUT; 0 returns none). Fewer than first means there are no more; after the
+  last one's id reads the next page, which goes on where this one stopped (a match created
+  since comes before it); an after that names no match is BAD_USER_INPUT. With player,
   only that player's matches ("my games"): those where it holds a seat, or that it created.
   """
-  matches(status: MatchStatus, game: Game, player: ID, first: Int = 50): [Match!]!
+  matches(status: MatchStatus, game: Game, player: ID, first: Int = 50, after: ID): [Match!]!
   "A player, or null."
   player(id: ID!): Player
   "The player whose token authenticates this request."
@@ -4572,9 +4580,12 @@ directive @goField(forceResolver: Boolean, name: String, omittable: Boolean) on 
 extend type Query {
   """
   Reviewers only: the disputes with this status (OPEN by default: the queue; null for
-  all), oldest first, at most first (default 50, at most 500). FORBIDDEN for others.
+  all), oldest first (in the order they were opened), at most first (default 50; more
+  than 500 is BAD_USER_INPUT). A page is never cut short silently: fewer than first
+  means there are no more; after the last one's id reads the next page, which goes on
+  where this one stopped whatever was opened or ruled since. FORBIDDEN for others.
   """
-  disputes(status: DisputeStatus = OPEN, first: Int = 50): [Dispute!]!
+  disputes(status: DisputeStatus = OPEN, first: Int = 50, after: ID): [Dispute!]!
   """
   A dispute, for reviewers and for the players of its match; null when there is none with
   this ID. Anyone else is refused with FORBIDDEN whether or not there is one: the refusal
@@ -4615,8 +4626,14 @@ extend type Mutation {
 }
 
 extend type Player {
-  "The disputes of the matches this player played, with their rulings: for the player itself and for reviewers (FORBIDDEN for anyone else)."
-  disputes: [Dispute!]!
+  """
+  The disputes of the matches this player played, with their rulings: for the player
+  itself and for reviewers (FORBIDDEN for anyone else). Oldest first (in the order they
+  were opened), at most first (default 50; more than 500 is BAD_USER_INPUT): fewer than
+  first means there are no more; after the last one's id reads the next page. An after
+  that is not one of this list's disputes is BAD_USER_INPUT, whether or not it exists.
+  """
+  disputes(first: Int = 50, after: ID): [Dispute!]!
 }
 
 enum DisputeStatus {
