@@ -2,8 +2,8 @@ package projections
 
 import (
 	"crypto/sha256"
-	"errors"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
