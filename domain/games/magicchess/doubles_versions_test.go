@@ -123,3 +123,17 @@ func TestOneBoardKeepsNoHiddenStreams(t *testing.T) {
 		}
 	}
 }
+
+// In doubles only an action on the offerer's board declines a draw offer: both boards
+// play at once (game.DrawDeclining). On one board every action of the opponent does.
+func TestOnlyTheOfferersBoardDeclinesADraw(t *testing.T) {
+	tb := doublesUnder(t, Rules{}, noSaves, nil)
+	for seat, declines := range []bool{false, true, false, false} {
+		if got := (Rules{}).DeclinesDraw(tb, game.Action{Seat: seat, At: t0}, 0); got != declines {
+			t.Errorf("in doubles, seat %d's action declines seat 0's offer: %v", seat, got)
+		}
+	}
+	if !(Rules{}).DeclinesDraw(State{}, game.Action{Seat: 1, At: t0}, 0) {
+		t.Error("on one board, the opponent's action leaves the offer pending")
+	}
+}

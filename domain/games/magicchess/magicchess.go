@@ -66,18 +66,19 @@ type Rules struct {
 }
 
 var (
-	_ game.Rules       = Rules{}
-	_ cards.Carded     = Rules{}
-	_ game.Sighted     = Rules{}
-	_ game.Viewed      = Rules{}
-	_ game.Boarded     = Rules{}
-	_ game.Recorded    = Rules{}
-	_ game.Preluded    = Rules{}
-	_ game.Turned      = Rules{}
-	_ game.Opener      = Rules{}
-	_ game.Pinned      = Rules{}
-	_ game.Covering    = Rules{}
-	_ game.Withdrawing = Rules{}
+	_ game.Rules         = Rules{}
+	_ cards.Carded       = Rules{}
+	_ game.Sighted       = Rules{}
+	_ game.Viewed        = Rules{}
+	_ game.Boarded       = Rules{}
+	_ game.Recorded      = Rules{}
+	_ game.Preluded      = Rules{}
+	_ game.Turned        = Rules{}
+	_ game.Opener        = Rules{}
+	_ game.Pinned        = Rules{}
+	_ game.Covering      = Rules{}
+	_ game.Withdrawing   = Rules{}
+	_ game.DrawDeclining = Rules{}
 )
 
 // Covering says whether a match of plan keeps hidden streams (game.Covering): a doubles
@@ -85,6 +86,19 @@ var (
 // board has no team channel, so nothing of it can be covert.
 func (r Rules) Covering(p game.Plan) bool {
 	return !r.before("magic-2026.4") && p.Seats == DoublesSeats
+}
+
+// DeclinesDraw says whether an action declines a pending draw offer (game.DrawDeclining):
+// in doubles both boards play at once, so that somebody nearly always moves, and only an
+// action on the offerer's board, by the player across it, answers the offer; a move on
+// the other board, the offerer's partner's included, leaves it pending for the others to
+// accept. On one board every action of the opponent declines it, as in chess. The
+// match's audit does not re-decide an implicit decline, so no stored match changes.
+func (Rules) DeclinesDraw(st game.State, a game.Action, offerer int) bool {
+	if _, ok := st.(Table); ok {
+		return a.Seat != offerer && boardOf(a.Seat) == boardOf(offerer)
+	}
+	return a.Seat != offerer
 }
 
 // Withdraw is a seat's resignation while both teams stand (game.Withdrawing), which only
