@@ -104,7 +104,7 @@ func TestAReactionNamedByItsCard(t *testing.T) {
 			}
 			for _, bad := range []struct {
 				what, query, code string
-				args           map[string]any
+				args              map[string]any
 			}{
 				{"a reaction Bob does not hold", `mutation($m:ID!,$c:ID){react(matchId:$m, cardId:$c){version}}`, "ILLEGAL_MOVE", map[string]any{"c": missing}},
 				{"no card named", `mutation($m:ID!){act(matchId:$m, action:{react:{}}){version}}`, "BAD_USER_INPUT", nil},
