@@ -137,3 +137,61 @@ func sameError(a, b error) bool {
 	var ea, eb *game.Error
 	return a.Error() == b.Error() && errors.As(a, &ea) == errors.As(b, &eb) && (ea == nil || ea.Code == eb.Code)
 }
+
+// BenchmarkSnapshots measures a game's stored form at the last state of m: writing it,
+// reading it back, and, for comparison, folding the same match from its stored events as
+// a boot without a snapshot does (each payload decoded by the game's codec, then evolved).
+// Each reports the bytes it reads: the form's, or all the payloads'.
+func BenchmarkSnapshots(b *testing.B, rules game.Rules, m Folded) {
+	sn := rules.(game.Snapshotting)
+	st := m.States[len(m.States)-1]
+	enc, err := sn.EncodeState(st)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("encode", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := sn.EncodeState(st); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(enc)), "bytes/state")
+	})
+	b.Run("decode", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := sn.DecodeState(enc); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(enc)), "bytes/state")
+	})
+	type stored struct {
+		typ     string
+		payload []byte
+	}
+	var events []stored
+	size := 0
+	for _, e := range m.Events {
+		p, err := game.Encode(e)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events = append(events, stored{e.EventType(), p})
+		size += len(p)
+	}
+	codec := rules.Events()
+	b.Run("fold", func(b *testing.B) {
+		for b.Loop() {
+			var s game.State
+			for _, e := range events {
+				ev, err := codec.Decode(e.typ, codec.Schema(e.typ), e.payload)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s = rules.Evolve(s, ev)
+			}
+		}
+		b.ReportMetric(float64(size), "bytes/state")
+		b.ReportMetric(float64(len(events)), "events")
+	})
+}

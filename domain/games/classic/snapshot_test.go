@@ -197,55 +197,7 @@ func FuzzDecodeState(f *testing.F) {
 // comparison, folds the same game from its stored events as a boot without a snapshot
 // does (the payloads decoded by the game's codec, then evolved).
 func BenchmarkStoredState(b *testing.B) {
-	m := hundredPlies(b)
-	st := m.States[len(m.States)-1]
-	enc, err := Rules{}.EncodeState(st)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("encode", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := (Rules{}).EncodeState(st); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(enc)), "bytes/state")
-	})
-	b.Run("decode", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := (Rules{}).DecodeState(enc); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(enc)), "bytes/state")
-	})
-	type stored struct {
-		typ     string
-		payload []byte
-	}
-	var events []stored
-	size := 0
-	for _, e := range m.Events {
-		p, err := game.Encode(e)
-		if err != nil {
-			b.Fatal(err)
-		}
-		events = append(events, stored{e.EventType(), p})
-		size += len(p)
-	}
-	b.Run("fold", func(b *testing.B) {
-		for b.Loop() {
-			var s game.State
-			for _, e := range events {
-				ev, err := codec.Decode(e.typ, 1, e.payload)
-				if err != nil {
-					b.Fatal(err)
-				}
-				s = Rules{}.Evolve(s, ev)
-			}
-		}
-		b.ReportMetric(float64(size), "bytes/state")
-	})
+	gametest.BenchmarkSnapshots(b, Rules{}, hundredPlies(b))
 }
 
 // hundredPlies is a seeded game of 100 plies with a clock, from the usual start.

@@ -261,59 +261,10 @@ func FuzzDecodeState(f *testing.F) {
 // by the game's codec, then evolved).
 func BenchmarkStoredState(b *testing.B) {
 	for _, kind := range []snapshotMatch{{opts: game.Options{"clock": "5+3"}}, {opts: game.Options{"mode": Royale, "clock": "5+3"}}} {
-		m := randomMatch(b, Rules{}, kind, 1, 100)
-		st := m.States[len(m.States)-1]
-		enc, err := Rules{}.EncodeState(st)
-		if err != nil {
-			b.Fatal(err)
-		}
 		name := kind.opts["mode"]
 		if name == "" {
 			name = TwoPlayer
 		}
-		b.Run(name+"/encode", func(b *testing.B) {
-			for b.Loop() {
-				if _, err := (Rules{}).EncodeState(st); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(len(enc)), "bytes/state")
-		})
-		b.Run(name+"/decode", func(b *testing.B) {
-			for b.Loop() {
-				if _, err := (Rules{}).DecodeState(enc); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(len(enc)), "bytes/state")
-		})
-		type stored struct {
-			typ     string
-			payload []byte
-		}
-		var events []stored
-		size := 0
-		for _, e := range m.Events {
-			p, err := game.Encode(e)
-			if err != nil {
-				b.Fatal(err)
-			}
-			events = append(events, stored{e.EventType(), p})
-			size += len(p)
-		}
-		b.Run(name+"/fold", func(b *testing.B) {
-			for b.Loop() {
-				var s game.State
-				for _, e := range events {
-					ev, err := codec.Decode(e.typ, 1, e.payload)
-					if err != nil {
-						b.Fatal(err)
-					}
-					s = Rules{}.Evolve(s, ev)
-				}
-			}
-			b.ReportMetric(float64(size), "bytes/state")
-			b.ReportMetric(float64(len(events)), "events")
-		})
+		b.Run(name, func(b *testing.B) { gametest.BenchmarkSnapshots(b, Rules{}, randomMatch(b, Rules{}, kind, 1, 100)) })
 	}
 }

@@ -175,53 +175,5 @@ func BenchmarkStoredState(b *testing.B) {
 	for seed := uint64(0); len(m.Events) < 100 || (Rules{}).Status(m.States[len(m.States)-1]).Over; seed++ {
 		m = storedMatch(b, Rules{}, seed, "5+3", 60)
 	}
-	st := m.States[len(m.States)-1]
-	enc, err := Rules{}.EncodeState(st)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("encode", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := (Rules{}).EncodeState(st); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(enc)), "bytes/state")
-	})
-	b.Run("decode", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := (Rules{}).DecodeState(enc); err != nil {
-				b.Fatal(err)
-			}
-		}
-		b.ReportMetric(float64(len(enc)), "bytes/state")
-	})
-	type stored struct {
-		typ     string
-		payload []byte
-	}
-	var events []stored
-	size := 0
-	for _, e := range m.Events {
-		p, err := game.Encode(e)
-		if err != nil {
-			b.Fatal(err)
-		}
-		events = append(events, stored{e.EventType(), p})
-		size += len(p)
-	}
-	b.Run("fold", func(b *testing.B) {
-		for b.Loop() {
-			var s game.State
-			for _, e := range events {
-				ev, err := codec.Decode(e.typ, 1, e.payload)
-				if err != nil {
-					b.Fatal(err)
-				}
-				s = Rules{}.Evolve(s, ev)
-			}
-		}
-		b.ReportMetric(float64(size), "bytes/state")
-		b.ReportMetric(float64(len(events)), "events")
-	})
+	gametest.BenchmarkSnapshots(b, Rules{}, m)
 }
