@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -96,18 +98,17 @@ func (m *Matches) Restore(ctx context.Context, store eventstore.Store, pos int64
 	if err := decode(data, &s); err != nil {
 		return err
 	}
+	views, err := m.restoreViews(ctx, store, slices.Concat(s.Views, s.Moving))
+	if err != nil {
+		return err
+	}
 	byID := make(map[string]*MatchView, len(s.Views))
-	moving := map[string]*MatchView{}
-	for _, list := range []struct {
-		views []StoredView
-		into  map[string]*MatchView
-	}{{s.Views, byID}, {s.Moving, moving}} {
-		for _, sv := range list.views {
-			v, err := m.restoreView(ctx, store, sv)
-			if err != nil {
-				return err
-			}
-			list.into[v.ID] = v
+	moving := make(map[string]*MatchView, len(s.Moving))
+	for i, v := range views {
+		if i < len(s.Views) {
+			byID[v.ID] = v
+		} else {
+			moving[v.ID] = v
 		}
 	}
 	aside := map[string]*match.Unreplayable{}
@@ -119,6 +120,36 @@ func (m *Matches) Restore(ctx context.Context, store eventstore.Store, pos int64
 	m.byID, m.moving, m.aside, m.finished, m.pos = byID, moving, aside, s.Finished, pos
 	return nil
 }
+
+// restoreViews reads stored views back, restoreParallel at a time: a view folded again
+// reads its match's events, scattered over the store, and waits on the disk more than
+// it works.
+func (m *Matches) restoreViews(ctx context.Context, store eventstore.Store, stored []StoredView) ([]*MatchView, error) {
+	views := make([]*MatchView, len(stored))
+	errs := make([]error, len(stored))
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+	)
+	for range min(restoreParallel, len(stored)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(stored)) && ctx.Err() == nil; i = next.Add(1) - 1 {
+				if views[i], errs[i] = m.restoreView(ctx, store, stored[i]); errs[i] != nil {
+					next.Store(int64(len(stored))) // the first error ends the restore
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return views, ctx.Err()
+}
+
+// restoreParallel is how many views are read back at once: as many as the SQLite store's
+// read connections.
+const restoreParallel = 4
 
 // restoreView reads a stored view back: its rules are those its match pinned, its game
 // state the rules' stored form or, failing that, the fold of the match's events up to
