@@ -172,9 +172,9 @@ func TestSnapshotAndTailFoldAsFromZero(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := digests(whole)
-			// About 30 positions, each one after a different number of events of each
+			// About 15 positions, each one after a different number of events of each
 			// match: a snapshot at every position takes minutes.
-			for cut := int64(0); cut <= head; cut += head/30 + 1 {
+			for cut := int64(0); cut <= head; cut += head/15 + 1 {
 				before := readSide(reg)
 				if err := Rebuild(ctx, upTo{store, cut}, nil, projs(before)...); err != nil {
 					t.Fatal(err)
