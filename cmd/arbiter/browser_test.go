@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -218,11 +219,18 @@ func (p *tab) has(what, selector string) {
 	p.wait(what, `document.querySelector(`+jsString(selector)+`)`)
 }
 
+// clicks numbers every click of the tests: see click.
+var clicks atomic.Int64
+
 // click waits for an enabled element and clicks it in the same turn of the page's loop,
-// so that a list redrawn meanwhile cannot take it away between finding and clicking.
+// so that a list redrawn meanwhile cannot take it away between finding and clicking. It
+// clicks once: the wait's MutationObserver may run the expression again, on the click's
+// own changes, before it has seen it succeed (a second click would undo a selection), so
+// the page remembers the number of the click done.
 func (p *tab) click(what, selector string) {
 	p.b.t.Helper()
-	p.wait(what, `(() => { const el = document.querySelector(`+jsString(selector)+`); if (!el || el.disabled) return false; el.click(); return true; })()`)
+	n := clicks.Add(1)
+	p.wait(what, fmt.Sprintf(`(() => { if (window.__clicked === %d) return true; const el = document.querySelector(%s); if (!el || el.disabled) return false; el.click(); window.__clicked = %d; return true; })()`, n, jsString(selector), n))
 }
 
 // eval runs JavaScript in the page and returns its value as a string.
