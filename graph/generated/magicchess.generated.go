@@ -1301,6 +1301,38 @@ func (ec *executionContext) fieldContext_MagicChessTableBoard_reaction(_ context
 	return fc, nil
 }
 
+func (ec *executionContext) _MagicChessTableBoard_marks(ctx context.Context, field graphql.CollectedField, obj *magicchess.TableBoard) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessTableBoard_marks(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Marks, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []game.Mark) graphql.Marshaler {
+			return ec.marshalNMark2ᚕgithubᚗcomᚋarbiterᚑgamesᚋarbiterᚋdomainᚋgameᚐMarkᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessTableBoard_marks(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "MagicChessTableBoard",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Mark(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 // endregion **************************** field.gotpl *****************************
 
 // region    **************************** input.gotpl *****************************
@@ -1771,6 +1803,11 @@ func (ec *executionContext) _MagicChessTableBoard(ctx context.Context, sel ast.S
 		case "reaction":
 			out.Values[i] = ec._MagicChessTableBoard_reaction(ctx, field, obj)
 			if out.Values[i] == graphql.RequiredNull {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "marks":
+			out.Values[i] = ec._MagicChessTableBoard_marks(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		default:

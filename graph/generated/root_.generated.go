@@ -310,6 +310,7 @@ type ComplexityRoot struct {
 		Clock       func(childComplexity int) int
 		FEN         func(childComplexity int) int
 		InCheck     func(childComplexity int) int
+		Marks       func(childComplexity int) int
 		Moves       func(childComplexity int) int
 		Phase       func(childComplexity int) int
 		Reaction    func(childComplexity int) int
@@ -1801,6 +1802,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MagicChessTableBoard.InCheck(childComplexity), true
+	case "MagicChessTableBoard.marks":
+		if e.ComplexityRoot.MagicChessTableBoard.Marks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessTableBoard.Marks(childComplexity), true
 	case "MagicChessTableBoard.moves":
 		if e.ComplexityRoot.MagicChessTableBoard.Moves == nil {
 			break
@@ -5059,6 +5066,8 @@ type MagicChessTableBoard @goModel(model: "github.com/arbiter-games/arbiter/doma
   phase: String!
   "Advanced mode: the reaction window open on this board, for the seat across the board from the one who acted; the same for every viewer; null when none is."
   reaction: MagicChessReaction
+  "The cards face up on this board (lasting cards), on the squares they hold, seat the table's: public, as one board's marks are to every viewer."
+  marks: [Mark!]!
 }
 
 "A signal of doubles' team channel: a fixed set about one's own cards, no free text, no moves."
@@ -6141,6 +6150,8 @@ func (ec *executionContext) childFields_MagicChessTableBoard(ctx context.Context
 		return ec.fieldContext_MagicChessTableBoard_phase(ctx, field)
 	case "reaction":
 		return ec.fieldContext_MagicChessTableBoard_reaction(ctx, field)
+	case "marks":
+		return ec.fieldContext_MagicChessTableBoard_marks(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MagicChessTableBoard", field.Name)
 }

@@ -25,6 +25,9 @@ type TableBoard struct {
 	// the reaction window open on it, the same for every viewer; nil when none is.
 	Phase    string
 	Reaction *ReactionView
+	// The cards face up on this board (lasting cards), each on the squares it holds, its
+	// seat the table's: public, as a one-board view shows them to everyone.
+	Marks []game.Mark
 }
 
 // clock is the table's clock as one reading of the four seats' times (clock.Timed): no
@@ -110,7 +113,10 @@ func (t Table) view(p game.Viewpoint) *View {
 func (t Table) tableBoard(b int, status game.Status) TableBoard {
 	s := &t.Boards[b]
 	tb := TableBoard{Board: b, FEN: s.Pos.FEN(), Seats: [2]int{seatOn(b, 0), seatOn(b, 1)}, ToAct: -1,
-		InCheck: s.Pos.InCheck(), Moves: slices.Clone(s.Record)}
+		InCheck: s.Pos.InCheck(), Moves: slices.Clone(s.Record), Marks: s.marks()}
+	for i := range tb.Marks {
+		tb.Marks[i].Seat = seatOn(b, tb.Marks[i].Seat)
+	}
 	for c := range tb.Pockets {
 		tb.Pockets[c] = s.Pos.Pocket(colour(c)).String()
 	}

@@ -236,7 +236,7 @@ func (r Rules) Board(st game.State) game.Board {
 	if !ok || !s.started {
 		return game.Board{}
 	}
-	b := game.Board{FEN: s.Pos.FEN(), InCheck: s.Pos.InCheck(), Marks: []game.Mark{}, Checked: []int{}}
+	b := game.Board{FEN: s.Pos.FEN(), InCheck: s.Pos.InCheck(), Checked: []int{}}
 	if s.Phase == Play && s.Window == nil && s.opening == nil && !r.Status(s).Over {
 		for _, m := range s.moves() {
 			b.LegalMoves = append(b.LegalMoves, m.UCI())
@@ -247,6 +247,14 @@ func (r Rules) Board(st game.State) game.Board {
 			b.Checked = append(b.Checked, seat)
 		}
 	}
+	b.Marks = s.marks()
+	return b
+}
+
+// marks are the lasting cards face up on the board, each on the squares it holds (its
+// pieces' squares; a card on a whole side, its owner's king's), seats the board's own.
+func (s State) marks() []game.Mark {
+	out := []game.Mark{}
 	for _, l := range s.Lasting {
 		note := fmt.Sprintf("%s, %d of seat %d's turns left", l.Effect, l.Left, l.Seat)
 		squares := l.Squares | s.Pos.SquaresOf(l.Pieces...)
@@ -255,10 +263,10 @@ func (r Rules) Board(st game.State) game.Board {
 			squares = chess.BB(k)
 		}
 		for _, sq := range squares.Squares() {
-			b.Marks = append(b.Marks, game.Mark{Square: sq.String(), Kind: l.Card, Seat: l.Seat, Note: note})
+			out = append(out, game.Mark{Square: sq.String(), Kind: l.Card, Seat: l.Seat, Note: note})
 		}
 	}
-	return b
+	return out
 }
 
 // MoveList gives the moves in SAN and the cards as "[card targets]", in order.
