@@ -84,6 +84,14 @@ export class Board {
     }
   }
 
+  // select picks what a move starts from without clicking a square: a piece in hand
+  // ("N@", whose moves are its drops), as clicking it beside the board does.
+  select(from) {
+    fill(this.picker);
+    this.selected = this.props.legal.some((m) => m.from === from) ? from : null;
+    this.paint();
+  }
+
   click(sq) {
     const { legal, targets } = this.props;
     fill(this.picker);

@@ -10,6 +10,7 @@ import { Clocks } from "./clock.js";
 import { ChessView } from "./chess.js";
 import { SovereignView } from "./sovereign.js";
 import { ArenaView } from "./arena.js";
+import { DoublesView } from "./doubles.js";
 
 const HAND = "hand { slot playable targets reason card { id name ... on UnfairChessCard { cost } } } seats { seat handSize deckSize }";
 const MARKS = "marks { square kind seat note }";
@@ -23,11 +24,13 @@ export const MATCH = `
   result { winner winners draw reason }
   clock { control seats { seat remainingMs } running since }
   rematch { id }
+  boards { board fen whiteInHand blackInHand seats toAct inCheck phase moves ${MARKS}
+    clock { control seats { seat remainingMs } running since } }
   state {
     __typename
     ... on ChessState { board { fen inCheck legalMoves } }
     ... on UnfairChessState { board { fen inCheck legalMoves ${MARKS} } ${HAND} }
-    ... on MagicChessState { board { fen inCheck legalMoves ${MARKS} } ${HAND} }
+    ... on MagicChessState { board { fen inCheck legalMoves ${MARKS} } ${HAND} signals { seat signal } }
     ... on SovereignChessState { board { fen legalMoves checked interregnum ${MARKS}
         colours { square colour } armies { colour owner controller } sides { side seat colour } } }
     ... on SolwarisState { map width height cells phase turn acting purse reason
@@ -96,6 +99,7 @@ export function matchPage(root, id, { watch }) {
     playing,
     names,
     act: (action) => run("mutation($m: ID!, $a: ActionInput!, $c: ID) { act(matchId: $m, action: $a, commandId: $c) { version } }", { a: action }),
+    run,
     mutate: (name) => run(`mutation($m: ID!, $c: ID) { ${name}(matchId: $m, commandId: $c) { version } }`),
   };
   const button = (label, name, attrs = {}) => h("button", { type: "button", "data-action": name, onclick: () => ctx.mutate(name), ...attrs }, label);
@@ -153,7 +157,8 @@ export function matchPage(root, id, { watch }) {
       m.status === "FINISHED" ? h("a", { href: "#/replay/" + m.id, "data-link": "replay" }, "Replay") : h("a", { href: "#/watch/" + m.id }, "Watch link"),
       " · ", h("a", { href: `/matches/${m.id}.ndjson` }, "events (ndjson)"),
       m.game === "CHESS" || m.game === "UNFAIR_CHESS" ? [" · ", h("a", { href: `/matches/${m.id}.pgn` }, "PGN")] : "");
-    const View = views[m.state?.__typename];
+    // Ajedrez Mágico's doubles: both boards (Match.boards), not the one of the state.
+    const View = m.boards?.length ? DoublesView : views[m.state?.__typename];
     if (!View) {
       view = null;
       const taken = m.seats.filter((s) => s.player).length;
@@ -163,6 +168,7 @@ export function matchPage(root, id, { watch }) {
       return;
     }
     if (!(view instanceof View)) {
+      view?.stop?.();
       view = new View(ctx);
       fill(stage, view.el);
     }
@@ -197,6 +203,7 @@ export function matchPage(root, id, { watch }) {
     stop?.();
     socket.close();
     clocks.stop();
+    view?.stop?.();
     clearInterval(poll);
   };
 }
