@@ -64,7 +64,7 @@ func (r *Resolver) exports(limit *limiter) http.Handler {
 func exportStatus(err error) (string, int) {
 	code := game.CodeOf(err)
 	switch code {
-	case game.NotFound:
+	case game.NotFound, game.NotHosted:
 		return string(code), http.StatusNotFound
 	case game.Unauthenticated:
 		return string(code), http.StatusUnauthorized

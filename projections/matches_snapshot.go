@@ -51,6 +51,9 @@ type StoredAside struct {
 	Match   string
 	Version int64
 	Err     string
+	// NotHosted is the game of a match set aside because this server does not host it
+	// (match.GameNotHosted), so that its refusal says so after a restore too.
+	NotHosted string `json:",omitempty"`
 }
 
 // Format implements Stored.
@@ -65,7 +68,11 @@ func (m *Matches) Save() (int64, []byte, error) {
 	s := StoredMatches{Finished: slices.Clone(m.finished)}
 	for _, id := range slices.Sorted(maps.Keys(m.aside)) {
 		u := m.aside[id]
-		s.Aside = append(s.Aside, StoredAside{Match: u.Match, Version: u.Version, Err: u.Err.Error()})
+		a := StoredAside{Match: u.Match, Version: u.Version, Err: u.Err.Error()}
+		if nh := (*match.GameNotHosted)(nil); errors.As(u.Err, &nh) {
+			a.NotHosted = nh.Game
+		}
+		s.Aside = append(s.Aside, a)
 	}
 	pos := m.pos
 	m.mu.RUnlock()
@@ -113,7 +120,11 @@ func (m *Matches) Restore(ctx context.Context, store eventstore.Store, pos int64
 	}
 	aside := map[string]*match.Unreplayable{}
 	for _, a := range s.Aside {
-		aside[a.Match] = &match.Unreplayable{Match: a.Match, Version: a.Version, Err: errors.New(a.Err)}
+		var err error = errors.New(a.Err)
+		if a.NotHosted != "" {
+			err = &match.GameNotHosted{Stream: matchstream.Name(a.Match), Game: a.NotHosted, Hosted: m.folder.Games.IDs()}
+		}
+		aside[a.Match] = &match.Unreplayable{Match: a.Match, Version: a.Version, Err: err}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()

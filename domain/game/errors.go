@@ -20,6 +20,9 @@ const (
 	// Unavailable: the match exists but its stored events do not replay, so the server
 	// set it aside; nothing can be done on it until an operator repairs the store.
 	Unavailable Code = "MATCH_UNAVAILABLE"
+	// NotHosted: the match exists, but it is of a game this server does not host (a store
+	// shared with servers of other builds); a server that hosts the game serves it.
+	NotHosted Code = "GAME_NOT_HOSTED"
 )
 
 // Error is a rejected command: nothing was recorded. Reason is for a person to read.

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -40,7 +41,7 @@ func (f Folder) Rules(first Stored) (game.Rules, error) {
 	created := d.(MatchCreated)
 	rules, err := f.Games.Get(created.Game)
 	if err != nil {
-		return nil, err
+		return nil, &GameNotHosted{Stream: first.Stream, Game: created.Game, Hosted: f.Games.IDs()}
 	}
 	if v := rules.Info().RulesVersion; v != created.RulesVersion {
 		if p, ok := rules.(game.Pinned); ok {
@@ -72,6 +73,20 @@ func (e *UnknownRulesVersion) Error() string {
 		e.Stream, e.Game, e.Version, strings.Join(e.Have, ", "), e.Version)
 }
 
+// GameNotHosted is the error of a match of a game this build does not host. Nothing is
+// wrong with the match: a server that hosts Game serves and verifies it, and this one
+// sets it aside (an *Unreplayable wraps this error) and refuses it with game.NotHosted.
+type GameNotHosted struct {
+	Stream string   // the match's stream
+	Game   string   // the game's ID, as the match's first event names it
+	Hosted []string // the games this build hosts
+}
+
+func (e *GameNotHosted) Error() string {
+	return fmt.Sprintf("%s is a match of %s, which this server does not host (it hosts %s): serve and verify it with a server that hosts %s",
+		e.Stream, e.Game, strings.Join(e.Hosted, ", "), e.Game)
+}
+
 // Decode reads one stored event of a match played under rules.
 func (ev Stored) Decode(rules game.Rules) (game.Event, error) {
 	d, err := Decode(rules, ev.Type, ev.Schema, ev.Payload)
@@ -98,8 +113,14 @@ func (e *Unreplayable) Error() string {
 func (e *Unreplayable) Unwrap() error { return e.Err }
 
 // Refusal is what a caller is told of a match set aside: its ID and what an operator can
-// run, not the cause, which is for the server's log.
+// run, not the cause, which is for the server's log; of a match of a game not hosted
+// here, that (game.NotHosted), and where to ask instead.
 func (e *Unreplayable) Refusal() *game.Error {
+	if nh := (*GameNotHosted)(nil); errors.As(e.Err, &nh) {
+		return &game.Error{Code: game.NotHosted, Err: e, Reason: fmt.Sprintf(
+			"match %s is a match of %s, a game this server does not host (it hosts %s): ask a server that hosts %s; the match is not lost",
+			e.Match, nh.Game, strings.Join(nh.Hosted, ", "), nh.Game)}
+	}
 	return &game.Error{Code: game.Unavailable, Err: e, Reason: fmt.Sprintf(
 		"match %s is unavailable: its stored events do not replay; the server's operator can see why with `arbiter verify --match %s`", e.Match, e.Match)}
 }

@@ -4060,7 +4060,10 @@ var sources = []*ast.Source{
 # in GameState, its mutations, its cards. This schema is the contract: resolvers stay thin
 # and call the engine.
 # Errors carry extensions.code: ILLEGAL_MOVE, NOT_YOUR_TURN, UNAUTHENTICATED, FORBIDDEN,
-# NOT_FOUND, BAD_USER_INPUT, CONFLICT, and a reason a person can read.
+# NOT_FOUND, BAD_USER_INPUT, CONFLICT, and a reason a person can read. A match that exists
+# but is of a game this server does not host (a store shared with another build) is
+# GAME_NOT_HOSTED, naming the game: ask a server that hosts it. A match's existence is
+# public (match(id) is null for none, for anyone), so telling it apart hides nothing.
 
 "An instant, RFC 3339 with nanoseconds, UTC."
 scalar Time
