@@ -107,9 +107,16 @@ func playOnce(ctx context.Context, games *game.Registry, sc Scenario, seed uint6
 	if err != nil {
 		return Entry{}, nil, err
 	}
+	// The whole match: its teams' hidden streams too, when it keeps them, in the store's
+	// order, as a finished match's export shows them to anyone.
+	if matchstream.Covering(snap.Rules, snap.State.Plan) {
+		if evs, _, err = matchstream.Read(ctx, t.e.Store(), t.ID, matchstream.Teams(snap.State), matchstream.Cursor{}, 0); err != nil {
+			return Entry{}, nil, err
+		}
+	}
 	h := replay.ExportHeader{
 		Match: t.ID, Game: snap.State.Game, RulesVersion: snap.State.RulesVersion, Status: string(snap.State.Status),
-		Version: evs[len(evs)-1].Version, Viewer: "spectator", ExportedAt: t.now,
+		Version: snap.Version, Viewer: "spectator", ExportedAt: t.now,
 	}
 	lines := make([]replay.ExportLine, len(evs))
 	for i, ev := range evs {

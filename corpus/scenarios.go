@@ -8,6 +8,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // Scenario is one archived match: how it is opened and played, and what it must show to
@@ -166,6 +167,29 @@ var Scenarios = []Scenario{
 		},
 	},
 	{
+		Name: "magic-doubles-signals", About: "Ajedrez Mágico doubles, covert signals archived in the teams' hidden streams (from magic-2026.4)", Game: "MAGIC_CHESS", Seats: 4,
+		Options: game.Options{"boards": "2"}, Seed: 1,
+		Play: func(t *Table) error {
+			// Signals in the planning and in play: each is stored in its team's hidden
+			// stream, which the export holds beside the match's own.
+			for seat, sig := range []string{"save-ready", "no-save", "card-next", "hand-low"} {
+				if err := t.Act(seat, magicchess.SendSignal{Signal: sig}); err != nil {
+					return err
+				}
+			}
+			if _, err := t.Play(20, nil); err != nil {
+				return err
+			}
+			for seat, sig := range []string{"hand-low", "save-ready", "no-save", "card-next"} {
+				if err := t.Act(seat, magicchess.SendSignal{Signal: sig}); err != nil {
+					return err
+				}
+			}
+			return playOut(t)
+		},
+		Want: hiddenSignals,
+	},
+	{
 		Name: "magic-doubles-resign", About: "Ajedrez Mágico doubles, a player resigns: its team loses on both boards (from magic-2026.4)", Game: "MAGIC_CHESS", Seats: 4,
 		Options: game.Options{"boards": "2"}, Seed: 1,
 		Play: func(t *Table) error {
@@ -227,4 +251,24 @@ func timedOut(p Played) error {
 		}
 	}
 	return errors.New("no turn ended by its timeout")
+}
+
+// hiddenSignals checks that every signal of the match is in its team's hidden stream, and
+// that both teams' streams are there.
+func hiddenSignals(p Played) error {
+	teams := map[int]int{}
+	for _, ev := range p.Events {
+		if ev.Type != "Signalled" {
+			continue
+		}
+		_, team, ok := matchstream.HiddenOf(ev.Stream)
+		if !ok {
+			return fmt.Errorf("a signal in stream %s, not in a hidden one", ev.Stream)
+		}
+		teams[team]++
+	}
+	if teams[0] == 0 || teams[1] == 0 {
+		return fmt.Errorf("the hidden streams hold the signals %v by team: both teams signalled", teams)
+	}
+	return nil
 }

@@ -2,10 +2,12 @@ package graph
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -125,21 +127,46 @@ func (r *Resolver) exportNDJSON(ctx context.Context, w *bytes.Buffer, id string)
 	if m.ViewerID != "" {
 		h.Viewer = "player:" + m.ViewerID
 	}
-	var lines []replay.ExportLine
+	var evs []eventstore.Event
+	keep := func(ev eventstore.Event) bool { evs = append(evs, ev); return true }
 	// Up to the match as the caller sees it, a spectator's delay included.
-	h.Version, err = r.eachEvent(ctx, matchstream.Name(id), 0, int64(m.Version), func(ev eventstore.Event) bool {
+	h.Version, err = r.eachEvent(ctx, matchstream.Name(id), 0, int64(m.Version), keep)
+	if err != nil {
+		return fmt.Errorf("reading match %s for its export: %w", id, err)
+	}
+	for _, t := range exportedTeams(v, viewer) {
+		if _, err := r.eachEvent(ctx, matchstream.Hidden(id, t), 0, v.At.HiddenVersion(t), keep); err != nil {
+			return fmt.Errorf("reading match %s for its export: %w", id, err)
+		}
+	}
+	// In the store's order, the order the match is folded in (matchstream.Cursor); the
+	// positions themselves are not exported.
+	slices.SortStableFunc(evs, func(a, b eventstore.Event) int { return cmp.Compare(a.Position, b.Position) })
+	lines := make([]replay.ExportLine, len(evs))
+	for i, ev := range evs {
 		shown := viewer.Event(v.Rules, ev)
 		if shown.Redacted {
 			h.Redacted++
 		}
-		lines = append(lines, replay.LineOf(shown.Event, shown.Redacted))
-		return true
-	})
-	if err != nil {
-		return fmt.Errorf("reading match %s for its export: %w", id, err)
+		lines[i] = replay.LineOf(shown.Event, shown.Redacted)
 	}
 	if h.Version != int64(m.Version) {
 		return errors.New("the store holds fewer events than the read side: try again")
 	}
 	return replay.WriteExport(w, h, lines)
+}
+
+// exportedTeams lists the teams whose hidden streams (matchstream.Hidden) an export holds
+// for viewer: in a match that keeps them, its own team's while the match is live (what
+// its state already shows it), and every team's once the viewer sees the match over, when
+// every secret of it is shown. Nobody else reads a hidden stream while the match is live:
+// not even that one exists.
+func exportedTeams(v *projections.MatchView, viewer projections.Viewer) []int {
+	switch {
+	case v.Rules == nil || !matchstream.Covering(v.Rules, v.State.Plan):
+		return nil
+	case viewer.Finished:
+		return matchstream.Teams(v.State)
+	}
+	return slices.Compact(slices.Sorted(slices.Values(viewer.Teams)))
 }

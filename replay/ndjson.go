@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -201,11 +202,13 @@ func VerifyExport(games *game.Registry, x Export) Report {
 func verifyExport(games *game.Registry, x Export, fair bool) Report {
 	stream := matchstream.Name(x.Header.Match)
 	r := Report{Stream: stream, MatchID: x.Header.Match, Game: x.Header.Game, Events: len(x.Lines)}
-	if len(x.Lines) > 0 {
-		r.Version = x.Lines[len(x.Lines)-1].Version
+	for _, l := range x.Lines {
+		if l.Stream == stream {
+			r.Version = l.Version
+		}
 	}
 	if r.Version != x.Header.Version {
-		r.add(0, CheckVersion, "the header says the export ends at version %d, its last line is version %d", x.Header.Version, r.Version)
+		r.add(0, CheckVersion, "the header says the export ends at version %d, its last line of %s is version %d", x.Header.Version, stream, r.Version)
 	}
 	evs := make([]eventstore.Event, len(x.Lines))
 	var hidden []int64
@@ -215,8 +218,8 @@ func verifyExport(games *game.Registry, x Export, fair bool) Report {
 			r.add(l.Version, CheckDecode, "%v", err)
 			return r
 		}
-		if ev.Stream != stream {
-			r.add(l.Version, CheckChain, "the line belongs to stream %q, the header's match is %q", ev.Stream, x.Header.Match)
+		if id, ok := matchstream.Of(ev.Stream); !ok || id != x.Header.Match {
+			r.add(l.Version, CheckChain, "the line belongs to stream %q, not to the header's match %q", ev.Stream, x.Header.Match)
 			return r
 		}
 		evs[i] = ev
@@ -234,17 +237,39 @@ func verifyExport(games *game.Registry, x Export, fair bool) Report {
 	return r
 }
 
-// linked checks the chain of an export with hidden events: versions from 1, each line's
-// PrevHash the hash of the line before, and each visible event's hash recomputed.
+// linked checks the chains of an export with hidden events, each stream's apart (the
+// match's own, and the hidden streams it holds): versions from 1, each line's PrevHash the
+// hash of the line of its stream before, and each visible event's hash recomputed.
 func linked(r *Report, lines []ExportLine, evs []eventstore.Event) {
-	err := eventstore.VerifyLinks(evs, func(i int) bool { return lines[i].Redacted })
-	var ce *eventstore.ChainError
-	switch {
-	case errors.As(err, &ce) && ce.Misnumbered:
-		r.add(ce.Version, CheckVersion, "%s: the export has a gap or a duplicate", ce.Reason)
-	case errors.As(err, &ce):
-		r.add(ce.Version, CheckChain, "%s", ce.Reason)
-	case err != nil:
-		r.add(0, CheckChain, "%v", err)
+	var streams []string
+	for _, ev := range evs {
+		if !slices.Contains(streams, ev.Stream) {
+			streams = append(streams, ev.Stream)
+		}
+	}
+	for _, s := range streams {
+		var (
+			own      []eventstore.Event
+			redacted []bool
+		)
+		for i, ev := range evs {
+			if ev.Stream == s {
+				own, redacted = append(own, ev), append(redacted, lines[i].Redacted)
+			}
+		}
+		where := ""
+		if s != r.Stream {
+			where = s + ": "
+		}
+		err := eventstore.VerifyLinks(own, func(i int) bool { return redacted[i] })
+		var ce *eventstore.ChainError
+		switch {
+		case errors.As(err, &ce) && ce.Misnumbered:
+			r.add(ce.Version, CheckVersion, "%s%s: the export has a gap or a duplicate", where, ce.Reason)
+		case errors.As(err, &ce):
+			r.add(ce.Version, CheckChain, "%s%s", where, ce.Reason)
+		case err != nil:
+			r.add(0, CheckChain, "%s%v", where, err)
+		}
 	}
 }

@@ -74,9 +74,13 @@ func VerifyReceiptExport(pub ed25519.PublicKey, signed []byte, x Export) (Receip
 	if err != nil {
 		return ReceiptReport{}, err
 	}
-	hashes := make([]string, len(x.Lines))
-	for i, l := range x.Lines {
-		hashes[i] = l.Hash
+	// The match's receipt covers its own stream; the lines of its hidden streams, which an
+	// export holds for their team or once the match is over, are not in it.
+	var hashes []string
+	for _, l := range x.Lines {
+		if l.Stream == matchstream.Name(x.Header.Match) {
+			hashes = append(hashes, l.Hash)
+		}
 	}
 	r := ReceiptReport{Head: h, Events: len(hashes)}
 	if err := receipt.Check(h, hashes); err != nil {
