@@ -21,6 +21,9 @@ type snapshotMatch struct {
 	opts    game.Options // for Setup; nil when start is given
 	start   string       // a two-player position (pieces, then the rest), instead of Setup's
 	version string       // the rules version pinned; "" is RulesVersion
+	// quiet: no defection and no steering to repeated positions, so that the fifty-move
+	// and seventy-five-move counts grow (with start, whose few pieces rarely meet).
+	quiet bool
 }
 
 var snapshotMatches = []snapshotMatch{
@@ -31,17 +34,19 @@ var snapshotMatches = []snapshotMatch{
 	{opts: game.Options{}, version: "rulebook-2017.1"},
 	{opts: game.Options{"mode": Royale}, version: "rulebook-2017.1"},
 	{opts: game.Options{"mode": Royale, "clock": "0.5+1"}, version: "rulebook-2017.2"},
-	{start: "wki1 bki16 wrb3 brc14 wnd5 bnm12"}, // few pieces: repetitions and the fifty-move rule come near
+	{start: "wki1 bki16 wrb3 brc14 wnd5 bnm12"}, // few pieces: repetitions come near
+	{start: "wki1 bki16 wrb3 brc14 wnd5 bnm12", quiet: true},
 }
 
 // TestStoredStates plays seeded random matches of every mode, with and without a clock,
 // under every rules version, with the opening choice, defections, draw claims, Royale's
-// resignations and flags, steering towards repeated positions, and checks the stored
-// form at every action (gametest.Snapshots). It holds for every seed.
+// resignations and flags, steering towards repeated positions or away from them (to the
+// fifty-move and seventy-five-move rules), and checks the stored form at every action
+// (gametest.Snapshots). It holds for every seed.
 func TestStoredStates(t *testing.T) {
-	seeds := 16
+	seeds := 2 * len(snapshotMatches)
 	if testing.Short() {
-		seeds = 8
+		seeds = len(snapshotMatches)
 	}
 	for seed := range uint64(seeds) {
 		kind := snapshotMatches[seed%uint64(len(snapshotMatches))]
@@ -116,7 +121,7 @@ func randomMatch(t testing.TB, rules Rules, kind snapshotMatch, seed uint64, act
 		case claims && st.Game.ClaimableDraw() && rng.IntN(4) == 0:
 			evs, err = rules.Decide(st, game.Action{Seat: status.ToAct[0], At: now, Do: game.ClaimDraw{}})
 		default:
-			evs, err = rules.Decide(st, game.Action{Seat: status.ToAct[0], At: now, Do: game.Move{Notation: pick(rng, rules, st, seen, kind.start != "")}})
+			evs, err = rules.Decide(st, game.Action{Seat: status.ToAct[0], At: now, Do: game.Move{Notation: pick(rng, rules, st, seen, kind)}})
 		}
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
@@ -134,11 +139,24 @@ func repetition(p sovereign.Position) string {
 	return n[:strings.LastIndexByte(n, ' ')]
 }
 
-// pick draws a legal move: one time in three a defection when there is one, one time in
-// two (always, with repeat) one that repeats a position met before when there is one.
-func pick(rng *rand.Rand, rules Rules, st State, seen map[string]bool, repeat bool) string {
+// pick draws a legal move: for a quiet kind of match any but a defection; else one time
+// in three a defection when there is one, one time in two (always from a given start)
+// one that repeats a position met before when there is one.
+func pick(rng *rand.Rand, rules Rules, st State, seen map[string]bool, kind snapshotMatch) string {
 	moves := rules.Board(st).LegalMoves
 	pos := st.Game.Position()
+	repeat := kind.start != "" && !kind.quiet
+	if kind.quiet {
+		var plain []string
+		for _, m := range moves {
+			if !strings.HasPrefix(m, "=") {
+				plain = append(plain, m)
+			}
+		}
+		if len(plain) > 0 {
+			return plain[rng.IntN(len(plain))]
+		}
+	}
 	if !repeat && rng.IntN(3) == 0 {
 		for _, i := range rng.Perm(len(moves)) {
 			if strings.HasPrefix(moves[i], "=") {
