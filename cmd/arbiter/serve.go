@@ -72,6 +72,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *abortAfter < 0 || *registrations < 0 {
 		return fmt.Errorf("--abort-after and --registrations-per-hour must be 0 or more (got %s and %d)", *abortAfter, *registrations)
 	}
+	if *snaps.every < 0 || *snaps.interval < 0 {
+		return fmt.Errorf("--snapshot-every and --snapshot-interval must be 0 (only on a graceful stop) or more (got %d and %s)", *snaps.every, *snaps.interval)
+	}
 	if *lease <= 0 || *renew <= 0 || 2**renew >= *lease {
 		return fmt.Errorf("--writer-renew must be above 0 and under half of --writer-lease, so that one renewal may be missed (got %s and %s)", *renew, *lease)
 	}

@@ -31,6 +31,8 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		{[]string{"--bot-forfeit-after", "0s"}, "--bot-forfeit-after must be above 0"},
 		{[]string{"--writer-lease", "4s", "--writer-renew", "2s"}, "--writer-renew must be above 0 and under half of --writer-lease"},
 		{[]string{"--writer-renew", "0s"}, "--writer-renew must be above 0"},
+		{[]string{"--snapshot-every", "-1"}, "--snapshot-every and --snapshot-interval must be 0"},
+		{[]string{"--snapshot-interval", "-1m"}, "--snapshot-every and --snapshot-interval must be 0"},
 	} {
 		var stdout, stderr strings.Builder
 		// --key in the test's directory: a postgres:// store's default key is ./arbiter.key.
