@@ -159,6 +159,8 @@ type benchResult struct {
 	P50, P99, Max time.Duration // of engine.Handle, per move
 	Finished      int           // matches ended afterwards (resigned, agreed, or over by the rules)
 	CPU           time.Duration // CPU time of the whole process (user and system) in the timed part
+	GCs           uint32        // garbage collections in the timed part
+	GCPause       time.Duration // their stop-the-world pauses, in all
 	// Commits is what the store's writer did in the timed part, if it tells
 	// (eventstore.CommitObserver): its transactions' durations and sizes.
 	Commits commitStats
@@ -169,6 +171,9 @@ type commitStats struct {
 	Count, Appends int
 	P50, P99, Max  time.Duration
 	Over10ms       int
+	// Busy is the writer's time in transactions: near the timed part's length, the
+	// writer is the bottleneck and a move waits for whole transactions in a queue.
+	Busy time.Duration
 }
 
 func summarizeCommits(cs []eventstore.Commit) commitStats {
@@ -177,6 +182,7 @@ func summarizeCommits(cs []eventstore.Commit) commitStats {
 	for i, c := range cs {
 		st.Appends += c.Appends
 		took[i] = c.Took
+		st.Busy += c.Took
 		if c.Took > 10*time.Millisecond {
 			st.Over10ms++
 		}
@@ -200,9 +206,11 @@ func (r benchResult) print(w io.Writer) {
 	fmt.Fprintf(w, "moves:   %d durable moves in %s: %.0f moves/s\n", r.Moves, r.Elapsed.Round(time.Millisecond), r.MovesPerSecond())
 	fmt.Fprintf(w, "latency: per move (from when it was due, with --rate) p50 %s, p99 %s, max %s\n", r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
 	fmt.Fprintf(w, "cpu:     %s of CPU per move (all goroutines, the store's writer included)\n", r.CPUPerMove().Round(time.Microsecond))
+	fmt.Fprintf(w, "gc:      %d collections, %s of pauses in all\n", r.GCs, r.GCPause.Round(time.Microsecond))
 	if c := r.Commits; c.Count > 0 {
 		fmt.Fprintf(w, "commits: %d appends in %d transactions (%.1f each), each took p50 %s, p99 %s, max %s; %d over 10ms\n",
 			c.Appends, c.Count, float64(c.Appends)/float64(c.Count), c.P50.Round(time.Microsecond), c.P99.Round(time.Microsecond), c.Max.Round(time.Microsecond), c.Over10ms)
+		fmt.Fprintf(w, "writer:  in transactions %.0f%% of the timed part\n", 100*c.Busy.Seconds()/r.Elapsed.Seconds())
 	}
 }
 
@@ -253,6 +261,8 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 	if cfg.OnStart != nil {
 		cfg.OnStart()
 	}
+	var mem0, mem1 runtime.MemStats
+	runtime.ReadMemStats(&mem0)
 	start, cpu0 := time.Now(), cputime.Used()
 	quit := make(chan struct{})
 	var reporter sync.WaitGroup
@@ -302,6 +312,8 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		return nil
 	})
 	res.Elapsed, res.CPU = time.Since(start), cputime.Used()-cpu0
+	runtime.ReadMemStats(&mem1)
+	res.GCs, res.GCPause = mem1.NumGC-mem0.NumGC, time.Duration(mem1.PauseTotalNs-mem0.PauseTotalNs)
 	if cfg.OnStop != nil {
 		cfg.OnStop()
 	}

@@ -72,6 +72,19 @@ func TestBenchSmall(t *testing.T) {
 	if moves != 360 || appends < moves || commits < 1 || commits > appends {
 		t.Errorf("bench counted %d moves, %d appends in %d commits:\n%s", moves, appends, commits, out)
 	}
+	// The writer's share of the timed part: its transactions run one after another
+	// within it, so more than the whole would be a miscount.
+	var busy, gcs int
+	if i := strings.Index(out, "writer:  "); i < 0 {
+		t.Errorf("bench output lacks the writer's share:\n%s", out)
+	} else if _, err := fmt.Sscanf(out[i:], "writer:  in transactions %d%%", &busy); err != nil || busy < 1 || busy > 100 {
+		t.Errorf("bench output: the writer in transactions %d%% of the time (%v):\n%s", busy, err, out)
+	}
+	if i := strings.Index(out, "gc: "); i < 0 {
+		t.Errorf("bench output lacks the garbage collections:\n%s", out)
+	} else if _, err := fmt.Sscanf(out[i:], "gc: %d collections", &gcs); err != nil {
+		t.Errorf("bench output: %v:\n%s", err, out)
+	}
 	for _, p := range profiles {
 		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
 			t.Errorf("bench wrote no profile %s: %v", p, err)
