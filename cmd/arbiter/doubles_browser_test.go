@@ -173,3 +173,17 @@ func TestFirefoxWatchesDoubles(t *testing.T) {
 		t.Fatalf("the spectator's page shows %s signals", got)
 	}
 }
+
+// TestBrowserDoublesAgainstTheBot: Ann chooses doubles in the lobby's form and plays the
+// bot, which takes the three other seats; her page shows her board first, and, once she
+// has ended her planning, the bot's first move on board B, live.
+func TestBrowserDoublesAgainstTheBot(t *testing.T) {
+	_, _, ann := browserPlayer(t, "Ann")
+	ann.wait("Ajedrez Mágico's doubles in the form", `(() => { const s = document.querySelector("form.create select[name=game]"); if (!s?.querySelector("option[value=MAGIC_CHESS]")) return false;
+		s.value = "MAGIC_CHESS"; s.dispatchEvent(new Event("change")); const b = document.querySelector("form.create select[name=boards]"); if (b.hidden) return false; b.value = "2"; return true; })()`)
+	ann.click("Play the bot", `form.create [data-action=bot]`)
+	ann.wait("four seats taken, two boards, Ann's first", `document.querySelectorAll("ul.seats li").length >= 4 && !/free seat/.test(document.querySelector("section.match").textContent) &&
+		Array.from(document.querySelectorAll(".table-board"), (s) => s.dataset.board).join(" ") === "0 1"`)
+	ann.click("ready", `[data-choice=ready]`)
+	ann.wait("the bot's first move on board B", `document.querySelector(".table-board[data-board='1']").dataset.last !== ""`)
+}

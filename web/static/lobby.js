@@ -9,6 +9,8 @@ import { gameName, resultText } from "./match.js";
 const ROW = "id game status rated createdAt options { key value } seats { seat player { id name } } result { winners draw reason }";
 const MODES = { SOVEREIGN_CHESS: ["TWO_PLAYER", "ROYALE"], MAGIC_CHESS: ["CLASSIC", "ADVANCED"] };
 const CLOCKS = ["", "1+0", "3+2", "5+3", "10+0", "15+10"];
+// BOARDS: the games played on one board or two (option boards): Ajedrez Mágico's doubles.
+const BOARDS = { MAGIC_CHESS: [["1", "one board"], ["2", "doubles: two boards, four players"]] };
 
 export function lobbyPage(root) {
   const status = h("p", { class: "status", role: "status" });
@@ -72,13 +74,17 @@ async function join(id, status) {
 
 function createForm(status) {
   const game = h("select", { name: "game" });
-  const mode = h("select", { name: "mode", hidden: true });
+  const mode = h("select", { name: "mode", hidden: true, "aria-label": "Mode" });
+  const boards = h("select", { name: "boards", hidden: true, "aria-label": "Boards" });
   const clock = h("select", { name: "clock" }, CLOCKS.map((c) => h("option", { value: c }, c || "no clock")));
   const rated = h("input", { type: "checkbox", name: "rated" });
   const showModes = () => {
     const modes = MODES[game.value] || [];
     fill(mode, modes.map((x) => h("option", { value: x }, x.toLowerCase().replace("_", " "))));
     mode.hidden = !modes.length;
+    const choices = BOARDS[game.value] || [];
+    fill(boards, choices.map(([value, text]) => h("option", { value }, text)));
+    boards.hidden = !choices.length;
   };
   game.addEventListener("change", showModes);
   gql("{ games { id name } }").then((d) => {
@@ -92,6 +98,7 @@ function createForm(status) {
       return;
     }
     const options = clock.value ? [{ key: "clock", value: clock.value }] : [];
+    if (!boards.hidden && boards.value !== "1") options.push({ key: "boards", value: boards.value });
     const input = { game: game.value, rated: rated.checked && !withBot, options, commandId: commandId() };
     if (!mode.hidden) input.mode = mode.value;
     try {
@@ -111,7 +118,7 @@ function createForm(status) {
   }
   return h("form", { class: "create", onsubmit: (e) => e.preventDefault() },
     h("h2", {}, "New match"),
-    h("label", {}, "Game ", game), " ", mode, " ",
+    h("label", {}, "Game ", game), " ", mode, " ", boards, " ",
     h("label", {}, "Clock ", clock), " ",
     h("label", {}, rated, " rated"), " ",
     h("button", { type: "button", "data-action": "create", onclick: () => create(false) }, "Create and wait for an opponent"), " ",
