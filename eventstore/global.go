@@ -21,8 +21,15 @@ import (
 // encoding.
 const globalDomain = "arbiter.global.v1"
 
-// headDomain names what a head signature signs.
-const headDomain = "arbiter.head.v1"
+// headDomain names what a head signature signs; publicHeadDomain what a public head's
+// signs.
+const (
+	headDomain       = "arbiter.head.v1"
+	publicHeadDomain = "arbiter.head.public.v1"
+)
+
+// publicDomain separates the public chain's hashes from the others.
+const publicDomain = "arbiter.public.v1"
 
 // GlobalHash returns the hex SHA-256 that chains the event at position, whose own hash is
 // hash, to the event before it in global order, whose GlobalHash is prev ("" at position
@@ -33,18 +40,24 @@ func GlobalHash(prev string, position int64, hash string) string {
 	return encoding(buf[:0]).string(globalDomain).string(prev).int(position).string(hash).sum()
 }
 
-// Head is the end of a store's global chain as the store signed it at a commit.
+// Head is the end of a store's global chain as the store signed it at a commit, or, when
+// Public, the end of its public chain (PublicChain) as the server signed it.
 type Head struct {
-	Position  int64     // of the last event, 0 for an empty store
-	Hash      string    // the GlobalHash of the event at Position, "" at 0
-	Time      time.Time // when it was signed, UTC
+	Position  int64     // of the last event, 0 for an empty store; when Public, the count of public events
+	Hash      string    // the GlobalHash of the event at Position, "" at 0; when Public, the PublicChain's Hash
+	Time      time.Time // when it was signed, UTC; when Public, the time of the last public event
 	Signature []byte    // over Message, by the store's Signer; nil if the store has none
+	Public    bool      // a head of the public chain, which a hidden stream's events do not move
 }
 
-// Message returns the bytes a head's signature signs: the position, the global hash and the
-// time, each length-prefixed as in Hash.
+// Message returns the bytes a head's signature signs: the kind of head, the position, the
+// hash and the time, each length-prefixed as in Hash.
 func (h Head) Message() []byte {
-	return encoding(nil).string(headDomain).int(h.Position).string(h.Hash).int(h.Time.UnixNano())
+	domain := headDomain
+	if h.Public {
+		domain = publicHeadDomain
+	}
+	return encoding(nil).string(domain).int(h.Position).string(h.Hash).int(h.Time.UnixNano())
 }
 
 // Signer signs the heads of a store. It must be safe for concurrent use.
@@ -107,4 +120,36 @@ func (c *GlobalChain) Next(e Event) error {
 	}
 	c.Position, c.Hash, c.Stream = e.Position, e.GlobalHash, e.Stream
 	return err
+}
+
+// PublicChain is the chain of a store's public events: every event but those of streams
+// whose very events are a secret (a team's hidden stream, matchstream.Hidden), in global
+// order. The global chain covers every event, so its head moves with a secret one and its
+// position counts them; a head of the public chain, shown to anyone, moves with public
+// events alone and tells nothing of the others. The zero value is the empty chain.
+type PublicChain struct {
+	Count int64     // public events chained
+	Hash  string    // "" for none; else SHA-256 over the Hash before, Count and the event's hash
+	Time  time.Time // of the last public event
+}
+
+// Next chains ev, the public event after the last one chained.
+func (c *PublicChain) Next(ev Event) {
+	c.Count++
+	var buf [256]byte
+	c.Hash = encoding(buf[:0]).string(publicDomain).string(c.Hash).int(c.Count).string(ev.Hash).sum()
+	c.Time = ev.Time.UTC()
+}
+
+// Head returns the chain's head signed by signer (unsigned if nil), at the time of its last
+// event: the same events give the same head, on any node and whenever it is asked.
+func (c PublicChain) Head(signer Signer) Head {
+	h := Head{Position: c.Count, Hash: c.Hash, Time: time.Unix(0, c.Time.UnixNano()).UTC(), Public: true}
+	if c.Count == 0 {
+		h.Time = time.Time{}
+	}
+	if signer != nil {
+		h.Signature = signer.Sign(h.Message())
+	}
+	return h
 }

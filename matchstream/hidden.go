@@ -47,6 +47,11 @@ func HiddenOf(stream string) (id string, team int, ok bool) {
 	return id, team, true
 }
 
+// Public reports whether the events of stream may be counted by anyone: every stream's
+// but a hidden one's, or one named like it (their content is another matter, for
+// projections/redact.go).
+func Public(stream string) bool { return !strings.HasPrefix(stream, hiddenPrefix) }
+
 // Of returns the match of any of its streams, its public one or a hidden one.
 func Of(stream string) (string, bool) {
 	if id, ok := MatchID(stream); ok {

@@ -5,9 +5,11 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
 	"github.com/arbiter-games/arbiter/serverkey"
 )
 
@@ -41,8 +43,10 @@ type StoreReport struct {
 	Signed   eventstore.Head  // the head the store signed at its last commit
 	Logged   int              // heads of the head log checked
 	Key      string           // the fingerprint of the public key the signatures were checked with
+	Public   int64            // public events read (eventstore.PublicChain)
 	Problems []StoreProblem   // at most maxProblems
 	seen     map[int64]string // global hash at the positions of the signed heads
+	public   map[int64]string // public chain's hash at the counts of the public heads logged
 }
 
 // OK reports whether the store verified.
@@ -78,7 +82,9 @@ func (r *StoreReport) add(position int64, stream, format string, args ...any) {
 //   - Each head of logged (the head log kept outside the store; nil for none): its
 //     signature verifies, the store reaches its position, and holds the same global hash
 //     there. This catches a store rolled back to an older state with its older signed head:
-//     an SQLite file without its -wal, or restored from a copy.
+//     an SQLite file without its -wal, or restored from a copy. A public head (the one
+//     /signed-head shows, which a client keeps) is checked alike against the store's
+//     public chain: its count of public events, and its hash there.
 //
 // A problem goes into the report; the error is for a store that could not be read.
 func VerifyStore(ctx context.Context, store SignedReader, pub ed25519.PublicKey, logged []eventstore.Head) (StoreReport, error) {
@@ -86,12 +92,19 @@ func VerifyStore(ctx context.Context, store SignedReader, pub ed25519.PublicKey,
 	if err != nil {
 		return StoreReport{}, fmt.Errorf("replay: reading the signed head: %w", err)
 	}
-	r := StoreReport{Signed: signed, Logged: len(logged), Key: serverkey.Fingerprint(pub), seen: map[int64]string{}}
-	want := map[int64]bool{signed.Position: true}
+	r := StoreReport{Signed: signed, Logged: len(logged), Key: serverkey.Fingerprint(pub), seen: map[int64]string{}, public: map[int64]string{}}
+	want, wantPublic := map[int64]bool{signed.Position: true}, map[int64]bool{}
 	for _, h := range logged {
-		want[h.Position] = true
+		if h.Public {
+			wantPublic[h.Position] = true
+		} else {
+			want[h.Position] = true
+		}
 	}
-	var chain eventstore.GlobalChain
+	var (
+		chain  eventstore.GlobalChain
+		public eventstore.PublicChain
+	)
 	for {
 		page, err := store.ReadAll(ctx, chain.Position, 4096)
 		if err != nil {
@@ -111,10 +124,16 @@ func VerifyStore(ctx context.Context, store SignedReader, pub ed25519.PublicKey,
 			if want[ev.Position] {
 				r.seen[ev.Position] = ev.GlobalHash
 			}
+			if matchstream.Public(ev.Stream) {
+				public.Next(ev)
+				if wantPublic[public.Count] {
+					r.public[public.Count] = public.Hash
+				}
+			}
 		}
 		r.Events += int64(len(page))
 	}
-	r.Last = chain.Position
+	r.Last, r.Public = chain.Position, public.Count
 	r.checkSigned(pub)
 	r.checkLogged(pub, logged)
 	return r, nil
@@ -147,8 +166,22 @@ func (r *StoreReport) checkSigned(pub ed25519.PublicKey) {
 }
 
 func (r *StoreReport) checkLogged(pub ed25519.PublicKey, logged []eventstore.Head) {
-	var beyond *eventstore.Head
+	var beyond, beyondPublic *eventstore.Head
 	for i, h := range logged {
+		if h.Public {
+			switch got, ok := r.public[h.Position]; {
+			case !serverkey.Verify(pub, h.Message(), h.Signature):
+				r.add(0, "", "head log, line %d: the signature of the public head (signed %s) does not verify with key %s: the line was forged or changed", i+1, stamp(h.Time), r.Key)
+			case h.Position > r.Public:
+				if beyondPublic == nil || h.Position > beyondPublic.Position {
+					beyondPublic = &logged[i]
+				}
+			case h.Position > 0 && (!ok || got != h.Hash):
+				r.add(0, "", "head log, line %d: the public head of %s has public chain hash %q, the store %q: the store was rewritten, or rolled back and written again",
+					i+1, stamp(h.Time), h.Hash, got)
+			}
+			continue
+		}
 		switch got, ok := r.seen[h.Position]; {
 		case !serverkey.Verify(pub, h.Message(), h.Signature):
 			r.add(h.Position, "", "head log, line %d: the signature (signed %s) does not verify with key %s: the line was forged or changed", i+1, stamp(h.Time), r.Key)
@@ -167,6 +200,10 @@ func (r *StoreReport) checkLogged(pub ed25519.PublicKey, logged []eventstore.Hea
 		r.add(beyond.Position, "", "the head log has a head signed %s at position %d, but the store ends at position %d: events %d to %d, acknowledged, are missing (the store was cut short or rolled back, e.g. an SQLite file without its -wal)",
 			stamp(beyond.Time), beyond.Position, r.Last, r.Last+1, beyond.Position)
 	}
+	if b := beyondPublic; b != nil {
+		r.add(0, "", "the head log has a head signed of the public chain at %s covering %d public events, but the store holds %d: public events %d to %d, acknowledged, are missing (the store was cut short or rolled back)",
+			stamp(b.Time), b.Position, r.Public, r.Public+1, b.Position)
+	}
 }
 
 // HeadReader is the part of an event store that CheckSignedHead reads.
@@ -177,9 +214,10 @@ type HeadReader interface {
 
 // CheckSignedHead is the cheap part of VerifyStore, for a server's boot: it reads the signed
 // head and at most two events, not the whole store. It checks the store's signed head
-// (signature, the last event, its global hash) and the last head of logged. A store that
-// fails it lost acknowledged events or was changed; serving it would sign its state as
-// genuine. The error names the first problem; VerifyStore tells more.
+// (signature, the last event, its global hash) and the last store head of logged (a public
+// head, which only a reading of the whole store can check, is left to VerifyStore). A
+// store that fails it lost acknowledged events or was changed; serving it would sign its
+// state as genuine. The error names the first problem; VerifyStore tells more.
 func CheckSignedHead(ctx context.Context, store HeadReader, pub ed25519.PublicKey, logged []eventstore.Head) error {
 	signed, err := store.SignedHead(ctx)
 	if err != nil {
@@ -189,6 +227,7 @@ func CheckSignedHead(ctx context.Context, store HeadReader, pub ed25519.PublicKe
 	if err != nil {
 		return fmt.Errorf("replay: reading the head position: %w", err)
 	}
+	logged = slices.DeleteFunc(slices.Clone(logged), func(h eventstore.Head) bool { return h.Public })
 	if len(logged) > 0 {
 		logged = logged[len(logged)-1:]
 	}

@@ -25,12 +25,14 @@ type line struct {
 	Hash      string    `json:"hash"`
 	Time      time.Time `json:"time"`
 	Signature []byte    `json:"signature"`
+	Public    bool      `json:"public,omitempty"` // a head of the public chain (eventstore.PublicChain)
 }
 
-// Line returns h as one line of the log, newline included: what the server also answers
-// at /signed-head, so that a client can keep heads in a log of its own.
+// Line returns h as one line of the log, newline included: the format in which the server
+// also answers its public head at /signed-head, so that a client can keep heads in a log
+// of its own.
 func Line(h eventstore.Head) ([]byte, error) {
-	b, err := json.Marshal(line{h.Position, h.Hash, h.Time.UTC(), h.Signature})
+	b, err := json.Marshal(line{h.Position, h.Hash, h.Time.UTC(), h.Signature, h.Public})
 	return append(b, '\n'), err
 }
 
@@ -74,7 +76,7 @@ func Read(path string) ([]eventstore.Head, error) {
 		if err := json.Unmarshal(b, &l); err != nil {
 			return nil, fmt.Errorf("head log %s, line %d: %w", path, i+1, err)
 		}
-		heads = append(heads, eventstore.Head{Position: l.Position, Hash: l.Hash, Time: l.Time.UTC(), Signature: l.Signature})
+		heads = append(heads, eventstore.Head{Position: l.Position, Hash: l.Hash, Time: l.Time.UTC(), Signature: l.Signature, Public: l.Public})
 	}
 	return heads, nil
 }
