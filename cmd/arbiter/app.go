@@ -210,6 +210,8 @@ type app struct {
 	economy  *projections.Economy
 	choices  *projections.Choices
 	disputes *projections.Disputes
+	public   *projections.PublicHead // what /signed-head signs
+	key      *serverkey.Key          // signs it; nil signs none
 	settle   *settlement.Process
 	metrics  *metrics.Registry
 	limits   graph.Limits
@@ -262,6 +264,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures, Now: tw.now, Random: tw.random}),
 	}
 	a.readSide(reg, cfg, log)
+	a.key = cfg.key
 	if err := a.restoreSnapshot(ctx, reg, cfg, log); err != nil {
 		return nil, err
 	}
@@ -272,7 +275,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	log.Info("rebuilding the read side", "events", head)
 	start := time.Now()
 	restore := lessGC()
-	err = projections.Rebuild(ctx, store, nil, a.matches, a.cards, a.economy, a.choices, a.disputes, a.settle) // from the snapshot's positions, if any
+	err = projections.Rebuild(ctx, store, nil, a.matches, a.cards, a.economy, a.choices, a.disputes, a.public, a.settle) // from the snapshot's positions, if any
 	restore()
 	if err != nil {
 		return nil, err
@@ -312,6 +315,9 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 				return err
 			}
 			if err := a.disputes.Apply(ev); err != nil {
+				return err
+			}
+			if err := a.public.Apply(ev); err != nil {
 				return err
 			}
 			if err := a.settle.Apply(ev); err != nil {
@@ -481,15 +487,19 @@ func (a *app) handler() http.Handler {
 	return mux
 }
 
-// signedHead answers /signed-head with the head the store signed at its last commit, as
-// a line of the head log: whoever appends it to a file of their own, away from the server,
-// keeps a head log that `arbiter verify --head-log` checks.
+// signedHead answers /signed-head with the head of the store's public chain that the read
+// side has reached, signed with the server key, as a line of the head log: whoever
+// appends it to a file of their own, away from the server, keeps a head log that `arbiter
+// verify --head-log` checks. It is not the store's own head, whose position counts the
+// events of hidden streams too (a team's secrets): a spectator polling it could count them.
+// A mutation is answered once the read side applied its events, so the head served then
+// covers them.
 func (a *app) signedHead(w http.ResponseWriter, r *http.Request) {
-	h, err := a.store.SignedHead(r.Context())
-	var line []byte
-	if err == nil {
-		line, err = headlog.Line(h)
+	var signer eventstore.Signer
+	if a.key != nil {
+		signer = a.key
 	}
+	line, err := headlog.Line(a.public.Head(signer))
 	if err != nil {
 		http.Error(w, "the signed head cannot be read: "+err.Error(), http.StatusServiceUnavailable)
 		return

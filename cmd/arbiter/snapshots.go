@@ -65,12 +65,13 @@ func (a *app) readSide(reg *game.Registry, cfg appConfig, log *slog.Logger) {
 	a.choices = projections.NewChoices(reg)
 	a.ratings = a.economy.RatingsModel()
 	a.disputes = projections.NewDisputes()
+	a.public = projections.NewPublicHead()
 	a.settle = settlement.New(a.engine, log, settlement.Shared(a.economy))
 }
 
 // stored is a's read models in the order they are fed.
 func (a *app) stored() []projections.Stored {
-	return []projections.Stored{a.matches, a.cards, a.economy, a.choices, a.disputes, a.settle}
+	return []projections.Stored{a.matches, a.cards, a.economy, a.choices, a.disputes, a.public, a.settle}
 }
 
 // asProjections is ms as the projections Rebuild takes.

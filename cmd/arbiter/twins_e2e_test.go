@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -268,6 +269,32 @@ func (tw *twins) compare(when string) {
 		}
 		if !bytes.Equal(got[0], got[1]) {
 			tw.t.Fatalf("%s, %s reads the twins differently:\nwith %s    %s\nwithout %s %s", when, w.name, tw.secret, got[0], tw.secret, got[1])
+		}
+	}
+	tw.comparePolled(when)
+}
+
+// comparePolled checks that what anyone may poll outside the API reads the same on both
+// twins: the signed head a client keeps in a head log of its own (/signed-head), and
+// readiness (/readyz). /metrics is left out: it is the operator's, and counts every
+// command, covert ones included (docs/operations.md, What the server exposes).
+func (tw *twins) comparePolled(when string) {
+	tw.t.Helper()
+	for _, path := range []string{"/signed-head", "/readyz"} {
+		var got [2][]byte
+		for i, srv := range tw.srv {
+			resp, err := http.Get(srv.url + path)
+			if err != nil {
+				tw.t.Fatalf("%s: %s: %v", when, path, err)
+			}
+			got[i], err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != http.StatusOK {
+				tw.t.Fatalf("%s: %s answered %d: %s (%v)", when, path, resp.StatusCode, got[i], err)
+			}
+		}
+		if !bytes.Equal(got[0], got[1]) {
+			tw.t.Fatalf("%s, a spectator polls %s differently on the twins:\nwith %s    %s\nwithout %s %s", when, path, tw.secret, got[0], tw.secret, got[1])
 		}
 	}
 }
