@@ -288,9 +288,14 @@ func VerifyAll(ctx context.Context, store Reader, games *game.Registry, opts Opt
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				evs, err := readStream(ctx, store, streams[i])
-				if id, ok := matchstream.MatchID(streams[i]); ok && err == nil {
-					evs, err = readMatch(ctx, store, games, id)
+				var (
+					evs []eventstore.Event
+					err error
+				)
+				if id, ok := matchstream.MatchID(streams[i]); ok {
+					evs, err = readMatch(ctx, store, games, id) // its own stream and its hidden ones
+				} else {
+					evs, err = readStream(ctx, store, streams[i])
 				}
 				if err == nil {
 					reports[i] = verifyEvents(games, streams[i], evs, opts.Fairness && revealed(evs))
