@@ -108,8 +108,9 @@ func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
 			if !seen {
 				c = seenCommand{firstEvent: en.keys.eventHash(ev.ID), firstVersion: int32(en.version), basis: -1, team: -1}
 				if _, team, hidden := matchstream.HiddenOf(ev.Stream); hidden {
-					basis, _ := matchstream.BasisOf(ev.Payload)
-					c.basis, c.team = int32(basis), int32(team)
+					// A covert event is live only on the basis the fold stands at
+					// (matchstream.Cursor.Next), so that is its basis.
+					c.basis, c.team = int32(en.at.Version), int32(team)
 				}
 			}
 			c.lastVersion, c.lastPosition = int32(en.version), ev.Position
