@@ -40,7 +40,7 @@ func fairnessModel(st match.State) *model.Fairness {
 	if st.SeedRevealed {
 		seed := hex.EncodeToString(st.Seed)
 		f.Seed = &seed
-		if !st.StartedAt.IsZero() { // a match cancelled before its start drew nothing
+		if st.Started() {
 			ms := hex.EncodeToString(st.GameSeed(st.Seed))
 			f.MatchSeed = &ms
 		}

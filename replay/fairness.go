@@ -91,7 +91,7 @@ func (f *Fairness) fill(a *match.Audit) {
 		}
 		f.Entropies = append(f.Entropies, fmt.Sprintf("%x (%s)", s.Entropy, by))
 	}
-	if seed, err := hex.DecodeString(f.Seed); err == nil && f.Seed != "" && !st.StartedAt.IsZero() {
+	if seed, err := hex.DecodeString(f.Seed); err == nil && f.Seed != "" && st.Started() {
 		f.MatchSeed = hex.EncodeToString(st.GameSeed(seed))
 	}
 }

@@ -59,7 +59,6 @@ type Audit struct {
 	seed   []byte         // from SeedDrawn
 	fair   bool           // the audit of the match's fairness (Fairness)
 	reveal []byte         // the seed revealed at the end, under fair
-	begun  bool           // MatchStarted was checked
 	drawn  []Drawn        // the random outcomes recomputed, under fair
 	setup  []game.Emitted // opening events still expected from Setup
 	overAt int64          // version of the game event after which the game was over
@@ -313,7 +312,6 @@ func (a *Audit) evolve(version int64, d game.Event) (ok bool) {
 // seed, to compare it with the events that follow.
 func (a *Audit) started(ev Stored) {
 	st := &a.st
-	a.begun = true
 	if st.Status != Open {
 		a.report(ev.Version, CheckLifecycle, "MatchStarted while the match is %s", statusName(st.Status))
 		return
@@ -586,7 +584,7 @@ func (a *Audit) entropy(version int64, e SeatTaken) {
 func (a *Audit) revealed(version int64, e SeedRevealed) {
 	st := &a.st
 	var want []byte
-	if st.Fairness != fairness.Legacy && a.begun {
+	if st.Fairness != fairness.Legacy && st.Started() {
 		want = st.GameSeed(e.Seed)
 	}
 	if !bytes.Equal(e.MatchSeed, want) {

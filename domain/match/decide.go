@@ -290,8 +290,8 @@ func end(s State, winners []int, reason string) []game.Emitted {
 		winners = []int{}
 	}
 	revealed := SeedRevealed{Seed: s.Seed}
-	if s.Fairness != fairness.Legacy && s.Status == Live {
-		revealed.MatchSeed = s.GameSeed(s.Seed) // a match cancelled before its start has none
+	if s.Fairness != fairness.Legacy && s.Started() {
+		revealed.MatchSeed = s.GameSeed(s.Seed)
 	}
 	return game.PublicEvents(MatchEnded{Winners: winners, Reason: reason}, revealed)
 }

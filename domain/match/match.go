@@ -91,6 +91,11 @@ func Commitment(seed []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// Started reports whether play started (MatchStarted, stamped with the last join's time):
+// the game dealt its opening from the match seed (GameSeed). A match cancelled before its
+// start drew nothing, so it has no match seed to reveal or check.
+func (s *State) Started() bool { return !s.StartedAt.IsZero() }
+
 // GameSeed is the seed the game draws every random outcome of the match from: under V1
 // the match seed derived from the server's seed and each seat's entropy (fairness.MatchSeed),
 // under Legacy the server's seed itself. seed is the server's seed (State.Seed, or the one
