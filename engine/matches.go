@@ -329,7 +329,6 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	if err := e.setAside(matchID); err != nil {
 		return Ack{}, err
 	}
-	stream := matchstream.Name(matchID)
 	fp, err := fingerprint(cmd)
 	if err != nil {
 		return Ack{}, err
@@ -387,11 +386,13 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		if len(emitted) == 0 {
 			return Ack{}, fmt.Errorf("engine: %T on match %s decided nothing", cmd, matchID)
 		}
-		to, expected, basis := stream, en.version, int64(-1)
-		if team, covert, err := covertTeam(emitted); err != nil {
+		to, err := streamOf(matchID, emitted)
+		if err != nil {
 			return Ack{}, fmt.Errorf("engine: %T on match %s: %w", cmd, matchID, err)
-		} else if covert {
-			to, expected, basis = matchstream.Hidden(matchID, team), en.at.HiddenVersion(team), en.version
+		}
+		expected, basis := en.version, int64(-1)
+		if _, team, covert := matchstream.HiddenOf(to); covert {
+			expected, basis = en.at.HiddenVersion(team), en.version
 		}
 		proposed, err := e.propose(r, to, emitted, meta, basedOn(fp, basis), now)
 		if err != nil {
@@ -447,27 +448,24 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	}
 }
 
-// covertTeam says whether a decision is covert (game.Covert), and whose: a covert
-// decision goes to its team's hidden stream. One that mixes covert and public events, or
-// two teams' secrets, is refused: the store appends to one stream at a time, so its halves
-// could not land together.
-func covertTeam(emitted []game.Emitted) (team int, covert bool, err error) {
+// streamOf returns the one stream of match id a decision goes to (matchstream.StreamOf):
+// a covert decision to its team's hidden stream, any other to the match's own. One whose
+// events belong in two streams (covert and public events, or two teams' secrets) is
+// refused: the store appends to one stream at a time, so its halves could not land
+// together.
+func streamOf(id string, emitted []game.Emitted) (string, error) {
+	var to string
 	for i, em := range emitted {
-		c := game.IsCovert(em.Event)
-		t, isTeam := em.Visibility.Team()
-		if c && !isTeam {
-			return 0, false, fmt.Errorf("the covert %s has visibility %q, not a team's", em.Event.EventType(), em.Visibility)
+		s, err := matchstream.StreamOf(id, em.Event, em.Visibility)
+		if err != nil {
+			return "", err
 		}
-		switch {
-		case i == 0:
-			team, covert = t, c
-		case c != covert:
-			return 0, false, fmt.Errorf("the rules decided covert and public events together (%s and %s)", emitted[0].Event.EventType(), em.Event.EventType())
-		case c && t != team:
-			return 0, false, fmt.Errorf("the rules decided the secrets of teams %d and %d together", team, t)
+		if i > 0 && s != to {
+			return "", fmt.Errorf("the rules decided %s for %s and %s for %s together", emitted[0].Event.EventType(), to, em.Event.EventType(), s)
 		}
+		to = s
 	}
-	return team, covert, nil
+	return to, nil
 }
 
 // basedOn is the fingerprint of a command decided on a public version: a covert

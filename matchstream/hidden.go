@@ -19,6 +19,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
@@ -59,6 +60,21 @@ func Of(stream string) (string, bool) {
 	}
 	id, _, ok := HiddenOf(stream)
 	return id, ok
+}
+
+// StreamOf returns the stream of match id that an event with visibility vis is stored in:
+// a covert event (game.Covert) in its team's hidden stream, any other in the match's own
+// stream. The engine appends by it and verify checks by it. A covert event that is not a
+// team's has no stream: its secret would be no one's.
+func StreamOf(id string, e game.Event, vis visibility.Visibility) (string, error) {
+	if !game.IsCovert(e) {
+		return Name(id), nil
+	}
+	team, ok := vis.Team()
+	if !ok {
+		return "", fmt.Errorf("the covert %s has visibility %q, not a team's", e.EventType(), vis)
+	}
+	return Hidden(id, team), nil
 }
 
 // Covering reports whether a match of rules and plan keeps hidden streams.

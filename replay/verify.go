@@ -205,10 +205,12 @@ func audit(games *game.Registry, r *Report, evs []eventstore.Event, fair bool) (
 			r.add(version, CheckDecode, "%v", err)
 			return result()
 		}
-		if hidden := stored.Stream != matchstream.Name(r.MatchID); hidden != game.IsCovert(d) {
-			// A covert event in the match's own stream would be counted by everyone; a
-			// public one in a hidden stream would never reach them.
-			r.add(version, CheckSight, "%s is stored in %s: covert %v", ev.Type, stored.Stream, game.IsCovert(d))
+		// A covert event in the match's own stream would be counted by everyone; a public
+		// one in a hidden stream would never reach them.
+		if want, err := matchstream.StreamOf(r.MatchID, d, ev.Visibility); err != nil {
+			r.add(version, CheckSight, "%s is stored in %s: %v", ev.Type, stored.Stream, err)
+		} else if want != stored.Stream {
+			r.add(version, CheckSight, "%s is stored in %s: covert %v, it belongs in %s", ev.Type, stored.Stream, game.IsCovert(d), want)
 		}
 		if !a.Check(ev, d) {
 			return result()
