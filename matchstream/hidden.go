@@ -229,3 +229,56 @@ func Read(ctx context.Context, r Reader, id string, teams []int, c Cursor, page 
 	n, _ := slices.BinarySearchFunc(evs, cut+1, func(e eventstore.Event, p int64) int { return cmp.Compare(e.Position, p) })
 	return evs[:n], more || n < len(evs), nil
 }
+
+// ReadAll returns every event of match id: its own stream's and, when the rules its first
+// event pins keep them, its teams' hidden streams', in global order, read page events of
+// each stream at a time (see Read; page <= 0: all at once). A first event that does not
+// fold (a game this binary does not host, a damaged store) leaves the hidden streams
+// unread: the match's audit reports it. An unknown match has no event.
+func ReadAll(ctx context.Context, r Reader, games *game.Registry, id string, page int) ([]eventstore.Event, error) {
+	first, err := r.ReadStream(ctx, Name(id), 0, 1)
+	if err != nil {
+		return nil, fmt.Errorf("matchstream: reading %s: %w", Name(id), err)
+	}
+	if len(first) == 0 {
+		return nil, nil
+	}
+	var teams []int
+	if rules, st, err := (match.Folder{Games: games}).Apply(id, nil, match.State{}, 0, Record(first[0])); err == nil && Covering(rules, st.Plan) {
+		teams = Teams(st)
+	}
+	var (
+		all []eventstore.Event
+		c   Cursor
+	)
+	for {
+		evs, more, err := Read(ctx, r, id, teams, c, page)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, evs...)
+		for _, ev := range evs {
+			c.past(ev)
+		}
+		if !more {
+			return all, nil
+		}
+	}
+}
+
+// past moves c past ev, an event of one of the match's streams, without checking that it
+// comes next: for a reader that leaves the checks to whoever folds or audits the events.
+func (c *Cursor) past(ev eventstore.Event) {
+	if _, ok := MatchID(ev.Stream); ok {
+		c.Version = ev.Version
+		return
+	}
+	if _, team, ok := HiddenOf(ev.Stream); ok {
+		hidden := slices.Clone(c.Hidden)
+		for len(hidden) <= team {
+			hidden = append(hidden, 0)
+		}
+		hidden[team] = ev.Version
+		c.Hidden = hidden
+	}
+}

@@ -5,7 +5,6 @@
 package replay
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +18,7 @@ import (
 
 // Reader is the part of an event store that replay reads.
 type Reader interface {
-	ReadStream(ctx context.Context, stream string, after int64, limit int) ([]eventstore.Event, error)
+	matchstream.Reader
 	ReadAll(ctx context.Context, after int64, limit int) ([]eventstore.Event, error)
 }
 
@@ -124,24 +123,12 @@ func Fold(games *game.Registry, evs []eventstore.Event) (Snapshot, error) {
 }
 
 // readMatch reads every event of a match: its own stream's and, for a game that keeps
-// them, its teams' hidden streams', in the store's global order.
+// them, its teams' hidden streams', in the store's global order (matchstream.ReadAll).
 func readMatch(ctx context.Context, store Reader, games *game.Registry, matchID string) ([]eventstore.Event, error) {
-	evs, err := readStream(ctx, store, matchstream.Name(matchID))
-	if err != nil || len(evs) == 0 {
-		return evs, err
+	evs, err := matchstream.ReadAll(ctx, store, games, matchID, pageSize)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
 	}
-	first, err := Fold(games, evs[:1])
-	if err != nil || !matchstream.Covering(first.Rules, first.State.Plan) {
-		return evs, nil // the match's own audit reports a first event that does not fold
-	}
-	for _, t := range matchstream.Teams(first.State) {
-		hidden, err := readStream(ctx, store, matchstream.Hidden(matchID, t))
-		if err != nil {
-			return nil, err
-		}
-		evs = append(evs, hidden...)
-	}
-	slices.SortStableFunc(evs, func(a, b eventstore.Event) int { return cmp.Compare(a.Position, b.Position) })
 	return evs, nil
 }
 
