@@ -418,15 +418,15 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			e.forget(matchID) // the append may or may not have landed: reload next time
 			return Ack{}, appendError("appending to "+to, err)
 		}
+		if err := e.foldAppended(ctx, en, to, expected, proposed, res); err != nil {
+			e.forget(matchID)
+			return Ack{}, maybeApplied(err)
+		}
 		if basis >= 0 {
 			// A covert append is checked against the public stream, which it could not be
-			// appended with: the catch-up folds what another node appended there before it,
+			// appended with: the fold takes in what another node appended there before it,
 			// and then finds it void (matchstream.Cursor.Next), and the command is decided
 			// again on the state that is.
-			if err := e.catchUp(ctx, en); err != nil {
-				e.forget(matchID)
-				return Ack{}, maybeApplied(err)
-			}
 			c, seen := en.commands[en.keys.of(meta.Actor, meta.CommandID)]
 			if !seen {
 				if attempt+1 >= e.cfg.MaxRetries {
@@ -438,10 +438,6 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			a := c.ack(matchID)
 			a.Duplicate = res.Duplicate
 			return a, nil
-		}
-		if err := e.foldAppended(ctx, en, proposed, res); err != nil {
-			e.forget(matchID)
-			return Ack{}, maybeApplied(err)
 		}
 		a := Ack{MatchID: matchID, FirstVersion: res.FirstVersion, LastVersion: res.LastVersion, LastPosition: res.LastPosition, Duplicate: res.Duplicate}
 		return a, nil
@@ -478,20 +474,26 @@ func basedOn(fp string, basis int64) string {
 	return fmt.Sprintf("%s@%d", fp, basis)
 }
 
-// foldAppended brings the cache past an append that just succeeded. When the store says
-// the events landed right after the cached version, at consecutive positions, they are
+// foldAppended brings the cache past an append to stream, whose version was expected,
+// that just succeeded. When the store says the events landed right after that version, at
+// consecutive positions, and nothing of the match can have come before them, they are
 // exactly the proposed ones, so they are folded without reading them back: that saves a
 // store read per command. In any other case (a duplicate of an earlier append, a store
 // that spreads positions) the cache catches up from the store, which holds the truth.
-func (e *Engine) foldAppended(ctx context.Context, en *entry, proposed []eventstore.Proposed, res eventstore.AppendResult) error {
+func (e *Engine) foldAppended(ctx context.Context, en *entry, stream string, expected int64, proposed []eventstore.Proposed, res eventstore.AppendResult) error {
 	n := int64(len(proposed))
-	// A match with hidden streams always reads them back: another node's covert events
-	// may have landed before these, and they are folded in the store's order.
-	if res.Duplicate || matchstream.Covering(en.rules, en.state.Plan) || res.FirstVersion != en.version+1 || res.LastVersion != en.version+n ||
-		res.LastPosition-res.FirstPosition != n-1 || res.FirstPosition <= en.position {
+	// The append's expected version rules out another event of stream before these. A
+	// match with hidden streams has others, where another node may have appended since the
+	// fold (a covert event before a public append, a public one before a covert append):
+	// only events that follow the last folded one in the store's global order, with
+	// nothing between, cannot have missed one.
+	next := res.FirstPosition > en.position
+	if matchstream.Covering(en.rules, en.state.Plan) {
+		next = res.FirstPosition == en.position+1
+	}
+	if res.Duplicate || !next || res.FirstVersion != expected+1 || res.LastVersion != expected+n || res.LastPosition-res.FirstPosition != n-1 {
 		return e.catchUp(ctx, en)
 	}
-	stream := matchstream.Name(en.id)
 	evs := make([]eventstore.Event, n)
 	for i, p := range proposed {
 		evs[i] = eventstore.Event{Proposed: p, Stream: stream, Version: res.FirstVersion + int64(i), Position: res.FirstPosition + int64(i)}
