@@ -1,7 +1,6 @@
 package projections
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -35,6 +34,7 @@ type Ratings struct {
 	pending  map[string]*ratedMatch        // match ID -> what its result needs
 	rated    map[string]*ratedResult       // match ID -> what its result moved, for a ruling (disputes.go)
 	byPlayer map[string]map[string]*Rating // player -> key -> rating
+	boards   map[string]*board             // key -> its rows in the leaderboard's order (leaderboard.go)
 	// changed gathers the players whose ratings changed, for a writer that copies them
 	// elsewhere (TrackChanges); nil otherwise, so that a node's own model keeps nothing.
 	changed map[string]bool
@@ -214,7 +214,9 @@ func (r *Ratings) rate(m *ratedMatch, result []float64, k int, keyOf func(seat i
 			continue
 		}
 		mv := movedRating{seat: int32(i), key: int32(k), by: after[i] - x.Rating, result: result[i]}
+		was := x.Rating
 		mv.apply(x, 1)
+		r.moved(m.players[i], x, was)
 		*moved = append(*moved, mv)
 	}
 	return before
@@ -248,6 +250,7 @@ func (r *Ratings) get(player, gameID, key string, rules game.Rules) *Rating {
 	if x == nil {
 		x = newRating(gameID, key, rules)
 		g[key] = x
+		r.list(player, x)
 	}
 	return x
 }
@@ -307,21 +310,16 @@ type Standing struct {
 // memory, a cost to revisit past about a million).
 func (r *Ratings) Leaderboard(key string, n int) []Standing {
 	r.mu.RLock()
-	out := make([]Standing, 0, min(n, len(r.byPlayer)))
-	var all []Standing
-	for p, keys := range r.byPlayer {
-		if x, ok := keys[key]; ok {
-			all = append(all, Standing{Player: p, Rating: *x})
-		}
+	defer r.mu.RUnlock()
+	var top board
+	if b := r.boards[key]; b != nil {
+		top = (*b)[:min(n, len(*b))]
 	}
-	r.mu.RUnlock()
-	slices.SortFunc(all, func(a, b Standing) int {
-		if c := cmp.Compare(b.Rating.Rating, a.Rating.Rating); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Player, b.Player)
-	})
-	return append(out, all[:min(n, len(all))]...)
+	out := make([]Standing, 0, len(top))
+	for _, p := range top {
+		out = append(out, Standing{Player: p.player, Rating: *r.byPlayer[p.player][key]})
+	}
+	return out
 }
 
 // Digest implements Projection.

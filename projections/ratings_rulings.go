@@ -76,8 +76,11 @@ func (r *Ratings) ruled(ev eventstore.Event) error {
 	for _, mv := range done.moved {
 		player, key := done.players[mv.seat], done.key(int(mv.seat), int(mv.key))
 		if x := r.byPlayer[player][key]; x != nil {
+			was := x.Rating
 			mv.apply(x, -1)
+			r.moved(player, x, was)
 			if x.Games == 0 {
+				r.unlist(player, x)
 				delete(r.byPlayer[player], key) // rated by this match alone
 			}
 		}

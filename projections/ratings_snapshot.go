@@ -137,6 +137,7 @@ func (r *Ratings) Restore(ctx context.Context, store eventstore.Store, pos int64
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.byPlayer, r.pending, r.rated, r.pos = byPlayer, pending, rated, pos
+	r.reindex()
 	return nil
 }
 
