@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -223,6 +224,9 @@ type app struct {
 	closeBus func() error
 	// lastSnapshot writes the snapshot of a graceful stop; nil for none.
 	lastSnapshot func()
+	// snapshotAt is the matches' position in the last snapshot read or written, -1 for none:
+	// a stop with nothing applied since writes none.
+	snapshotAt atomic.Int64
 }
 
 // defaultArchiveAfter is serve's --archive-after.
@@ -343,7 +347,11 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	}
 	if cfg.snapshots != "" {
 		runs["snapshots"] = a.runSnapshots(cfg, log)
-		a.lastSnapshot = func() { a.writeSnapshot(context.WithoutCancel(ctx), cfg.snapshots, log) }
+		a.lastSnapshot = func() {
+			if a.matches.Checkpoint() != a.snapshotAt.Load() {
+				a.writeSnapshot(context.WithoutCancel(ctx), cfg.snapshots, log)
+			}
+		}
 	}
 	if cfg.sharedDB != "" {
 		w, err := sharedRatings(cfg, store, reg, log)

@@ -98,6 +98,14 @@ func TestABootFromASnapshotAnswersAsAFoldFromZero(t *testing.T) {
 	if r := srv.play(t, tokens[2], live, "Nf6"); len(r.Errors) > 0 {
 		t.Fatalf("a move on the restored live match: %+v", r.Errors)
 	}
+	srv.stop(t)
+	// Booted from the snapshot of that stop and stopped with nothing applied: nothing new
+	// to write.
+	idle := startServer(t, db)
+	idle.stop(t)
+	if log := idle.stderr.String(); !strings.Contains(log, "read the read side's snapshot") || strings.Contains(log, "wrote the read side's snapshot") {
+		t.Errorf("a boot and a stop with no event between:\n%s", log)
+	}
 }
 
 // A snapshot that is damaged, of another format, of another store, or past the store's

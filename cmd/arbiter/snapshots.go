@@ -90,6 +90,7 @@ func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appCo
 	if cfg.snapshots == "" {
 		return nil
 	}
+	a.snapshotAt.Store(-1)
 	start := time.Now()
 	used, refused, err := projections.LoadSnapshot(ctx, a.store, cfg.snapshots, a.stored()...)
 	if err != nil {
@@ -102,6 +103,7 @@ func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appCo
 		}
 	}
 	if used != "" {
+		a.snapshotAt.Store(a.matches.Checkpoint())
 		log.Info("read the read side's snapshot", "snapshot", used, "position", a.matches.Checkpoint(), "took", time.Since(start).Round(time.Millisecond))
 	}
 	return nil
@@ -109,13 +111,14 @@ func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appCo
 
 // writeSnapshot writes a snapshot of a's read models, and logs it.
 func (a *app) writeSnapshot(ctx context.Context, dir string, log *slog.Logger) {
-	start := time.Now()
+	start, at := time.Now(), a.matches.Checkpoint()
 	path, err := projections.WriteSnapshot(ctx, a.store, dir, a.stored()...)
 	if err != nil {
 		log.Error("the read side's snapshot was not written: the next boot folds more events", "dir", dir, "err", err)
 		return
 	}
-	log.Info("wrote the read side's snapshot", "snapshot", path, "position", a.matches.Checkpoint(), "took", time.Since(start).Round(time.Millisecond))
+	a.snapshotAt.Store(at) // at least: the matches may have moved on while it was written
+	log.Info("wrote the read side's snapshot", "snapshot", path, "position", at, "took", time.Since(start).Round(time.Millisecond))
 }
 
 // runSnapshots writes a snapshot once every cfg.snapshotEvery events applied, or every
