@@ -113,7 +113,11 @@ func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int
 
 // Rematch is the resolver for the rematch field.
 func (r *matchResolver) Rematch(ctx context.Context, obj *model.Match) (*model.Match, error) {
-	if v := r.Lobby.Get(match.RematchID(obj.ID)); v != nil {
+	v, err := r.Lobby.Get(ctx, match.RematchID(obj.ID))
+	if err != nil {
+		return nil, err
+	}
+	if v != nil {
 		v, _, err := r.delayedView(ctx, v, spectatorDelay(v, obj.ViewerID))
 		if err != nil {
 			return nil, err
@@ -360,7 +364,10 @@ func (r *queryResolver) Match(ctx context.Context, id string) (*model.Match, err
 	if err != nil {
 		return nil, err
 	}
-	v := r.Lobby.Get(id)
+	v, err := r.Lobby.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	if v == nil {
 		return nil, r.Lobby.Unavailable(id) // nil for a match that does not exist
 	}
@@ -394,7 +401,10 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 	if f.After, err = r.lobbyCursor(after); err != nil {
 		return nil, err
 	}
-	views := r.Lobby.List(f)
+	views, err := r.Lobby.List(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*model.Match, len(views))
 	for i, v := range views {
 		if v, _, err = r.delayedView(ctx, v, spectatorDelay(v, viewerID(p))); err != nil {

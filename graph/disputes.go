@@ -118,16 +118,19 @@ func (r *Resolver) mayReadDisputes(ctx context.Context, playerID, matchID string
 	if err != nil || review {
 		return review, err
 	}
-	return false, r.playsIn(matchID, playerID)
+	return false, r.playsIn(ctx, matchID, playerID)
 }
 
 // playsIn is nil when the player holds a seat in the match, else FORBIDDEN
 // (errNotYourDispute), read from the match's public seats alone.
-func (r *Resolver) playsIn(matchID, playerID string) error {
+func (r *Resolver) playsIn(ctx context.Context, matchID, playerID string) error {
 	if matchID == "" {
 		return errNotYourDispute
 	}
-	v := r.Lobby.Get(matchID)
+	v, err := r.Lobby.Get(ctx, matchID)
+	if err != nil {
+		return err
+	}
 	if v == nil {
 		if err := r.Lobby.Unavailable(matchID); err != nil {
 			return err // the match is set aside, which match(id) tells anyone too

@@ -17,7 +17,10 @@ import (
 
 // Match is the resolver for the match field.
 func (r *disputeResolver) Match(ctx context.Context, obj *model.Dispute) (*model.Match, error) {
-	v := r.Lobby.Get(obj.MatchID)
+	v, err := r.Lobby.Get(ctx, obj.MatchID)
+	if err != nil {
+		return nil, err
+	}
 	if v == nil {
 		return nil, r.Lobby.Unavailable(obj.MatchID)
 	}
@@ -48,7 +51,7 @@ func (r *mutationResolver) AddStatement(ctx context.Context, disputeID string, t
 	// Refused before the dispute is looked up, as dispute(id) is: a caller who may not
 	// read it learns nothing of whether it exists or is still open.
 	matchID, _ := dispute.MatchOf(disputeID)
-	if err := r.playsIn(matchID, p.ID); err != nil {
+	if err := r.playsIn(ctx, matchID, p.ID); err != nil {
 		return nil, err
 	}
 	ack, err := r.Engine.AddStatement(ctx, disputeID, p.ID, text, citedVersions(cite))
@@ -126,7 +129,10 @@ func (r *queryResolver) ReviewMatch(ctx context.Context, id string) (*model.Matc
 	if err != nil {
 		return nil, err
 	}
-	v := r.Lobby.Get(id)
+	v, err := r.Lobby.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	if v == nil {
 		return nil, r.Lobby.Unavailable(id)
 	}

@@ -70,11 +70,14 @@ func joinLive[T any](ctx context.Context, r *Resolver, kind liveKind, matchID st
 		return nil, false
 	}
 	oc := graphql.GetOperationContext(ctx)
-	v := r.Lobby.Get(matchID)
-	if v == nil {
+	v, err := r.Lobby.Get(ctx, matchID)
+	if err != nil || v == nil { // the caller's own stream meets the error, or the missing match
 		return nil, false
 	}
-	class := r.updateClass(v, viewerID(c.player))
+	class, err := r.updateClass(ctx, v, viewerID(c.player))
+	if err != nil {
+		return nil, false
+	}
 	if class == "" && c.player != nil && (v.State.Status == match.None || v.State.Status == match.Open) {
 		return nil, false
 	}

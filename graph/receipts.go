@@ -37,7 +37,10 @@ func (r *Resolver) readLog(ctx context.Context, matchID string) (*matchLog, erro
 	if err != nil {
 		return nil, err
 	}
-	v := r.Lobby.Get(matchID)
+	v, err := r.Lobby.Get(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
 	if v == nil {
 		return nil, r.noMatch(matchID)
 	}
@@ -74,7 +77,10 @@ func (r *Resolver) teamLog(ctx context.Context, matchID string) (*matchLog, erro
 	if err != nil {
 		return nil, err
 	}
-	v := r.Lobby.Get(matchID)
+	v, err := r.Lobby.Get(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
 	if v == nil {
 		return nil, r.noMatch(matchID)
 	}

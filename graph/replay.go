@@ -42,7 +42,10 @@ func (r *Resolver) replayEvents(ctx context.Context, matchID string, speed *floa
 	if err := r.checkAfter(ctx, matchID, stream, last); err != nil {
 		return nil, err
 	}
-	v := r.Lobby.Get(matchID)
+	v, err := r.Lobby.Get(ctx, matchID)
+	if err != nil {
+		return nil, err
+	}
 	if v == nil {
 		return nil, r.noMatch(matchID)
 	}

@@ -61,7 +61,13 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 				}
 				return
 			}
-			v := r.Lobby.Get(matchID) // after the ring: the read side has applied all of evs
+			v, err := r.Lobby.Get(ctx, matchID) // after the ring: the read side has applied all of evs
+			if err != nil {
+				if ctx.Err() == nil {
+					slog.Warn("subscription stopped: reading the match failed", "match", matchID, "err", err)
+				}
+				return
+			}
 			if v == nil {
 				return // set aside since: nothing more to stream
 			}
@@ -81,8 +87,8 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 				if err := r.ReadPos.WaitFor(ctx, stored[len(stored)-1].Position); err != nil {
 					return
 				}
-				if v = r.Lobby.Get(matchID); v == nil {
-					return
+				if v, err = r.Lobby.Get(ctx, matchID); err != nil || v == nil {
+					return // set aside since, or the store failed as it did just above
 				}
 				evs = make([]*sharedEvent, len(stored))
 				for i, ev := range stored {
@@ -129,7 +135,9 @@ func (r *Resolver) checkAfter(ctx context.Context, matchID, stream string, after
 	if after < 0 {
 		return game.Reject(game.BadInput, "after=%d is outside the match: versions start at 0", after)
 	}
-	if v := r.Lobby.Get(matchID); v != nil && after <= v.Version {
+	if v, err := r.Lobby.Get(ctx, matchID); err != nil {
+		return err
+	} else if v != nil && after <= v.Version {
 		return nil
 	}
 	if err := r.Lobby.Unavailable(matchID); err != nil {
@@ -145,8 +153,8 @@ func (r *Resolver) checkAfter(ctx context.Context, matchID, stream string, after
 	if after > head {
 		return game.Reject(game.BadInput, "after=%d is outside the match, which has versions 0 to %d", after, head)
 	}
-	if r.Lobby.Get(matchID) != nil {
-		return nil
+	if v, err := r.Lobby.Get(ctx, matchID); err != nil || v != nil {
+		return err
 	}
 	evs, err := r.Engine.Store().ReadStream(ctx, stream, head-1, 1)
 	if err != nil {
@@ -158,7 +166,9 @@ func (r *Resolver) checkAfter(ctx context.Context, matchID, stream string, after
 	if err := r.ReadPos.WaitFor(ctx, evs[0].Position); err != nil {
 		return fmt.Errorf("waiting for the read side to apply match %s: %w", matchID, err)
 	}
-	if r.Lobby.Get(matchID) == nil {
+	if v, err := r.Lobby.Get(ctx, matchID); err != nil {
+		return err
+	} else if v == nil {
 		return r.noMatch(matchID) // set aside as it was applied
 	}
 	return nil
@@ -172,7 +182,9 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 	if err != nil {
 		return nil, err
 	}
-	if r.Lobby.Get(matchID) == nil {
+	if v, err := r.Lobby.Get(ctx, matchID); err != nil {
+		return nil, err
+	} else if v == nil {
 		return nil, r.noMatch(matchID)
 	}
 	release, err := r.admitSubscription(ctx)
@@ -198,7 +210,14 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 			// The viewer's team is read again each time: a player who subscribed before
 			// taking its seat watches its team's hidden stream from the moment it is
 			// seated (its seat is a public event, which wakes us).
-			if t := r.teamOf(matchID, viewerID(p)); t != team.team {
+			t, err := r.teamOf(ctx, matchID, viewerID(p))
+			if err != nil {
+				if ctx.Err() == nil {
+					slog.Warn("subscription stopped: reading the match failed", "match", matchID, "err", err)
+				}
+				return
+			}
+			if t != team.team {
 				team.stop()
 				team, sentCovert = r.teamFeed(matchID, t), 0
 			}
@@ -207,7 +226,13 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 			if team.feed != nil {
 				covert = team.feed.n.Wait()
 			}
-			v := r.Lobby.Get(matchID)
+			v, err := r.Lobby.Get(ctx, matchID)
+			if err != nil {
+				if ctx.Err() == nil {
+					slog.Warn("subscription stopped: reading the match failed", "match", matchID, "err", err)
+				}
+				return
+			}
 			if v == nil {
 				return // set aside since
 			}
@@ -231,7 +256,14 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 			// match's version: it is sent again at that version. Nobody else is woken.
 			if v != nil && (v.Version > sent || team.feed != nil && v.At.HiddenVersion(team.team) > sentCovert) {
 				noteLive(ctx, v.Version)
-				if !deliver(ctx, r, out, f.updates.model(v, r.updateClass(v, viewerID(p))), max(sent, 0)) {
+				class, err := r.updateClass(ctx, v, viewerID(p))
+				if err != nil {
+					if ctx.Err() == nil {
+						slog.Warn("subscription stopped: reading the rematch failed", "match", matchID, "err", err)
+					}
+					return
+				}
+				if !deliver(ctx, r, out, f.updates.model(v, class), max(sent, 0)) {
 					return
 				}
 				sent = v.Version
@@ -264,15 +296,15 @@ type teamWatch struct {
 
 // teamOf is the team whose hidden stream (matchstream.Hidden) playerID watches in the
 // match: its own when it is seated in a match whose rules keep them, else -1.
-func (r *Resolver) teamOf(matchID, playerID string) int {
-	v := r.Lobby.Get(matchID)
-	if v == nil || playerID == "" || v.Rules == nil || !matchstream.Covering(v.Rules, v.State.Plan) {
-		return -1
+func (r *Resolver) teamOf(ctx context.Context, matchID, playerID string) (int, error) {
+	v, err := r.Lobby.Get(ctx, matchID)
+	if err != nil || v == nil || playerID == "" || v.Rules == nil || !matchstream.Covering(v.Rules, v.State.Plan) {
+		return -1, err
 	}
 	if teams := projections.ViewerOf(v.State, playerID).Teams; len(teams) > 0 {
-		return teams[0]
+		return teams[0], nil
 	}
-	return -1
+	return -1, nil
 }
 
 // teamFeed watches the hidden stream of team in the match (none for -1), so that its
@@ -289,12 +321,16 @@ func (r *Resolver) teamFeed(matchID string, team int) teamWatch {
 // holds a seat in the match or in its rematch (mySeat, hand and the events it may see
 // depend on them), else "": every field of a Match reads the same for a spectator and
 // for a player seated in neither.
-func (r *Resolver) updateClass(v *projections.MatchView, playerID string) string {
+func (r *Resolver) updateClass(ctx context.Context, v *projections.MatchView, playerID string) (string, error) {
 	if playerID == "" || v.State.SeatOf(playerID) >= 0 {
-		return playerID
+		return playerID, nil
 	}
-	if rm := r.Lobby.Get(match.RematchID(v.ID)); rm != nil && rm.State.SeatOf(playerID) >= 0 {
-		return playerID
+	rm, err := r.Lobby.Get(ctx, match.RematchID(v.ID))
+	if err != nil {
+		return "", err
 	}
-	return ""
+	if rm != nil && rm.State.SeatOf(playerID) >= 0 {
+		return playerID, nil
+	}
+	return "", nil
 }

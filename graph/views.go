@@ -119,7 +119,10 @@ func (r *Resolver) matchView(ctx context.Context, id string, atLeast int64) (*pr
 			return nil, fmt.Errorf("waiting for the read side: %w", err)
 		}
 	}
-	v := r.Lobby.Get(id)
+	v, err := r.Lobby.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	if v == nil {
 		return nil, r.noMatch(id)
 	}
@@ -199,7 +202,7 @@ func (r *Resolver) lobbyCursor(after *string) (string, error) {
 	if after == nil {
 		return "", nil
 	}
-	if r.Lobby.Get(*after) == nil {
+	if !r.Lobby.Holds(*after) {
 		return "", game.Reject(game.BadInput, "after %q names no match of the lobby: give the id of the last match of the page before", *after)
 	}
 	return *after, nil

@@ -2,6 +2,8 @@ package projections
 
 import (
 	"context"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,7 +53,7 @@ func TestFinishedMatchesAreArchived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keep, soon, late := NewMatches(reg), NewMatches(reg, ArchiveAfter(time.Minute)), NewMatches(reg, ArchiveAfter(2*time.Hour))
+	keep, soon, late := NewMatches(reg), NewMatches(reg, ArchiveAfter(time.Minute, store)), NewMatches(reg, ArchiveAfter(2*time.Hour, store))
 	for _, m := range []*Matches{keep, soon, late} {
 		for _, ev := range evs {
 			if err := m.Apply(ev); err != nil {
@@ -59,25 +61,64 @@ func TestFinishedMatchesAreArchived(t *testing.T) {
 			}
 		}
 	}
-	if v := soon.Get(mated); !v.Archived || v.State.GameState != nil || v.State.Result == nil || v.State.Result.Reason != "checkmate" || v.Version != keep.Get(mated).Version {
-		t.Fatalf("the mate an hour later, archived after a minute: %+v", v)
+	get := func(m *Matches, id string) *MatchView {
+		t.Helper()
+		v, err := m.Get(ctx, id)
+		if err != nil || v == nil {
+			t.Fatalf("%s: %v, %v", id, v, err)
+		}
+		return v
 	}
-	if v := late.Get(mated); v.Archived || v.State.GameState == nil {
+	// The archived view, folded from the store, is the kept one without its board.
+	want := *get(keep, mated)
+	want.State.GameState, want.Archived = nil, true
+	if v := get(soon, mated); !reflect.DeepEqual(*v, want) || v.State.Result == nil || v.State.Result.Reason != "checkmate" {
+		t.Fatalf("the mate an hour later, archived after a minute:\n%+v\nwant\n%+v", v, want)
+	}
+	if v := get(late, mated); v.Archived || v.State.GameState == nil {
 		t.Fatalf("the mate an hour later, archived after two hours: archived=%v", v.Archived)
 	}
-	if v := soon.Get(live); v.Archived || v.State.GameState == nil {
+	if v := get(soon, live); v.Archived || v.State.GameState == nil {
 		t.Fatalf("a live match was archived")
+	}
+	if by, n := soon.Count(); n != 1 || by[match.Finished] != 1 || by[match.Live] != 1 {
+		t.Fatalf("counted %v, %d archived", by, n)
+	}
+	// Listings hold the archived match where the kept model does, its view the archived one.
+	for _, f := range []Filter{{}, {Status: match.Finished}, {Player: "black"}, {Game: classic.ID, Limit: 1}, {Status: match.Live}, {Player: "nobody"}, {Game: "go"}} {
+		kept, err := keep.List(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := soon.List(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(kept) {
+			t.Fatalf("%+v: %d matches, want %d", f, len(got), len(kept))
+		}
+		for i := range got {
+			if got[i].ID != kept[i].ID || got[i].Archived != (got[i].ID == mated) {
+				t.Fatalf("%+v: match %d is %s (archived %v), want %s", f, i, got[i].ID, got[i].Archived, kept[i].ID)
+			}
+		}
 	}
 	if a, b, c := keep.Digest(), soon.Digest(), late.Digest(); a != b || a != c {
 		t.Fatalf("digests differ: %s / %s / %s", a, b, c)
 	}
 	// Rebuilt page by page, the same.
-	paged := NewMatches(reg, ArchiveAfter(time.Minute))
+	paged := NewMatches(reg, ArchiveAfter(time.Minute, store))
 	if err := Rebuild(ctx, store, nil, paged); err != nil {
 		t.Fatal(err)
 	}
-	if !paged.Get(mated).Archived || paged.Digest() != keep.Digest() {
-		t.Fatalf("paged rebuild: archived=%v, %s", paged.Get(mated).Archived, paged.Digest())
+	if v := get(paged, mated); !reflect.DeepEqual(*v, want) || paged.Digest() != keep.Digest() {
+		t.Fatalf("paged rebuild: archived=%v, %s", v.Archived, paged.Digest())
+	}
+	// An event of an archived match is refused, and changes nothing.
+	late2 := evs[len(evs)-1]
+	late2.Stream, late2.Position, late2.Version = "match-"+mated, late2.Position+1, get(keep, mated).Version+1
+	if err := soon.Apply(late2); err == nil || !strings.Contains(err.Error(), "archived") {
+		t.Fatalf("an event after the archive: %v", err)
 	}
 }
 
@@ -103,18 +144,29 @@ func TestFinishedMatchIsArchivedWithoutAnotherEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewMatches(reg, ArchiveAfter(time.Minute))
+	m := NewMatches(reg, ArchiveAfter(time.Minute, store))
+	archived := func() bool {
+		v, err := m.Get(ctx, ack.MatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Archived
+	}
 	for _, ev := range evs {
 		if err := m.Apply(ev); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ended := m.Get(ack.MatchID).UpdatedAt
-	if next := m.Archive(ended.Add(time.Minute - time.Nanosecond)); m.Get(ack.MatchID).Archived || !next.Equal(ended.Add(time.Minute)) {
-		t.Fatalf("just before its delay: archived=%v, next due %v (want %v)", m.Get(ack.MatchID).Archived, next, ended.Add(time.Minute))
+	v, err := m.Get(ctx, ack.MatchID)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if next := m.Archive(ended.Add(time.Minute)); !m.Get(ack.MatchID).Archived || !next.IsZero() {
-		t.Fatalf("at its delay: archived=%v, next due %v", m.Get(ack.MatchID).Archived, next)
+	ended := v.UpdatedAt
+	if next := m.Archive(ended.Add(time.Minute - time.Nanosecond)); archived() || !next.Equal(ended.Add(time.Minute)) {
+		t.Fatalf("just before its delay: archived=%v, next due %v (want %v)", archived(), next, ended.Add(time.Minute))
+	}
+	if next := m.Archive(ended.Add(time.Minute)); !archived() || !next.IsZero() {
+		t.Fatalf("at its delay: archived=%v, next due %v", archived(), next)
 	}
 	if never := NewMatches(reg); !never.Archive(ended.Add(time.Hour)).IsZero() {
 		t.Fatal("a model that never archives has a match due")

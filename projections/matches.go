@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -27,14 +28,14 @@ type MatchView struct {
 	At        matchstream.Cursor
 	CreatedAt time.Time
 	UpdatedAt time.Time
-	// Archived views are finished matches whose game state was dropped to save memory
-	// (see ArchiveAfter): State keeps the seats, options, result and seed, GameState is
-	// nil. Whoever needs the board folds the match again from the store.
+	// Archived views are finished matches that the model no longer keeps (see
+	// ArchiveAfter), folded again from the store when asked: State keeps the seats,
+	// options, result and seed, GameState is nil. Whoever needs the board folds the match
+	// again from the store.
 	Archived bool
 	// EndedAt is the version of the match's MatchEnded event, 0 while it goes on: the
 	// events before it stay redacted for a stream, whenever it is read (Viewer.AsOf).
 	EndedAt int64
-	digest  string // an archived view's line of Digest, kept from before the drop
 }
 
 // Matches is the live state of every match: boards, moves, seats, and the lobby.
@@ -50,8 +51,10 @@ type Matches struct {
 	byID   map[string]*MatchView // what readers see: each match's last settled view
 	moving map[string]*MatchView // matches in the middle of a command's events, by ID
 
-	archiveAfter time.Duration // < 0: never
-	finished     []string      // IDs of finished, unarchived matches, in the order they ended
+	archiveAfter time.Duration      // < 0: never
+	store        matchstream.Reader // where archived matches are read back from
+	archive      archive            // the archived matches, which byID no longer holds
+	finished     []string           // IDs of finished, unarchived matches, in the order they ended
 	ended        chan struct{} // a match joined finished: RunArchiver's wait may be shorter
 
 	aside   map[string]*match.Unreplayable // matches whose events do not replay, by ID
@@ -61,12 +64,17 @@ type Matches struct {
 // MatchesOption configures NewMatches.
 type MatchesOption func(*Matches)
 
-// ArchiveAfter drops the game state of a match once it has been over for d: its view
-// keeps everything but the board, which the API then folds from the store when asked.
-// Time is that of the events applied since (so a rebuild archives as it goes), and of
-// the clock RunArchiver reads (so a match is archived on time when no event follows its
-// end). A negative d, the default, never archives.
-func ArchiveAfter(d time.Duration) MatchesOption { return func(m *Matches) { m.archiveAfter = d } }
+// ArchiveAfter drops a match from memory once it has been over for d: the model keeps a
+// few tens of bytes of it for its listings (archive), and Get and List fold its view
+// again from store when asked, without its board, which the API folds in turn from the
+// store when asked. Time is that of the events applied since (so a rebuild archives as
+// it goes), and of the clock RunArchiver reads (so a match is archived on time when no
+// event follows its end). A negative d, the default, never archives. A nil store serves
+// only models that are never read (arbiter rebuild's digests): Get of an archived match
+// then fails.
+func ArchiveAfter(d time.Duration, store matchstream.Reader) MatchesOption {
+	return func(m *Matches) { m.archiveAfter, m.store = d, store }
+}
 
 // OnSetAside calls f, once per match, when a match's events are found not to replay: the
 // model then drops the match and ignores its later events, and serves every other match.
@@ -111,11 +119,9 @@ func (m *Matches) archiveDue(now time.Time) time.Time {
 			return old.UpdatedAt.Add(m.archiveAfter)
 		}
 		m.finished = m.finished[1:]
-		if old != nil && !old.Archived {
-			a := *old
-			a.digest = digestLine(old)
-			a.State.GameState, a.Archived = nil, true
-			m.byID[a.ID] = &a
+		if old != nil {
+			m.archive.add(old, digestLine(old))
+			delete(m.byID, old.ID)
 		}
 	}
 	return time.Time{}
@@ -170,6 +176,9 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	}
 	if m.aside[id] != nil {
 		return nil
+	}
+	if m.archive.has(id) {
+		return errArchived(id, ev)
 	}
 	v, err := m.fold(id, m.latest(id), []eventstore.Event{ev})
 	if u := (*match.Unreplayable)(nil); errors.As(err, &u) {
@@ -251,11 +260,28 @@ func digestLine(v *MatchView) string {
 	return line + "\n"
 }
 
-// Get returns a match's view as of the last event of a command (see Matches), or nil.
-func (m *Matches) Get(id string) *MatchView {
+// errArchived refuses an event of a match archived when it ended.
+func errArchived(id string, ev eventstore.Event) error {
+	return fmt.Errorf("match %s was archived when it ended, and now has event %d: archive later", id, ev.Version)
+}
+
+// Get returns a match's view as of the last event of a command (see Matches), or nil for a
+// match the model does not hold. An archived match's view is folded from the store.
+func (m *Matches) Get(ctx context.Context, id string) (*MatchView, error) {
+	m.mu.RLock()
+	v, archived := m.byID[id], m.archive.has(id)
+	m.mu.RUnlock()
+	if v != nil || !archived {
+		return v, nil
+	}
+	return m.load(ctx, id)
+}
+
+// Holds reports whether the model holds the match of ID id, in memory or archived.
+func (m *Matches) Holds(id string) bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return m.byID[id]
+	return m.byID[id] != nil || m.archive.has(id)
 }
 
 // Filter selects matches of the lobby.
@@ -267,56 +293,67 @@ type Filter struct {
 	After  string       // "" for none; else only the matches that come after this one, newest first
 }
 
-// newer is the lobby's order: a comes before b when it was created later, or at the same
-// time with a smaller ID. A match's place never changes, so a page read after a match
-// goes on where the page before stopped.
-func newer(a, b *MatchView) bool {
-	if !a.CreatedAt.Equal(b.CreatedAt) {
-		return a.CreatedAt.After(b.CreatedAt)
-	}
-	return a.ID < b.ID
-}
-
-// List returns matches, newest first. With After, a match this model does not hold lists
-// from the newest: the caller checks it first.
-func (m *Matches) List(f Filter) []*MatchView {
+// List returns matches, newest first: created later, or at the same time with a smaller
+// ID. A match's place never changes, so a page read after a match goes on where the page
+// before stopped. With After, a match this model does not hold lists from the newest: the
+// caller checks it first (Holds). The archived matches of the page are folded from the
+// store.
+func (m *Matches) List(ctx context.Context, f Filter) ([]*MatchView, error) {
 	m.mu.RLock()
-	cursor := m.byID[f.After]
-	out := make([]*MatchView, 0, len(m.byID))
+	var cursor *listed
+	if v := m.byID[f.After]; v != nil {
+		cursor = &listed{id: v.ID, created: v.CreatedAt.UnixNano()}
+	} else if r, ok := m.archive.find(f.After); ok {
+		cursor = &r
+	}
+	out := make([]listed, 0, len(m.byID))
 	for _, v := range m.byID {
 		if (f.Status == "" || v.State.Status == f.Status) && (f.Game == "" || v.State.Game == f.Game) &&
-			(f.Player == "" || v.State.CreatedBy == f.Player || v.State.SeatOf(f.Player) >= 0) &&
-			(cursor == nil || newer(cursor, v)) {
-			out = append(out, v)
+			(f.Player == "" || v.State.CreatedBy == f.Player || v.State.SeatOf(f.Player) >= 0) {
+			out = append(out, listed{view: v, id: v.ID, created: v.CreatedAt.UnixNano()})
 		}
 	}
+	out = m.archive.match(f, out)
 	m.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return newer(out[i], out[j]) })
+	slices.SortFunc(out, byNewest)
+	if cursor != nil {
+		n, _ := slices.BinarySearchFunc(out, *cursor, byNewest)
+		for n < len(out) && byNewest(out[n], *cursor) <= 0 {
+			n++ // the cursor itself, when the filter holds it
+		}
+		out = out[n:]
+	}
 	if f.Limit > 0 && len(out) > f.Limit {
 		out = out[:f.Limit]
 	}
-	return out
+	views := make([]*MatchView, len(out))
+	for i, l := range out {
+		if views[i] = l.view; views[i] != nil {
+			continue
+		}
+		v, err := m.load(ctx, l.id)
+		if err != nil {
+			return nil, err
+		}
+		views[i] = v
+	}
+	return views, nil
 }
 
-// Digest implements Projection: every match's ID, version, status, result and board.
+// Digest implements Projection: every match's ID, version, status, result and board. The
+// lines are combined whatever their order (the exclusive or of their hashes), so that an
+// archived match's counts the same from when it is archived, board and all.
 func (m *Matches) Digest() string {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	ids := make([]string, 0, len(m.byID))
-	for id := range m.byID {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	h := sha256.New()
-	for _, id := range ids {
-		v := m.byID[id]
-		if v.Archived {
-			fmt.Fprint(h, v.digest)
-		} else {
-			fmt.Fprint(h, digestLine(v))
+	sum := m.archive.digest
+	for _, v := range m.byID {
+		h := sha256.Sum256([]byte(digestLine(v)))
+		for i := range sum {
+			sum[i] ^= h[i]
 		}
 	}
-	digest := fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(ids), m.pos, hex.EncodeToString(h.Sum(nil))[:16])
+	digest := fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(m.byID)+len(m.archive.rows), m.pos, hex.EncodeToString(sum[:])[:16])
 	if len(m.aside) > 0 {
 		digest += fmt.Sprintf(", %d set aside", len(m.aside))
 	}
@@ -331,9 +368,9 @@ func (m *Matches) Count() (byStatus map[match.Status]int, archived int) {
 	byStatus = map[match.Status]int{}
 	for _, v := range m.byID {
 		byStatus[v.State.Status]++
-		if v.Archived {
-			archived++
-		}
 	}
-	return byStatus, archived
+	if n := len(m.archive.rows); n > 0 {
+		byStatus[match.Finished] += n
+	}
+	return byStatus, len(m.archive.rows)
 }

@@ -17,15 +17,26 @@ import (
 )
 
 // MatchesFormat is the version of StoredMatches.
-const MatchesFormat = 1
+const MatchesFormat = 2
 
 // StoredMatches is Matches written down: the views readers see, those in the middle of a
-// command, the archive queue and the matches set aside.
+// command, the archive queue, the archived matches' index and the matches set aside.
 type StoredMatches struct {
-	Views    []StoredView
-	Moving   []StoredView
-	Finished []string
-	Aside    []StoredAside
+	Views         []StoredView
+	Moving        []StoredView
+	Finished      []string
+	Archived      []StoredArchived // in the index's order
+	ArchiveDigest [32]byte         // archive.digest
+	Aside         []StoredAside
+}
+
+// StoredArchived is an archived match's row of the index (archive): the views of archived
+// matches are folded from the store when asked, and kept nowhere.
+type StoredArchived struct {
+	ID      string
+	Created int64 // Unix nanoseconds
+	Game    string
+	Players []string // who created it or holds a seat
 }
 
 // StoredView is a MatchView written down. The game state is the rules' own stored form
@@ -41,9 +52,7 @@ type StoredView struct {
 	At        matchstream.Cursor
 	CreatedAt time.Time
 	UpdatedAt time.Time
-	Archived  bool
 	EndedAt   int64
-	Digest    string // an archived view's line of Digest
 }
 
 // StoredAside is a match set aside, with why.
@@ -65,7 +74,7 @@ func (m *Matches) Save() (int64, []byte, error) {
 	m.mu.RLock()
 	views := slices.SortedFunc(maps.Values(m.byID), byViewID)
 	moving := slices.SortedFunc(maps.Values(m.moving), byViewID)
-	s := StoredMatches{Finished: slices.Clone(m.finished)}
+	s := StoredMatches{Finished: slices.Clone(m.finished), Archived: m.archive.save(), ArchiveDigest: m.archive.digest}
 	for _, id := range slices.Sorted(maps.Keys(m.aside)) {
 		u := m.aside[id]
 		a := StoredAside{Match: u.Match, Version: u.Version, Err: u.Err.Error()}
@@ -90,7 +99,7 @@ func byViewID(a, b *MatchView) int { return cmp.Compare(a.ID, b.ID) }
 
 func storeView(v *MatchView) StoredView {
 	s := StoredView{ID: v.ID, State: v.State, Version: v.Version, Position: v.Position, At: v.At,
-		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt, Archived: v.Archived, EndedAt: v.EndedAt, Digest: v.digest}
+		CreatedAt: v.CreatedAt, UpdatedAt: v.UpdatedAt, EndedAt: v.EndedAt}
 	s.State.GameState = nil
 	if v.State.GameState != nil {
 		s.GameState, s.Refold = storedState(v.Rules, v.State.GameState)
@@ -126,9 +135,11 @@ func (m *Matches) Restore(ctx context.Context, store eventstore.Store, pos int64
 		}
 		aside[a.Match] = &match.Unreplayable{Match: a.Match, Version: a.Version, Err: err}
 	}
+	var index archive
+	index.restore(s.Archived, s.ArchiveDigest)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.byID, m.moving, m.aside, m.finished, m.pos = byID, moving, aside, s.Finished, pos
+	m.byID, m.moving, m.aside, m.finished, m.archive, m.pos = byID, moving, aside, s.Finished, index, pos
 	return nil
 }
 
@@ -172,7 +183,7 @@ func (m *Matches) restoreView(ctx context.Context, store eventstore.Store, sv St
 	}
 	if !sv.Refold {
 		v := &MatchView{ID: sv.ID, Rules: rules, State: sv.State, Version: sv.Version, Position: sv.Position, At: sv.At,
-			CreatedAt: sv.CreatedAt, UpdatedAt: sv.UpdatedAt, Archived: sv.Archived, EndedAt: sv.EndedAt, digest: sv.Digest}
+			CreatedAt: sv.CreatedAt, UpdatedAt: sv.UpdatedAt, EndedAt: sv.EndedAt}
 		if sv.GameState != nil {
 			st, ok := restoredState(rules, sv.GameState)
 			if !ok {

@@ -37,6 +37,7 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 		groups []*group
 		byID   = map[string]*group{}
 		last   = m.pos
+		failed atomic.Bool
 	)
 	for _, ev := range evs {
 		if ev.Position <= last {
@@ -47,6 +48,9 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 		if !ok || m.aside[id] != nil {
 			continue
 		}
+		if m.archive.has(id) {
+			failed.Store(true) // an error: Apply, one event at a time, tells which
+		}
 		g := byID[id]
 		if g == nil {
 			g = &group{id: id, view: m.latest(id)}
@@ -56,9 +60,8 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 		g.evs = append(g.evs, ev)
 	}
 	var (
-		next   atomic.Int64
-		failed atomic.Bool
-		wg     sync.WaitGroup
+		next atomic.Int64
+		wg   sync.WaitGroup
 	)
 	for range min(runtime.GOMAXPROCS(0), len(groups)) {
 		wg.Go(func() {
@@ -96,8 +99,6 @@ func (m *Matches) fold(id string, old *MatchView, evs []eventstore.Event) (*Matc
 	var v *MatchView
 	if old == nil {
 		v = &MatchView{ID: id, CreatedAt: evs[0].Time}
-	} else if old.Archived {
-		return nil, fmt.Errorf("match %s was archived when it ended, and now has event %d: archive later", id, evs[0].Version)
 	} else {
 		cp := *old // readers may hold the old view: replace it, never change it
 		v = &cp

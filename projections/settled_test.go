@@ -97,8 +97,8 @@ func TestReadersSeeAMatchOnlyBetweenCommands(t *testing.T) {
 		if err := fed.Apply(ev); err != nil {
 			t.Fatal(err)
 		}
-		v := fed.Get(id)
-		if v == nil {
+		v, err := fed.Get(ctx, id)
+		if err != nil || v == nil {
 			t.Fatalf("after version %d the match is missing", ev.Version)
 		}
 		if v.Version != ev.Version {
@@ -118,7 +118,9 @@ func TestReadersSeeAMatchOnlyBetweenCommands(t *testing.T) {
 				t.Fatal(err)
 			}
 			evs = evs[n:]
-			if v := paged.Get(id); v != nil {
+			if v, err := paged.Get(ctx, id); err != nil {
+				t.Fatal(err)
+			} else if v != nil {
 				agrees(t, v, all[len(all)-len(evs)-1].Version)
 			}
 		}

@@ -112,8 +112,9 @@ type exportLine struct {
 
 // readSide is every model a server folds, as startApp wires them but for the settlement
 // process (package settlement, which imports this one: its own tests cover its form).
-func readSide(reg *game.Registry) []Stored {
-	return []Stored{NewMatches(reg), NewCardsPlayed(reg), NewEconomy(reg), NewChoices(reg), NewDisputes()}
+// Finished matches are archived after archive (never when negative), read back from store.
+func readSide(reg *game.Registry, archive time.Duration, store eventstore.Store) []Stored {
+	return []Stored{NewMatches(reg, ArchiveAfter(archive, store)), NewCardsPlayed(reg), NewEconomy(reg), NewChoices(reg), NewDisputes()}
 }
 
 // upTo is a store that ends at a position: the store as it stood then.
@@ -157,17 +158,20 @@ func TestSnapshotAndTailFoldAsFromZero(t *testing.T) {
 	store, head := corpusStore(t)
 	for _, c := range []struct {
 		name string
-		reg  *game.Registry
-		same bool // a model read back writes the same bytes
+		reg     *game.Registry
+		same    bool          // a model read back writes the same bytes
+		archive time.Duration // ArchiveAfter
 	}{
-		{"the games as they are", game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{}), true},
+		{"the games as they are", game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{}), true, -1},
+		// Every finished match in the archive's index, none in memory.
+		{"the games as they are, archived", game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{}), true, 0},
 		// Its stored states are keys of a table, new at each write.
-		{"a chess that stores every other state", game.NewRegistry(&storingChess{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{}), false},
+		{"a chess that stores every other state", game.NewRegistry(&storingChess{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{}), false, -1},
 	} {
 		reg := c.reg
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
-			whole := readSide(reg)
+			whole := readSide(reg, c.archive, store)
 			if err := Rebuild(ctx, store, nil, projs(whole)...); err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +179,7 @@ func TestSnapshotAndTailFoldAsFromZero(t *testing.T) {
 			// About 15 positions, each one after a different number of events of each
 			// match: a snapshot at every position takes minutes.
 			for cut := int64(0); cut <= head; cut += head/15 + 1 {
-				before := readSide(reg)
+				before := readSide(reg, c.archive, store)
 				if err := Rebuild(ctx, upTo{store, cut}, nil, projs(before)...); err != nil {
 					t.Fatal(err)
 				}
@@ -183,7 +187,7 @@ func TestSnapshotAndTailFoldAsFromZero(t *testing.T) {
 				if _, err := WriteSnapshot(ctx, store, dir, before...); err != nil {
 					t.Fatal(err)
 				}
-				after := readSide(reg)
+				after := readSide(reg, c.archive, store)
 				used, refused, err := LoadSnapshot(ctx, store, dir, after...)
 				if err != nil || used == "" || len(refused) > 0 {
 					t.Fatalf("at %d: used %q, refused %v, err %v", cut, used, refused, err)

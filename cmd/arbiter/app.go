@@ -288,7 +288,11 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	hub := graph.NewHub()
 	timers := a.engine.NewTimers()
 	bots := bot.NewRunner(a.engine, log) // plays the house bot's turns
-	for _, v := range a.matches.List(projections.Filter{Status: match.Live}) {
+	live, err := a.matches.List(ctx, projections.Filter{Status: match.Live})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range live {
 		timers.Track(v.ID, v.State.Deadline(v.Rules))
 		bots.Track(v.ID, v.Rules, v.State)
 	}
@@ -328,7 +332,13 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 				return err
 			}
 			if id, ok := strings.CutPrefix(ev.Stream, "match-"); ok {
-				if v := a.matches.Get(id); v != nil {
+				// An event's match is in memory, unless it ended with this event and was
+				// archived at once (--archive-after 0): then it is read back.
+				v, err := a.matches.Get(ctx, id)
+				if err != nil {
+					return err
+				}
+				if v != nil {
 					timers.Track(id, v.State.Deadline(v.Rules))
 					bots.Track(id, v.Rules, v.State)
 				}

@@ -87,7 +87,11 @@ func TestProjectionsLiveEqualRebuilt(t *testing.T) {
 	if after := matches.Digest() + ratings.Digest(); after != before {
 		t.Fatalf("re-applying events changed the projections:\n%s\n%s", before, after)
 	}
-	if open := a.matches.List(projections.Filter{Status: match.Open}); len(open) != 1 || open[0].ID != last.MatchID {
+	open, err := a.matches.List(ctx, projections.Filter{Status: match.Open})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(open) != 1 || open[0].ID != last.MatchID {
 		t.Fatalf("the lobby's open matches: %v", open)
 	}
 }

@@ -67,7 +67,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("reading the store's head: %w", err)
 	}
 
-	rebuilt := readModels()
+	rebuilt := readModels(store)
 	from := int64(0)
 	if dir := snapshotDir(*snaps.dir, dbPath(*db)); !*fromZero && dir != "" {
 		start := time.Now()
@@ -78,7 +78,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		for _, r := range refused {
 			fmt.Fprintf(stdout, "%v: folding without it\n", r)
 			if r.Restoring {
-				rebuilt = readModels()
+				rebuilt = readModels(store)
 			}
 		}
 		if used != "" {
@@ -128,7 +128,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 
 	if *verifySnapshot {
-		zero := readModels()
+		zero := readModels(store)
 		start := time.Now()
 		restore := lessGC()
 		err := projections.Rebuild(ctx, store, nil, fedOf(zero)...)
@@ -142,7 +142,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 
-	fed := readModels()
+	fed := readModels(store)
 	start, cpu0 = time.Now(), cputime.Used()
 	if err := feed(ctx, store, head, fedOf(fed), stderr); err != nil {
 		return err
@@ -194,11 +194,11 @@ func lowestCheckpoint(models []projections.Projection) int64 {
 
 // readModels returns fresh, empty projections: every read model the server keeps, as
 // the server wires them: the ratings are the economy's own (fed by it, as the API reads
-// them), listed for their digest.
-func readModels() []projections.Projection {
+// them), listed for their digest. The matches are archived at once: read back from store.
+func readModels(store eventstore.Store) []projections.Projection {
 	reg := games()
 	economy := projections.NewEconomy(reg)
-	return []projections.Projection{projections.NewMatches(reg, projections.ArchiveAfter(0)), economy.RatingsModel(), projections.NewCardsPlayed(reg), economy, projections.NewChoices(reg), projections.NewDisputes()}
+	return []projections.Projection{projections.NewMatches(reg, projections.ArchiveAfter(0, store)), economy.RatingsModel(), projections.NewCardsPlayed(reg), economy, projections.NewChoices(reg), projections.NewDisputes()}
 }
 
 // fedOf is the models of readModels that are fed events: all but the economy's ratings,

@@ -56,7 +56,7 @@ func snapshotDir(flagValue, db string) string {
 // league at each duel's end), and the settlement process reading what matches are owed
 // from the same model.
 func (a *app) readSide(reg *game.Registry, cfg appConfig, log *slog.Logger) {
-	a.matches = projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter), projections.OnSetAside(func(u *match.Unreplayable) {
+	a.matches = projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter, a.store), projections.OnSetAside(func(u *match.Unreplayable) {
 		log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
 			"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)
 	}))

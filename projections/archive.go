@@ -1,0 +1,236 @@
+package projections
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/matchstream"
+)
+
+// archive is what Matches keeps of its archived matches: not their views (a finished match
+// would keep about 1 KB for good, and the heap would grow with every match ever played)
+// but what a listing filters and sorts on, about 70 bytes a match. Their views are folded
+// again from the store when asked (Matches.Get, Matches.List).
+type archive struct {
+	rows     []archivedRow
+	row      map[string]int32 // match ID -> its index in rows
+	games    interned
+	players  interned
+	byPlayer [][]int32 // by interned player, the rows of the matches it created or holds a seat in
+	// digest is the exclusive or of the hashes of the archived matches' lines of Digest,
+	// taken when they were archived (their boards are gone since).
+	digest [sha256.Size]byte
+}
+
+// archivedRow is one archived match in the archive.
+type archivedRow struct {
+	id      string
+	created int64 // Unix nanoseconds: MatchView.CreatedAt
+	game    int32 // interned
+}
+
+// interned numbers strings (game and player IDs), so that each is kept once however many
+// matches name it.
+type interned struct {
+	ids map[string]int32
+	all []string
+}
+
+// of is s's number, which it gets if new.
+func (in *interned) of(s string) int32 {
+	if n, ok := in.ids[s]; ok {
+		return n
+	}
+	if in.ids == nil {
+		in.ids = map[string]int32{}
+	}
+	n := int32(len(in.all))
+	s = string([]byte(s)) // its own copy: s may share the memory of a whole decoded event
+	in.ids[s], in.all = n, append(in.all, s)
+	return n
+}
+
+// find is s's number, if it has one.
+func (in *interned) find(s string) (int32, bool) {
+	n, ok := in.ids[s]
+	return n, ok
+}
+
+// add archives v, whose line of Digest is line. The caller holds the lock.
+func (a *archive) add(v *MatchView, line string) {
+	if a.row == nil {
+		a.row = map[string]int32{}
+	}
+	n := int32(len(a.rows))
+	id := string([]byte(v.ID))
+	a.rows = append(a.rows, archivedRow{id: id, created: v.CreatedAt.UnixNano(), game: a.games.of(v.State.Game)})
+	a.row[id] = n
+	seen := make([]string, 0, len(v.State.Seats)+1)
+	note := func(player string) {
+		if player == "" || slices.Contains(seen, player) {
+			return
+		}
+		seen = append(seen, player)
+		a.post(player, n)
+	}
+	note(v.State.CreatedBy)
+	for _, s := range v.State.Seats {
+		note(s.PlayerID)
+	}
+	h := sha256.Sum256([]byte(line))
+	for i := range a.digest {
+		a.digest[i] ^= h[i]
+	}
+}
+
+// save writes the index down, row by row (StoredMatches). The caller holds the lock.
+func (a *archive) save() []StoredArchived {
+	out := make([]StoredArchived, len(a.rows))
+	for n, r := range a.rows {
+		out[n] = StoredArchived{ID: r.id, Created: r.created, Game: a.games.all[r.game]}
+	}
+	for p, rows := range a.byPlayer {
+		for _, n := range rows {
+			out[n].Players = append(out[n].Players, a.players.all[p])
+		}
+	}
+	return out
+}
+
+// restore reads back what save wrote, and the digest of the rows.
+func (a *archive) restore(rows []StoredArchived, digest [sha256.Size]byte) {
+	for _, r := range rows {
+		n := int32(len(a.rows))
+		a.rows = append(a.rows, archivedRow{id: r.ID, created: r.Created, game: a.games.of(r.Game)})
+		if a.row == nil {
+			a.row = map[string]int32{}
+		}
+		a.row[r.ID] = n
+		for _, player := range r.Players {
+			a.post(player, n)
+		}
+	}
+	a.digest = digest
+}
+
+// post adds row n to player's rows.
+func (a *archive) post(player string, n int32) {
+	p := a.players.of(player)
+	for int(p) >= len(a.byPlayer) {
+		a.byPlayer = append(a.byPlayer, nil)
+	}
+	a.byPlayer[p] = append(a.byPlayer[p], n)
+}
+
+// find is the archived match of ID id, as a listing sorts it.
+func (a *archive) find(id string) (listed, bool) {
+	n, ok := a.row[id]
+	if !ok {
+		return listed{}, false
+	}
+	return listed{id: a.rows[n].id, created: a.rows[n].created}, true
+}
+
+// has reports whether the match of ID id is archived.
+func (a *archive) has(id string) bool {
+	_, ok := a.row[id]
+	return ok
+}
+
+// listed is a match of a listing before its view is read: a view in memory, or an
+// archived match's row.
+type listed struct {
+	view    *MatchView
+	id      string
+	created int64
+}
+
+// match adds to out the archived matches that f selects (its Limit aside). The caller
+// holds the lock.
+func (a *archive) match(f Filter, out []listed) []listed {
+	if f.Status != "" && f.Status != match.Finished {
+		return out
+	}
+	game := int32(-1)
+	if f.Game != "" {
+		g, ok := a.games.find(f.Game)
+		if !ok {
+			return out
+		}
+		game = g
+	}
+	take := func(n int32) {
+		if r := a.rows[n]; game < 0 || r.game == game {
+			out = append(out, listed{id: r.id, created: r.created})
+		}
+	}
+	if f.Player != "" {
+		p, ok := a.players.find(f.Player)
+		if !ok || int(p) >= len(a.byPlayer) {
+			return out
+		}
+		for _, n := range a.byPlayer[p] {
+			take(n)
+		}
+		return out
+	}
+	for n := range a.rows {
+		take(int32(n))
+	}
+	return out
+}
+
+// byNewest orders a listing newest first, ties by ID.
+func byNewest(a, b listed) int {
+	if c := cmp.Compare(b.created, a.created); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// load folds an archived match's view again from the store, as it was when archived: its
+// game state dropped.
+func (m *Matches) load(ctx context.Context, id string) (*MatchView, error) {
+	if m.store == nil {
+		return nil, fmt.Errorf("projections: match %s is archived and the model has no store to read it from", id)
+	}
+	var v *MatchView
+	for {
+		var (
+			evs  []eventstore.Event
+			more bool
+			err  error
+		)
+		switch {
+		case v == nil:
+			evs, err = m.store.ReadStream(ctx, matchstream.Name(id), 0, 1)
+			more = len(evs) == 1
+		case matchstream.Covering(v.Rules, v.State.Plan):
+			evs, more, err = matchstream.Read(ctx, m.store, id, matchstream.Teams(v.State), v.At, 1000)
+		default:
+			evs, err = m.store.ReadStream(ctx, matchstream.Name(id), v.Version, 1000)
+			more = len(evs) == 1000
+		}
+		if err != nil {
+			return nil, fmt.Errorf("projections: reading archived match %s: %w", id, err)
+		}
+		if len(evs) > 0 {
+			if v, err = m.fold(id, v, evs); err != nil {
+				return nil, fmt.Errorf("projections: folding archived match %s: %w", id, err)
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	if v == nil {
+		return nil, fmt.Errorf("projections: archived match %s has no events in the store", id)
+	}
+	v.State.GameState, v.Archived = nil, true
+	return v, nil
+}
