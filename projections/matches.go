@@ -55,7 +55,7 @@ type Matches struct {
 	store        matchstream.Reader // where archived matches are read back from
 	archive      archive            // the archived matches, which byID no longer holds
 	finished     []string           // IDs of finished, unarchived matches, in the order they ended
-	ended        chan struct{} // a match joined finished: RunArchiver's wait may be shorter
+	ended        chan struct{}      // a match joined finished: RunArchiver's wait may be shorter
 
 	aside   map[string]*match.Unreplayable // matches whose events do not replay, by ID
 	onAside func(*match.Unreplayable)
