@@ -32,7 +32,8 @@ type Ratings struct {
 	checkpoint
 	games    *game.Registry
 	pending  map[string]*ratedMatch        // match ID -> what its result needs
-	rated    map[string]*ratedResult       // match ID -> what its result moved, for a ruling (disputes.go)
+	rated    map[string]packedResult       // match ID -> what its result moved, for a ruling (ratings_rulings.go)
+	names    interned                      // the game, player and key IDs of rated
 	byPlayer map[string]map[string]*Rating // player -> key -> rating
 	boards   map[string]*board             // key -> its rows in the leaderboard's order (leaderboard.go)
 	// changed gathers the players whose ratings changed, for a writer that copies them
@@ -56,7 +57,7 @@ type ratedMatch struct {
 // NewRatings returns an empty model for the games of reg. A game that reg does not hold
 // is rated under its ID.
 func NewRatings(reg *game.Registry) *Ratings {
-	return &Ratings{games: reg, pending: map[string]*ratedMatch{}, rated: map[string]*ratedResult{}, byPlayer: map[string]map[string]*Rating{}}
+	return &Ratings{games: reg, pending: map[string]*ratedMatch{}, rated: map[string]packedResult{}, byPlayer: map[string]map[string]*Rating{}}
 }
 
 // Name implements Projection.
@@ -134,7 +135,7 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 		for k := range keys[0] { // every seat has as many keys: rated key by key
 			done.before = append(done.before, r.rate(m, result, k, func(seat int) string { return keys[seat][k] }, only, &done.moved))
 		}
-		r.rated[id] = done // m, with the game's state, is needed no more: what a ruling needs is in done
+		r.rated[strings.Clone(id)] = r.pack(done) // m, with the game's state, is needed no more: what a ruling needs is in done
 	}
 	return nil
 }

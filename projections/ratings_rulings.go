@@ -18,7 +18,7 @@ import (
 
 // ratedResult is what the result of a rated match moved, kept for a ruling: every rated
 // match keeps one for good (a ruling may come at any time), so it holds only what a
-// ruling reads, about 300 bytes for a duel.
+// ruling reads, and is kept packed (ratings_record.go).
 type ratedResult struct {
 	game    string
 	players []string          // by seat
@@ -69,10 +69,15 @@ func (r *Ratings) ruled(ev eventstore.Event) error {
 		return fmt.Errorf("ratings: %s version %d: %w", ev.Stream, ev.Version, err)
 	}
 	ruling := d.(dispute.Ruled)
-	done := r.rated[ruling.Match]
-	if done == nil || !ruling.Changes() {
+	packed, ok := r.rated[ruling.Match]
+	if !ok || !ruling.Changes() {
 		return nil // not rated, or the result stands
 	}
+	done, err := r.unpack(packed)
+	if err != nil {
+		return fmt.Errorf("ratings: the record of match %s: %w", ruling.Match, err)
+	}
+	defer func() { r.rated[ruling.Match] = r.pack(done) }()
 	for _, mv := range done.moved {
 		player, key := done.players[mv.seat], done.key(int(mv.seat), int(mv.key))
 		if x := r.byPlayer[player][key]; x != nil {
