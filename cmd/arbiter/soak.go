@@ -37,7 +37,7 @@ func runSoak(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.DurationVar(&cfg.Duration, "duration", 3*time.Minute, "how long the load lasts")
 	fs.DurationVar(&cfg.Every, "every", 15*time.Second, "how often the heap (after a GC) and RSS are sampled")
 	fs.DurationVar(&cfg.ArchiveAfter, "archive-after", time.Minute, "serve's --archive-after: how long a finished match keeps its board in memory")
-	fs.StringVar(&cfg.MemProfile, "memprofile", "", "write a heap profile to this file at the end, after a GC, before the window is archived")
+	fs.StringVar(&cfg.MemProfile, "memprofile", "", "write a heap profile to this file at the end, after a GC, before the window is archived, and one to this file+\".steady\" at the first sample once the window is full (go tool pprof -base)")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "the games played are those of seed, seed+1, ... (playout.Moves)")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
@@ -122,7 +122,7 @@ func (r soakResult) print(w io.Writer) {
 	first, last := r.Samples[0], r.Samples[len(r.Samples)-1]
 	fmt.Fprintf(w, "heap:    %.1f MB at the first sample, %.1f MB at the last; rss %.1f MB, %.1f MB\n",
 		float64(first.Heap)/1e6, float64(last.Heap)/1e6, first.RSS/1e6, last.RSS/1e6)
-	fmt.Fprintf(w, "steady:  over the %d samples once the archive window was full, the heap grew %.2f MB/min\n", r.Steady, r.Growth/1e6)
+	fmt.Fprintf(w, "steady:  over the %d samples once the archive window was full, the heap grew %.3f MB/min (least squares over time), %.0f bytes per archived match (over the matches archived)\n", r.Steady, r.Growth/1e6, r.PerArchived)
 	fmt.Fprintf(w, "match:   a finished match costs %.0f bytes in the window beyond its archived form, and %.0f bytes archived (%.0f bytes in all while in the window)\n",
 		r.PerWindow, r.PerArchived, r.PerWindow+r.PerArchived)
 }
@@ -181,6 +181,13 @@ func soak(ctx context.Context, store eventstore.Store, cfg soakConfig) (soakResu
 			due := start.Add(interval * time.Duration(slot) / time.Duration(cfg.Live))
 			for k := 0; !stop.Load(); k++ {
 				m := playout.Match{Index: k, Players: players[slot], Moves: games[(slot+k)%len(games)]}
+				if k == 0 {
+					// The slots' first matches are cut short in steps, so that matches
+					// end evenly over time, not all at once: a sample of the heap then
+					// finds as many matches in the window, and as many moves in the live
+					// ones, whenever it is taken.
+					m.Moves = m.Moves[:max(1, len(m.Moves)*(slot+1)/cfg.Live)]
+				}
 				if err := soakMatch(ctx, eng, &m, &due, interval, &stop, &moves); err != nil {
 					errs[slot] = err
 					stop.Store(true)
@@ -202,6 +209,12 @@ func soak(ctx context.Context, store eventstore.Store, cfg soakConfig) (soakResu
 			}
 		})
 	}
+	// Steady state: the samples once the first archived match has been out of the window
+	// for a whole window, so that as many matches enter it as leave.
+	steady := func(s soakSample) bool {
+		return s.At >= cfg.ArchiveAfter+2*time.Duration(cfg.Moves)*interval && s.Archived > 0
+	}
+	profiled := false
 	timer := time.NewTimer(cfg.Duration)
 	defer timer.Stop()
 	tick := time.NewTicker(cfg.Every)
@@ -222,6 +235,14 @@ func soak(ctx context.Context, store eventstore.Store, cfg soakConfig) (soakResu
 			s := sample()
 			res.Samples = append(res.Samples, s)
 			fmt.Fprintln(progress, s)
+			if cfg.MemProfile != "" && !profiled && steady(s) {
+				profiled = true
+				if err := writeHeapProfile(cfg.MemProfile + ".steady"); err != nil {
+					stop.Store(true)
+					wg.Wait()
+					return res, err
+				}
+			}
 		}
 	}
 	wg.Wait()
@@ -256,17 +277,15 @@ func soak(ctx context.Context, store eventstore.Store, cfg soakConfig) (soakResu
 	if last.Window > 0 {
 		res.PerWindow = (float64(last.Heap) - float64(after.Heap)) / float64(last.Window)
 	}
-	// Steady state: the samples once the first archived match has been out of the window
-	// for a whole window, so that as many matches enter it as leave.
-	var steady []soakSample
+	var full []soakSample
 	for _, s := range res.Samples {
-		if s.At >= cfg.ArchiveAfter+2*time.Duration(cfg.Moves)*interval && s.Archived > 0 {
-			steady = append(steady, s)
+		if steady(s) {
+			full = append(full, s)
 		}
 	}
-	res.Steady = len(steady)
-	res.PerArchived = slope(steady, func(s soakSample) float64 { return float64(s.Archived) })
-	res.Growth = slope(steady, func(s soakSample) float64 { return s.At.Minutes() })
+	res.Steady = len(full)
+	res.PerArchived = slope(full, func(s soakSample) float64 { return float64(s.Archived) })
+	res.Growth = slope(full, func(s soakSample) float64 { return s.At.Minutes() })
 	return res, nil
 }
 
