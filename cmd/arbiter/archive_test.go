@@ -101,3 +101,97 @@ func TestFinishedMatchIsArchivedOnATimer(t *testing.T) {
 		t.Fatalf("archived, the match reads %s %v; before, %s", after.Data, after.Errors, before.Data)
 	}
 }
+
+// TestOldMatchesListAndRuleTheSameArchived: the lobby's listings (every match, a player's
+// history a page at a time, by game, by status), the leaderboard, the ratings, a dispute
+// and its match read the same from a server that holds the finished matches in memory and
+// from one that archived them (folding them from the store when asked); and a ruling on
+// an archived match moves the ratings as it does on a server that never archived.
+func TestOldMatchesListAndRuleTheSameArchived(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db, "--archive-after", "1h")
+	annID, ann := srv.register(t, "Ann")
+	bobID, bob := srv.register(t, "Bob")
+	cyID, cy := srv.register(t, "Cy")
+	revID, rev := srv.register(t, "Rev")
+	// Four rated matches and a friendly one, each ended by a resignation after two moves.
+	var rated []string
+	for i, pair := range [][2]string{{ann, bob}, {bob, cy}, {cy, ann}, {ann, bob}, {bob, ann}} {
+		id := srv.newMatch(t, pair[0], pair[1], i < 4)
+		srv.must(t, pair[0], `mutation($m:ID!){playMove(matchId:$m, move:"e4"){version}}`, map[string]any{"m": id}, nil)
+		srv.must(t, pair[1], `mutation($m:ID!){playMove(matchId:$m, move:"e5"){version}}`, map[string]any{"m": id}, nil)
+		srv.must(t, pair[i%2], `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+		if i < 4 {
+			rated = append(rated, id)
+		}
+	}
+	live := srv.newMatch(t, cy, bob, false)
+	srv.must(t, cy, `mutation($m:ID!){playMove(matchId:$m, move:"d4"){version}}`, map[string]any{"m": live}, nil)
+	d := srv.openDispute(t, bob, rated[0], "I resigned by mistake")
+	grantReviewer(t, db, revID)
+
+	const fields = `id status version moves seed result{winner reason} seats{seat player{id name}} rematch{id}`
+	type ask struct {
+		token, query string
+		vars         map[string]any
+	}
+	asks := map[string]ask{
+		"lobby":       {"", `{matches(first:500){` + fields + `}}`, nil},
+		"finished":    {"", `{matches(status:FINISHED, first:500){id}}`, nil},
+		"live":        {"", `{matches(status:LIVE){id board{fen}}}`, nil},
+		"chess":       {"", `{matches(game:CHESS, first:3){id}}`, nil},
+		"none":        {"", `{matches(game:UNFAIR_CHESS){id}}`, nil},
+		"leaderboard": {"", `{leaderboard(key:"chess"){player{id} rating{key ratingExact games wins losses draws}}}`, nil},
+		"dispute":     {rev, `query($d:ID!){dispute(id:$d){` + disputeFields + ` match{` + fields + ` board{fen}}}}`, map[string]any{"d": d.ID}},
+		"review":      {rev, `query($m:ID!){reviewMatch(id:$m){` + fields + ` events(first:50){version type data}}}`, map[string]any{"m": rated[0]}},
+	}
+	for name, p := range map[string]string{"ann": annID, "bob": bobID, "cy": cyID} {
+		asks["ratings "+name] = ask{"", `query($p:ID!){player(id:$p){ratings{key ratingExact games wins losses draws}}}`, map[string]any{"p": p}}
+		// A player's history, a page of two, then all of it.
+		asks["history "+name] = ask{"", `query($p:ID!){a:matches(player:$p, first:2){id} b:matches(player:$p, status:FINISHED){` + fields + `}}`, map[string]any{"p": p}}
+	}
+	read := func(s *server) map[string]string {
+		out := map[string]string{}
+		for name, a := range asks {
+			r := s.post(t, a.token, a.query, a.vars)
+			if len(r.Errors) > 0 {
+				t.Fatalf("%s: %+v", name, r.Errors)
+			}
+			out[name] = string(r.Data)
+		}
+		return out
+	}
+	same := func(what string, a, b map[string]string) {
+		t.Helper()
+		for k, want := range a {
+			if b[k] != want {
+				t.Fatalf("%s: %s differs:\nkept     %s\narchived %s", what, k, want, b[k])
+			}
+		}
+	}
+	kept := read(srv)
+	var lobby struct{ Matches []struct{ ID string } }
+	if err := json.Unmarshal([]byte(kept["lobby"]), &lobby); err != nil || len(lobby.Matches) != 6 {
+		t.Fatalf("the lobby: %s (%v)", kept["lobby"], err)
+	}
+	srv.stop(t)
+
+	srv = startServer(t, db, "--archive-after", "0s")
+	if n := srv.scrape(t, "arbiter_matches_archived"); n != "5" {
+		t.Fatalf("%s matches archived, want the 5 finished", n)
+	}
+	same("archived", kept, read(srv))
+	// A ruling on an archived match: the first match becomes a draw.
+	srv.rule(t, rev, d.ID, "DRAW", "both lost on time in the log")
+	ruled := read(srv)
+	if ruled["ratings ann"] == kept["ratings ann"] {
+		t.Fatalf("the ruling moved no rating: %s", ruled["ratings ann"])
+	}
+	srv.stop(t)
+
+	srv = startServer(t, db, "--archive-after", "1h")
+	if n := srv.scrape(t, "arbiter_matches_archived"); n != "0" {
+		t.Fatalf("%s matches archived, want none", n)
+	}
+	same("ruled", read(srv), ruled)
+}
