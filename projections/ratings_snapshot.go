@@ -80,7 +80,10 @@ func (r *Ratings) Save() (int64, []byte, error) {
 		s.Pending = append(s.Pending, sm)
 	}
 	for _, id := range slices.Sorted(maps.Keys(r.rated)) {
-		d := r.rated[id]
+		d, err := r.unpack(r.rated[id])
+		if err != nil {
+			return 0, nil, fmt.Errorf("ratings: the record of match %s: %w", id, err)
+		}
 		sd := StoredRatedResult{ID: id, Game: d.game, Players: d.players, Teams: d.teams, Keys: d.keys, Before: d.before}
 		for _, mv := range d.moved {
 			sd.Moved = append(sd.Moved, StoredMove{Seat: mv.seat, Key: mv.key, By: mv.by, Result: mv.result})
@@ -126,7 +129,7 @@ func (r *Ratings) Restore(ctx context.Context, store eventstore.Store, pos int64
 		}
 		pending[sm.ID] = m
 	}
-	rated := make(map[string]*ratedResult, len(s.Rated))
+	rated := make(map[string]*ratedResult, len(s.Rated)) // packed below, under the lock: pack interns
 	for _, sd := range s.Rated {
 		d := &ratedResult{game: sd.Game, players: sd.Players, teams: sd.Teams, keys: sd.Keys, before: sd.Before}
 		for _, mv := range sd.Moved {
@@ -136,7 +139,12 @@ func (r *Ratings) Restore(ctx context.Context, store eventstore.Store, pos int64
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.byPlayer, r.pending, r.rated, r.pos = byPlayer, pending, rated, pos
+	r.names = interned{}
+	r.rated = make(map[string]packedResult, len(rated))
+	for id, d := range rated {
+		r.rated[id] = r.pack(d)
+	}
+	r.byPlayer, r.pending, r.pos = byPlayer, pending, pos
 	r.reindex()
 	return nil
 }

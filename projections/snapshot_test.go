@@ -157,7 +157,7 @@ func projs(ms []Stored) []Projection {
 func TestSnapshotAndTailFoldAsFromZero(t *testing.T) {
 	store, head := corpusStore(t)
 	for _, c := range []struct {
-		name string
+		name    string
 		reg     *game.Registry
 		same    bool          // a model read back writes the same bytes
 		archive time.Duration // ArchiveAfter
