@@ -109,7 +109,7 @@ func TestFinishedMatchIsArchivedOnATimer(t *testing.T) {
 // an archived match moves the ratings as it does on a server that never archived.
 func TestOldMatchesListAndRuleTheSameArchived(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arbiter.db")
-	srv := startServer(t, db, "--archive-after", "1h")
+	srv := startServer(t, db, "--snapshots", "off", "--archive-after", "1h")
 	annID, ann := srv.register(t, "Ann")
 	bobID, bob := srv.register(t, "Bob")
 	cyID, cy := srv.register(t, "Cy")
@@ -176,7 +176,7 @@ func TestOldMatchesListAndRuleTheSameArchived(t *testing.T) {
 	}
 	srv.stop(t)
 
-	srv = startServer(t, db, "--archive-after", "0s")
+	srv = startServer(t, db, "--snapshots", "off", "--archive-after", "0s")
 	if n := srv.scrape(t, "arbiter_matches_archived"); n != "5" {
 		t.Fatalf("%s matches archived, want the 5 finished", n)
 	}
@@ -189,7 +189,7 @@ func TestOldMatchesListAndRuleTheSameArchived(t *testing.T) {
 	}
 	srv.stop(t)
 
-	srv = startServer(t, db, "--archive-after", "1h")
+	srv = startServer(t, db, "--snapshots", "off", "--archive-after", "1h")
 	if n := srv.scrape(t, "arbiter_matches_archived"); n != "0" {
 		t.Fatalf("%s matches archived, want none", n)
 	}
