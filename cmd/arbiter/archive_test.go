@@ -174,6 +174,10 @@ func TestOldMatchesListAndRuleTheSameArchived(t *testing.T) {
 	if err := json.Unmarshal([]byte(kept["lobby"]), &lobby); err != nil || len(lobby.Matches) != 6 {
 		t.Fatalf("the lobby: %s (%v)", kept["lobby"], err)
 	}
+	// Pages after a cursor: a finished match (archived on the next server) and the live one.
+	asks["after finished"] = ask{"", `query($a:ID){matches(first:2, after:$a){id} mine:matches(player:"` + annID + `", after:$a){id}}`, map[string]any{"a": lobby.Matches[2].ID}}
+	asks["after live"] = ask{"", `query($a:ID){matches(first:2, after:$a){id}}`, map[string]any{"a": live}}
+	kept = read(srv)
 	srv.stop(t)
 
 	srv = startServer(t, db, "--snapshots", "off", "--archive-after", "0s")
