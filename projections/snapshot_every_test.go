@@ -47,13 +47,13 @@ func everyPosition(t *testing.T, store eventstore.Store, head, stride int64, reg
 	if int64(len(evs)) != head {
 		t.Fatalf("read %d events, the head is %d", len(evs), head)
 	}
-	whole := readSide(reg)
+	whole := readSide(reg, -1, store)
 	if err := Rebuild(ctx, store, nil, projs(whole)...); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Join(digests(whole), "\n")
 
-	live := readSide(reg) // fed one event at a time, saved at each position
+	live := readSide(reg, -1, store) // fed one event at a time, saved at each position
 	for k := int64(0); k <= head; k++ {
 		if k > 0 {
 			for _, m := range live {
@@ -65,7 +65,7 @@ func everyPosition(t *testing.T, store eventstore.Store, head, stride int64, reg
 		if k%stride != 0 {
 			continue
 		}
-		restored := readSide(reg)
+		restored := readSide(reg, -1, store)
 		for i, m := range live {
 			pos, data, err := m.Save()
 			if err != nil {
