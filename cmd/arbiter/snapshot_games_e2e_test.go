@@ -1,0 +1,326 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A live match of each game, restored at boot from the read side's snapshot (or, for a
+// game that cannot write its state down, folded again from its own events), must be the
+// match a server that folded the store from zero serves: every seat's and a spectator's
+// view byte for byte, the same next action taken, the same wrong one refused, and a
+// clock's deadline kept.
+
+// snapshotMatchQuery is the match as the API serves it to one viewer, with every event
+// as that viewer may read it (redacted or not); state is the game's own fragment.
+const snapshotMatchQuery = `query($m:ID!){match(id:$m){id game rulesVersion status rated options{key value} version
+	seats{seat team player{id name}} turn toAct choices mySeat phase moves pgn drawOfferBy
+	result{winner winners draw reason} seedCommitment seed
+	clock{control initialMs incrementMs seats{seat remainingMs} running since}
+	events(first:1000){version position type schemaVersion at actor visibility data redacted hash prevHash}
+	%s}}`
+
+// gameStep is one action a player sends: its token, the mutation and its variables.
+type gameStep struct {
+	token, query string
+	vars         map[string]any
+}
+
+// snapshotGame is a game as these tests create, show and play it.
+type snapshotGame struct {
+	name    string
+	create  string // createMatch's input
+	players int
+	state   string // the game's fields of Match
+	// next reads, as the seat to act sees it, the action it takes next.
+	next func(t *testing.T, srv *server, tokens []string, id string) gameStep
+}
+
+var snapshotGames = []snapshotGame{
+	{
+		name:    "UnfairChess",
+		create:  `{game:UNFAIR_CHESS}`,
+		players: 2,
+		state: `state{__typename ... on UnfairChessState{board{fen inCheck legalMoves marks{square kind seat}}
+			hand{slot playable targets reason card{id}} seats{seat handSize deckSize discardPile{id} played{card{id} count}}}}`,
+		next: chessLikeStep,
+	},
+	{
+		name:    "AjedrezMagico",
+		create:  `{game:MAGIC_CHESS, mode:CLASSIC}`,
+		players: 2,
+		state: `state{__typename ... on MagicChessState{phase moves board{fen inCheck legalMoves marks{square kind seat}}
+			hand{slot playable targets reason card{id}} seats{seat handSize deckSize discardPile{id}}}}`,
+		next: chessLikeStep,
+	},
+	{
+		name:    "Sovereign",
+		create:  `{game:SOVEREIGN_CHESS, mode:TWO_PLAYER}`,
+		players: 2,
+		state: `state{__typename} board{fen legalMoves checked interregnum colours{square colour}
+			armies{colour owner controller} marks{square kind} sides{side seat colour}}`,
+		next: chessLikeStep,
+	},
+	{
+		name:    "Solwaris",
+		create:  `{game:SOLWARIS}`,
+		players: 2,
+		state: `state{__typename ... on SolwarisState{map phase deadline turn acting purse placementCells
+			fighters{id seat team class entity hero hp maxHp ap mp armour cell statuses spells}
+			traps{team cell until} auction{designated toBid leader price closed}
+			reachable{cell cost} targets{spell cells}}}`,
+		next: func(t *testing.T, srv *server, tokens []string, id string) gameStep {
+			t.Helper()
+			for seat, tok := range tokens {
+				var st solwarisState
+				srv.must(t, tok, solwarisStateQuery, map[string]any{"m": id}, &st)
+				if q, vars := solwarisBot(seat, &st); q != "" {
+					vars["m"] = id
+					return gameStep{tok, q, vars}
+				}
+			}
+			t.Fatalf("no seat of the Solwaris match %s has an action", id)
+			return gameStep{}
+		},
+	},
+}
+
+// chessLikeStep is the next action of a game on a chess board, read from the acting
+// seat's own view: its first legal move that is a plain move, the planning's "ready", or
+// Sovereign's opening kept.
+func chessLikeStep(t *testing.T, srv *server, tokens []string, id string) gameStep {
+	t.Helper()
+	var v struct {
+		Match struct {
+			ToAct   []int
+			Choices []string
+			Phase   *string
+			Board   *struct{ LegalMoves []string }
+			State   struct {
+				Phase string
+				Board *struct{ LegalMoves []string }
+			}
+		}
+	}
+	srv.must(t, "", `query($m:ID!){match(id:$m){toAct}}`, map[string]any{"m": id}, &v)
+	if len(v.Match.ToAct) == 0 {
+		t.Fatalf("nobody is to act in %s", id)
+	}
+	tok := tokens[v.Match.ToAct[0]]
+	srv.must(t, tok, `query($m:ID!){match(id:$m){toAct choices phase board{legalMoves}
+		state{... on MagicChessState{phase board{legalMoves}}}}}`, map[string]any{"m": id}, &v)
+	choose := func(o string) gameStep {
+		return gameStep{tok, `mutation($m:ID!,$o:String!){act(matchId:$m, action:{choose:{option:$o}}){version}}`, map[string]any{"m": id, "o": o}}
+	}
+	switch {
+	case slices.Contains(v.Match.Choices, "keep"):
+		return choose("keep")
+	case v.Match.State.Phase == "planning":
+		return choose("ready")
+	}
+	legal := []string(nil)
+	if v.Match.Board != nil {
+		legal = v.Match.Board.LegalMoves
+	} else if v.Match.State.Board != nil {
+		legal = v.Match.State.Board.LegalMoves
+	}
+	for _, mv := range legal {
+		if !strings.ContainsAny(mv, "=@") {
+			return gameStep{tok, `mutation($m:ID!,$v:String!){playMove(matchId:$m, move:$v){version}}`, map[string]any{"m": id, "v": mv}}
+		}
+	}
+	t.Fatalf("seat %d of %s has no plain legal move: %+v", v.Match.ToAct[0], id, v.Match)
+	return gameStep{}
+}
+
+// restoredPair plays a game's match on a new file with setup, stops the server (which
+// writes the snapshot), and boots two servers: one from the snapshot, one from a copy of
+// the file folding from zero.
+func restoredPair(t *testing.T, g snapshotGame, setup func(srv *server, tokens []string, id string)) (snap, zero *server, tokens []string, id string) {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db)
+	for i := range g.players {
+		_, tok := srv.register(t, "player"+string(rune('A'+i)))
+		tokens = append(tokens, tok)
+	}
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, tokens[0], `mutation{createMatch(input:`+g.create+`){match{id}}}`, nil, &c)
+	id = c.CreateMatch.Match.ID
+	for seat, tok := range tokens {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	setup(srv, tokens, id)
+	srv.stop(t)
+	if !strings.Contains(srv.stderr.String(), "wrote the read side's snapshot") {
+		t.Fatalf("no snapshot written on stop:\n%s", srv.stderr)
+	}
+	copied := copyStore(t, filepath.Dir(db)) // the file, its key and head log; not the snapshots
+	snap = startServer(t, db)
+	if !strings.Contains(snap.stderr.String(), "read the read side's snapshot") {
+		t.Fatalf("the boot read no snapshot:\n%s", snap.stderr)
+	}
+	zero = startServer(t, copied, "--snapshots", "off")
+	return snap, zero, tokens, id
+}
+
+// wallClock are the fields an event appended after the boot takes from each server's own
+// clock: when it was written (and the hashes that cover it), when a clock last started,
+// what is left of it, and a turn's deadline.
+var wallClock = []string{"at", "hash", "prevHash", "since", "remainingMs", "leftMs", "deadline"}
+
+// sameViews requires every seat's and a spectator's view of the match to be byte for
+// byte the same on both servers, but for the wallClock fields when appended is set (each
+// server wrote its own events since the boot).
+func sameViews(t *testing.T, g snapshotGame, snap, zero *server, tokens []string, id, when string, appended bool) {
+	t.Helper()
+	q := strings.Replace(snapshotMatchQuery, "%s", g.state, 1)
+	for i, tok := range append([]string{""}, tokens...) {
+		a := snap.post(t, tok, q, map[string]any{"m": id})
+		b := zero.post(t, tok, q, map[string]any{"m": id})
+		ja, jb := must(json.Marshal(a)), must(json.Marshal(b))
+		if appended {
+			ja, jb = withoutWallClock(t, ja), withoutWallClock(t, jb)
+		}
+		if len(a.Errors) > 0 {
+			t.Fatalf("%s, viewer %d: %+v", when, i, a.Errors)
+		}
+		if string(ja) != string(jb) {
+			at := 0
+			for at < min(len(ja), len(jb)) && ja[at] == jb[at] {
+				at++
+			}
+			t.Errorf("%s, viewer %d (0 a spectator), differ at byte %d:\nfrom the snapshot: …%s\nfrom zero:         …%s", when, i, at, ja[max(0, at-200):min(len(ja), at+200)], jb[max(0, at-200):min(len(jb), at+200)])
+		}
+	}
+}
+
+// withoutWallClock is the JSON b with every wallClock field removed.
+func withoutWallClock(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	var strip func(v any)
+	strip = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range wallClock {
+				delete(v, k)
+			}
+			for _, e := range v {
+				strip(e)
+			}
+		case []any:
+			for _, e := range v {
+				strip(e)
+			}
+		}
+	}
+	strip(v)
+	return must(json.Marshal(v))
+}
+
+// sameAnswer sends step to both servers and requires the same answer.
+func sameAnswer(t *testing.T, snap, zero *server, s gameStep) gqlResponse {
+	t.Helper()
+	a, b := snap.post(t, s.token, s.query, s.vars), zero.post(t, s.token, s.query, s.vars)
+	if ja, jb := must(json.Marshal(a)), must(json.Marshal(b)); string(ja) != string(jb) {
+		t.Errorf("%s %v:\nfrom the snapshot: %s\nfrom zero:         %s", s.query, s.vars, ja, jb)
+	}
+	return a
+}
+
+func TestEachGamesLiveMatchBootsFromASnapshotAsFromZero(t *testing.T) {
+	for _, g := range snapshotGames {
+		t.Run(g.name, func(t *testing.T) {
+			snap, zero, tokens, id := restoredPair(t, g, func(srv *server, tokens []string, id string) {
+				for range 5 {
+					s := g.next(t, srv, tokens, id)
+					if r := srv.post(t, s.token, s.query, s.vars); len(r.Errors) > 0 {
+						t.Fatalf("%s %v: %+v", s.query, s.vars, r.Errors)
+					}
+				}
+			})
+			sameViews(t, g, snap, zero, tokens, id, "at boot", false)
+			next := g.next(t, zero, tokens, id)
+			// Refused alike: the acting seat's action sent by another seat, and a move that
+			// is no move.
+			for _, tok := range tokens {
+				if tok == next.token {
+					continue
+				}
+				wrong := next
+				wrong.token = tok
+				if r := sameAnswer(t, snap, zero, wrong); len(r.Errors) == 0 {
+					t.Errorf("seat's action sent by another seat was taken: %+v", wrong)
+				}
+			}
+			nonsense := gameStep{next.token, `mutation($m:ID!){playMove(matchId:$m, move:"Zz9"){version}}`, map[string]any{"m": id}}
+			if r := sameAnswer(t, snap, zero, nonsense); len(r.Errors) == 0 {
+				t.Errorf("the move Zz9 was taken")
+			}
+			sameViews(t, g, snap, zero, tokens, id, "after the refusals", false)
+			if r := sameAnswer(t, snap, zero, next); len(r.Errors) > 0 {
+				t.Fatalf("the next action %s %v: %+v", next.query, next.vars, r.Errors)
+			}
+			sameViews(t, g, snap, zero, tokens, id, "after the next action", true)
+		})
+	}
+}
+
+// A timed match restored from a snapshot ends on time as on the server that folded from
+// zero: the same result, the same events.
+func TestAClockDeadlineAfterABootFromASnapshot(t *testing.T) {
+	const clockMinutes, clockMs = "0.05", 3000 // 3 s each, no increment
+	for _, g := range snapshotGames[:2] {
+		t.Run(g.name, func(t *testing.T) {
+			g.create = strings.Replace(g.create, "}", `, options:[{key:"clock", value:"`+clockMinutes+`+0"}]}`, 1)
+			snap, zero, tokens, id := restoredPair(t, g, func(srv *server, tokens []string, id string) {
+				for range 3 {
+					s := g.next(t, srv, tokens, id)
+					if r := srv.post(t, s.token, s.query, s.vars); len(r.Errors) > 0 {
+						t.Fatalf("%s %v: %+v", s.query, s.vars, r.Errors)
+					}
+				}
+				// The flag must fall after the boot, or the restored timer is not what ends it.
+				var d struct{ Match struct{ Status string } }
+				srv.must(t, "", `query($m:ID!){match(id:$m){status}}`, map[string]any{"m": id}, &d)
+				if d.Match.Status != "LIVE" {
+					t.Fatalf("the match ended before the stop (%s): a %d ms control is too short on this machine", d.Match.Status, clockMs)
+				}
+			})
+			// Both clocks run from the stored events: each server's flag falls at most a
+			// whole control after now; the margin is for a loaded machine.
+			deadline := time.Now().Add(clockMs*time.Millisecond + 20*time.Second)
+			for _, srv := range []*server{snap, zero} {
+				for {
+					var d struct{ Match struct{ Status string } }
+					srv.must(t, "", `query($m:ID!){match(id:$m){status}}`, map[string]any{"m": id}, &d)
+					if d.Match.Status == "FINISHED" {
+						break
+					}
+					if time.Now().After(deadline) {
+						t.Fatalf("%s: no end %d ms after the clock's deadline: %s", g.name, 20000, d.Match.Status)
+					}
+					time.Sleep(20 * time.Millisecond) // polling for the engine's timer
+				}
+			}
+			sameViews(t, g, snap, zero, tokens, id, "after the flag fell", true)
+			var d struct {
+				Match struct{ Result struct{ Reason string } }
+			}
+			snap.must(t, "", `query($m:ID!){match(id:$m){result{reason}}}`, map[string]any{"m": id}, &d)
+			if d.Match.Result.Reason != "timeout" {
+				t.Errorf("ended by %q, want timeout", d.Match.Result.Reason)
+			}
+		})
+	}
+}
