@@ -58,6 +58,15 @@ var snapshotGames = []snapshotGame{
 		next: chessLikeStep,
 	},
 	{
+		name:    "MagicDoubles",
+		create:  `{game:MAGIC_CHESS, options:[{key:"boards", value:"2"}]}`,
+		players: 4,
+		state: `boards{board fen whiteInHand blackInHand seats toAct moves clock{seats{seat remainingMs} running}}
+			state{__typename ... on MagicChessState{phase moves board{fen inCheck legalMoves}
+			hand{slot playable targets reason card{id}} seats{seat handSize deckSize discardPile{id}} signals{seat signal}}}`,
+		next: chessLikeStep,
+	},
+	{
 		name:    "Sovereign",
 		create:  `{game:SOVEREIGN_CHESS, mode:TWO_PLAYER}`,
 		players: 2,
@@ -90,8 +99,9 @@ var snapshotGames = []snapshotGame{
 }
 
 // chessLikeStep is the next action of a game on a chess board, read from the acting
-// seat's own view: its first legal move that is a plain move, the planning's "ready", or
-// Sovereign's opening kept.
+// seat's own view: Sovereign's opening kept, the planning's "ready", the first card its
+// hand may lay (on its first targets) once per turn, or its first legal move that is a
+// plain move. A seat of magic doubles plays on its own board, the seat's half.
 func chessLikeStep(t *testing.T, srv *server, tokens []string, id string) gameStep {
 	t.Helper()
 	var v struct {
@@ -99,10 +109,17 @@ func chessLikeStep(t *testing.T, srv *server, tokens []string, id string) gameSt
 			ToAct   []int
 			Choices []string
 			Phase   *string
+			Moves   []string
 			Board   *struct{ LegalMoves []string }
+			Boards  []struct{ Board int }
 			State   struct {
 				Phase string
 				Board *struct{ LegalMoves []string }
+				Hand  []struct {
+					Slot     int
+					Playable bool
+					Targets  [][]string
+				}
 			}
 		}
 	}
@@ -110,17 +127,35 @@ func chessLikeStep(t *testing.T, srv *server, tokens []string, id string) gameSt
 	if len(v.Match.ToAct) == 0 {
 		t.Fatalf("nobody is to act in %s", id)
 	}
-	tok := tokens[v.Match.ToAct[0]]
-	srv.must(t, tok, `query($m:ID!){match(id:$m){toAct choices phase board{legalMoves}
-		state{... on MagicChessState{phase board{legalMoves}}}}}`, map[string]any{"m": id}, &v)
+	seat := v.Match.ToAct[0]
+	tok := tokens[seat]
+	srv.must(t, tok, `query($m:ID!){match(id:$m){toAct choices phase moves board{legalMoves} boards{board}
+		state{... on MagicChessState{phase board{legalMoves} hand{slot playable targets}}
+			... on UnfairChessState{hand{slot playable targets}}}}}`, map[string]any{"m": id}, &v)
+	vars := map[string]any{"m": id}
+	board := ""
+	if len(v.Match.Boards) > 1 {
+		vars["b"], board = seat/2, ", board:$b"
+	}
 	choose := func(o string) gameStep {
-		return gameStep{tok, `mutation($m:ID!,$o:String!){act(matchId:$m, action:{choose:{option:$o}}){version}}`, map[string]any{"m": id, "o": o}}
+		vars["o"] = o
+		return gameStep{tok, `mutation($m:ID!,$o:String!){act(matchId:$m, action:{choose:{option:$o}}){version}}`, vars}
 	}
 	switch {
 	case slices.Contains(v.Match.Choices, "keep"):
 		return choose("keep")
 	case v.Match.State.Phase == "planning":
 		return choose("ready")
+	}
+	// A card every other turn of the seat's, so that both cards and moves are played.
+	if len(v.Match.Moves)%4 < 2 && v.Match.State.Phase != "move-after-card" {
+		for _, h := range v.Match.State.Hand {
+			if h.Playable && len(h.Targets) > 0 {
+				vars["s"], vars["t"] = h.Slot, h.Targets[0]
+				return gameStep{tok, `mutation($m:ID!,$s:Int,$t:[String!]` + strings.Replace(board, ", board:$b", ",$b:Int", 1) +
+					`){playCard(matchId:$m, slot:$s, targets:$t` + board + `){version}}`, vars}
+			}
+		}
 	}
 	legal := []string(nil)
 	if v.Match.Board != nil {
@@ -130,10 +165,12 @@ func chessLikeStep(t *testing.T, srv *server, tokens []string, id string) gameSt
 	}
 	for _, mv := range legal {
 		if !strings.ContainsAny(mv, "=@") {
-			return gameStep{tok, `mutation($m:ID!,$v:String!){playMove(matchId:$m, move:$v){version}}`, map[string]any{"m": id, "v": mv}}
+			vars["v"] = mv
+			return gameStep{tok, `mutation($m:ID!,$v:String!` + strings.Replace(board, ", board:$b", ",$b:Int", 1) +
+				`){playMove(matchId:$m, move:$v` + board + `){version}}`, vars}
 		}
 	}
-	t.Fatalf("seat %d of %s has no plain legal move: %+v", v.Match.ToAct[0], id, v.Match)
+	t.Fatalf("seat %d of %s has no plain legal move: %+v", seat, id, v.Match)
 	return gameStep{}
 }
 
@@ -171,9 +208,9 @@ func restoredPair(t *testing.T, g snapshotGame, setup func(srv *server, tokens [
 }
 
 // wallClock are the fields an event appended after the boot takes from each server's own
-// clock: when it was written (and the hashes that cover it), when a clock last started,
-// what is left of it, and a turn's deadline.
-var wallClock = []string{"at", "hash", "prevHash", "since", "remainingMs", "leftMs", "deadline"}
+// clock or randomness: when it was written (and the hashes that cover it), when a clock
+// last started, what is left of it, a turn's deadline, and a hidden draw's salt.
+var wallClock = []string{"at", "hash", "prevHash", "since", "remainingMs", "leftMs", "deadline", "salt"}
 
 // sameViews requires every seat's and a spectator's view of the match to be byte for
 // byte the same on both servers, but for the wallClock fields when appended is set (each
@@ -242,12 +279,17 @@ func TestEachGamesLiveMatchBootsFromASnapshotAsFromZero(t *testing.T) {
 	for _, g := range snapshotGames {
 		t.Run(g.name, func(t *testing.T) {
 			snap, zero, tokens, id := restoredPair(t, g, func(srv *server, tokens []string, id string) {
-				for range 5 {
+				var played []string
+				for range 8 {
 					s := g.next(t, srv, tokens, id)
 					if r := srv.post(t, s.token, s.query, s.vars); len(r.Errors) > 0 {
 						t.Fatalf("%s %v: %+v", s.query, s.vars, r.Errors)
 					}
+					_, name, _ := strings.Cut(s.query, "{")
+					name, _, _ = strings.Cut(name, "(")
+					played = append(played, name)
 				}
+				t.Logf("played before the stop: %v", played)
 			})
 			sameViews(t, g, snap, zero, tokens, id, "at boot", false)
 			next := g.next(t, zero, tokens, id)
