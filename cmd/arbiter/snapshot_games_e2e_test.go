@@ -322,11 +322,19 @@ func TestEachGamesLiveMatchBootsFromASnapshotAsFromZero(t *testing.T) {
 // zero: the same result, the same events.
 func TestAClockDeadlineAfterABootFromASnapshot(t *testing.T) {
 	const clockMinutes, clockMs = "0.05", 3000 // 3 s each, no increment
-	for _, g := range snapshotGames[:2] {
+	clock := `{key:"clock", value:"` + clockMinutes + `+0"}`
+	for _, g := range snapshotGames {
+		if g.name == "Solwaris" {
+			continue // its deadlines are the game's own, of tens of seconds
+		}
 		t.Run(g.name, func(t *testing.T) {
-			g.create = strings.Replace(g.create, "}", `, options:[{key:"clock", value:"`+clockMinutes+`+0"}]}`, 1)
+			if strings.Contains(g.create, "options:[") {
+				g.create = strings.Replace(g.create, "options:[", "options:["+clock+", ", 1)
+			} else {
+				g.create = strings.Replace(g.create, "}", `, options:[`+clock+`]}`, 1)
+			}
 			snap, zero, tokens, id := restoredPair(t, g, func(srv *server, tokens []string, id string) {
-				for range 3 {
+				for range g.players + 1 { // past a planning, where no clock runs
 					s := g.next(t, srv, tokens, id)
 					if r := srv.post(t, s.token, s.query, s.vars); len(r.Errors) > 0 {
 						t.Fatalf("%s %v: %+v", s.query, s.vars, r.Errors)
@@ -342,18 +350,25 @@ func TestAClockDeadlineAfterABootFromASnapshot(t *testing.T) {
 			// Both clocks run from the stored events: each server's flag falls at most a
 			// whole control after now; the margin is for a loaded machine.
 			deadline := time.Now().Add(clockMs*time.Millisecond + 20*time.Second)
-			for _, srv := range []*server{snap, zero} {
-				for {
-					var d struct{ Match struct{ Status string } }
-					srv.must(t, "", `query($m:ID!){match(id:$m){status}}`, map[string]any{"m": id}, &d)
-					if d.Match.Status == "FINISHED" {
-						break
+			for {
+				status := map[string]string{}
+				for name, srv := range map[string]*server{"from the snapshot": snap, "from zero": zero} {
+					var d struct {
+						Match struct {
+							Status string
+							Boards []struct{ Clock json.RawMessage }
+						}
 					}
-					if time.Now().After(deadline) {
-						t.Fatalf("%s: no end %d ms after the clock's deadline: %s", g.name, 20000, d.Match.Status)
-					}
-					time.Sleep(20 * time.Millisecond) // polling for the engine's timer
+					srv.must(t, "", `query($m:ID!){match(id:$m){status boards{clock{seats{seat remainingMs} running}}}}`, map[string]any{"m": id}, &d)
+					status[name] = d.Match.Status + " " + string(must(json.Marshal(d.Match.Boards)))
 				}
+				if strings.HasPrefix(status["from the snapshot"], "FINISHED") && strings.HasPrefix(status["from zero"], "FINISHED") {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no end 20 s after a %d ms control: %v", clockMs, status)
+				}
+				time.Sleep(20 * time.Millisecond) // polling for the engines' timers
 			}
 			sameViews(t, g, snap, zero, tokens, id, "after the flag fell", true)
 			var d struct {
