@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 )
 
 // A live match of each game, restored at boot from the read side's snapshot (or, for a
@@ -319,54 +321,69 @@ func TestEachGamesLiveMatchBootsFromASnapshotAsFromZero(t *testing.T) {
 }
 
 // A timed match restored from a snapshot ends on time as on the server that folded from
-// zero: the same result, the same events.
+// zero: the same result, the same events. Solwaris has no clock but deadlines of its own:
+// its auction, left without a bid, closes at its deadline alike.
 func TestAClockDeadlineAfterABootFromASnapshot(t *testing.T) {
 	const clockMinutes, clockMs = "0.05", 3000 // 3 s each, no increment
 	clock := `{key:"clock", value:"` + clockMinutes + `+0"}`
 	for _, g := range snapshotGames {
-		if g.name == "Solwaris" {
-			continue // its deadlines are the game's own, of tens of seconds
-		}
 		t.Run(g.name, func(t *testing.T) {
-			if strings.Contains(g.create, "options:[") {
+			ownDeadlines, steps := g.name == "Solwaris", g.players+1 // past a planning, where no clock runs
+			if ownDeadlines {
+				steps = 2 * g.players // grimoires and start cells: the auction's deadline runs
+			}
+			wait := clockMs * time.Millisecond
+			switch {
+			case ownDeadlines:
+				wait = solwaris.BidTime
+			case strings.Contains(g.create, "options:["):
 				g.create = strings.Replace(g.create, "options:[", "options:["+clock+", ", 1)
-			} else {
+			default:
 				g.create = strings.Replace(g.create, "}", `, options:[`+clock+`]}`, 1)
 			}
 			snap, zero, tokens, id := restoredPair(t, g, func(srv *server, tokens []string, id string) {
-				for range g.players + 1 { // past a planning, where no clock runs
+				for range steps {
 					s := g.next(t, srv, tokens, id)
 					if r := srv.post(t, s.token, s.query, s.vars); len(r.Errors) > 0 {
 						t.Fatalf("%s %v: %+v", s.query, s.vars, r.Errors)
 					}
 				}
 				// The flag must fall after the boot, or the restored timer is not what ends it.
-				var d struct{ Match struct{ Status string } }
-				srv.must(t, "", `query($m:ID!){match(id:$m){status}}`, map[string]any{"m": id}, &d)
+				var d struct {
+					Match struct{ Status, Phase string }
+				}
+				srv.must(t, "", `query($m:ID!){match(id:$m){status phase}}`, map[string]any{"m": id}, &d)
+				if ownDeadlines && d.Match.Phase != "auction" {
+					t.Fatalf("Solwaris stopped in phase %q, want the auction", d.Match.Phase)
+				}
 				if d.Match.Status != "LIVE" {
 					t.Fatalf("the match ended before the stop (%s): a %d ms control is too short on this machine", d.Match.Status, clockMs)
 				}
 			})
 			// Both clocks run from the stored events: each server's flag falls at most a
 			// whole control after now; the margin is for a loaded machine.
-			deadline := time.Now().Add(clockMs*time.Millisecond + 20*time.Second)
+			deadline := time.Now().Add(wait + 20*time.Second)
 			for {
 				status := map[string]string{}
 				for name, srv := range map[string]*server{"from the snapshot": snap, "from zero": zero} {
 					var d struct {
 						Match struct {
 							Status string
+							Phase  *string
 							Boards []struct{ Clock json.RawMessage }
 						}
 					}
-					srv.must(t, "", `query($m:ID!){match(id:$m){status boards{clock{seats{seat remainingMs} running}}}}`, map[string]any{"m": id}, &d)
+					srv.must(t, "", `query($m:ID!){match(id:$m){status phase boards{clock{seats{seat remainingMs} running}}}}`, map[string]any{"m": id}, &d)
+					if ownDeadlines && d.Match.Phase != nil && *d.Match.Phase == "play" {
+						d.Match.Status = "FINISHED" // the auction's end is the deadline awaited
+					}
 					status[name] = d.Match.Status + " " + string(must(json.Marshal(d.Match.Boards)))
 				}
 				if strings.HasPrefix(status["from the snapshot"], "FINISHED") && strings.HasPrefix(status["from zero"], "FINISHED") {
 					break
 				}
 				if time.Now().After(deadline) {
-					t.Fatalf("no end 20 s after a %d ms control: %v", clockMs, status)
+					t.Fatalf("no end 20 s after a %v deadline: %v", wait, status)
 				}
 				time.Sleep(20 * time.Millisecond) // polling for the engines' timers
 			}
@@ -375,7 +392,7 @@ func TestAClockDeadlineAfterABootFromASnapshot(t *testing.T) {
 				Match struct{ Result struct{ Reason string } }
 			}
 			snap.must(t, "", `query($m:ID!){match(id:$m){result{reason}}}`, map[string]any{"m": id}, &d)
-			if d.Match.Result.Reason != "timeout" {
+			if !ownDeadlines && d.Match.Result.Reason != "timeout" {
 				t.Errorf("ended by %q, want timeout", d.Match.Result.Reason)
 			}
 		})
