@@ -2,6 +2,8 @@ package projections
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -324,7 +326,22 @@ func (e *Economy) RatingsModel() *Ratings { return e.ratings }
 func (e *Economy) Ratings(player string) []Rating { return e.ratings.Of(player) }
 
 // Digest implements Projection.
+//
+// It is one line, as every model's: the players' count, the checkpoint and a hash of the
+// model's whole content (contents), then the ratings' own line; `arbiter rebuild` prints
+// it for each model, and a store's economy runs to a line per player.
 func (e *Economy) Digest() string {
+	text := e.contents()
+	e.mu.RLock()
+	players, pos := len(e.players), e.pos
+	e.mu.RUnlock()
+	sum := sha256.Sum256([]byte(text))
+	return fmt.Sprintf("%d players, checkpoint %d, sha256 %s; ratings %s", players, pos, hex.EncodeToString(sum[:])[:16], e.ratings.Digest())
+}
+
+// contents is the economy's whole content as text, a line per player and per due, that
+// Digest hashes (and that a failing test prints).
+func (e *Economy) contents() string {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	var b strings.Builder
@@ -343,5 +360,5 @@ func (e *Economy) Digest() string {
 		}
 		b.WriteByte('\n')
 	}
-	return b.String() + e.ratings.Digest()
+	return b.String()
 }

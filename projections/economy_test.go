@@ -58,7 +58,7 @@ func TestEconomyReadsFinishedMatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	if live.Digest() != rebuilt.Digest() {
-		t.Fatalf("live:\n%s\nrebuilt:\n%s", live.Digest(), rebuilt.Digest())
+		t.Fatalf("live:\n%s\nrebuilt:\n%s", live.contents(), rebuilt.contents())
 	}
 	ann, bob := rebuilt.Of("ann"), rebuilt.Of("bob")
 	if len(ann.Days) != 1 || len(bob.Days) != 1 || ann.XP != 0 || len(bob.Abandoned) != 0 {
