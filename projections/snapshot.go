@@ -56,19 +56,14 @@ func (e *UnknownRules) Error() string {
 }
 
 // pinnedRules returns the rules of game id under version, as a match that pinned them
-// folds (match.Folder.Rules).
+// folds (match.Folder.Rules, both through game.RulesOf).
 func pinnedRules(reg *game.Registry, id, version string) (game.Rules, error) {
 	rules, err := reg.Get(id)
 	if err != nil {
 		return nil, &UnknownRules{Game: id, Version: version}
 	}
-	if rules.Info().RulesVersion == version {
-		return rules, nil
-	}
-	if p, ok := rules.(game.Pinned); ok {
-		if old, ok := p.Under(version); ok {
-			return old, nil
-		}
+	if pinned, ok := game.RulesOf(rules, version); ok {
+		return pinned, nil
 	}
 	return nil, &UnknownRules{Game: id, Version: version}
 }

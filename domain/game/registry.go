@@ -54,3 +54,17 @@ type Pinned interface {
 	// told this build has when a match pinned another.
 	Versions() []string
 }
+
+// RulesOf returns rules as they were under version: rules themselves when it is their
+// version, else what a Pinned game plays under it; ok false when rules play no such
+// version. It is the one answer to "which rules does a match that pinned version fold
+// with", for the fold and for whatever restores a folded match.
+func RulesOf(rules Rules, version string) (Rules, bool) {
+	if rules.Info().RulesVersion == version {
+		return rules, true
+	}
+	if p, ok := rules.(Pinned); ok {
+		return p.Under(version)
+	}
+	return nil, false
+}

@@ -43,19 +43,14 @@ func (f Folder) Rules(first Stored) (game.Rules, error) {
 	if err != nil {
 		return nil, &GameNotHosted{Stream: first.Stream, Game: created.Game, Hosted: f.Games.IDs()}
 	}
-	if v := rules.Info().RulesVersion; v != created.RulesVersion {
-		if p, ok := rules.(game.Pinned); ok {
-			if old, ok := p.Under(created.RulesVersion); ok {
-				return old, nil
-			}
-		}
-		have := []string{v}
-		if p, ok := rules.(game.Pinned); ok {
-			have = append(have, p.Versions()...)
-		}
-		return nil, &UnknownRulesVersion{Stream: first.Stream, Game: created.Game, Version: created.RulesVersion, Have: have}
+	if pinned, ok := game.RulesOf(rules, created.RulesVersion); ok {
+		return pinned, nil
 	}
-	return rules, nil
+	have := []string{rules.Info().RulesVersion}
+	if p, ok := rules.(game.Pinned); ok {
+		have = append(have, p.Versions()...)
+	}
+	return nil, &UnknownRulesVersion{Stream: first.Stream, Game: created.Game, Version: created.RulesVersion, Have: have}
 }
 
 // UnknownRulesVersion is the error of a match pinned to a rules version of its game that
