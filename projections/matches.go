@@ -99,7 +99,6 @@ func (m *Matches) settle(v *MatchView, was *MatchView, now time.Time) {
 	if m.archiveAfter < 0 {
 		return
 	}
-	over := func(v *MatchView) bool { return v.State.Status == match.Finished && v.State.Settled(v.Rules) }
 	if over(v) && (was == nil || !over(was)) {
 		m.finished = append(m.finished, v.ID)
 		select {
@@ -109,6 +108,9 @@ func (m *Matches) settle(v *MatchView, was *MatchView, now time.Time) {
 	}
 	m.archiveDue(now)
 }
+
+// over reports whether v's match is finished and settled: it joins the archive queue.
+func over(v *MatchView) bool { return v.State.Status == match.Finished && v.State.Settled(v.Rules) }
 
 // archiveDue archives the matches over for archiveAfter by the time now, and returns when
 // the next one is due, or the zero time when none waits. The caller holds the lock.

@@ -139,8 +139,47 @@ func (m *Matches) Restore(ctx context.Context, store eventstore.Store, pos int64
 	index.restore(s.Archived, s.ArchiveDigest)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.byID, m.moving, m.aside, m.finished, m.archive, m.pos = byID, moving, aside, s.Finished, index, pos
+	finished := s.Finished
+	if m.archiveAfter >= 0 {
+		finished = queued(s.Finished, byID)
+	}
+	m.byID, m.moving, m.aside, m.finished, m.archive, m.pos = byID, moving, aside, finished, index, pos
 	return nil
+}
+
+// queued is the archive queue a restored model goes on with: the stored one, and the
+// finished matches it lacks. A model that did not archive (ArchiveAfter negative) wrote
+// them down without queueing them; read by one that archives, they would otherwise keep
+// their boards in memory for ever. They are merged in by UpdatedAt, the order archiveDue
+// takes the queue in, the stored queue's own order kept.
+func queued(stored []string, byID map[string]*MatchView) []string {
+	in := make(map[string]bool, len(stored))
+	for _, id := range stored {
+		in[id] = true
+	}
+	var missing []*MatchView
+	for id, v := range byID {
+		if !in[id] && over(v) {
+			missing = append(missing, v)
+		}
+	}
+	if len(missing) == 0 {
+		return stored
+	}
+	slices.SortFunc(missing, func(a, b *MatchView) int {
+		return cmp.Or(a.UpdatedAt.Compare(b.UpdatedAt), cmp.Compare(a.ID, b.ID))
+	})
+	out := make([]string, 0, len(stored)+len(missing))
+	for _, id := range stored {
+		for v := byID[id]; len(missing) > 0 && v != nil && missing[0].UpdatedAt.Before(v.UpdatedAt); missing = missing[1:] {
+			out = append(out, missing[0].ID)
+		}
+		out = append(out, id)
+	}
+	for _, v := range missing {
+		out = append(out, v.ID)
+	}
+	return out
 }
 
 // restoreViews reads stored views back, restoreParallel at a time: a view folded again

@@ -273,3 +273,43 @@ func (c *storingChess) DecodeState(b []byte) (game.State, error) {
 	}
 	return c.states[n-1], nil
 }
+
+// A snapshot written by a model that did not archive (ArchiveAfter negative: its archive
+// queue is empty), read by one that does, archives the matches that were over before the
+// snapshot as a fold from zero with archiving on archives them: none keeps its board for
+// ever.
+func TestSnapshotOfAModelThatDidNotArchiveIsArchivedAfter(t *testing.T) {
+	ctx := context.Background()
+	store, _ := corpusStore(t)
+	reg := game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{})
+	zero := readSide(reg, 0, store)
+	if err := Rebuild(ctx, store, nil, projs(zero)...); err != nil {
+		t.Fatal(err)
+	}
+	_, want := zero[0].(*Matches).Count()
+	if want == 0 {
+		t.Fatal("the corpus has no finished match to archive")
+	}
+	kept := readSide(reg, -1, store)
+	if err := Rebuild(ctx, store, nil, projs(kept)...); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := WriteSnapshot(ctx, store, dir, kept...); err != nil {
+		t.Fatal(err)
+	}
+	after := readSide(reg, 0, store)
+	if used, refused, err := LoadSnapshot(ctx, store, dir, after...); err != nil || used == "" || len(refused) > 0 {
+		t.Fatalf("used %q, refused %v, err %v", used, refused, err)
+	}
+	m := after[0].(*Matches)
+	if next := m.Archive(time.Now()); !next.IsZero() {
+		t.Errorf("a match still waits to be archived at %v, with ArchiveAfter 0", next)
+	}
+	if _, got := m.Count(); got != want {
+		t.Fatalf("%d matches archived after the snapshot, %d by a fold from zero", got, want)
+	}
+	if got, want := digests(after), digests(zero); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("archived after the snapshot:\n%s\nfrom zero:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

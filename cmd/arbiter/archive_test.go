@@ -199,3 +199,39 @@ func TestOldMatchesListAndRuleTheSameArchived(t *testing.T) {
 	}
 	same("ruled", read(srv), ruled)
 }
+
+// TestArchivingTurnedOnAfterASnapshotWithoutIt: a server run with --archive-after off
+// writes a snapshot whose archive queue is empty; restarted from it with archiving on, it
+// archives the matches finished before, as a fold from zero does (they kept their boards
+// in memory for good).
+func TestArchivingTurnedOnAfterASnapshotWithoutIt(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db, "--archive-after", "off")
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	for _, rated := range []bool{true, false} {
+		id := srv.newMatch(t, ann, bob, rated)
+		srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	}
+	srv.newMatch(t, ann, bob, false) // live: never archived
+	srv.stop(t)
+	if !strings.Contains(srv.stderr.String(), "wrote the read side's snapshot") {
+		t.Fatalf("no snapshot written on stop:\n%s", srv.stderr)
+	}
+
+	srv = startServer(t, db, "--archive-after", "0s")
+	if !strings.Contains(srv.stderr.String(), "read the read side's snapshot") {
+		t.Fatalf("the boot read no snapshot:\n%s", srv.stderr)
+	}
+	// An event after the boot: its fold archives whatever is due before the mutation
+	// answers, so the count below waits on nothing.
+	srv.newMatch(t, ann, bob, false)
+	if n := srv.scrape(t, "arbiter_matches_archived"); n != "2" {
+		t.Fatalf("%s matches archived after a boot from the snapshot, want the 2 finished", n)
+	}
+	srv.stop(t)
+	zero := startServer(t, db, "--snapshots", "off", "--archive-after", "0s")
+	if n := zero.scrape(t, "arbiter_matches_archived"); n != "2" {
+		t.Fatalf("%s matches archived by a fold from zero, want the 2 finished", n)
+	}
+}

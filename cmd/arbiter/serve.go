@@ -35,7 +35,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	claimAfter := fs.Duration("claim-after", time.Duration(match.DefaultAbandon.ClaimAfterMs)*time.Millisecond, "how long a player who left a live match may be away before an opponent may claim the win (for matches created from now on)")
 	rate := fs.Float64("rate", 0, "requests per second allowed to each caller (a player, or an address without a valid token) at /graphql, each websocket operation counting as one; 0 for no limit")
 	burst := fs.Int("burst", 0, "requests a caller may make at once above --rate (default: the rate)")
-	archiveAfter := fs.Duration("archive-after", defaultArchiveAfter, "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked")
+	archiveAfter := offDuration(defaultArchiveAfter)
+	fs.Var(&archiveAfter, "archive-after", "how long a finished match keeps its board in the server's memory; after that it is read from the store when asked (off: kept for good)")
 	keys := addKeyFlags(fs)
 	forfeitAfter := fs.Duration("forfeit-after", time.Duration(match.DefaultAbandon.ForfeitAfterMs)*time.Millisecond, "how long a player who left a live match may be away before it forfeits")
 	abortAfter := fs.Duration("abort-after", time.Duration(match.DefaultAbandon.FirstMovesMs)*time.Millisecond, "how long after its start a live match waits for every seat's first move before it is aborted, with no result and no rating change (0: never; for matches created from now on)")
@@ -133,7 +134,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}()
 	defer func() { stopKeeping(); <-kept }()
 	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
-	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: *archiveAfter, limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), lease: *lease, renew: *renew, key: key,
+	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: time.Duration(archiveAfter), limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), lease: *lease, renew: *renew, key: key,
 		snapshots: snapshotDir(*snaps.dir, dbPath(*db)), snapshotEvery: *snaps.every, snapshotInterval: *snaps.interval}, log)
 	if err != nil {
 		return whatToDo(err)
@@ -191,4 +192,28 @@ func sharedDB(path string) string {
 		return path
 	}
 	return ""
+}
+
+// offDuration is a duration flag that also takes "off", held as a negative duration (a
+// negative one is off too).
+type offDuration time.Duration
+
+func (d *offDuration) String() string {
+	if *d < 0 {
+		return "off"
+	}
+	return time.Duration(*d).String()
+}
+
+func (d *offDuration) Set(s string) error {
+	if s == "off" {
+		*d = -1
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("a duration or off: %w", err)
+	}
+	*d = offDuration(v)
+	return nil
 }
