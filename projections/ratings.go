@@ -33,6 +33,7 @@ type Ratings struct {
 	games    *game.Registry
 	pending  map[string]*ratedMatch        // match ID -> what its result needs
 	rated    map[string]packedResult       // match ID -> what its result moved, for a ruling (ratings_rulings.go)
+	kept     recordQueue                   // the matches of rated, oldest first, for ArchiveRecords (ratings_recall.go)
 	names    interned                      // the game, player and key IDs of rated
 	byPlayer map[string]map[string]*Rating // player -> key -> rating
 	boards   map[string]*board             // key -> its rows in the leaderboard's order (leaderboard.go)
@@ -69,6 +70,7 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 	if !r.admit(ev) {
 		return nil
 	}
+	r.expire(ev.Time)
 	if strings.HasPrefix(ev.Stream, "dispute-") {
 		return r.ruled(ev)
 	}
@@ -135,7 +137,7 @@ func (r *Ratings) Apply(ev eventstore.Event) error {
 		for k := range keys[0] { // every seat has as many keys: rated key by key
 			done.before = append(done.before, r.rate(m, result, k, func(seat int) string { return keys[seat][k] }, only, &done.moved))
 		}
-		r.rated[strings.Clone(id)] = r.pack(done) // m, with the game's state, is needed no more: what a ruling needs is in done
+		r.keep(id, r.pack(done), ev.Time) // m, with the game's state, is needed no more: what a ruling needs is in done
 	}
 	return nil
 }

@@ -69,15 +69,23 @@ func (r *Ratings) ruled(ev eventstore.Event) error {
 		return fmt.Errorf("ratings: %s version %d: %w", ev.Stream, ev.Version, err)
 	}
 	ruling := d.(dispute.Ruled)
-	packed, ok := r.rated[ruling.Match]
-	if !ok || !ruling.Changes() {
-		return nil // not rated, or the result stands
+	if !ruling.Changes() {
+		return nil // the result stands
 	}
-	done, err := r.unpack(packed)
-	if err != nil {
-		return fmt.Errorf("ratings: the record of match %s: %w", ruling.Match, err)
+	var done *ratedResult
+	if packed, ok := r.rated[ruling.Match]; ok {
+		if done, err = r.unpack(packed); err != nil {
+			return fmt.Errorf("ratings: the record of match %s: %w", ruling.Match, err)
+		}
+	} else if r.kept.on {
+		if done, err = r.recall(ruling.Match, ev.Position); err != nil {
+			return err
+		}
 	}
-	defer func() { r.rated[ruling.Match] = r.pack(done) }()
+	if done == nil {
+		return nil // not rated
+	}
+	defer func() { r.keep(ruling.Match, r.pack(done), ev.Time) }()
 	for _, mv := range done.moved {
 		player, key := done.players[mv.seat], done.key(int(mv.seat), int(mv.key))
 		if x := r.byPlayer[player][key]; x != nil {

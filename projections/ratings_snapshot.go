@@ -48,6 +48,10 @@ type StoredRatedResult struct {
 	Keys    [][]string
 	Before  [][]rating.Player
 	Moved   []StoredMove
+	// RatedAt is when the match was rated (Unix nanoseconds), for ArchiveRecords: 0 in a
+	// model that keeps every record, and in the snapshots written before it (their
+	// records are then dropped at the next event, and read back from the store if asked).
+	RatedAt int64
 }
 
 // StoredMove is a movedRating.
@@ -79,12 +83,16 @@ func (r *Ratings) Save() (int64, []byte, error) {
 		}
 		s.Pending = append(s.Pending, sm)
 	}
-	for _, id := range slices.Sorted(maps.Keys(r.rated)) {
+	ids, at := r.order()
+	for i, id := range ids {
 		d, err := r.unpack(r.rated[id])
 		if err != nil {
 			return 0, nil, fmt.Errorf("ratings: the record of match %s: %w", id, err)
 		}
 		sd := StoredRatedResult{ID: id, Game: d.game, Players: d.players, Teams: d.teams, Keys: d.keys, Before: d.before}
+		if at != nil {
+			sd.RatedAt = at[i]
+		}
 		for _, mv := range d.moved {
 			sd.Moved = append(sd.Moved, StoredMove{Seat: mv.seat, Key: mv.key, By: mv.by, Result: mv.result})
 		}
@@ -131,6 +139,9 @@ func (r *Ratings) Restore(ctx context.Context, store eventstore.Store, pos int64
 	}
 	rated := make(map[string]*ratedResult, len(s.Rated)) // packed below, under the lock: pack interns
 	for _, sd := range s.Rated {
+		if rated[sd.ID] != nil {
+			return fmt.Errorf("projections: stored ratings hold match %s's record twice", sd.ID)
+		}
 		d := &ratedResult{game: sd.Game, players: sd.Players, teams: sd.Teams, keys: sd.Keys, before: sd.Before}
 		for _, mv := range sd.Moved {
 			d.moved = append(d.moved, movedRating{seat: mv.Seat, key: mv.Key, by: mv.By, result: mv.Result})
@@ -141,8 +152,13 @@ func (r *Ratings) Restore(ctx context.Context, store eventstore.Store, pos int64
 	defer r.mu.Unlock()
 	r.names = interned{}
 	r.rated = make(map[string]packedResult, len(rated))
-	for id, d := range rated {
-		r.rated[id] = r.pack(d)
+	r.kept.ids, r.kept.at, r.kept.head, r.kept.latest = nil, nil, 0, 0
+	for _, sd := range s.Rated {
+		r.rated[sd.ID] = r.pack(rated[sd.ID])
+		if r.kept.on {
+			r.kept.push(sd.ID, sd.RatedAt)
+			r.kept.latest = max(r.kept.latest, sd.RatedAt)
+		}
 	}
 	r.byPlayer, r.pending, r.pos = byPlayer, pending, pos
 	r.reindex()

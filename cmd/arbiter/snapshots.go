@@ -64,6 +64,9 @@ func (a *app) readSide(reg *game.Registry, cfg appConfig, log *slog.Logger) {
 	a.economy = projections.NewEconomy(reg)
 	a.choices = projections.NewChoices(reg)
 	a.ratings = a.economy.RatingsModel()
+	if cfg.archiveAfter >= 0 { // a rated match's ruling record leaves memory with its view
+		a.ratings.ArchiveRecords(cfg.archiveAfter, a.store)
+	}
 	a.disputes = projections.NewDisputes()
 	a.public = projections.NewPublicHead()
 	a.settle = settlement.New(a.engine, log, settlement.Shared(a.economy))
