@@ -6,15 +6,16 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
 
 // A reaction named by its card over the API, by react's cardId (no slot) and by act's
 // react input: Ann lays a card, Bob, who holds a Counterspell, waits for the window to
-// take answers and counters it. A reaction he does not hold, no card named, or a slot (which
-// wins over the card ID, as playCard's) holding a card that is no reaction, are refused
-// with a typed error that changes nothing.
+// take answers and counters it. A reaction he does not hold, no card named, or a card ID
+// with the slot of another card (react's and playCard's alike: the server plays neither
+// the slot's card nor the named one) are refused with a typed error that changes nothing.
 func TestAReactionNamedByItsCard(t *testing.T) {
 	// The deals come from a seeded stream of random bytes, so that the deals the loop
 	// meets are the same on every run.
@@ -47,9 +48,16 @@ func TestAReactionNamedByItsCard(t *testing.T) {
 			for _, tok := range []string{ann, bob} {
 				srv.must(t, tok, `mutation($m:ID!){act(matchId:$m, action:{choose:{option:"ready"}}){version}}`, vars, nil)
 			}
+			version := func() int {
+				var v struct{ Match struct{ Version int } }
+				srv.must(t, "", `query($m:ID!){match(id:$m){version}}`, vars, &v)
+				return v.Match.Version
+			}
 			var card string
-			for _, h := range srv.magicRead(t, ann, id).Match.State.Hand {
+			seen := srv.magicRead(t, ann, id)
+			for _, h := range seen.Match.State.Hand {
 				if h.Playable && len(h.Targets) > 0 {
+					mismatched(t, srv, ann, id, version, h.Slot, h.Card.ID, h.Targets[0], seen.holds())
 					srv.must(t, ann, `mutation($m:ID!,$s:Int,$t:[String!]){playCard(matchId:$m, slot:$s, targets:$t){version}}`,
 						map[string]any{"m": id, "s": h.Slot, "t": h.Targets[0]}, nil)
 					card = h.Card.ID
@@ -79,14 +87,9 @@ func TestAReactionNamedByItsCard(t *testing.T) {
 					break
 				}
 			}
-			version := func() int {
-				var v struct{ Match struct{ Version int } }
-				srv.must(t, "", `query($m:ID!){match(id:$m){version}}`, vars, &v)
-				return v.Match.Version
-			}
 			before := version()
 			reactions := []string{"counterspell", "rewind", "ward", "deflect", "last-stand", "miracle", "setback"}
-			seen := srv.magicRead(t, bob, id)
+			seen = srv.magicRead(t, bob, id)
 			other, missing := -1, ""
 			for _, h := range seen.Match.State.Hand {
 				if !slices.Contains(reactions, h.Card.ID) {
@@ -108,9 +111,9 @@ func TestAReactionNamedByItsCard(t *testing.T) {
 			}{
 				{"a reaction Bob does not hold", `mutation($m:ID!,$c:ID){react(matchId:$m, cardId:$c){version}}`, "ILLEGAL_MOVE", map[string]any{"c": missing}},
 				{"no card named", `mutation($m:ID!){act(matchId:$m, action:{react:{}}){version}}`, "BAD_USER_INPUT", nil},
-				// The slot wins when both are given (as playCard's): here a card that is no reaction.
-				{"a card ID and the slot of a card that is no reaction", `mutation($m:ID!,$s:Int){react(matchId:$m, cardId:"counterspell", slot:$s){version}}`, "ILLEGAL_MOVE", map[string]any{"s": other}},
-				{"act: a card ID and the slot of a card that is no reaction", `mutation($m:ID!,$s:Int!){act(matchId:$m, action:{react:{card:"counterspell", slot:$s}}){version}}`, "ILLEGAL_MOVE", map[string]any{"s": other}},
+				// A card ID and the slot of another card: neither is laid, though Bob holds both.
+				{"a card ID and the slot of another card", `mutation($m:ID!,$s:Int){react(matchId:$m, cardId:"counterspell", slot:$s){version}}`, "BAD_USER_INPUT", map[string]any{"s": other}},
+				{"act: a card ID and the slot of another card", `mutation($m:ID!,$s:Int!){act(matchId:$m, action:{react:{card:"counterspell", slot:$s}}){version}}`, "BAD_USER_INPUT", map[string]any{"s": other}},
 			} {
 				args := map[string]any{"m": id}
 				for k, v := range bad.args {
@@ -154,5 +157,35 @@ func TestAReactionNamedByItsCard(t *testing.T) {
 			}
 		})
 		srv.must(t, ann, `mutation($m:ID!){resign(matchId:$m){version}}`, vars, nil)
+	}
+}
+
+// mismatched checks that playCard (the mutation and act's input) naming the card of one
+// slot with the slot of another is refused with BAD_USER_INPUT, the match unchanged: the
+// slot's card, which is playable on targets, is not laid in the named card's place.
+func mismatched(t *testing.T, srv *server, token, id string, version func() int, slot int, card string, targets []string, holds []string) {
+	t.Helper()
+	other := ""
+	for _, c := range holds {
+		if c != card {
+			other = c
+			break
+		}
+	}
+	if other == "" {
+		t.Fatalf("a hand of %v holds no card but %s", holds, card)
+	}
+	before := version()
+	for _, q := range []string{
+		`mutation($m:ID!,$c:ID,$s:Int,$t:[String!]){playCard(matchId:$m, cardId:$c, slot:$s, targets:$t){version}}`,
+		`mutation($m:ID!,$c:ID,$s:Int!,$t:[String!]){act(matchId:$m, action:{playCard:{card:$c, slot:$s, targets:$t}}){version}}`,
+	} {
+		r := srv.post(t, token, q, map[string]any{"m": id, "c": other, "s": slot, "t": targets})
+		if r.code() != "BAD_USER_INPUT" || !strings.Contains(r.Errors[0].Message, "holds "+card+", not "+other) {
+			t.Fatalf("%s with card %s and the slot %d of %s: answered %+v, want BAD_USER_INPUT naming both", q, other, slot, card, r.Errors)
+		}
+		if v := version(); v != before {
+			t.Fatalf("a card named with another card's slot moved the match from version %d to %d", before, v)
+		}
 	}
 }

@@ -73,7 +73,7 @@ type CardPlay interface {
 }
 
 // PlayCard is the action of playing a card from the seat's hand, named by its catalog ID
-// or by its slot (Slot >= 0 wins when both are given), on targets in the game's square
+// or by its slot (when both are given they must name the same card), on targets in the game's square
 // notation. Move is the normal move of a card that adds to the move, when it is sent in
 // the same command. Both card games play a card this way: from the hand, on targets, and
 // at most with a move in the same turn (UnfairChess's cards that add to the move, Ajedrez
@@ -92,20 +92,24 @@ func (PlayCard) ActionName() string { return "cards" }
 
 // SlotIn finds the card p plays in hand, the catalog IDs of a hand by slot ("" for an
 // empty slot): at p.Slot when it is given, else the first slot holding p.Card. known
-// says whether the game, named gameName, has a card of that ID. A slot out of the hand or
-// a card unknown is BAD_USER_INPUT; an empty slot or a card not in the hand ILLEGAL_MOVE.
+// says whether the game, named gameName, has a card of that ID. A slot out of the hand, a
+// card unknown, or a card and a slot that name two different cards is BAD_USER_INPUT
+// (a client that names both means both: playing the slot's card instead would play a card
+// it did not name); an empty slot or a card not in the hand ILLEGAL_MOVE.
 func (p PlayCard) SlotIn(hand []string, gameName string, known func(id string) bool) (int, error) {
 	switch {
 	case p.Slot >= len(hand):
 		return -1, game.Reject(game.BadInput, "a hand has slots 0 to %d, not %d", len(hand)-1, p.Slot)
+	case p.Card != "" && !known(p.Card):
+		return -1, game.Reject(game.BadInput, "%s has no card %q", gameName, p.Card)
 	case p.Slot >= 0 && hand[p.Slot] == "":
 		return -1, game.Reject(game.IllegalMove, "slot %d of your hand is empty", p.Slot)
+	case p.Slot >= 0 && p.Card != "" && hand[p.Slot] != p.Card:
+		return -1, game.Reject(game.BadInput, "slot %d of your hand holds %s, not %s: name one card (its ID, its slot, or both alike)", p.Slot, hand[p.Slot], p.Card)
 	case p.Slot >= 0:
 		return p.Slot, nil
 	case p.Card == "":
 		return -1, game.Reject(game.BadInput, "name the card by its ID or by its slot")
-	case !known(p.Card):
-		return -1, game.Reject(game.BadInput, "%s has no card %q", gameName, p.Card)
 	}
 	slot := slices.Index(hand, p.Card)
 	if slot < 0 {

@@ -16,7 +16,11 @@ func TestSlotIn(t *testing.T) {
 		reason string
 	}{
 		{PlayCard{Slot: 2}, 2, "", ""},
-		{PlayCard{Slot: 2, Card: "wall"}, 2, "", ""}, // the slot wins
+		{PlayCard{Slot: 0, Card: "wall"}, 0, "", ""}, // both, alike
+		{PlayCard{Slot: 3, Card: "wall"}, 3, "", ""}, // the slot names which copy
+		{PlayCard{Slot: 2, Card: "wall"}, -1, game.BadInput, "slot 2 of your hand holds poison, not wall: name one card (its ID, its slot, or both alike)"},
+		{PlayCard{Slot: 2, Card: "joker"}, -1, game.BadInput, `Toy has no card "joker"`},
+		{PlayCard{Slot: 1, Card: "wall"}, -1, game.IllegalMove, "slot 1 of your hand is empty"},
 		{PlayCard{Slot: -1, Card: "wall"}, 0, "", ""},
 		{PlayCard{Slot: -1, Card: "poison"}, 2, "", ""},
 		{PlayCard{Slot: 4}, -1, game.BadInput, "a hand has slots 0 to 3, not 4"},

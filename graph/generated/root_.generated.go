@@ -5178,7 +5178,7 @@ type MagicChessReaction @goModel(model: "github.com/arbiter-games/arbiter/domain
 }
 
 extend type Mutation {
-  "Lays a reaction card from your hand in the reaction window open for you, by catalog ID or hand slot, on its targets."
+  "Lays a reaction card from your hand in the reaction window open for you, by catalog ID or hand slot (both: the same card, else BAD_USER_INPUT), on its targets."
   react(matchId: ID!, cardId: ID, slot: Int, targets: [String!], commandId: ID): ActionPayload!
   "Passes the reaction window open for you (act's choose \"pass\")."
   passReaction(matchId: ID!, commandId: ID): ActionPayload!
@@ -5191,7 +5191,7 @@ extend input ActionInput {
 
 "A reaction, as react takes it."
 input ReactInput @goModel(model: "github.com/arbiter-games/arbiter/domain/games/magicchess.React") {
-  "The card's catalog ID, when slot does not name it."
+  "The card's catalog ID; with slot too, it must be the slot's card (else BAD_USER_INPUT)."
   card: ID
   "The card's hand slot; -1 (the default) names it by card instead."
   slot: Int! = -1
@@ -5596,8 +5596,8 @@ type UnfairChessBoard @goModel(model: "github.com/arbiter-games/arbiter/domain/g
 
 extend type Mutation {
   """
-  Plays a card from your hand, named by its catalog ID or by its hand slot (0-3; the slot
-  wins when both are given), on targets in square notation (["e2", "e4"]; a hand slot as
+  Plays a card from your hand, named by its catalog ID or by its hand slot (0-3), or by both
+  alike: a card ID with another card's slot is BAD_USER_INPUT and plays nothing), on targets in square notation (["e2", "e4"]; a hand slot as
   "2"). A card that adds to the move takes the move in ` + "`" + `move` + "`" + ` or in the next playMove.
   board names the board in Ajedrez Mágico's doubles (0 or 1, your seat's), as playMove's.
   """
@@ -5611,7 +5611,7 @@ extend input ActionInput {
 
 "A card played, as playCard takes it."
 input PlayCardInput @goModel(model: "github.com/arbiter-games/arbiter/domain/cards.PlayCard") {
-  "The card's catalog ID, when slot does not name it."
+  "The card's catalog ID; with slot too, it must be the slot's card (else BAD_USER_INPUT)."
   card: ID
   "The card's hand slot, 0-3; -1 (the default) names it by card instead."
   slot: Int! = -1
