@@ -43,11 +43,13 @@ type View struct {
 
 	grid *arena.Grid // the arena, for the plays' zones
 	seat int         // the viewer's seat to act now, or -1
-	// catalog is the classes the match plays, for the plays; a function, not data the
-	// view holds (the conformance suite reads every string a view holds as shown).
-	catalog func() *grimoire.Catalog
-	team    int // the viewer's team, -1 for a spectator
-	over    bool
+	// cat is the classes the match plays, for the plays: nil for the embedded ones (what
+	// the server serves), so that a view holds no catalog data (the conformance suite
+	// reads every string a view holds as shown), and two views of one state compare equal
+	// (a stored state read back is checked so; a function never compares equal).
+	cat  *grimoire.Catalog
+	team int // the viewer's team, -1 for a spectator
+	over bool
 }
 
 // FighterView is a fighter as the API shows it.
@@ -110,7 +112,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	}
 	v := &View{Map: s.Map, Width: g.Width(), Height: g.Height(), Cells: g.Rows(), Phase: s.Phase, Deadline: s.Deadline,
 		Turn: s.Turn, Acting: s.Actor, Grimoires: []Grimoire{}, Fighters: []FighterView{}, Bonuses: slices.Clone(s.Bonuses),
-		Traps: []TrapView{}, Winners: slices.Clone(s.Winners), Reason: s.Reason, grid: g, seat: -1, team: team, over: all, catalog: s.catalog}
+		Traps: []TrapView{}, Winners: slices.Clone(s.Winners), Reason: s.Reason, grid: g, seat: -1, team: team, over: all, cat: s.cat}
 	if v.Bonuses == nil {
 		v.Bonuses = []Bonus{}
 	}
@@ -303,3 +305,6 @@ func walkBack(g *arena.Grid, cost map[arena.Cell]int, cell arena.Cell) []string 
 		}
 	}
 }
+
+// catalog is the classes the match plays.
+func (v *View) catalog() *grimoire.Catalog { return Rules{Catalog: v.cat}.catalog() }

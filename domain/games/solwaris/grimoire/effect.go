@@ -238,3 +238,9 @@ const TrapTurns = 8
 
 // MaxZoneSize bounds a zone's size.
 const MaxZoneSize = 6
+
+// CheckEffect checks an effect as the loader checks one of a spell's (its kind, selector,
+// figures and durations, a trap's zone and effects): what a stored match state holds of
+// an effect (a trap laid, a lasting effect) is read back only if a spell could have made
+// it. A summon is refused: no stored effect summons.
+func CheckEffect(e Effect) error { return checkEffect(e, inSpell, nil) }
