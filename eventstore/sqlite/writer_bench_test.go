@@ -1,0 +1,251 @@
+package sqlite
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
+)
+
+// The writer measured alone, without the queue's goroutines or a load's timing: batches of
+// a fixed size are handed to Store.commit on the calling goroutine, so that the pages a
+// transaction writes and the CPU the writer spends per append are the same in every run.
+// The appends are the bench's: one chess move each, with the engine's UUID-shaped IDs,
+// spread over 1,000 live matches, no match twice in one transaction.
+//
+//	go test -run '^$' -bench Writer -benchtime 40000x ./eventstore/sqlite
+//	go test -run TestWriterPages -v ./eventstore/sqlite
+
+const (
+	loadStreams = 1000
+	loadBatch   = 256
+)
+
+// moveLoad makes the appends of the measured load, deterministically.
+type moveLoad struct {
+	rng      *rand.Rand
+	names    []string
+	versions []int64
+	order    []int
+	next     int
+}
+
+func newMoveLoad(streams int) *moveLoad {
+	l := &moveLoad{rng: rand.New(rand.NewPCG(18, 14)), names: make([]string, streams), versions: make([]int64, streams)}
+	for i := range l.names {
+		l.names[i] = "match-" + base32ish(l.rng, 16)
+		l.order = append(l.order, i)
+	}
+	return l
+}
+
+func base32ish(rng *rand.Rand, n int) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz234567"
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[rng.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// batch returns n appends to n distinct streams, one move each.
+func (l *moveLoad) batch(n int) []*groupcommit.Request {
+	out := make([]*groupcommit.Request, 0, n)
+	for range n {
+		if l.next == 0 {
+			l.rng.Shuffle(len(l.order), func(i, j int) { l.order[i], l.order[j] = l.order[j], l.order[i] })
+		}
+		i := l.order[l.next]
+		l.next = (l.next + 1) % len(l.order)
+		v := l.versions[i]
+		l.versions[i]++
+		h := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", l.names[i], v))
+		x := hex.EncodeToString(h[:16])
+		id := x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
+		payload := fmt.Sprintf(`{"seat":%d,"uci":"c8d7","san":"Bd7","piece":27,"fen":"r2qkb1r/p2bpp1p/n2p2p1/1ppn2N1/4P2P/P6R/1PPPNPP1/1RBQKB2 w kq - 2 %d"}`, v%2, v/2+1)
+		out = append(out, &groupcommit.Request{Ctx: context.Background(), Stream: l.names[i], Expected: v, Events: []eventstore.Proposed{{
+			ID: id, Type: "MovePlayed", SchemaVersion: 1, Payload: []byte(payload),
+			CommandID: fmt.Sprintf("playout-%d-ply%d", i%8, v), Actor: "player:" + l.names[i][6:],
+			Time: time.Unix(1764547200, int64(v)).UTC(),
+		}}})
+	}
+	return out
+}
+
+// commitBatch commits one batch through the writer and fails on any append's error.
+func commitBatch(tb testing.TB, s *Store, batch []*groupcommit.Request) {
+	s.commit(batch)
+	for _, r := range batch {
+		if r.Err != nil {
+			tb.Fatalf("append to %s at %d: %v", r.Stream, r.Expected, r.Err)
+		}
+	}
+}
+
+// threadCPU is the CPU time (user and system) of the calling OS thread.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	const rusageThread = 1 // RUSAGE_THREAD, Linux
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkWriter: the writer's CPU per append (its own thread's, system calls included),
+// transactions of 256 appends over 1,000 matches, from an empty file. b.N is the number
+// of appends. Checkpoints run as in a server: the background passes on their own
+// connection (not counted), the writer's part between transactions (counted).
+func BenchmarkWriter(b *testing.B) {
+	s, err := Open(context.Background(), filepath.Join(b.TempDir(), "events.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	load := newMoveLoad(loadStreams)
+	batches := make([][]*groupcommit.Request, 0, b.N/loadBatch+1)
+	for n := b.N; n > 0; n -= loadBatch {
+		batches = append(batches, load.batch(min(n, loadBatch)))
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := threadCPU()
+	for _, batch := range batches {
+		commitBatch(b, s, batch)
+	}
+	cpu = threadCPU() - cpu
+	b.StopTimer()
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/append")
+}
+
+// TestWriterPages: the pages a transaction writes to the WAL, per append and by table or
+// index, for transactions of 256 appends over 1,000 matches once each holds 30 moves
+// (30,000 events), then once each holds 60. A figure of the file's layout, not a check:
+// it fails only if the WAL cannot be read.
+func TestWriterPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.db")
+	// No checkpoint: the WAL keeps every frame, in order.
+	s, err := Open(context.Background(), path, WithCheckpoints(1<<30, 1<<30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	load := newMoveLoad(loadStreams)
+	const measured = 40 // transactions
+	for _, fill := range []int{30, 60} {
+		for load.versions[0] < int64(fill) || load.next != 0 {
+			commitBatch(t, s, load.batch(loadBatch))
+		}
+		start := walSize(t, path)
+		for range measured {
+			commitBatch(t, s, load.batch(loadBatch))
+		}
+		pages := walPagesWritten(t, path, start)
+		owners := pageOwners(t, s)
+		by := map[string]int{}
+		for _, p := range pages {
+			name := owners[p]
+			if name == "" {
+				name = "(no b-tree)"
+			}
+			by[name]++
+		}
+		names := make([]string, 0, len(by))
+		for n := range by {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		appends := float64(measured * loadBatch)
+		var parts []string
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%s %.3f", n, float64(by[n])/appends))
+		}
+		t.Logf("after %d moves per match: %.3f pages (%.0f bytes of WAL) per append: %s", fill,
+			float64(len(pages))/appends, float64(len(pages))*float64(pageSize(t, s)+24)/appends, strings.Join(parts, ", "))
+	}
+}
+
+func walSize(t *testing.T, path string) int64 {
+	fi, err := os.Stat(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+// walPagesWritten returns the page number of every frame written to the WAL from offset
+// from on (a frame is a 24-byte header, the page number first, then the page).
+func walPagesWritten(t *testing.T, path string, from int64) []uint32 {
+	f, err := os.Open(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var hdr [32]byte
+	if _, err := io.ReadFull(f, hdr[:]); err != nil {
+		t.Fatal(err)
+	}
+	frame := int64(binary.BigEndian.Uint32(hdr[8:12])) + 24
+	if (from-32)%frame != 0 {
+		t.Fatalf("offset %d is not at a frame", from)
+	}
+	var pages []uint32
+	buf := make([]byte, 4)
+	for off := from; ; off += frame {
+		if _, err := f.ReadAt(buf, off); err != nil {
+			if err == io.EOF {
+				return pages
+			}
+			t.Fatal(err)
+		}
+		pages = append(pages, binary.BigEndian.Uint32(buf))
+	}
+}
+
+// pageOwners maps each page of the file to the table or index it belongs to.
+func pageOwners(t *testing.T, s *Store) map[uint32]string {
+	rows, err := s.read.Query(`SELECT name, pageno FROM dbstat`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[uint32]string{}
+	for rows.Next() {
+		var (
+			name string
+			p    uint32
+		)
+		if err := rows.Scan(&name, &p); err != nil {
+			t.Fatal(err)
+		}
+		out[p] = name
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func pageSize(t *testing.T, s *Store) int {
+	var n int
+	if err := s.read.QueryRow(`PRAGMA page_size`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
