@@ -129,7 +129,7 @@ func (f fixture) forge(t *testing.T, matchID string, version int64, edit func(ma
 		t.Fatal(err)
 	}
 	evs[version-1].Payload = payload
-	f.update(t, `UPDATE events SET payload = ? WHERE stream = ? AND version = ?`, payload, stream, version)
+	f.update(t, `UPDATE events SET payload = ? WHERE stream_id = (SELECT id FROM streams WHERE name = ?) AND version = ?`, payload, stream, version)
 	prev := ""
 	if version > 1 {
 		prev = evs[version-2].Hash
@@ -137,7 +137,7 @@ func (f fixture) forge(t *testing.T, matchID string, version int64, edit func(ma
 	for _, ev := range evs[version-1:] {
 		ev.PrevHash = prev
 		ev.Hash = eventstore.Hash(prev, ev)
-		f.update(t, `UPDATE events SET prev_hash = ?, hash = ? WHERE stream = ? AND version = ?`, ev.PrevHash, ev.Hash, stream, ev.Version)
+		f.update(t, `UPDATE events SET prev_hash = ?, hash = ? WHERE stream_id = (SELECT id FROM streams WHERE name = ?) AND version = ?`, ev.PrevHash, ev.Hash, stream, ev.Version)
 		prev = ev.Hash
 	}
 }
@@ -206,7 +206,7 @@ func TestVerifyDetectsTamperedPayload(t *testing.T) {
 	f := newFixture(t)
 	id := f.matches[0].ID
 	v := f.versionOf(t, id, "MovePlayed", 5)
-	f.update(t, `UPDATE events SET payload = replace(payload, '"seat":0', '"seat":1') WHERE stream = ? AND version = ?`, matchstream.Name(id), v)
+	f.update(t, `UPDATE events SET payload = replace(payload, '"seat":0', '"seat":1') WHERE stream_id = (SELECT id FROM streams WHERE name = ?) AND version = ?`, matchstream.Name(id), v)
 	r := verify(t, f, id)
 	wantProblem(t, r, v, replay.CheckChain, "content hashes to")
 	if !strings.Contains(r.Err().Error(), "version "+itoa(v)) {
@@ -218,7 +218,7 @@ func TestVerifyDetectsTamperedHash(t *testing.T) {
 	f := newFixture(t)
 	id := f.matches[1].ID
 	v := f.versionOf(t, id, "MovePlayed", 10)
-	f.update(t, `UPDATE events SET hash = ? WHERE stream = ? AND version = ?`, strings.Repeat("0", 64), matchstream.Name(id), v)
+	f.update(t, `UPDATE events SET hash = ? WHERE stream_id = (SELECT id FROM streams WHERE name = ?) AND version = ?`, strings.Repeat("0", 64), matchstream.Name(id), v)
 	wantProblem(t, verify(t, f, id), v, replay.CheckChain, "stored hash")
 }
 

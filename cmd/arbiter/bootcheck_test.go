@@ -139,7 +139,7 @@ func TestServeRefusesAFileWhoseLastEventIsUnchained(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Version 7 (e4) is the store's last event; version 6 goes.
-	if _, err := sqlDB.Exec(`DELETE FROM events WHERE stream = ? AND version = 6`, matchstream.Name(id)); err != nil {
+	if _, err := sqlDB.Exec(`DELETE FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = ?) AND version = 6`, matchstream.Name(id)); err != nil {
 		t.Fatal(err)
 	}
 	sqlDB.Close()

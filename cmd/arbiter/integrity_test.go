@@ -72,7 +72,7 @@ func verifyFails(t *testing.T, db string, wants ...string) string {
 func TestVerifyCatchesADeletedTailOfALiveStream(t *testing.T) {
 	db, ms, _ := filled(t)
 	// ms[0] is live; its last events lie among the other matches' in global order.
-	where := fmt.Sprintf(`stream = '%s' AND version > 25`, matchstream.Name(ms[0].ID))
+	where := fmt.Sprintf(`stream_id = (SELECT id FROM streams WHERE name = '%s') AND version > 25`, matchstream.Name(ms[0].ID))
 	first := firstPosition(t, db, where)
 	tamper(t, db, `DELETE FROM events WHERE `+where)
 	verifyFails(t, db, fmt.Sprintf("position %d: global chain: missing: the store goes from position %d ", first, first-1))
@@ -82,13 +82,13 @@ func TestVerifyCatchesADeletedTailOfTheStore(t *testing.T) {
 	db, _, mate := filled(t)
 	// The fool's mate is the last match: cutting its end cuts the end of the store, which
 	// leaves the global chain whole. The signed head remembers the end.
-	tamper(t, db, fmt.Sprintf(`DELETE FROM events WHERE stream = '%s' AND version > 8`, matchstream.Name(mate.ID)))
+	tamper(t, db, fmt.Sprintf(`DELETE FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = '%s') AND version > 8`, matchstream.Name(mate.ID)))
 	verifyFails(t, db, "the store ends at position 113, but its last commit signed position 117 ", "events 114 to 117, acknowledged, are missing")
 }
 
 func TestVerifyCatchesADeletedStream(t *testing.T) {
 	db, ms, _ := filled(t)
-	where := fmt.Sprintf(`stream = '%s'`, matchstream.Name(ms[1].ID))
+	where := fmt.Sprintf(`stream_id = (SELECT id FROM streams WHERE name = '%s')`, matchstream.Name(ms[1].ID))
 	first := firstPosition(t, db, where)
 	tamper(t, db, `DELETE FROM events WHERE `+where)
 	verifyFails(t, db, fmt.Sprintf("position %d: global chain: missing: the store goes from position %d ", first, first-1))
@@ -222,7 +222,7 @@ func TestVerifyCatchesAnUnsignedEventAndAnotherKey(t *testing.T) {
 	forged.ID, forged.Version, forged.Position, forged.PrevHash = "forged", last.Version+1, last.Position+1, last.Hash
 	forged.Hash = eventstore.Hash(forged.PrevHash, forged)
 	forged.GlobalHash = eventstore.GlobalHash(last.GlobalHash, forged.Position, forged.Hash)
-	tamper(t, db, fmt.Sprintf(`INSERT INTO events SELECT %d, stream, %d, 'forged', type, schema_version, payload, command_id, actor, visibility, time_ns, '%s', '%s', '%s' FROM events WHERE position = %d`,
+	tamper(t, db, fmt.Sprintf(`INSERT INTO events SELECT %d, stream_id, %d, 'forged', type, schema_version, payload, command_id, actor, visibility, time_ns, '%s', '%s', '%s' FROM events WHERE position = %d`,
 		forged.Position, forged.Version, forged.PrevHash, forged.Hash, forged.GlobalHash, last.Position))
 	verifyFails(t, db, fmt.Sprintf("position %d: events %d to %d come after the store's signed head (position %d): no signature covers them", forged.Position, forged.Position, forged.Position, last.Position))
 

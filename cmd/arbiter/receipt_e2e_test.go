@@ -246,7 +246,7 @@ func TestAReceiptCatchesAChangedReorderedOrCutMatch(t *testing.T) {
 		want   string
 	}{
 		{"a move changed", func(t *testing.T, db string) {
-			tamper(t, db, fmt.Sprintf(`UPDATE events SET payload = CAST(REPLACE(CAST(payload AS TEXT), 'g1f3', 'b1c3') AS BLOB) WHERE stream = '%s'`, stream))
+			tamper(t, db, fmt.Sprintf(`UPDATE events SET payload = CAST(REPLACE(CAST(payload AS TEXT), 'g1f3', 'b1c3') AS BLOB) WHERE stream_id = (SELECT id FROM streams WHERE name = '%s')`, stream))
 			rechain(t, db, stream)
 		}, "the log was changed"},
 		{"two moves swapped", func(t *testing.T, db string) {
@@ -261,13 +261,13 @@ func TestAReceiptCatchesAChangedReorderedOrCutMatch(t *testing.T) {
 				}
 			}
 			tamper(t, db,
-				fmt.Sprintf(`UPDATE events SET version = -1 WHERE stream = '%s' AND version = %d`, stream, e),
-				fmt.Sprintf(`UPDATE events SET version = %d WHERE stream = '%s' AND version = %d`, e, stream, c3),
-				fmt.Sprintf(`UPDATE events SET version = %d WHERE stream = '%s' AND version = -1`, c3, stream))
+				fmt.Sprintf(`UPDATE events SET version = -1 WHERE stream_id = (SELECT id FROM streams WHERE name = '%s') AND version = %d`, stream, e),
+				fmt.Sprintf(`UPDATE events SET version = %d WHERE stream_id = (SELECT id FROM streams WHERE name = '%s') AND version = %d`, e, stream, c3),
+				fmt.Sprintf(`UPDATE events SET version = %d WHERE stream_id = (SELECT id FROM streams WHERE name = '%s') AND version = -1`, c3, stream))
 			rechain(t, db, stream)
 		}, "the log was changed"},
 		{"the log cut short", func(t *testing.T, db string) {
-			tamper(t, db, fmt.Sprintf(`DELETE FROM events WHERE stream = '%s' AND version > %d`, stream, r.Size-2))
+			tamper(t, db, fmt.Sprintf(`DELETE FROM events WHERE stream_id = (SELECT id FROM streams WHERE name = '%s') AND version > %d`, stream, r.Size-2))
 		}, fmt.Sprintf("holds %d events, the receipt signed %d: the log was cut short", r.Size-2, r.Size)},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -111,7 +111,7 @@ func TestVerifyCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sqlDB.Exec(`UPDATE events SET payload = replace(payload, '"seat":1', '"seat":0') WHERE stream = ? AND version = 10`, matchstream.Name(ms[1].ID)); err != nil {
+	if _, err := sqlDB.Exec(`UPDATE events SET payload = replace(payload, '"seat":1', '"seat":0') WHERE stream_id = (SELECT id FROM streams WHERE name = ?) AND version = 10`, matchstream.Name(ms[1].ID)); err != nil {
 		t.Fatal(err)
 	}
 	sqlDB.Close()

@@ -48,9 +48,9 @@ func (r *readStatements) page(ctx context.Context, stream bool, limit int) (*sql
 	if len(r.paged) >= maxPagedStatements {
 		return nil, nil
 	}
-	q := `SELECT ` + sqlstore.Columns + ` FROM events WHERE position > ? ORDER BY position LIMIT ` + strconv.Itoa(limit)
+	q := readAllSQL + ` LIMIT ` + strconv.Itoa(limit)
 	if stream {
-		q = `SELECT ` + sqlstore.Columns + ` FROM events WHERE stream = ? AND version > ? ORDER BY version LIMIT ` + strconv.Itoa(limit)
+		q = readStreamSQL + ` LIMIT ` + strconv.Itoa(limit)
 	}
 	st, err := r.db.PrepareContext(ctx, q)
 	if err != nil {
@@ -63,15 +63,21 @@ func (r *readStatements) page(ctx context.Context, stream bool, limit int) (*sql
 	return st, nil
 }
 
+// The page reads, but for their LIMIT.
+const (
+	readStreamSQL = `SELECT ` + selectColumns + ` FROM ` + fromEvents + ` WHERE s.name = ? AND e.version > ? ORDER BY e.version`
+	readAllSQL    = `SELECT ` + selectColumns + ` FROM ` + fromEvents + ` WHERE e.position > ? ORDER BY e.position`
+)
+
 func prepareReads(ctx context.Context, db *sql.DB) (*readStatements, error) {
 	r := &readStatements{db: db}
 	for _, p := range []struct {
 		stmt  **sql.Stmt
 		query string
 	}{
-		{&r.stream, `SELECT ` + sqlstore.Columns + ` FROM events WHERE stream = ? AND version > ? ORDER BY version LIMIT ?`},
-		{&r.all, `SELECT ` + sqlstore.Columns + ` FROM events WHERE position > ? ORDER BY position LIMIT ?`},
-		{&r.version, `SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?`},
+		{&r.stream, readStreamSQL + ` LIMIT ?`},
+		{&r.all, readAllSQL + ` LIMIT ?`},
+		{&r.version, `SELECT COALESCE(MAX(e.version), 0) FROM ` + fromEvents + ` WHERE s.name = ?`},
 		{&r.head, `SELECT COALESCE(MAX(position), 0) FROM events`},
 	} {
 		stmt, err := db.PrepareContext(ctx, p.query)
@@ -205,7 +211,7 @@ func (s *Store) query(ctx context.Context, stmt *sql.Stmt, args ...any) ([]event
 	defer rows.Close()
 	var out []eventstore.Event
 	for rows.Next() {
-		e, err := sqlstore.Scan(rows)
+		e, err := scanEvent(rows)
 		if err != nil {
 			return nil, s.readErr(err)
 		}

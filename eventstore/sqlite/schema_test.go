@@ -11,11 +11,11 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 )
 
-// TestOtherSchemaVersionsAreRefused: a file whose tables are of another schema version,
-// older or newer, is refused with the version it has, and left as it was: no migration is
-// guessed at.
+// TestOtherSchemaVersionsAreRefused: a file whose tables are of a schema version this build
+// neither reads nor migrates, older or newer, is refused with the version it has, and left
+// as it was: no migration is guessed at.
 func TestOtherSchemaVersionsAreRefused(t *testing.T) {
-	for _, v := range []int{1, 3} {
+	for _, v := range []int{1, 4} {
 		path := filepath.Join(t.TempDir(), "events.db")
 		db, err := sql.Open("sqlite", path)
 		if err != nil {
@@ -29,7 +29,7 @@ func TestOtherSchemaVersionsAreRefused(t *testing.T) {
 		if err == nil {
 			s.Close()
 		}
-		if want := fmt.Sprintf("schema version %d, this build reads 2 only", v); err == nil || !strings.Contains(err.Error(), want) {
+		if want := fmt.Sprintf("schema version %d, this build reads 3 and migrates 2", v); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("opening a file of schema version %d: %v, want an error saying %q", v, err, want)
 		}
 		db, err = sql.Open("sqlite", path)

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"sync/atomic"
 	"time"
@@ -20,16 +21,27 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
 )
 
-// schemaVersion is the version of the tables below; Open refuses a file of any other.
-const schemaVersion = 2
+// schemaVersion is the version of the tables below. Open migrates a file of version 2 to
+// it (migrate.go) and refuses any other.
+const schemaVersion = 3
 
-const schema = `
-CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS events (
+// schema creates the tables of a new file; row.go says why they take this form.
+var schema = streamsTable + eventsTable("events") + indexes + headTable
+
+const streamsTable = `
+CREATE TABLE IF NOT EXISTS streams (
+	id   INTEGER PRIMARY KEY,
+	name TEXT    NOT NULL UNIQUE
+);`
+
+// eventsTable creates the table of events under name, without its indexes.
+func eventsTable(name string) string {
+	return `
+CREATE TABLE IF NOT EXISTS ` + name + ` (
 	position       INTEGER PRIMARY KEY,
-	stream         TEXT    NOT NULL,
+	stream_id      INTEGER NOT NULL, -- streams.id
 	version        INTEGER NOT NULL,
-	id             TEXT    NOT NULL UNIQUE,
+	id             BLOB    NOT NULL,
 	type           TEXT    NOT NULL,
 	schema_version INTEGER NOT NULL,
 	payload        BLOB    NOT NULL,
@@ -37,12 +49,20 @@ CREATE TABLE IF NOT EXISTS events (
 	actor          TEXT    NOT NULL,
 	visibility     TEXT    NOT NULL,
 	time_ns        INTEGER NOT NULL,
-	prev_hash      TEXT    NOT NULL,
-	hash           TEXT    NOT NULL,
-	global_hash    TEXT    NOT NULL,
-	UNIQUE (stream, version)
-);
--- One row: the head the writer signed at its last commit (eventstore.Head).
+	prev_hash      BLOB    NOT NULL,
+	hash           BLOB    NOT NULL,
+	global_hash    BLOB    NOT NULL
+);`
+}
+
+// indexes are created with the table in a new file, after the rows in a migrated one.
+const indexes = `
+CREATE UNIQUE INDEX events_by_id ON events (id);
+CREATE UNIQUE INDEX events_by_stream ON events (stream_id, version);
+`
+
+// headTable holds one row: the head the writer signed at its last commit (eventstore.Head).
+const headTable = `
 CREATE TABLE IF NOT EXISTS head (
 	position  INTEGER NOT NULL,
 	hash      TEXT    NOT NULL,
@@ -52,6 +72,7 @@ CREATE TABLE IF NOT EXISTS head (
 
 type config struct {
 	signer      eventstore.Signer
+	log         *slog.Logger
 	readConns   int
 	maxBatch    int
 	busyTimeout time.Duration
@@ -66,6 +87,9 @@ type Option func(*config)
 // WithSigner signs the store's head at every commit (see eventstore.Head). Without it the
 // heads are stored unsigned, and `arbiter verify` rejects them.
 func WithSigner(s eventstore.Signer) Option { return func(c *config) { c.signer = s } }
+
+// WithLogger sets where a migration logs its progress (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
 
 // WithReadConns sets the size of the read connection pool (default 4).
 func WithReadConns(n int) Option { return func(c *config) { c.readConns = max(n, 1) } }
@@ -104,7 +128,7 @@ var (
 // Open opens the event store in the file at path, creating the file and its tables if
 // needed.
 func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
-	cfg := config{readConns: 4, maxBatch: 1024, busyTimeout: 5 * time.Second, checkpointEvery: checkpointEvery, walPages: walPages}
+	cfg := config{log: slog.Default(), readConns: 4, maxBatch: 1024, busyTimeout: 5 * time.Second, checkpointEvery: checkpointEvery, walPages: walPages}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -126,7 +150,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{write: write, notifier: eventstore.NewNotifier()}
-	if err := s.init(ctx, cfg.signer); err != nil {
+	if err := s.init(ctx, cfg.signer, cfg.log); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, damaged(err))
 	}
@@ -170,8 +194,8 @@ func openDB(path string, pragmas []string, txlock string, conns int) (*sql.DB, e
 
 // init creates the tables, checks the schema version and sets up the writer, which loads
 // the head position with its first batch.
-func (s *Store) init(ctx context.Context, signer eventstore.Signer) error {
-	if err := s.setUp(ctx); err != nil {
+func (s *Store) init(ctx context.Context, signer eventstore.Signer, log *slog.Logger) error {
+	if err := s.setUp(ctx, log); err != nil {
 		return err
 	}
 	w, err := newWriter(ctx, s.write, signer)
@@ -182,33 +206,62 @@ func (s *Store) init(ctx context.Context, signer eventstore.Signer) error {
 	return nil
 }
 
-// setUp creates the tables of a new file and checks the schema version of an existing
-// one, in one transaction, so that a file of another version is refused as it was.
-func (s *Store) setUp(ctx context.Context) error {
+// setUp creates the tables of a new file, migrates a file of schema version 2, and
+// refuses a file of any other version untouched.
+func (s *Store) setUp(ctx context.Context, log *slog.Logger) error {
+	v, err := s.fileVersion(ctx)
+	if err != nil {
+		return err
+	}
+	switch v {
+	case 0, schemaVersion:
+	case 2:
+		if err := migrate(ctx, s.write, log); err != nil {
+			return fmt.Errorf("migrate from schema version 2: %w", err)
+		}
+	default:
+		return fmt.Errorf("the file has schema version %d, this build reads %d and migrates 2", v, schemaVersion)
+	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, schema); err != nil {
-		return fmt.Errorf("create tables: %w", err)
-	}
-	var v int64
+	// Read again under the write lock: another process may have created the tables since.
 	switch err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); {
 	case errors.Is(err, sql.ErrNoRows):
+		if _, err := tx.ExecContext(ctx, schema); err != nil {
+			return fmt.Errorf("create tables: %w", err)
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, schemaVersion); err != nil {
 			return fmt.Errorf("record schema version: %w", err)
 		}
 	case err != nil:
 		return fmt.Errorf("read schema version: %w", err)
 	case v != schemaVersion:
-		return fmt.Errorf("the file has schema version %d, this build reads %d only", v, schemaVersion)
+		return fmt.Errorf("the file has schema version %d, this build reads %d and migrates 2", v, schemaVersion)
 	}
 	// The writer updates the one head row; a crash of the first open may have left none.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO head (position, hash, signed_ns) SELECT 0, '', 0 WHERE NOT EXISTS (SELECT 1 FROM head)`); err != nil {
 		return fmt.Errorf("record the head: %w", err)
 	}
 	return tx.Commit()
+}
+
+// fileVersion returns the file's schema version, 0 for a new file, creating the table
+// that records it if need be (the only change made to a file that is then refused).
+func (s *Store) fileVersion(ctx context.Context) (int64, error) {
+	if _, err := s.write.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return 0, fmt.Errorf("create the schema_version table: %w", err)
+	}
+	var v int64
+	switch err := s.write.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, nil
+	case err != nil:
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
 }
 
 // ObserveCommits implements eventstore.CommitObserver.

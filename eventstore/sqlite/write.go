@@ -37,10 +37,12 @@ const (
 	maxRows = 64
 )
 
-// tail is what an append needs of the end of its stream.
+// tail is what an append needs of the end of its stream, and the stream's ID in the
+// streams table (0 while it has none).
 type tail struct {
 	version int64
 	hash    string
+	stream  int64
 }
 
 // writer is the writer goroutine's state: its one connection, pinned so that statements
@@ -50,9 +52,11 @@ type writer struct {
 	begin, commit, rollback        *sql.Stmt
 	savepoint, rollbackTo, release *sql.Stmt
 	byID, last, lastEvent, setHead *sql.Stmt
+	streamByName, newStream        *sql.Stmt
 	dataVersion                    *sql.Stmt
 	inserts                        [maxRows + 1]*sql.Stmt // by number of rows, prepared on first use
 	args                           []any
+	scratch                        []byte // the blobs of args
 	signer                         eventstore.Signer
 	head                           int64           // position of the last event, committed or in the transaction
 	headHash                       string          // its global hash
@@ -81,8 +85,10 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 		{&w.savepoint, `SAVEPOINT append`},
 		{&w.rollbackTo, `ROLLBACK TO append`},
 		{&w.release, `RELEASE append`},
-		{&w.byID, `SELECT ` + sqlstore.Columns + ` FROM events WHERE id = ?`},
-		{&w.last, `SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1`},
+		{&w.byID, `SELECT ` + selectColumns + ` FROM ` + fromEvents + ` WHERE e.id = ?`},
+		{&w.streamByName, `SELECT id FROM streams WHERE name = ?`},
+		{&w.newStream, `INSERT INTO streams (name) VALUES (?)`},
+		{&w.last, `SELECT version, hash FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1`},
 		{&w.lastEvent, `SELECT position, global_hash FROM events ORDER BY position DESC LIMIT 1`},
 		{&w.setHead, `UPDATE head SET position = ?, hash = ?, signed_ns = ?, signature = ?`},
 		{&w.dataVersion, `PRAGMA data_version`},
@@ -100,7 +106,7 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 // close releases the statements and gives the connection back to its pool.
 func (w *writer) close() error {
 	for _, st := range append([]*sql.Stmt{w.begin, w.commit, w.rollback, w.savepoint, w.rollbackTo,
-		w.release, w.byID, w.last, w.lastEvent, w.setHead, w.dataVersion}, w.inserts[:]...) {
+		w.release, w.byID, w.streamByName, w.newStream, w.last, w.lastEvent, w.setHead, w.dataVersion}, w.inserts[:]...) {
 		if st != nil {
 			st.Close()
 		}
@@ -186,7 +192,7 @@ func (w *writer) reload() error {
 	if !w.stale {
 		return nil
 	}
-	err := w.lastEvent.QueryRowContext(w.ctx).Scan(&w.head, &w.headHash)
+	err := w.lastEvent.QueryRowContext(w.ctx).Scan(&w.head, textHash{&w.headHash})
 	if errors.Is(err, sql.ErrNoRows) {
 		w.head, w.headHash, err = 0, "", nil
 	}
@@ -238,12 +244,33 @@ func (w *writer) tail(stream string) (tail, error) {
 	if t, ok := w.tails[stream]; ok {
 		return t, nil
 	}
-	v, h, err := slowTx{w}.Last(stream)
-	if err != nil {
-		return tail{}, err
+	var t tail
+	err := w.streamByName.QueryRowContext(w.ctx, stream).Scan(&t.stream)
+	if err == nil {
+		err = w.last.QueryRowContext(w.ctx, t.stream).Scan(&t.version, textHash{&t.hash})
 	}
-	w.setTail(stream, tail{v, h})
-	return tail{v, h}, nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return tail{}, w.fail(fmt.Errorf("read version of %q: %w", stream, err))
+	}
+	w.setTail(stream, t)
+	return t, nil
+}
+
+// streamID returns the ID of stream in the streams table, adding it if it has none.
+func (w *writer) streamID(stream string) (int64, error) {
+	t, err := w.tail(stream)
+	if err != nil || t.stream != 0 {
+		return t.stream, err
+	}
+	res, err := w.newStream.ExecContext(w.ctx, stream)
+	if err == nil {
+		t.stream, err = res.LastInsertId()
+	}
+	if err != nil {
+		return 0, w.fail(fmt.Errorf("add stream %q: %w", stream, err))
+	}
+	w.tails[stream] = t
+	return t.stream, nil
 }
 
 func (w *writer) setTail(stream string, t tail) {
@@ -261,27 +288,31 @@ func (w *writer) setTail(stream string, t tail) {
 // their stream. A constraint violation is returned with the transaction intact; any
 // other failure also sets w.broken.
 func (w *writer) insert(events []eventstore.Event) error {
-	if len(events) <= maxRows {
-		if err := w.insertRows(events); err != nil {
-			return w.check(fmt.Errorf("insert events: %w", err))
-		}
-	} else if err := w.insertChunks(events); err != nil {
+	last := events[len(events)-1]
+	stream, err := w.streamID(last.Stream)
+	if err != nil {
 		return err
 	}
-	last := events[len(events)-1]
+	if len(events) <= maxRows {
+		if err := w.insertRows(events, stream); err != nil {
+			return w.check(fmt.Errorf("insert events: %w", err))
+		}
+	} else if err := w.insertChunks(events, stream); err != nil {
+		return err
+	}
 	w.head, w.headHash = last.Position, last.GlobalHash
-	w.setTail(last.Stream, tail{last.Version, last.Hash})
+	w.setTail(last.Stream, tail{last.Version, last.Hash, stream})
 	return nil
 }
 
 // insertChunks stores a long append in several statements, inside a savepoint that
 // undoes the first ones if a later one fails.
-func (w *writer) insertChunks(events []eventstore.Event) error {
+func (w *writer) insertChunks(events []eventstore.Event, stream int64) error {
 	if _, err := w.savepoint.ExecContext(w.ctx); err != nil {
 		return w.fail(err)
 	}
 	for chunk := range slices.Chunk(events, maxRows) {
-		if err := w.insertRows(chunk); err != nil {
+		if err := w.insertRows(chunk, stream); err != nil {
 			if _, rerr := w.rollbackTo.ExecContext(w.ctx); rerr != nil {
 				return w.fail(rerr)
 			}
@@ -297,22 +328,22 @@ func (w *writer) insertChunks(events []eventstore.Event) error {
 	return nil
 }
 
-// insertRows runs one INSERT of up to maxRows events.
-func (w *writer) insertRows(events []eventstore.Event) error {
+// insertRows runs one INSERT of up to maxRows events of the stream whose ID is stream.
+func (w *writer) insertRows(events []eventstore.Event, stream int64) error {
 	n := len(events)
 	stmt := w.inserts[n]
 	if stmt == nil {
 		row := "(?" + strings.Repeat(", ?", 13) + ")"
-		q := `INSERT INTO events (` + sqlstore.Columns + `) VALUES ` + row + strings.Repeat(", "+row, n-1)
+		q := `INSERT INTO events (` + insertColumns + `) VALUES ` + row + strings.Repeat(", "+row, n-1)
 		var err error
 		if stmt, err = w.conn.PrepareContext(w.ctx, q); err != nil {
 			return err
 		}
 		w.inserts[n] = stmt
 	}
-	w.args = w.args[:0]
+	w.args, w.scratch = w.args[:0], w.scratch[:0]
 	for _, e := range events {
-		w.args = sqlstore.AppendArgs(w.args, e)
+		w.args = appendArgs(w.args, &w.scratch, e, stream)
 	}
 	_, err := stmt.ExecContext(w.ctx, w.args...)
 	clear(w.args) // do not keep the payloads alive
@@ -356,7 +387,7 @@ type slowTx struct{ w *writer }
 func (t slowTx) EventsByID(ids []string) ([]eventstore.Event, error) {
 	var found []eventstore.Event
 	for _, id := range ids {
-		e, err := sqlstore.Scan(t.w.byID.QueryRowContext(t.w.ctx, id))
+		e, err := scanEvent(t.w.byID.QueryRowContext(t.w.ctx, storedID(&t.w.scratch, id)))
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -369,18 +400,8 @@ func (t slowTx) EventsByID(ids []string) ([]eventstore.Event, error) {
 }
 
 func (t slowTx) Last(stream string) (int64, string, error) {
-	var (
-		v int64
-		h string
-	)
-	err := t.w.last.QueryRowContext(t.w.ctx, stream).Scan(&v, &h)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, "", nil
-	}
-	if err != nil {
-		return 0, "", t.w.fail(fmt.Errorf("read version of %q: %w", stream, err))
-	}
-	return v, h, nil
+	tl, err := t.w.tail(stream)
+	return tl.version, tl.hash, err
 }
 
 // Reserve hands out the positions after the head: a single writer commits in the order

@@ -1,0 +1,162 @@
+package sqlite
+
+import (
+	"encoding/hex"
+	"fmt"
+
+	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
+)
+
+// The stored form of an event (schema version 3). Every append writes its row into the
+// table and into two indexes, and commits each page it changed whole to the WAL, so the
+// form is as narrow as an exact one can be, where it counts for the pages an append dirties:
+//
+//   - the stream is a small integer, interned in the streams table in order of first use,
+//     so the (stream_id, version) index holds a few bytes per event and the live matches,
+//     the newest streams, share a compact end of it;
+//   - an event ID in the lowercase UUID form the engine makes is stored as its 16 bytes,
+//     any other ID as its text: an ID has exactly one stored form, so the UNIQUE index on
+//     id refuses exactly the IDs it refused as text;
+//   - a hash (prev_hash, hash, global_hash) of 64 lowercase hex digits is stored as its
+//     32 bytes, any other value (the empty prev_hash of a stream's first event, or a value
+//     written by hand) as its text.
+//
+// Reading gives back the strings, byte for byte: the hashes are computed over the events'
+// fields, never over this form, so the chains and the signed head are unchanged.
+
+// insertColumns lists the columns an INSERT writes, in the order of appendArgs.
+const insertColumns = "position, stream_id, version, id, type, schema_version, payload, command_id, actor, visibility, time_ns, prev_hash, hash, global_hash"
+
+// selectColumns reads an event with its stream's name, in the order of scanEvent, from
+// fromEvents.
+const (
+	selectColumns = "e.position, s.name, e.version, e.id, e.type, e.schema_version, e.payload, e.command_id, e.actor, e.visibility, e.time_ns, e.prev_hash, e.hash, e.global_hash"
+	fromEvents    = "events e JOIN streams s ON s.id = e.stream_id"
+)
+
+// appendArgs appends the values of e's row, its stream interned as streamID, in the order
+// of insertColumns. Blobs are cut from *scratch, which the caller keeps for the statement:
+// the driver copies bound values, so scratch may be reused once the statement ran.
+func appendArgs(args []any, scratch *[]byte, e eventstore.Event, streamID int64) []any {
+	return append(args, e.Position, streamID, e.Version, storedID(scratch, e.ID), e.Type, e.SchemaVersion, e.Payload,
+		e.CommandID, e.Actor, e.Visibility.String(), e.Time.UnixNano(),
+		storedHash(scratch, e.PrevHash), storedHash(scratch, e.Hash), storedHash(scratch, e.GlobalHash))
+}
+
+// storedID returns the stored form of an event ID: see the top of this file.
+func storedID(scratch *[]byte, id string) any {
+	if !isUUID(id) {
+		return id
+	}
+	start := len(*scratch)
+	for i := 0; i < len(id); i += 2 {
+		if id[i] == '-' {
+			i++
+		}
+		*scratch = append(*scratch, unhex(id[i])<<4|unhex(id[i+1]))
+	}
+	return (*scratch)[start:len(*scratch):len(*scratch)]
+}
+
+// storedHash returns the stored form of a hash: see the top of this file.
+func storedHash(scratch *[]byte, h string) any {
+	if len(h) != 64 || !isLowerHex(h) {
+		return h
+	}
+	start := len(*scratch)
+	for i := 0; i < len(h); i += 2 {
+		*scratch = append(*scratch, unhex(h[i])<<4|unhex(h[i+1]))
+	}
+	return (*scratch)[start:len(*scratch):len(*scratch)]
+}
+
+// isUUID reports whether id is in the canonical lowercase form 8-4-4-4-12.
+func isUUID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
+	for i := range len(id) {
+		switch i {
+		case 8, 13, 18, 23:
+			if id[i] != '-' {
+				return false
+			}
+		default:
+			if !isLowerHexDigit(id[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isLowerHex(s string) bool {
+	for i := range len(s) {
+		if !isLowerHexDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLowerHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+
+func unhex(c byte) byte {
+	if c <= '9' {
+		return c - '0'
+	}
+	return c - 'a' + 10
+}
+
+// textID reads an id column into the string it stores (sql.Scanner).
+type textID struct{ s *string }
+
+func (t textID) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		*t.s = v
+	case []byte:
+		if len(v) != 16 {
+			return fmt.Errorf("an event ID stored as %d bytes, not 16", len(v))
+		}
+		x := hex.EncodeToString(v)
+		*t.s = x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
+	default:
+		return fmt.Errorf("an event ID stored as %T", src)
+	}
+	return nil
+}
+
+// textHash reads a hash column into the string it stores (sql.Scanner).
+type textHash struct{ s *string }
+
+func (t textHash) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		*t.s = v
+	case []byte:
+		if len(v) != 32 {
+			return fmt.Errorf("a hash stored as %d bytes, not 32", len(v))
+		}
+		*t.s = hex.EncodeToString(v)
+	default:
+		return fmt.Errorf("a hash stored as %T", src)
+	}
+	return nil
+}
+
+// scanEvent reads one row of selectColumns.
+func scanEvent(row sqlstore.Scanner) (eventstore.Event, error) { return sqlstore.Scan(storedRow{row}) }
+
+// storedRow is a row of selectColumns as sqlstore.Scan reads one of sqlstore.Columns: the
+// same columns in the same order, the ID and the hashes in their stored form.
+type storedRow struct{ sqlstore.Scanner }
+
+func (r storedRow) Scan(dest ...any) error {
+	dest[3] = textID{dest[3].(*string)}
+	for i := 11; i <= 13; i++ {
+		dest[i] = textHash{dest[i].(*string)}
+	}
+	return r.Scanner.Scan(dest...)
+}
