@@ -46,68 +46,51 @@ func appendArgs(args []any, scratch *[]byte, e eventstore.Event, streamID int64)
 
 // storedID returns the stored form of an event ID: see the top of this file.
 func storedID(scratch *[]byte, id string) any {
-	if !isUUID(id) {
+	if len(id) != 36 || id[8] != '-' || id[13] != '-' || id[18] != '-' || id[23] != '-' {
 		return id
 	}
 	start := len(*scratch)
-	for i := 0; i < len(id); i += 2 {
-		if id[i] == '-' {
-			i++
+	for _, part := range [...]string{id[0:8], id[9:13], id[14:18], id[19:23], id[24:36]} {
+		if !appendHex(scratch, part) {
+			*scratch = (*scratch)[:start]
+			return id
 		}
-		*scratch = append(*scratch, unhex(id[i])<<4|unhex(id[i+1]))
 	}
 	return (*scratch)[start:len(*scratch):len(*scratch)]
 }
 
 // storedHash returns the stored form of a hash: see the top of this file.
 func storedHash(scratch *[]byte, h string) any {
-	if len(h) != 64 || !isLowerHex(h) {
-		return h
-	}
 	start := len(*scratch)
-	for i := 0; i < len(h); i += 2 {
-		*scratch = append(*scratch, unhex(h[i])<<4|unhex(h[i+1]))
+	if len(h) != 64 || !appendHex(scratch, h) {
+		*scratch = (*scratch)[:start]
+		return h
 	}
 	return (*scratch)[start:len(*scratch):len(*scratch)]
 }
 
-// isUUID reports whether id is in the canonical lowercase form 8-4-4-4-12.
-func isUUID(id string) bool {
-	if len(id) != 36 {
-		return false
+// appendHex appends the bytes that s, an even number of lowercase hex digits, encodes,
+// and reports whether s was that; if not, what it appended is to be dropped.
+func appendHex(dst *[]byte, s string) bool {
+	var bad byte
+	for i := 0; i+1 < len(s); i += 2 {
+		hi, lo := hexValue[s[i]], hexValue[s[i+1]]
+		bad |= hi | lo
+		*dst = append(*dst, hi<<4|lo&0x0f)
 	}
-	for i := range len(id) {
-		switch i {
-		case 8, 13, 18, 23:
-			if id[i] != '-' {
-				return false
-			}
-		default:
-			if !isLowerHexDigit(id[i]) {
-				return false
-			}
-		}
-	}
-	return true
+	return bad&0xf0 == 0 && len(s)%2 == 0
 }
 
-func isLowerHex(s string) bool {
-	for i := range len(s) {
-		if !isLowerHexDigit(s[i]) {
-			return false
-		}
+// hexValue maps a lowercase hex digit to its value and any other byte to 0xff.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
 	}
-	return true
-}
-
-func isLowerHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
-
-func unhex(c byte) byte {
-	if c <= '9' {
-		return c - '0'
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i)
 	}
-	return c - 'a' + 10
-}
+	return t
+}()
 
 // textID reads an id column into the string it stores (sql.Scanner).
 type textID struct{ s *string }
