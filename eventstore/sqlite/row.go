@@ -29,10 +29,11 @@ import (
 const insertColumns = "position, stream_id, version, id, type, schema_version, payload, command_id, actor, visibility, time_ns, prev_hash, hash, global_hash"
 
 // selectColumns reads an event with its stream's name, in the order of scanEvent, from
-// fromEvents.
+// fromEvents. The join is an outer one so that an event whose stream is missing (a file
+// changed by hand) fails the read rather than vanishing from it.
 const (
 	selectColumns = "e.position, s.name, e.version, e.id, e.type, e.schema_version, e.payload, e.command_id, e.actor, e.visibility, e.time_ns, e.prev_hash, e.hash, e.global_hash"
-	fromEvents    = "events e JOIN streams s ON s.id = e.stream_id"
+	fromEvents    = "events e LEFT JOIN streams s ON s.id = e.stream_id"
 )
 
 // appendArgs appends the values of e's row, its stream interned as streamID, in the order
