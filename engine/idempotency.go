@@ -34,11 +34,14 @@ func fingerprint(cmd match.Command) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)[:16]), nil
 }
 
-// timeoutID is the command ID of the timeout of a match's deadline. Every node derives
-// the same one, so a deadline times out once across a cluster; it is keyed with the
-// match's secret seed, so no player can work it out from the public events.
+// timeoutID is the command ID of the timeout of a match's deadline at the match's
+// version. Every node at that version derives the same one, so a deadline times out once
+// across a cluster; the version tells apart two timeouts of one deadline (a game with two
+// things due at one instant times out one per command, and the second must not be
+// answered from the first one's record). It is keyed with the match's secret seed, so no
+// player can work it out from the public events.
 func timeoutID(snap Snapshot, deadline time.Time) string {
 	mac := hmac.New(sha256.New, snap.State.Seed)
-	fmt.Fprintf(mac, "arbiter/timeout\x00%s\x00%d", snap.ID, deadline.UnixNano())
+	fmt.Fprintf(mac, "arbiter/timeout\x00%s\x00%d\x00%d", snap.ID, deadline.UnixNano(), snap.Version)
 	return fmt.Sprintf("timeout-%x", mac.Sum(nil)[:16])
 }

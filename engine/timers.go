@@ -21,8 +21,18 @@ type Timers struct {
 	wake chan struct{}
 
 	mu        sync.Mutex
-	deadlines map[string]time.Time // match -> its current deadline: the truth
-	queue     alarms               // by time; entries whose deadline moved are skipped
+	deadlines map[string]tracked // match -> its current deadline: the truth
+	queue     alarms             // by time; entries whose deadline moved are skipped
+}
+
+// tracked is a match's current deadline, and whether an alarm for it is queued. A due
+// alarm leaves the queue when it fires; if the timeout it submits leaves the deadline
+// where it was (a game with several timed things due at one instant, e.g. two boards'
+// reaction windows, times out one per command), the read side tracks the same deadline
+// again, and it must be armed again rather than taken for the one already queued.
+type tracked struct {
+	deadline time.Time
+	armed    bool
 }
 
 // retryAfter is how long a timeout that failed (the store was down) waits to be tried again.
@@ -51,23 +61,25 @@ func (a *alarms) Pop() any {
 
 // NewTimers returns the scheduler of e's matches.
 func (e *Engine) NewTimers() *Timers {
-	return &Timers{e: e, log: e.cfg.Logger.With("component", "timers"), deadlines: map[string]time.Time{}, wake: make(chan struct{}, 1)}
+	return &Timers{e: e, log: e.cfg.Logger.With("component", "timers"), deadlines: map[string]tracked{}, wake: make(chan struct{}, 1)}
 }
 
 // Track sets a match's next deadline; the zero time removes it. It is called for every
-// event the read side applies, so it costs O(log n) only when the deadline moved, and
-// wakes the scheduler only when the new alarm rings before the ones it waits for.
+// event the read side applies, so it costs O(log n) only when the deadline moved or its
+// alarm has fired, and wakes the scheduler only when the new alarm rings before the ones
+// it waits for.
 func (t *Timers) Track(matchID string, deadline time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if old, ok := t.deadlines[matchID]; ok && old.Equal(deadline) || !ok && deadline.IsZero() {
+	old, ok := t.deadlines[matchID]
+	if ok && old.armed && old.deadline.Equal(deadline) || !ok && deadline.IsZero() {
 		return
 	}
 	if deadline.IsZero() {
 		delete(t.deadlines, matchID) // its alarm is skipped when it comes up
 		return
 	}
-	t.deadlines[matchID] = deadline
+	t.deadlines[matchID] = tracked{deadline: deadline, armed: true}
 	t.schedule(alarm{match: matchID, deadline: deadline, at: deadline})
 }
 
@@ -96,7 +108,7 @@ func (t *Timers) schedule(a alarm) {
 // current reports whether an alarm is for its match's deadline still; the caller holds t.mu.
 func (t *Timers) current(a alarm) bool {
 	d, ok := t.deadlines[a.match]
-	return ok && d.Equal(a.deadline)
+	return ok && d.deadline.Equal(a.deadline)
 }
 
 // next pops the alarms that are due, and returns them and when the next one rings.
@@ -113,6 +125,7 @@ func (t *Timers) next(now time.Time) (due []alarm, ring time.Time) {
 			return due, a.at
 		}
 		heap.Pop(&t.queue)
+		t.deadlines[a.match] = tracked{deadline: a.deadline} // fired: no alarm queued for it now
 		due = append(due, a)
 	}
 	return due, time.Time{}
@@ -165,7 +178,8 @@ func (t *Timers) fire(ctx context.Context, a alarm) {
 	default:
 		t.log.Warn("timing a turn out failed; trying again", "match", a.match, "in", retryAfter, "err", err)
 		t.mu.Lock()
-		if t.current(a) {
+		if d, ok := t.deadlines[a.match]; ok && d.deadline.Equal(a.deadline) && !d.armed {
+			t.deadlines[a.match] = tracked{deadline: a.deadline, armed: true}
 			t.schedule(alarm{match: a.match, deadline: a.deadline, at: t.e.cfg.Now().Add(retryAfter)})
 		}
 		t.mu.Unlock()
