@@ -71,19 +71,28 @@ func TestTimersOfTwoNodesTimeOutOnce(t *testing.T) {
 	if snap.State.Result == nil || snap.State.Result.Reason != "timeout" || snap.State.Result.Winners[0] != 1 {
 		t.Fatalf("after White's flag: %+v", snap.State.Result)
 	}
-	evs, _ := store.ReadStream(ctx, matchstream.Name(ack.MatchID), 0, 0)
-	flags := 0
+	if flags := timedOut(ctx, t, store, ack.MatchID, "FlagFell"); flags != 1 {
+		t.Fatalf("%d FlagFell events from two nodes' timers", flags)
+	}
+}
+
+// timedOut counts a match's events of type typ, each of which must be the timers' own.
+func timedOut(ctx context.Context, t *testing.T, store eventstore.Store, id, typ string) int {
+	t.Helper()
+	evs, err := store.ReadStream(ctx, matchstream.Name(id), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
 	for _, ev := range evs {
-		if ev.Type == "FlagFell" {
-			flags++
+		if ev.Type == typ {
+			n++
 			if ev.Actor != "system" {
 				t.Fatalf("a timeout's actor is %q", ev.Actor)
 			}
 		}
 	}
-	if flags != 1 {
-		t.Fatalf("%d FlagFell events from two nodes' timers", flags)
-	}
+	return n
 }
 
 // A timeout that fails because the store is down rings again, and only the latest

@@ -9,7 +9,6 @@ import (
 	"github.com/arbiter-games/arbiter/domain/games/classic"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
-	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // twinWindows is a game made for the timers' contract: its setup opens two windows that
@@ -127,19 +126,7 @@ func TestTwoThingsDueAtOneInstantBothTimeOut(t *testing.T) {
 			timers.Track(ack.MatchID, snap.State.Deadline(snap.Rules))
 		}
 	}
-	evs, err := store.ReadStream(ctx, matchstream.Name(ack.MatchID), 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := 0
-	for _, ev := range evs {
-		if ev.Type == "WindowClosed" {
-			closed++
-			if ev.Actor != "system" {
-				t.Fatalf("a timeout's actor is %q", ev.Actor)
-			}
-		}
-	}
+	closed := timedOut(ctx, t, store, ack.MatchID, "WindowClosed")
 	if closed != 2 {
 		t.Fatalf("%d windows closed, want 2", closed)
 	}
