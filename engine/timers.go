@@ -72,7 +72,13 @@ func (t *Timers) Track(matchID string, deadline time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	old, ok := t.deadlines[matchID]
-	if ok && old.armed && old.deadline.Equal(deadline) || !ok && deadline.IsZero() {
+	if ok && old.armed && old.deadline.Equal(deadline) {
+		if !deadline.After(t.e.cfg.Now()) {
+			t.poke() // due already: the scheduler may be asleep on a later alarm's time
+		}
+		return
+	}
+	if !ok && deadline.IsZero() {
 		return
 	}
 	if deadline.IsZero() {
@@ -98,10 +104,15 @@ func (t *Timers) schedule(a alarm) {
 		heap.Init(&t.queue)
 	}
 	if earliest {
-		select {
-		case t.wake <- struct{}{}:
-		default:
-		}
+		t.poke()
+	}
+}
+
+// poke wakes the scheduler to look at its queue again.
+func (t *Timers) poke() {
+	select {
+	case t.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -162,7 +173,9 @@ func (t *Timers) Run(ctx context.Context) error {
 }
 
 // fire submits the timeout of a deadline. Only a failure of the store keeps the alarm:
-// it rings again after retryAfter, so a timeout is never lost to an outage.
+// it rings again after retryAfter, so a timeout is never lost to an outage. Otherwise
+// the timers go on from the match's deadline as the engine now has it (follow), so that
+// a match never waits on the read side to track a deadline the timeout left due.
 func (t *Timers) fire(ctx context.Context, a alarm) {
 	snap, err := t.e.Match(ctx, a.match)
 	if err == nil {
@@ -172,16 +185,46 @@ func (t *Timers) fire(ctx context.Context, a alarm) {
 	switch {
 	case err == nil:
 		t.log.Info("turn timed out", "match", a.match, "deadline", a.deadline)
+		t.follow(ctx, a)
 	case game.CodeOf(err) != "":
 		// Refused: the player moved in time, or another node timed the turn out first.
+		t.log.Debug("timeout refused", "match", a.match, "deadline", a.deadline, "err", err)
+		t.follow(ctx, a)
 	case ctx.Err() != nil:
 	default:
 		t.log.Warn("timing a turn out failed; trying again", "match", a.match, "in", retryAfter, "err", err)
+		t.rearm(a, alarm{match: a.match, deadline: a.deadline, at: t.e.cfg.Now().Add(retryAfter)})
+	}
+}
+
+// follow arms the engine's own deadline for a's match once a's timeout is decided,
+// unless the read side has tracked the match since a fired (then it knows better). The
+// read side tracks each event's deadline, but the engine's state is the authority: a
+// timeout that leaves a deadline due, or a read side that has not applied the events
+// that moved it, must not leave a match waiting for ever.
+func (t *Timers) follow(ctx context.Context, a alarm) {
+	snap, err := t.e.Match(ctx, a.match)
+	if err != nil {
+		return // the read side's next event tracks it; a store down fails the next fire too
+	}
+	d := snap.State.Deadline(snap.Rules)
+	if d.IsZero() {
 		t.mu.Lock()
-		if d, ok := t.deadlines[a.match]; ok && d.deadline.Equal(a.deadline) && !d.armed {
-			t.deadlines[a.match] = tracked{deadline: a.deadline, armed: true}
-			t.schedule(alarm{match: a.match, deadline: a.deadline, at: t.e.cfg.Now().Add(retryAfter)})
+		if cur, ok := t.deadlines[a.match]; ok && cur.deadline.Equal(a.deadline) && !cur.armed {
+			delete(t.deadlines, a.match)
 		}
 		t.mu.Unlock()
+		return
+	}
+	t.rearm(a, alarm{match: a.match, deadline: d, at: d})
+}
+
+// rearm queues next for a's match if nothing was tracked for it since a fired.
+func (t *Timers) rearm(a, next alarm) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cur, ok := t.deadlines[a.match]; ok && cur.deadline.Equal(a.deadline) && !cur.armed {
+		t.deadlines[a.match] = tracked{deadline: next.deadline, armed: true}
+		t.schedule(next)
 	}
 }
