@@ -44,13 +44,11 @@ func globalHashAt(ctx context.Context, store eventstore.Store, pos int64) (strin
 	return evs[0].GlobalHash, nil
 }
 
-// Refused is why a snapshot was not used: the read side then folds from zero.
+// Refused is why a snapshot was not used: the read side then starts from an older one, or
+// folds from zero.
 type Refused struct {
 	Path   string
 	Reason string
-	// Restoring says the models had begun to read it: they are no longer empty, and must
-	// be made anew before they fold from zero.
-	Restoring bool
 }
 
 func (r *Refused) Error() string { return fmt.Sprintf("snapshot %s refused: %s", r.Path, r.Reason) }
@@ -61,32 +59,54 @@ func (r *Refused) Error() string { return fmt.Sprintf("snapshot %s refused: %s",
 // another format or missing, when a model's position is past the store's head, when the
 // store's hash at a model's position is not the snapshot's (another store, or one
 // rewritten), or when a model cannot read its part (a game's rules this build does not
-// play). The checks before any model reads its part are made on each snapshot in turn; a
-// refusal while restoring (Refused.Restoring) ends the search, the models being no
-// longer empty.
-func LoadSnapshot(ctx context.Context, store eventstore.Store, dir string, ms ...Stored) (used string, refused []*Refused, err error) {
+// play, a form this build cannot decode). Each refused snapshot leaves the next older one
+// to try, and the fold from zero only when none is left.
+//
+// models returns the empty models to restore. It is called once, and again after each
+// snapshot the models began to read and then refused (they are no longer empty): on
+// return, the models it last returned are those of the snapshot used, or empty.
+func LoadSnapshot(ctx context.Context, store eventstore.Store, dir string, models func() []Stored) (used string, refused []*Refused, err error) {
 	paths, err := snapshot.List(dir)
 	if err != nil {
 		return "", []*Refused{{Path: dir, Reason: err.Error()}}, nil
 	}
+	ms, dirty := models(), false
+	defer func() {
+		if dirty && used == "" && err == nil {
+			models() // empty again, for the fold from zero
+		}
+	}()
 	for _, path := range paths {
 		s, reason := check(ctx, store, path, ms)
 		if reason != "" {
 			refused = append(refused, &Refused{Path: path, Reason: reason})
 			continue
 		}
-		for _, m := range ms {
-			part, _ := s.Find(m.Name())
-			if err := m.Restore(ctx, store, part.Position, part.Data); err != nil {
-				if ctx.Err() != nil {
-					return "", refused, ctx.Err()
-				}
-				return "", append(refused, &Refused{Path: path, Reason: fmt.Sprintf("%s cannot read its part: %v", m.Name(), err), Restoring: true}), nil
+		if dirty {
+			ms, dirty = models(), false
+		}
+		if reason := restore(ctx, store, s, ms); reason != "" {
+			if ctx.Err() != nil {
+				return "", refused, ctx.Err()
 			}
+			refused, dirty = append(refused, &Refused{Path: path, Reason: reason}), true
+			continue
 		}
 		return path, refused, nil
 	}
 	return "", refused, nil
+}
+
+// restore reads each model's part of s into ms, and says why one could not, "" when all
+// did.
+func restore(ctx context.Context, store eventstore.Store, s snapshot.Snapshot, ms []Stored) string {
+	for _, m := range ms {
+		part, _ := s.Find(m.Name())
+		if err := m.Restore(ctx, store, part.Position, part.Data); err != nil {
+			return fmt.Sprintf("%s cannot read its part: %v", m.Name(), err)
+		}
+	}
+	return ""
 }
 
 // check reads the snapshot at path and says why the store and these models cannot use

@@ -22,6 +22,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/sqlite"
+	"github.com/arbiter-games/arbiter/snapshot"
 )
 
 // corpusStore is an SQLite file holding one match of each match ID of the archived corpus
@@ -188,7 +189,7 @@ func TestSnapshotAndTailFoldAsFromZero(t *testing.T) {
 					t.Fatal(err)
 				}
 				after := readSide(reg, c.archive, store)
-				used, refused, err := LoadSnapshot(ctx, store, dir, after...)
+				used, refused, err := LoadSnapshot(ctx, store, dir, func() []Stored { return after })
 				if err != nil || used == "" || len(refused) > 0 {
 					t.Fatalf("at %d: used %q, refused %v, err %v", cut, used, refused, err)
 				}
@@ -299,7 +300,7 @@ func TestSnapshotOfAModelThatDidNotArchiveIsArchivedAfter(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := readSide(reg, 0, store)
-	if used, refused, err := LoadSnapshot(ctx, store, dir, after...); err != nil || used == "" || len(refused) > 0 {
+	if used, refused, err := LoadSnapshot(ctx, store, dir, func() []Stored { return after }); err != nil || used == "" || len(refused) > 0 {
 		t.Fatalf("used %q, refused %v, err %v", used, refused, err)
 	}
 	m := after[0].(*Matches)
@@ -312,4 +313,131 @@ func TestSnapshotOfAModelThatDidNotArchiveIsArchivedAfter(t *testing.T) {
 	if got, want := digests(after), digests(zero); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("archived after the snapshot:\n%s\nfrom zero:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// Two snapshots, the newest refused (damaged; or, past every check made before reading
+// it, holding a game this build does not play, found as the models read it): the models
+// start from the older one, made anew when they had begun to read the newest, and fold on
+// as from zero; with both refused, they are left empty and fold from zero.
+func TestARefusedNewestSnapshotFallsBackToTheOlder(t *testing.T) {
+	ctx := context.Background()
+	store, head := corpusStore(t)
+	reg := game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{})
+	zero := readSide(reg, -1, store)
+	if err := Rebuild(ctx, store, nil, projs(zero)...); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(digests(zero), "\n")
+	dir := t.TempDir()
+	var paths []string // oldest first
+	for _, at := range []int64{head / 3, 2 * head / 3} {
+		ms := readSide(reg, -1, store)
+		if err := Rebuild(ctx, upTo{store, at}, nil, projs(ms)...); err != nil {
+			t.Fatal(err)
+		}
+		p, err := WriteSnapshot(ctx, store, dir, ms...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	good := [2][]byte{must[[]byte](t)(os.ReadFile(paths[0])), must[[]byte](t)(os.ReadFile(paths[1]))}
+	damage := func(b []byte) []byte {
+		b = bytes.Clone(b)
+		b[len(b)/2] ^= 0x20
+		return b
+	}
+	for _, c := range []struct {
+		name      string
+		files     func() [2][]byte
+		used      string // "" for a fold from zero
+		reason    string
+		remade    bool // the models were made anew
+		remadeOld bool
+	}{
+		{"the newest damaged", func() [2][]byte { return [2][]byte{good[0], damage(good[1])} }, paths[0], "SHA-256 does not match", false, false},
+		{"the newest of a game not played", func() [2][]byte { return [2][]byte{good[0], unplayable(t, good[1])} }, paths[0], "does not play", true, false},
+		{"both of a game not played", func() [2][]byte { return [2][]byte{unplayable(t, good[0]), unplayable(t, good[1])} }, "", "does not play", true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			files := c.files()
+			for i, p := range paths {
+				if err := os.WriteFile(p, files[i], 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var made [][]Stored
+			used, refused, err := LoadSnapshot(ctx, store, dir, func() []Stored {
+				made = append(made, readSide(reg, -1, store))
+				return made[len(made)-1]
+			})
+			if err != nil || used != c.used {
+				t.Fatalf("used %q, want %q (err %v, refused %v)", used, c.used, err, refused)
+			}
+			if len(refused) == 0 || refused[0].Path != paths[1] || !strings.Contains(refused[0].Reason, c.reason) {
+				t.Fatalf("refused %v, want the newest, saying %q", refused, c.reason)
+			}
+			if wantMade := 1 + btoi(c.remade) + btoi(c.remadeOld); len(made) != wantMade {
+				t.Fatalf("the models were made %d times, want %d", len(made), wantMade)
+			}
+			ms := made[len(made)-1]
+			if used == "" {
+				for _, m := range ms {
+					if m.Checkpoint() != 0 {
+						t.Fatalf("no snapshot used, and %s is at %d, not empty", m.Name(), m.Checkpoint())
+					}
+				}
+			}
+			if err := Rebuild(ctx, store, nil, projs(ms)...); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(digests(ms), "\n"); got != want {
+				t.Fatalf("folded on:\n%s\nfrom zero:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// must is v, or the test's end with err.
+func must[T any](t *testing.T) func(v T, err error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+// unplayable is the snapshot file b with its matches' last view of a game no build plays,
+// its checksum made anew: every check before the models read it passes.
+func unplayable(t *testing.T, b []byte) []byte {
+	t.Helper()
+	s := must[snapshot.Snapshot](t)(snapshot.Decode("forged", b))
+	for i, part := range s.Models {
+		if part.Name != "matches" {
+			continue
+		}
+		var sm StoredMatches
+		if err := decode(part.Data, &sm); err != nil {
+			t.Fatal(err)
+		}
+		if len(sm.Views) == 0 {
+			t.Fatal("the snapshot holds no match")
+		}
+		sm.Views[len(sm.Views)-1].State.Game = "no-such-game"
+		s.Models[i].Data = must[[]byte](t)(encode(&sm))
+	}
+	var out bytes.Buffer
+	if err := snapshot.Encode(&out, s); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
 }

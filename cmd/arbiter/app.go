@@ -276,7 +276,8 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if err != nil {
 		return nil, fmt.Errorf("reading the store's head: %w", err)
 	}
-	log.Info("rebuilding the read side", "events", head)
+	from := lowestCheckpoint(asProjections(a.stored())) // the snapshot's, or 0
+	log.Info("rebuilding the read side", "events", head-from, "after", from, "head", head)
 	start := time.Now()
 	restore := lessGC()
 	err = projections.Rebuild(ctx, store, nil, a.matches, a.cards, a.economy, a.choices, a.disputes, a.public, a.settle) // from the snapshot's positions, if any
@@ -284,7 +285,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if err != nil {
 		return nil, err
 	}
-	log.Info("rebuilt the read side", "events", head, "took", time.Since(start).Round(time.Millisecond))
+	log.Info("rebuilt the read side", "events", head-from, "took", time.Since(start).Round(time.Millisecond))
 	hub := graph.NewHub()
 	timers := a.engine.NewTimers()
 	bots := bot.NewRunner(a.engine, log) // plays the house bot's turns

@@ -68,25 +68,30 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 
 	rebuilt := readModels(store)
-	from := int64(0)
+	from, used := int64(0), ""
+	begin, cpuBegin := time.Now(), cputime.Used()
 	if dir := snapshotDir(*snaps.dir, dbPath(*db)); !*fromZero && dir != "" {
-		start := time.Now()
-		used, refused, err := projections.LoadSnapshot(ctx, store, dir, storedOf(rebuilt)...)
+		var refused []*projections.Refused
+		used, refused, err = projections.LoadSnapshot(ctx, store, dir, func() []projections.Stored {
+			rebuilt = readModels(store)
+			return storedOf(rebuilt)
+		})
 		if err != nil {
 			return err
 		}
 		for _, r := range refused {
-			fmt.Fprintf(stdout, "%v: folding without it\n", r)
-			if r.Restoring {
-				rebuilt = readModels(store)
+			if used != "" {
+				fmt.Fprintf(stdout, "%v: starting from the older %s\n", r, used)
+			} else {
+				fmt.Fprintf(stdout, "%v: folding from zero\n", r)
 			}
 		}
 		if used != "" {
 			from = lowestCheckpoint(rebuilt)
-			fmt.Fprintf(stdout, "read the snapshot %s in %s: the models are at position %d of %d\n", used, time.Since(start).Round(time.Millisecond), from, head)
+			fmt.Fprintf(stdout, "read the snapshot %s in %s: the models are at position %d of %d\n", used, rounded(time.Since(begin)), from, head)
 		}
 	}
-	if *verifySnapshot && from == 0 {
+	if *verifySnapshot && used == "" {
 		return fmt.Errorf("--verify-snapshot: no snapshot was read, there is nothing to verify")
 	}
 	if *cpuProfile != "" {
@@ -106,7 +111,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	tick := newTicker(time.Second)
 	err = projections.Rebuild(ctx, store, func(pos, head int64) {
 		if tick.due() {
-			fmt.Fprintf(stderr, "rebuild: %d of %d events, %.0f events/s\n", pos, head, float64(pos)/time.Since(start).Seconds())
+			fmt.Fprintf(stderr, "rebuild: %d of %d events, %.0f events/s\n", pos, head, float64(pos-from)/time.Since(start).Seconds())
 		}
 	}, fedOf(rebuilt)...)
 	if err != nil {
@@ -115,7 +120,17 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	took, cpu := time.Since(start), cputime.Used()-cpu0
 	restore()
 	pprof.StopCPUProfile() // the paged pass alone
-	fmt.Fprintf(stdout, "rebuilt %d projections from %d events in %s: %.0f events/s, %s of CPU per event\n", len(rebuilt), head-from, took.Round(time.Millisecond), float64(head-from)/took.Seconds(), perEvent(cpu, head-from))
+	if used == "" {
+		fmt.Fprintf(stdout, "rebuilt %d projections from %d events in %s: %.0f events/s, %s of CPU per event\n", len(rebuilt), head, took.Round(time.Millisecond), float64(head)/took.Seconds(), perEvent(cpu, head))
+	} else {
+		if tail := head - from; tail > 0 {
+			fmt.Fprintf(stdout, "folded the tail: %d events after position %d in %s: %.0f events/s, %s of CPU per event\n", tail, from, rounded(took), float64(tail)/took.Seconds(), perEvent(cpu, tail))
+		} else {
+			fmt.Fprintln(stdout, "no events after the snapshot: it is at the store's head")
+		}
+		fmt.Fprintf(stdout, "%d projections ready in %s (the snapshot read in %s, the tail folded in %s), %s of CPU\n", len(rebuilt),
+			rounded(time.Since(begin)), rounded(start.Sub(begin)), rounded(took), cpuUsed(cputime.Used()-cpuBegin))
+	}
 	for _, p := range rebuilt {
 		fmt.Fprintf(stdout, "  %-8s %s\n", p.Name(), p.Digest())
 	}
@@ -216,6 +231,23 @@ func perEvent(cpu time.Duration, n int64) string {
 		return "unknown"
 	}
 	return (cpu / time.Duration(n)).String()
+}
+
+// cpuUsed is cpu, or "unknown" where the system does not say.
+func cpuUsed(cpu time.Duration) string {
+	if cpu <= 0 {
+		return "unknown"
+	}
+	return rounded(cpu).String()
+}
+
+// rounded is d to the millisecond, or to the microsecond below one: a snapshot at the
+// head is ready in less than a millisecond, which is not "0s".
+func rounded(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(time.Millisecond)
 }
 
 // feed applies every event up to head to ps one at a time, from a store subscription.

@@ -87,22 +87,29 @@ func asProjections(ms []projections.Stored) []projections.Projection {
 }
 
 // restoreSnapshot reads the newest snapshot of cfg.snapshots that fits the store into a's
-// empty read models. A refused snapshot is one log line with why; when the models had
-// begun to read it, they are made anew, and the boot folds from zero.
+// empty read models. Each refused snapshot is one log line with why, and what the boot
+// starts from instead: the older snapshot, or a fold from zero.
 func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appConfig, log *slog.Logger) error {
 	if cfg.snapshots == "" {
 		return nil
 	}
 	a.snapshotAt.Store(-1)
-	start := time.Now()
-	used, refused, err := projections.LoadSnapshot(ctx, a.store, cfg.snapshots, a.stored()...)
+	start, first := time.Now(), true
+	used, refused, err := projections.LoadSnapshot(ctx, a.store, cfg.snapshots, func() []projections.Stored {
+		if !first {
+			a.readSide(reg, cfg, log) // the models had begun to read a refused one
+		}
+		first = false
+		return a.stored()
+	})
 	if err != nil {
 		return err
 	}
 	for _, r := range refused {
-		log.Warn("snapshot refused: the read side folds without it", "snapshot", r.Path, "reason", r.Reason)
-		if r.Restoring {
-			a.readSide(reg, cfg, log)
+		if used != "" {
+			log.Warn("snapshot refused: the read side starts from an older one", "snapshot", r.Path, "reason", r.Reason, "older", used)
+		} else {
+			log.Warn("snapshot refused: the read side folds from zero", "snapshot", r.Path, "reason", r.Reason)
 		}
 	}
 	if used != "" {
