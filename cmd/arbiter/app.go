@@ -360,7 +360,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		runs["snapshots"] = a.runSnapshots(cfg, log)
 		a.lastSnapshot = func() {
 			if a.matches.Checkpoint() != a.snapshotAt.Load() {
-				a.writeSnapshot(context.WithoutCancel(ctx), cfg.snapshots, log)
+				a.writeSnapshot(context.WithoutCancel(ctx), cfg.snapshots, log, nil)
 			}
 		}
 	}

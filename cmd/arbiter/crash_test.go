@@ -17,6 +17,9 @@ import (
 // ARBITER_TEST_MAIN set, the test binary is arbiter itself.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("ARBITER_TEST_MAIN"); args != "" {
+		if marker := os.Getenv(holdSnapshotsEnv); marker != "" {
+			holdSecondSnapshot(marker)
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM) // as main
 		defer stop()
 		os.Exit(run(ctx, strings.Fields(args), os.Stdout, os.Stderr))

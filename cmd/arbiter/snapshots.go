@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -119,10 +120,15 @@ func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appCo
 	return nil
 }
 
-// writeSnapshot writes a snapshot of a's read models, and logs it.
-func (a *app) writeSnapshot(ctx context.Context, dir string, log *slog.Logger) {
+// writeSnapshot writes a snapshot of a's read models, and logs it. hold, when not nil, is
+// called once every model has saved its state, before the file is written.
+func (a *app) writeSnapshot(ctx context.Context, dir string, log *slog.Logger, hold func()) {
 	start, at := time.Now(), a.matches.Checkpoint()
-	path, err := projections.WriteSnapshot(ctx, a.store, dir, a.stored()...)
+	ms := a.stored()
+	if hold != nil {
+		ms[len(ms)-1] = heldAfterSave{ms[len(ms)-1], hold}
+	}
+	path, err := projections.WriteSnapshot(ctx, a.store, dir, ms...)
 	if err != nil {
 		log.Error("the read side's snapshot was not written: the next boot folds more events", "dir", dir, "err", err)
 		return
@@ -131,15 +137,33 @@ func (a *app) writeSnapshot(ctx context.Context, dir string, log *slog.Logger) {
 	log.Info("wrote the read side's snapshot", "snapshot", path, "position", at, "took", time.Since(start).Round(time.Millisecond))
 }
 
+// snapshotHold, set by the tests, is called by the background writer of the snapshots in
+// dir once it holds every model's saved state, before it writes the file: a test stops it
+// there to count the appends acknowledged meanwhile, or to kill the process in the middle
+// of a write.
+var snapshotHold atomic.Pointer[func(dir string)]
+
+// heldAfterSave is a model whose Save calls hold once it has saved.
+type heldAfterSave struct {
+	projections.Stored
+	hold func()
+}
+
+func (h heldAfterSave) Save() (int64, []byte, error) {
+	pos, data, err := h.Stored.Save()
+	h.hold()
+	return pos, data, err
+}
+
 // runSnapshots writes a snapshot once every cfg.snapshotEvery events applied, or every
 // cfg.snapshotInterval when any was, until ctx ends. It looks at the read side's position
-// every few seconds: a snapshot is never urgent.
+// every second (an atomic read): a snapshot is never urgent.
 func (a *app) runSnapshots(cfg appConfig, log *slog.Logger) func(context.Context) error {
 	return func(ctx context.Context) error {
 		if cfg.snapshotEvery <= 0 && cfg.snapshotInterval <= 0 {
 			return nil
 		}
-		look := 5 * time.Second
+		look := time.Second
 		if cfg.snapshotInterval > 0 {
 			look = min(look, cfg.snapshotInterval)
 		}
@@ -156,7 +180,11 @@ func (a *app) runSnapshots(cfg appConfig, log *slog.Logger) func(context.Context
 			due := cfg.snapshotEvery > 0 && pos-last >= cfg.snapshotEvery ||
 				cfg.snapshotInterval > 0 && pos > last && time.Since(lastAt) >= cfg.snapshotInterval
 			if due {
-				a.writeSnapshot(ctx, cfg.snapshots, log)
+				var hold func()
+				if h := snapshotHold.Load(); h != nil {
+					hold = func() { (*h)(cfg.snapshots) }
+				}
+				a.writeSnapshot(ctx, cfg.snapshots, log, hold)
 				last, lastAt = pos, time.Now()
 			}
 		}
