@@ -11,6 +11,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/hats"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/wallet"
@@ -184,14 +185,17 @@ func (x *economy) lootEvent(player string, ev eventstore.Event) string {
 	return ""
 }
 
-// checkDraws re-derives every recorded draw from its match's revealed seed, and the match's
-// facts (package facts) from its own stream.
-func (x *economy) checkDraws(ctx context.Context, store Reader) []string {
-	var problems []string
+// checkDraws re-derives every recorded draw from its match's revealed seeds, by the
+// procedure it recorded, and the match's facts (package facts) from its own stream; it
+// also counts the draws of the Legacy procedure.
+func (x *economy) checkDraws(ctx context.Context, store Reader) (problems []string, legacy int) {
 	seen := map[string]facts.Match{}
 	for _, d := range x.draws {
 		l, _ := progress.LootEvents.Decode(d.ev.Type, d.ev.SchemaVersion, d.ev.Payload)
 		e := l.(progress.LootDrawn)
+		if e.Procedure == fairness.Legacy {
+			legacy++
+		}
 		m, ok := seen[e.Match]
 		if !ok {
 			var err error
@@ -210,7 +214,7 @@ func (x *economy) checkDraws(ctx context.Context, store Reader) []string {
 				d.ev.Stream, d.ev.Version, e.Rating, d.player, e.Class, want, e.Match))
 		}
 	}
-	return problems
+	return problems, legacy
 }
 
 // matchFacts reads what a finished match shows, from its stream.

@@ -26,7 +26,10 @@ type WalletReport struct {
 	Problems []string
 	Profiles int // profile streams (the hats worn), checked against the hats bought
 	Draws    int // draws of loot recorded, each re-derived from its match's seed
-	Rulings  int // rulings that changed a result, each correction of coins checked against it
+	// LegacyDraws are those of Draws that record no procedure: drawn, before procedure 1,
+	// from the server's seed alone, and checked by that derivation (progress.LootRoll).
+	LegacyDraws int
+	Rulings     int // rulings that changed a result, each correction of coins checked against it
 
 	econ        *economy
 	rulings     []dispute.Ruled          // the rulings that change a result, in store order
@@ -115,7 +118,9 @@ func VerifyWallets(ctx context.Context, store Reader, games *game.Registry) (Wal
 		after = page[len(page)-1].Position
 	}
 	r.Wallets, r.Profiles = len(wallets), len(profiles)
-	r.Problems = append(r.Problems, r.econ.checkDraws(ctx, store)...)
+	var problems []string
+	problems, r.LegacyDraws = r.econ.checkDraws(ctx, store)
+	r.Problems = append(r.Problems, problems...)
 	for id := range byMatch {
 		funded[id] = true
 	}

@@ -210,7 +210,7 @@ func printWallets(w io.Writer, r replay.WalletReport) bool {
 		profiles = fmt.Sprintf("; %d profile(s): each hat worn was bought", r.Profiles)
 	}
 	if r.Draws > 0 {
-		profiles += fmt.Sprintf("; %d loot draw(s) re-derived from their seeds", r.Draws)
+		profiles += fmt.Sprintf("; %d loot draw(s) re-derived from their seeds (%d by the match seed, %d by the Legacy derivation)", r.Draws, r.Draws-r.LegacyDraws, r.LegacyDraws)
 	}
 	if r.Rulings > 0 {
 		profiles += fmt.Sprintf("; %d ruling(s) on disputed matches, their coins checked", r.Rulings)

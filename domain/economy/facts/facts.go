@@ -72,7 +72,10 @@ type Match struct {
 	// Turns is the match's length: Solwaris's rounds, a chess game's full moves.
 	Turns int
 	Seats []Seat
-	Seed  []byte // revealed at the end
+	Seed  []byte // the server's seed, revealed at the end
+	// MatchSeed is the seed derived from Seed and the seats' entropy (docs/fairness.md),
+	// revealed with it; nil for a match of the Legacy procedure, which took no entropy.
+	MatchSeed []byte
 }
 
 // VsBot reports whether the house bot sat at the match.
@@ -168,7 +171,7 @@ func (t *Tally) Add(e game.Event, at time.Time) {
 			}
 		}
 	case match.SeedRevealed:
-		t.m.Seed = e.Seed
+		t.m.Seed, t.m.MatchSeed = e.Seed, e.MatchSeed
 
 	}
 }

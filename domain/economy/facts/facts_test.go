@@ -48,7 +48,7 @@ func TestAnUnfairChessGame(t *testing.T) {
 		unfair.MovePlayed{Seat: 0, SAN: "Bb5+", Piece: 5},
 		match.Resigned{Seat: 1},
 		match.MatchEnded{Winners: []int{0}, Reason: "resignation"},
-		match.SeedRevealed{Seed: []byte{1}},
+		match.SeedRevealed{Seed: []byte{1}, MatchSeed: []byte{2, 3}},
 	)...)
 	ann, bob := m.Seats[0], m.Seats[1]
 	want := map[string]int{facts.Matches: 1, facts.Wins: 1, facts.Moves: 2, facts.Cards: 1, facts.CardPrefix + "poison": 1,
@@ -58,7 +58,7 @@ func TestAnUnfairChessGame(t *testing.T) {
 			t.Errorf("ann's %s: %d, want %d (%v)", k, ann.Counts[k], n, ann.Counts)
 		}
 	}
-	if !ann.Won || bob.Won || !bob.Abandoned || bob.Counts[facts.Captures] != 1 || m.Abandoner() != 1 || m.Stake != 200 || !m.Rated || m.Turns != 2 || len(m.Seed) != 1 {
+	if !ann.Won || bob.Won || !bob.Abandoned || bob.Counts[facts.Captures] != 1 || m.Abandoner() != 1 || m.Stake != 200 || !m.Rated || m.Turns != 2 || len(m.Seed) != 1 || len(m.MatchSeed) != 2 {
 		t.Errorf("the match: %+v", m)
 	}
 }

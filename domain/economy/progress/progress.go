@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/leagues"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -111,7 +112,11 @@ func Cooldown(abandoned []time.Time, now time.Time) (until time.Time, recent int
 // Loot is the draw of a Cristal légendaire for one seat at the end of a duel.
 type Loot struct {
 	Chance int // in thousandths, from the league of the class played
-	Roll   int // 0-999, drawn from the match's seed
+	Roll   int // 0-999, drawn from the match's seed by Procedure
+	// Procedure is how Roll was drawn: fairness.V1, the match seed's stream LootLabel;
+	// fairness.Legacy, the server's seed hashed with the seat (draws recorded before V1,
+	// and a match of the Legacy procedure, which has no match seed).
+	Procedure fairness.Version
 }
 
 // Won reports whether the draw gives the crystal.
@@ -131,19 +136,53 @@ func DrawsLoot(m facts.Match, seat int) bool {
 }
 
 // DrawLoot draws seat's loot at the end of m (see DrawsLoot), given the rating of the
-// class it played: the chance is its league's, the roll comes from the match's seed
-// (revealed at the end, so anyone can check it) and the seat. ok is false when the seat
-// draws nothing or the seed is not revealed.
+// class it played: the chance is its league's, the roll comes from the match seed, which
+// the seats' entropy went into (so the server could not choose it), on the stream
+// LootLabel(seat) (procedure V1, docs/fairness.md), revealed at the end so that anyone can
+// check it. A match of the Legacy procedure has no match seed: its roll is the Legacy
+// derivation from the server's seed. ok is false when the seat draws nothing or the seed
+// is not revealed.
 func DrawLoot(m facts.Match, seat int, classRating float64) (l Loot, ok bool) {
-	if len(m.Seed) == 0 || !DrawsLoot(m, seat) {
+	if !DrawsLoot(m, seat) {
 		return Loot{}, false
 	}
-	h := sha256.New()
-	h.Write([]byte("solwaris loot\x00"))
-	h.Write(m.Seed)
-	_ = binary.Write(h, binary.BigEndian, int64(seat))
-	roll := int(binary.BigEndian.Uint64(h.Sum(nil)[:8]) % 1000)
-	return Loot{Chance: leagues.Of(classRating).LootChance, Roll: roll}, true
+	p := fairness.V1
+	if len(m.MatchSeed) == 0 {
+		p = fairness.Legacy
+	}
+	roll, err := LootRoll(m, seat, p)
+	if err != nil {
+		return Loot{}, false
+	}
+	return Loot{Chance: leagues.Of(classRating).LootChance, Roll: roll, Procedure: p}, true
+}
+
+// LootLabel is the fairness stream of seat's loot roll under procedure V1: the roll is
+// its IntN(1000).
+func LootLabel(seat int) string { return fmt.Sprintf("solwaris/loot/%d", seat) }
+
+// LootRoll is seat's roll (0-999) at the end of m drawn by procedure p: V1, IntN(1000) of
+// the match seed's stream LootLabel(seat); Legacy, the first 8 bytes of
+// SHA-256("solwaris loot" || 0x00 || seed || int64be(seat)), big-endian, mod 1000, seed
+// being the server's. It fails when m has not revealed the seed p needs, or p is unknown.
+func LootRoll(m facts.Match, seat int, p fairness.Version) (int, error) {
+	switch p {
+	case fairness.V1:
+		if len(m.MatchSeed) == 0 {
+			return 0, fmt.Errorf("procedure %d draws from the match seed, which %s has not revealed", p, m.ID)
+		}
+		return fairness.New(m.MatchSeed, LootLabel(seat)).IntN(1000), nil
+	case fairness.Legacy:
+		if len(m.Seed) == 0 {
+			return 0, fmt.Errorf("the Legacy procedure draws from the server's seed, which %s has not revealed", m.ID)
+		}
+		h := sha256.New()
+		h.Write([]byte("solwaris loot\x00"))
+		h.Write(m.Seed)
+		_ = binary.Write(h, binary.BigEndian, int64(seat))
+		return int(binary.BigEndian.Uint64(h.Sum(nil)[:8]) % 1000), nil
+	}
+	return 0, fmt.Errorf("no loot procedure %d (known: %d, %d)", p, fairness.Legacy, fairness.V1)
 }
 
 // CooldownCode is the rejection code of a match refused during a cooldown.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 )
 
@@ -169,37 +170,107 @@ func TestOnlyARankedVictoryDrawsLoot(t *testing.T) {
 
 // A recorded draw is audited against the match's seed: the draw as recorded passes, a
 // roll changed to a win with its result to match does not, nor a draw put on another
-// player's stream.
+// player's stream; for a match of the Legacy procedure (no match seed, the server seed's
+// roll) as for one of procedure 1 (the match seed's).
 func TestARecordedDrawIsReDerivedFromTheSeed(t *testing.T) {
+	for _, matchSeed := range [][]byte{nil, []byte("match seed")} {
+		m := duel(10, -1, false)
+		m.ID, m.MatchSeed = "m1", matchSeed
+		l, ok := progress.DrawLoot(m, 0, 1450)
+		if !ok {
+			t.Fatal("no draw for the winner of a duel against a player")
+		}
+		rec := progress.Record(m, 0, 1450, l)
+		if rec.League != "expert" || rec.Chance != 25 || rec.Rating != 1450 || rec.Won != (rec.Roll < 25) {
+			t.Fatalf("recorded %+v", rec)
+		}
+		if err := progress.AuditLoot(m, "ann", rec); err != nil {
+			t.Fatalf("the draw as recorded: %v", err)
+		}
+		forged := rec
+		forged.Roll, forged.Won, forged.Item = (rec.Roll+1)%25, true, progress.Crystal
+		if err := progress.AuditLoot(m, "ann", forged); err == nil {
+			t.Errorf("a forged roll %d (the seed's is %d) passed", forged.Roll, rec.Roll)
+		}
+		richer := rec
+		richer.Rating, richer.League, richer.Chance = 1950, "legende", 80
+		richer.Won = richer.Roll < 80
+		if err := progress.AuditLoot(m, "ann", richer); err != nil {
+			t.Errorf("a draw at another rating, consistent with it, is the seed's: %v", err)
+		}
+		richer.League = "expert"
+		if err := progress.AuditLoot(m, "ann", richer); err == nil {
+			t.Error("a league that is not the rating's passed")
+		}
+		if err := progress.AuditLoot(m, "bob", rec); err == nil {
+			t.Error("ann's draw on bob's stream passed")
+		}
+	}
+}
+
+// A new draw is the match seed's, the one the seats' entropy went into: IntN(1000) of its
+// stream "solwaris/loot/<seat>", recorded as procedure 1; another server seed with the
+// same match seed draws the same roll, and other match seeds draw other rolls.
+func TestANewDrawUsesTheMatchSeed(t *testing.T) {
 	m := duel(10, -1, false)
-	m.ID = "m1"
+	m.MatchSeed = []byte("match seed")
 	l, ok := progress.DrawLoot(m, 0, 1450)
-	if !ok {
-		t.Fatal("no draw for the winner of a duel against a player")
+	if want := fairness.New(m.MatchSeed, "solwaris/loot/0").IntN(1000); !ok || l.Procedure != fairness.V1 || l.Roll != want {
+		t.Fatalf("drew %+v (%v), want roll %d by procedure 1", l, ok, want)
 	}
+	if rec := progress.Record(m, 0, 1450, l); rec.Procedure != fairness.V1 {
+		t.Fatalf("recorded %+v without its procedure", rec)
+	}
+	m.Seed = []byte("another server seed")
+	if again, _ := progress.DrawLoot(m, 0, 1450); again != l {
+		t.Fatalf("the server's seed moved the roll: %+v, then %+v", l, again)
+	}
+	rolls := map[int]bool{}
+	for i := range 50 {
+		m.MatchSeed = []byte{byte(i), 7}
+		d, _ := progress.DrawLoot(m, 0, 1450)
+		rolls[d.Roll] = true
+	}
+	if len(rolls) < 40 {
+		t.Fatalf("50 match seeds drew %d different rolls", len(rolls))
+	}
+	// A match of the Legacy procedure has no match seed: its roll is the server seed's.
+	m.MatchSeed = nil
+	if old, ok := progress.DrawLoot(m, 0, 1450); !ok || old.Procedure != fairness.Legacy {
+		t.Fatalf("a Legacy match drew %+v (%v)", old, ok)
+	}
+}
+
+// A draw stored before procedure 1, which records none, still verifies by the Legacy
+// derivation, on a match that has a match seed too; the same roll claimed under
+// procedure 1, or an unknown procedure, does not (a forged roll: the test above).
+func TestAStoredDrawVerifiesByItsProcedure(t *testing.T) {
+	m := duel(10, -1, false)
+	m.ID, m.MatchSeed = "m1", []byte("match seed")
+	// As stored before procedure 1: SHA-256("solwaris loot" 0x00 "seed" int64be(0)) gives 91.
+	stored := `{"match":"m1","seat":0,"class":"","rating":1450,"league":"expert","chance":25,"roll":91,"won":false}`
+	d, err := progress.LootEvents.Decode("LootDrawn", 1, []byte(stored))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := d.(progress.LootDrawn)
+	if err := progress.AuditLoot(m, "ann", old); err != nil {
+		t.Fatalf("a draw stored before procedure 1: %v", err)
+	}
+	claimed := old
+	claimed.Procedure = fairness.V1
+	if err := progress.AuditLoot(m, "ann", claimed); err == nil {
+		t.Error("the Legacy roll claimed under procedure 1 passed")
+	}
+	l, _ := progress.DrawLoot(m, 0, 1450)
 	rec := progress.Record(m, 0, 1450, l)
-	if rec.League != "expert" || rec.Chance != 25 || rec.Rating != 1450 || rec.Won != (rec.Roll < 25) {
-		t.Fatalf("recorded %+v", rec)
+	unknown := rec
+	unknown.Procedure = 2
+	if err := progress.AuditLoot(m, "ann", unknown); err == nil {
+		t.Error("a draw by an unknown procedure passed")
 	}
-	if err := progress.AuditLoot(m, "ann", rec); err != nil {
-		t.Fatalf("the draw as recorded: %v", err)
-	}
-	forged := rec
-	forged.Roll, forged.Won, forged.Item = (rec.Roll+1)%25, true, progress.Crystal
-	if err := progress.AuditLoot(m, "ann", forged); err == nil {
-		t.Errorf("a forged roll %d (the seed's is %d) passed", forged.Roll, rec.Roll)
-	}
-	richer := rec
-	richer.Rating, richer.League, richer.Chance = 1950, "legende", 80
-	richer.Won = richer.Roll < 80
-	if err := progress.AuditLoot(m, "ann", richer); err != nil {
-		t.Errorf("a draw at another rating, consistent with it, is the seed's: %v", err)
-	}
-	richer.League = "expert"
-	if err := progress.AuditLoot(m, "ann", richer); err == nil {
-		t.Error("a league that is not the rating's passed")
-	}
-	if err := progress.AuditLoot(m, "bob", rec); err == nil {
-		t.Error("ann's draw on bob's stream passed")
+	m.MatchSeed = nil
+	if err := progress.AuditLoot(m, "ann", rec); err == nil {
+		t.Error("a procedure 1 draw on a match without a match seed passed")
 	}
 }

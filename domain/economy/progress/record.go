@@ -5,6 +5,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/leagues"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -19,9 +20,13 @@ type LootDrawn struct {
 	Rating int    `json:"rating"` // the class's rating after the duel, rounded
 	League string `json:"league"`
 	Chance int    `json:"chance"` // thousandths
-	Roll   int    `json:"roll"`   // 0-999, from the match's seed and the seat
+	Roll   int    `json:"roll"`   // 0-999, from the match's seed and the seat, by Procedure
 	Won    bool   `json:"won"`
 	Item   string `json:"item,omitempty"` // Crystal when won
+	// Procedure is how Roll was drawn (LootRoll): 1, the match seed's stream
+	// "solwaris/loot/<seat>"; absent (0), the Legacy derivation from the server's seed,
+	// which every draw stored before procedure 1 used and still verifies by.
+	Procedure fairness.Version `json:"procedure,omitempty"`
 }
 
 func (LootDrawn) EventType() string { return "LootDrawn" }
@@ -49,7 +54,7 @@ func RatingKey(class string) string { return Solwaris + "/" + class }
 func Record(m facts.Match, seat int, rating float64, l Loot) LootDrawn {
 	lg := leagues.Of(rating)
 	e := LootDrawn{Match: m.ID, Seat: seat, Class: m.Seats[seat].Class, Rating: int(rating + 0.5), League: lg.ID,
-		Chance: l.Chance, Roll: l.Roll, Won: l.Won()}
+		Chance: l.Chance, Roll: l.Roll, Won: l.Won(), Procedure: l.Procedure}
 	if e.Won {
 		e.Item = Crystal
 	}
@@ -58,8 +63,10 @@ func Record(m facts.Match, seat int, rating float64, l Loot) LootDrawn {
 
 // AuditLoot re-derives a recorded draw from m, the finished match it names (its seed
 // revealed), for the player of the stream it is on: the seat is the player's and rewarded,
-// the roll is the seed's, the chance the league's of the recorded rating, and the result
-// follows from both. It returns what does not match.
+// the roll is the seed's by the procedure the draw recorded (LootRoll: a draw stored
+// before procedure 1 records none, and is checked by the Legacy derivation), the chance
+// the league's of the recorded rating, and the result follows from both. It returns what
+// does not match.
 func AuditLoot(m facts.Match, player string, e LootDrawn) error {
 	if e.Seat < 0 || e.Seat >= len(m.Seats) || m.Seats[e.Seat].Player != player {
 		return fmt.Errorf("a draw for seat %d of %s, not the seat of %s", e.Seat, m.ID, player)
@@ -67,17 +74,20 @@ func AuditLoot(m facts.Match, player string, e LootDrawn) error {
 	if e.Class != m.Seats[e.Seat].Class {
 		return fmt.Errorf("a draw for class %q, but seat %d of %s played %q", e.Class, e.Seat, m.ID, m.Seats[e.Seat].Class)
 	}
-	l, ok := DrawLoot(m, e.Seat, float64(e.Rating))
-	if !ok {
+	if !DrawsLoot(m, e.Seat) {
 		return fmt.Errorf("a draw in %s for seat %d, which draws nothing there", m.ID, e.Seat)
 	}
+	roll, err := LootRoll(m, e.Seat, e.Procedure)
+	if err != nil {
+		return fmt.Errorf("a draw in %s for seat %d: %w", m.ID, e.Seat, err)
+	}
 	lg := leagues.Of(float64(e.Rating))
-	want := Record(m, e.Seat, float64(e.Rating), l)
+	want := Record(m, e.Seat, float64(e.Rating), Loot{Chance: lg.LootChance, Roll: roll, Procedure: e.Procedure})
 	switch {
 	case e.League != lg.ID:
 		return fmt.Errorf("league %q recorded for a rating of %d, which is %q", e.League, e.Rating, lg.ID)
 	case e != want:
-		return fmt.Errorf("draw recorded as roll %d of %d (won %v), the seed gives roll %d of %d (won %v)", e.Roll, e.Chance, e.Won, want.Roll, want.Chance, want.Won)
+		return fmt.Errorf("draw recorded as roll %d of %d (won %v) by procedure %d, the seed gives roll %d of %d (won %v)", e.Roll, e.Chance, e.Won, e.Procedure, want.Roll, want.Chance, want.Won)
 	}
 	return nil
 }
