@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,11 +19,8 @@ import (
 // the first turn lasts 40 s and passes as it stands. Each timeout is the system's, and
 // each next deadline runs from when the timeout was recorded.
 func TestSolwarisTimeoutsThroughTheEngine(t *testing.T) {
-	store := openStore(t)
-	var now atomic.Int64
 	start := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	now.Store(start.UnixNano())
-	e := engine.New(engine.Config{Store: store, Games: game.NewRegistry(solwaris.Rules{}), Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	e, now := stopped(t, solwaris.Rules{}, start)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	ann, bob := register(t, e, "Ann"), register(t, e, "Bob")
@@ -56,10 +52,8 @@ func TestSolwarisTimeoutsThroughTheEngine(t *testing.T) {
 	}
 	// ring lets the clock reach the deadline plus late, and waits until the timers have
 	// recorded its timeout (the phase or the fighter to act changed), or ctx ends.
-	timers := e.NewTimers()
-	stopped := make(chan struct{})
-	go func() { _ = timers.Run(ctx); close(stopped) }()
-	defer func() { cancel(); <-stopped }()
+	timers, stop := runTimers(ctx, cancel, e)
+	defer stop()
 	ring := func(late time.Duration) solwaris.State {
 		t.Helper()
 		before, _, deadline := state()
@@ -94,7 +88,7 @@ func TestSolwarisTimeoutsThroughTheEngine(t *testing.T) {
 		t.Fatalf("after the first turn's timeout: fighter %d to act in round %d; the first stood %+v", s.Actor, s.Turn, s.Fighters[first])
 	}
 
-	evs, err := store.ReadStream(ctx, matchstream.Name(id), 0, 0)
+	evs, err := e.Store().ReadStream(ctx, matchstream.Name(id), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
