@@ -301,6 +301,23 @@ type Filter struct {
 // caller checks it first (Holds). The archived matches of the page are folded from the
 // store.
 func (m *Matches) List(ctx context.Context, f Filter) ([]*MatchView, error) {
+	out := m.page(f)
+	views := make([]*MatchView, len(out))
+	for i, l := range out {
+		if views[i] = l.view; views[i] != nil {
+			continue
+		}
+		v, err := m.load(ctx, l.id)
+		if err != nil {
+			return nil, err
+		}
+		views[i] = v
+	}
+	return views, nil
+}
+
+// page is the listing List returns, before the views of its archived matches are read.
+func (m *Matches) page(f Filter) []listed {
 	m.mu.RLock()
 	var cursor *listed
 	if v := m.byID[f.After]; v != nil {
@@ -328,18 +345,7 @@ func (m *Matches) List(ctx context.Context, f Filter) ([]*MatchView, error) {
 	if f.Limit > 0 && len(out) > f.Limit {
 		out = out[:f.Limit]
 	}
-	views := make([]*MatchView, len(out))
-	for i, l := range out {
-		if views[i] = l.view; views[i] != nil {
-			continue
-		}
-		v, err := m.load(ctx, l.id)
-		if err != nil {
-			return nil, err
-		}
-		views[i] = v
-	}
-	return views, nil
+	return out
 }
 
 // Digest implements Projection: every match's ID, version, status, result and board. The
