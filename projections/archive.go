@@ -14,13 +14,21 @@ import (
 
 // archive is what Matches keeps of its archived matches: not their views (a finished match
 // would keep about 1 KB for good, and the heap would grow with every match ever played)
-// but what a listing filters and sorts on, about 70 bytes a match. Their views are folded
+// but what a listing filters and sorts on, about 80 bytes a match. Their views are folded
 // again from the store when asked (Matches.Get, Matches.List).
+//
+// The lists of rows (all, byGame, byPlayer) are kept in listing order, oldest first, so
+// that a page, read from the end, costs a binary search and the page, not a sort of every
+// row. A match is archived some time after it ends, so nearly in the order matches were
+// created: it goes in at the end of its lists, or before the few created after it and
+// archived sooner (at most about the matches that were live at once).
 type archive struct {
 	rows     []archivedRow
 	row      map[string]int32 // match ID -> its index in rows
 	games    interned
 	players  interned
+	all      []int32   // every row
+	byGame   [][]int32 // by interned game, the rows of its matches
 	byPlayer [][]int32 // by interned player, the rows of the matches it created or holds a seat in
 	// digest is the exclusive or of the hashes of the archived matches' lines of Digest,
 	// taken when they were archived (their boards are gone since).
@@ -70,13 +78,15 @@ func (a *archive) add(v *MatchView, line string) {
 	id := string([]byte(v.ID))
 	a.rows = append(a.rows, archivedRow{id: id, created: v.CreatedAt.UnixNano(), game: a.games.of(v.State.Game)})
 	a.row[id] = n
+	a.all = a.insert(a.all, n)
+	a.byGame = a.insertAt(a.byGame, a.rows[n].game, n)
 	seen := make([]string, 0, len(v.State.Seats)+1)
 	note := func(player string) {
 		if player == "" || slices.Contains(seen, player) {
 			return
 		}
 		seen = append(seen, player)
-		a.post(player, n)
+		a.byPlayer = a.insertAt(a.byPlayer, a.players.of(player), n)
 	}
 	note(v.State.CreatedBy)
 	for _, s := range v.State.Seats {
@@ -104,27 +114,62 @@ func (a *archive) save() []StoredArchived {
 
 // restore reads back what save wrote, and the digest of the rows.
 func (a *archive) restore(rows []StoredArchived, digest [sha256.Size]byte) {
+	if a.row == nil {
+		a.row = map[string]int32{}
+	}
 	for _, r := range rows {
 		n := int32(len(a.rows))
 		a.rows = append(a.rows, archivedRow{id: r.ID, created: r.Created, game: a.games.of(r.Game)})
-		if a.row == nil {
-			a.row = map[string]int32{}
-		}
 		a.row[r.ID] = n
+		a.all = append(a.all, n)
+		a.byGame = appendAt(a.byGame, a.rows[n].game, n)
 		for _, player := range r.Players {
-			a.post(player, n)
+			a.byPlayer = appendAt(a.byPlayer, a.players.of(player), n)
 		}
+	}
+	// The rows come in the order they were archived: sorted once, not inserted one by one.
+	slices.SortFunc(a.all, a.oldestFirst)
+	for _, l := range a.byGame {
+		slices.SortFunc(l, a.oldestFirst)
+	}
+	for _, l := range a.byPlayer {
+		slices.SortFunc(l, a.oldestFirst)
 	}
 	a.digest = digest
 }
 
-// post adds row n to player's rows.
-func (a *archive) post(player string, n int32) {
-	p := a.players.of(player)
-	for int(p) >= len(a.byPlayer) {
-		a.byPlayer = append(a.byPlayer, nil)
+// appendAt appends row n to lists[k], which it makes if missing.
+func appendAt(lists [][]int32, k, n int32) [][]int32 {
+	for int(k) >= len(lists) {
+		lists = append(lists, nil)
 	}
-	a.byPlayer[p] = append(a.byPlayer[p], n)
+	lists[k] = append(lists[k], n)
+	return lists
+}
+
+// insertAt puts row n in its place in lists[k], which it makes if missing.
+func (a *archive) insertAt(lists [][]int32, k, n int32) [][]int32 {
+	for int(k) >= len(lists) {
+		lists = append(lists, nil)
+	}
+	lists[k] = a.insert(lists[k], n)
+	return lists
+}
+
+// insert puts row n in its place in list, kept oldest first.
+func (a *archive) insert(list []int32, n int32) []int32 {
+	i, _ := slices.BinarySearchFunc(list, n, a.oldestFirst)
+	return slices.Insert(list, i, n)
+}
+
+// oldestFirst orders rows the reverse of a listing (byNewest).
+func (a *archive) oldestFirst(x, y int32) int {
+	return -byNewest(a.listed(x), a.listed(y))
+}
+
+// listed is row n as a listing sorts it.
+func (a *archive) listed(n int32) listed {
+	return listed{id: a.rows[n].id, created: a.rows[n].created}
 }
 
 // find is the archived match of ID id, as a listing sorts it.
@@ -133,7 +178,7 @@ func (a *archive) find(id string) (listed, bool) {
 	if !ok {
 		return listed{}, false
 	}
-	return listed{id: a.rows[n].id, created: a.rows[n].created}, true
+	return a.listed(n), true
 }
 
 // has reports whether the match of ID id is archived.
@@ -150,37 +195,44 @@ type listed struct {
 	created int64
 }
 
-// match adds to out the archived matches that f selects (its Limit aside). The caller
-// holds the lock.
-func (a *archive) match(f Filter, out []listed) []listed {
+// match adds to out the archived matches that f selects, newest first, after the
+// cursor (nil for none), and at most f.Limit of them when it is positive. The cost is a
+// binary search and the page; with both a game and a player, the player's matches of
+// other games are skipped on the way. The caller holds the lock.
+func (a *archive) match(f Filter, cursor *listed, out []listed) []listed {
 	if f.Status != "" && f.Status != match.Finished {
 		return out
 	}
 	game := int32(-1)
 	if f.Game != "" {
 		g, ok := a.games.find(f.Game)
-		if !ok {
+		if !ok || int(g) >= len(a.byGame) {
 			return out
 		}
 		game = g
 	}
-	take := func(n int32) {
-		if r := a.rows[n]; game < 0 || r.game == game {
-			out = append(out, listed{id: r.id, created: r.created})
-		}
-	}
-	if f.Player != "" {
+	list := a.all
+	switch {
+	case f.Player != "":
 		p, ok := a.players.find(f.Player)
 		if !ok || int(p) >= len(a.byPlayer) {
 			return out
 		}
-		for _, n := range a.byPlayer[p] {
-			take(n)
-		}
-		return out
+		list = a.byPlayer[p]
+	case game >= 0:
+		list, game = a.byGame[game], -1
 	}
-	for n := range a.rows {
-		take(int32(n))
+	end := len(list)
+	if cursor != nil {
+		// The rows before end are those that a listing puts after the cursor.
+		end, _ = slices.BinarySearchFunc(list, *cursor, func(n int32, c listed) int { return -byNewest(a.listed(n), c) })
+	}
+	taken := 0
+	for i := end - 1; i >= 0 && (f.Limit <= 0 || taken < f.Limit); i-- {
+		if n := list[i]; game < 0 || a.rows[n].game == game {
+			out = append(out, a.listed(n))
+			taken++
+		}
 	}
 	return out
 }

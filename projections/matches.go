@@ -325,25 +325,27 @@ func (m *Matches) page(f Filter) []listed {
 	} else if r, ok := m.archive.find(f.After); ok {
 		cursor = &r
 	}
-	out := make([]listed, 0, len(m.byID))
+	// The matches in memory (the live ones, and those not archived yet) are sorted here;
+	// the archive gives its page already in order, and the two are merged.
+	var live []listed
 	for _, v := range m.byID {
 		if (f.Status == "" || v.State.Status == f.Status) && (f.Game == "" || v.State.Game == f.Game) &&
 			(f.Player == "" || v.State.CreatedBy == f.Player || v.State.SeatOf(f.Player) >= 0) {
-			out = append(out, listed{view: v, id: v.ID, created: v.CreatedAt.UnixNano()})
+			if l := (listed{view: v, id: v.ID, created: v.CreatedAt.UnixNano()}); cursor == nil || byNewest(l, *cursor) > 0 {
+				live = append(live, l)
+			}
 		}
 	}
-	out = m.archive.match(f, out)
+	archived := m.archive.match(f, cursor, nil)
 	m.mu.RUnlock()
-	slices.SortFunc(out, byNewest)
-	if cursor != nil {
-		n, _ := slices.BinarySearchFunc(out, *cursor, byNewest)
-		for n < len(out) && byNewest(out[n], *cursor) <= 0 {
-			n++ // the cursor itself, when the filter holds it
+	slices.SortFunc(live, byNewest)
+	out := make([]listed, 0, len(live)+len(archived))
+	for len(live)+len(archived) > 0 && (f.Limit <= 0 || len(out) < f.Limit) {
+		if len(archived) == 0 || len(live) > 0 && byNewest(live[0], archived[0]) < 0 {
+			out, live = append(out, live[0]), live[1:]
+		} else {
+			out, archived = append(out, archived[0]), archived[1:]
 		}
-		out = out[n:]
-	}
-	if f.Limit > 0 && len(out) > f.Limit {
-		out = out[:f.Limit]
 	}
 	return out
 }
