@@ -13,7 +13,6 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 	"github.com/arbiter-games/arbiter/eventstore"
-	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // Viewer is who is looking at one match: a seated player, a spectator, or a reviewer of
@@ -26,9 +25,6 @@ type Viewer struct {
 	// whole, from the first, where a stream shows others each event as it was shown live.
 	// A reviewer sees a live match as a spectator does.
 	Reviewer bool
-	// plan is the match's: with its rules, it says whether the match keeps hidden
-	// streams (matchstream.Covering), whose events' positions Event never shows.
-	plan game.Plan
 }
 
 // Reviewing returns the viewer as a reviewer of disputes: for a finished match, every
@@ -38,12 +34,12 @@ func (v Viewer) Reviewing() Viewer {
 	if !v.Finished {
 		return v
 	}
-	return Viewer{Finished: true, Reviewer: true, plan: v.plan}
+	return Viewer{Finished: true, Reviewer: true}
 }
 
 // ViewerOf returns the viewer a player (or a spectator, playerID "") is in a match.
 func ViewerOf(st match.State, playerID string) Viewer {
-	v := Viewer{Finished: st.Status == match.Finished, plan: st.Plan}
+	v := Viewer{Finished: st.Status == match.Finished}
 	if playerID == "" {
 		return v
 	}
@@ -102,19 +98,20 @@ type Shown struct {
 	Redacted bool
 }
 
-// Event returns ev as the viewer may see it. A hidden event keeps its envelope (version,
-// position, time, hash) so that the viewer sees that something happened and can follow
-// the stream's versions; its payload is replaced by the game's public shadow of it, or
+// Event returns ev as the viewer may see it. Its position is its version, its place in
+// its own stream: never the store's global one (see below). A hidden event keeps its
+// envelope (version, time, hash) so that the viewer sees that something happened and can
+// follow the stream's versions; its payload is replaced by the game's public shadow of it, or
 // removed, and its type by the shadow's (game.Shadowed), which is the event's own unless
 // the game hides even what kind of secret happened. Hashes are safe to show: the engine salts every non-public payload, so a
 // hash cannot be brute-forced back to a hidden card.
 func (v Viewer) Event(rules game.Rules, ev eventstore.Event) Shown {
-	if rules != nil && matchstream.Covering(rules, v.plan) {
-		// The store's global position counts every stream, the match's hidden ones too
-		// (matchstream.Hidden): between two events of the match it would tell how many
-		// hidden ones came, so a match that keeps hidden streams shows none.
-		ev.Position, ev.GlobalHash = 0, ""
-	}
+	// The store's global position counts every stream, other matches' and the hidden
+	// ones (matchstream.Hidden) too: between two events of a match its gaps would tell
+	// how many events came elsewhere, a covering match's secrets among them. So every
+	// match, in every game, shows instead the event's place in its own stream, its
+	// version, which counts the match's public events alone; and never the global hash.
+	ev.Position, ev.GlobalHash = ev.Version, ""
 	if v.CanSee(ev.Visibility) {
 		return Shown{Event: ev}
 	}

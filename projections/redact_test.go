@@ -155,3 +155,33 @@ func TestAReviewerSeesEverythingOnlyOnceTheMatchIsOver(t *testing.T) {
 		t.Fatalf("a player reviewing its own match keeps its seats: %+v", p)
 	}
 }
+
+// coveringRules is cardRules with hidden team streams, as Solwaris and Ajedrez Mágico
+// doubles keep.
+type coveringRules struct{ cardRules }
+
+func (coveringRules) Covering(game.Plan) bool { return true }
+
+// An event's position, as every viewer is shown it in every game, is its place in the
+// match's own stream (its version), never the store's global position, which counts the
+// events of every other stream, hidden ones too, and whose gaps would tell how many came
+// between two of the match's; nor is the store's global hash shown.
+func TestAnEventShowsItsPlaceInItsMatchAlone(t *testing.T) {
+	for _, rules := range []game.Rules{nil, cardRules{}, coveringRules{}} {
+		for _, st := range []match.State{fourSeats(match.Live), fourSeats(match.Finished)} {
+			for _, player := range []string{"", "ann", "bob"} {
+				for _, v := range []Viewer{ViewerOf(st, player), ViewerOf(st, player).Reviewing()} {
+					for _, vis := range []visibility.Visibility{visibility.Public, visibility.Seat(0), visibility.Team(1), visibility.Server} {
+						ev := eventstore.Event{Stream: "match-m", Version: 3, Position: 917, GlobalHash: "global",
+							Proposed: eventstore.Proposed{Type: "SecretDrawn", SchemaVersion: 1, Payload: []byte(`{"seat":0,"card":"7h"}`), Visibility: vis}}
+						s := v.Event(rules, ev)
+						if s.Position != 3 || s.GlobalHash != "" {
+							t.Fatalf("%T, %s, viewer %q (reviewer %v), %s: shown position %d, global hash %q; want 3 and none",
+								rules, st.Status, player, v.Reviewer, vis, s.Position, s.GlobalHash)
+						}
+					}
+				}
+			}
+		}
+	}
+}

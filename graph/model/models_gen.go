@@ -236,8 +236,11 @@ type Loot struct {
 type MatchEvent struct {
 	MatchID string `json:"matchId"`
 	Version int    `json:"version"`
-	// The event's position in the store's global order; 0 in a match of a game with hidden
-	// team streams (Solwaris), where it would count the hidden events between two of its own.
+	// The event's place in the match's public sequence: 1 for its first event, then each
+	// event 1 more, with no gap, in every game. It equals version; it counts no event of
+	// another match and no hidden one (before session 14 it was the store's global position,
+	// whose gaps counted those, and 0 in a match with hidden team streams). A client resumes
+	// with it: matchEvents(after:), replay(after:) and Match.events(after:) take it.
 	Position      int       `json:"position"`
 	Type          string    `json:"type"`
 	SchemaVersion int       `json:"schemaVersion"`
