@@ -75,6 +75,75 @@ func TestTheLeaderboardIndexListsAsTheScan(t *testing.T) {
 	}
 }
 
+// TestTheLeaderboardReadsPageByPage: read page after page, each after the place of the
+// last row of the page before, a leaderboard lists every row once and in its order, ties
+// by player ID included, for every page size; and a cursor keeps its place when its
+// player's rating moves since (the next page starts where the page before stopped). The
+// results are seeded random among few players, so that ratings tie; every seed holds.
+func TestTheLeaderboardReadsPageByPage(t *testing.T) {
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		r := NewRatings(nil)
+		for range 200 {
+			a, b := rng.IntN(40), rng.IntN(39)
+			if b >= a {
+				b++
+			}
+			playRated(r, "G", fmt.Sprintf("p%02d", a), fmt.Sprintf("p%02d", b), []float64{0, 0.5, 0.5, 1}[rng.IntN(4)])
+		}
+		for i := range 5 + rng.IntN(10) { // newcomers, one result each: the winners tie, and the losers
+			playRated(r, "G", fmt.Sprintf("q%02d", i), fmt.Sprintf("r%02d", i), 1)
+		}
+		all := scanLeaderboard(r, "G", 1000)
+		ties := 0
+		for i := 1; i < len(all); i++ {
+			if all[i].Rating.Rating == all[i-1].Rating.Rating {
+				ties++
+			}
+		}
+		if ties == 0 {
+			t.Fatalf("seed %d: no ties to page across", seed)
+		}
+		for _, n := range []int{1, 2, 3, 7, 40} {
+			var paged []Standing
+			var after *Place
+			for {
+				page := r.LeaderboardAfter("G", after, n)
+				paged = append(paged, page...)
+				if len(page) < n {
+					break
+				}
+				last := page[len(page)-1]
+				after = &Place{Rating: last.Rating.Rating, Player: last.Player}
+			}
+			if !slices.Equal(paged, all) {
+				t.Fatalf("seed %d, pages of %d: %v\nwant %v", seed, n, paged, all)
+			}
+		}
+		// The cursor is a place, not a player: its player's rating moves, the next page
+		// still starts after the place it had.
+		mid := all[len(all)/2]
+		want := scanLeaderboard(r, "G", 1000)[len(all)/2+1:]
+		cursor := Place{Rating: mid.Rating.Rating, Player: mid.Player}
+		playRated(r, "H", mid.Player, "other", 1) // another key: the rows under G stay
+		if got := r.LeaderboardAfter("G", &cursor, 1000); !slices.Equal(got, want) {
+			t.Fatalf("seed %d: after %+v: %v\nwant %v", seed, cursor, got, want)
+		}
+		top := all[0]
+		playRated(r, "G", top.Player, all[len(all)-1].Player, 0) // the first row drops
+		old := Place{Rating: top.Rating.Rating, Player: top.Player}
+		var behind []Standing
+		for _, s := range scanLeaderboard(r, "G", 1000) {
+			if s.Rating.Rating < old.Rating || s.Rating.Rating == old.Rating && s.Player > old.Player {
+				behind = append(behind, s)
+			}
+		}
+		if got := r.LeaderboardAfter("G", &old, 1000); !slices.Equal(got, behind) {
+			t.Fatalf("seed %d: after the old place of the first row %+v: %v\nwant %v", seed, old, got, behind)
+		}
+	}
+}
+
 // BenchmarkLeaderboard reads the top 20 of 100,000 rated players, through the index and
 // through the scan it replaced, side by side.
 func BenchmarkLeaderboard(b *testing.B) {

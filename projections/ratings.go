@@ -309,17 +309,39 @@ type Standing struct {
 
 // Leaderboard returns the best n ratings under key (a game's ID, or a key the game names),
 // highest first, ties by player ID: the order of singlewriter.Leaderboard's table. It
-// reads every player's ratings (a scan, not an index: fine for the players of one node's
-// memory, a cost to revisit past about a million).
+// reads the first n rows of the key's index (leaderboard.go).
 func (r *Ratings) Leaderboard(key string, n int) []Standing {
+	return r.LeaderboardAfter(key, nil, n)
+}
+
+// Place is a place in a leaderboard's order: a rating, then a player ID among equal
+// ratings. A page of the leaderboard starts after the place of the last row of the page
+// before, where that row was then, whatever its rating is now.
+type Place struct {
+	Rating float64
+	Player string
+}
+
+// LeaderboardAfter returns the n ratings under key that come after the place after in
+// the leaderboard's order (from the first when after is nil), as Leaderboard lists them:
+// a binary search and the page.
+func (r *Ratings) LeaderboardAfter(key string, after *Place, n int) []Standing {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	var top board
+	var rows board
 	if b := r.boards[key]; b != nil {
-		top = (*b)[:min(n, len(*b))]
+		rows = *b
 	}
-	out := make([]Standing, 0, len(top))
-	for _, p := range top {
+	if after != nil {
+		i, found := rows.find(place{after.Rating, after.Player})
+		if found {
+			i++
+		}
+		rows = rows[i:]
+	}
+	rows = rows[:min(n, len(rows))]
+	out := make([]Standing, 0, len(rows))
+	for _, p := range rows {
 		out = append(out, Standing{Player: p.player, Rating: *r.byPlayer[p.player][key]})
 	}
 	return out
