@@ -464,19 +464,23 @@ func (r *queryResolver) Cards(ctx context.Context, game model.Game) ([]model.Car
 }
 
 // Leaderboard is the resolver for the leaderboard field.
-func (r *queryResolver) Leaderboard(ctx context.Context, key string, first *int) ([]*model.Standing, error) {
+func (r *queryResolver) Leaderboard(ctx context.Context, key string, first *int, after *string) ([]*model.Standing, error) {
 	n, err := page(first, leaderboardPage, leaderboardPageMax)
+	if err != nil {
+		return nil, err
+	}
+	from, err := leaderboardAfter(after)
 	if err != nil || n == 0 || r.Elo == nil {
 		return []*model.Standing{}, err
 	}
-	board := r.Elo.Leaderboard(key, n)
+	board := r.Elo.LeaderboardAfter(key, from, n)
 	out := make([]*model.Standing, len(board))
 	for i, s := range board {
 		p, err := r.Engine.Player(ctx, s.Player)
 		if err != nil {
 			return nil, fmt.Errorf("the leaderboard's player %s: %w", s.Player, err)
 		}
-		out[i] = &model.Standing{Player: &model.Player{ID: p.ID, Name: p.Name}, Rating: ratingModel(s.Rating)}
+		out[i] = &model.Standing{Player: &model.Player{ID: p.ID, Name: p.Name}, Rating: ratingModel(s.Rating), Cursor: leaderboardCursor(s)}
 	}
 	return out, nil
 }

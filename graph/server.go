@@ -114,7 +114,9 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 		return listCost(child, first, matchesPage)
 	}
 	cfg.Complexity.Match.Events = func(child int, _ *int, first *int) int { return listCost(child, first, eventsPage) }
-	cfg.Complexity.Query.Leaderboard = func(child int, _ string, first *int) int { return listCost(child, first, leaderboardPage) }
+	cfg.Complexity.Query.Leaderboard = func(child int, _ string, first *int, _ *string) int {
+		return listCost(child, first, leaderboardPage)
+	}
 	cfg.Complexity.Match.Board = func(child int) int { return boardCost + child }
 	cfg.Complexity.Match.State = func(child int) int { return boardCost + handCost + child }
 	cfg.Complexity.Match.Hand = func(child int) int { return handCost + 4*child }

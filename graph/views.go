@@ -193,7 +193,7 @@ func seatsOf(v *projections.MatchView) []*model.Seat {
 const (
 	matchesPage, matchesPageMax         = 50, 500
 	eventsPage, eventsPageMax           = 1000, 1000
-	leaderboardPage, leaderboardPageMax = 20, 100
+	leaderboardPage, leaderboardPageMax = 20, 500
 )
 
 // lobbyCursor checks the after of a page of the lobby: a match the read side holds (any

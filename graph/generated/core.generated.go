@@ -109,7 +109,7 @@ type QueryResolver interface {
 	Me(ctx context.Context) (*model.Player, error)
 	Games(ctx context.Context) ([]*model.GameInfo, error)
 	Cards(ctx context.Context, game model.Game) ([]model.Card, error)
-	Leaderboard(ctx context.Context, key string, first *int) ([]*model.Standing, error)
+	Leaderboard(ctx context.Context, key string, first *int, after *string) ([]*model.Standing, error)
 	Disputes(ctx context.Context, status *model.DisputeStatus, first *int, after *string) ([]*model.Dispute, error)
 	Dispute(ctx context.Context, id string) (*model.Dispute, error)
 	ReviewMatch(ctx context.Context, id string) (*model.Match, error)
@@ -1292,6 +1292,14 @@ func (ec *executionContext) field_Query_leaderboard_args(ctx context.Context, ra
 		return nil, err
 	}
 	args["first"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "after",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOString2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["after"] = arg2
 	return args, nil
 }
 
@@ -5918,7 +5926,7 @@ func (ec *executionContext) _Query_leaderboard(ctx context.Context, field graphq
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Query().Leaderboard(ctx, fc.Args["key"].(string), fc.Args["first"].(*int))
+			return ec.Resolvers.Query().Leaderboard(ctx, fc.Args["key"].(string), fc.Args["first"].(*int), fc.Args["after"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v []*model.Standing) graphql.Marshaler {
@@ -7169,6 +7177,29 @@ func (ec *executionContext) fieldContext_Standing_rating(_ context.Context, fiel
 		},
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _Standing_cursor(ctx context.Context, field graphql.CollectedField, obj *model.Standing) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Standing_cursor(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Cursor, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Standing_cursor(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Standing", field, false, false, "String")
 }
 
 func (ec *executionContext) _Subscription_matchEvents(ctx context.Context, field graphql.CollectedField) (ret func(ctx context.Context) graphql.Marshaler) {
@@ -9602,6 +9633,11 @@ func (ec *executionContext) _Standing(ctx context.Context, sel ast.SelectionSet,
 			}
 		case "rating":
 			out.Values[i] = ec._Standing_rating(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "cursor":
+			out.Values[i] = ec._Standing_cursor(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}

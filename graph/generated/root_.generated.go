@@ -463,7 +463,7 @@ type ComplexityRoot struct {
 		EventProof      func(childComplexity int, matchID string, version int, size int) int
 		Games           func(childComplexity int) int
 		Hats            func(childComplexity int) int
-		Leaderboard     func(childComplexity int, key string, first *int) int
+		Leaderboard     func(childComplexity int, key string, first *int, after *string) int
 		Leagues         func(childComplexity int) int
 		Match           func(childComplexity int, id string) int
 		Matches         func(childComplexity int, status *model.MatchStatus, game *model.Game, player *string, first *int, after *string) int
@@ -688,6 +688,7 @@ type ComplexityRoot struct {
 	}
 
 	Standing struct {
+		Cursor func(childComplexity int) int
 		Player func(childComplexity int) int
 		Rating func(childComplexity int) int
 	}
@@ -2766,7 +2767,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Query.Leaderboard(childComplexity, args["key"].(string), args["first"].(*int)), true
+		return e.ComplexityRoot.Query.Leaderboard(childComplexity, args["key"].(string), args["first"].(*int), args["after"].(*string)), true
 	case "Query.leagues":
 		if e.ComplexityRoot.Query.Leagues == nil {
 			break
@@ -3704,6 +3705,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SquareColour.Square(childComplexity), true
 
+	case "Standing.cursor":
+		if e.ComplexityRoot.Standing.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Standing.Cursor(childComplexity), true
 	case "Standing.player":
 		if e.ComplexityRoot.Standing.Player == nil {
 			break
@@ -4107,18 +4114,28 @@ type Query {
   """
   A leaderboard: the best ratings under key, highest first, ties by player ID. key is a
   Rating.key: a game's ID, or a key a game names for a seat's result (one per class of a
-  game that rates each class). first is at most 100 (0 returns none). Like Player.ratings it is read
-  from this node's own fold of the store's one order, so nodes that have applied the same
-  events answer the same, and a caller reads at once the result of a match it just ended
-  on this node (docs/operations.md).
+  game that rates each class). At most first (default 20; more than 500 is
+  BAD_USER_INPUT; 0 returns none): fewer than first means there are no more. after, the
+  cursor of the last standing of a page, reads the next page, which starts after the
+  place that standing had (its rating, then its player ID among equal ratings), whatever
+  it has now: a rating that moves between two pages may make a player show twice or not
+  at all, never the page boundary. An after that is not a cursor is BAD_USER_INPUT. Like
+  Player.ratings it is read from this node's own fold of the store's one order, so nodes
+  that have applied the same events answer the same, and a caller reads at once the
+  result of a match it just ended on this node (docs/operations.md).
   """
-  leaderboard(key: String!, first: Int = 20): [Standing!]!
+  leaderboard(key: String!, first: Int = 20, after: String): [Standing!]!
 }
 
 "A player's place on a leaderboard."
 type Standing {
   player: Player!
   rating: Rating!
+  """
+  This place (the rating, then the player ID), opaque: leaderboard(after:) with it reads
+  the standings that come after it. It stays valid as ratings move.
+  """
+  cursor: String!
 }
 
 type Mutation {
@@ -6728,6 +6745,8 @@ func (ec *executionContext) childFields_Standing(ctx context.Context, field grap
 		return ec.fieldContext_Standing_player(ctx, field)
 	case "rating":
 		return ec.fieldContext_Standing_rating(ctx, field)
+	case "cursor":
+		return ec.fieldContext_Standing_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Standing", field.Name)
 }

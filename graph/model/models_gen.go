@@ -392,6 +392,9 @@ type SolwarisRememberedGrimoire struct {
 type Standing struct {
 	Player *Player `json:"player"`
 	Rating *Rating `json:"rating"`
+	// This place (the rating, then the player ID), opaque: leaderboard(after:) with it reads
+	// the standings that come after it. It stays valid as ratings move.
+	Cursor string `json:"cursor"`
 }
 
 type Subscription struct {
