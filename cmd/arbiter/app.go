@@ -196,7 +196,13 @@ func sharedRatings(cfg appConfig, store eventstore.Store, reg *game.Registry, lo
 	return singlewriter.New(singlewriter.Config{
 		URL: url, Schema: cmp.Or(schema, "arbiter") + "_read", Store: store, Logger: log,
 		Node: fmt.Sprintf("%s/%d", host, os.Getpid()), Lease: cfg.lease, Renew: cfg.renew,
-		New: func() singlewriter.Model { return singlewriter.NewRatings(reg) },
+		New: func() singlewriter.Model {
+			m := singlewriter.NewRatings(reg)
+			if cfg.archiveAfter >= 0 { // as the node's own ratings (readSide)
+				m.ArchiveRecords(cfg.archiveAfter, store)
+			}
+			return m
+		},
 	})
 }
 

@@ -3,6 +3,7 @@ package singlewriter
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -22,6 +23,13 @@ func NewRatings(reg *game.Registry) *Ratings {
 	r := projections.NewRatings(reg)
 	r.TrackChanges()
 	return &Ratings{r: r}
+}
+
+// ArchiveRecords drops a rated match's ruling record from the model's memory once the
+// match has been over for d, as the node's own model does (projections.Ratings.ArchiveRecords):
+// a ruling on an older match reads it back from store.
+func (m *Ratings) ArchiveRecords(d time.Duration, store projections.RecordReader) {
+	m.r.ArchiveRecords(d, store)
 }
 
 // Name implements Model.
