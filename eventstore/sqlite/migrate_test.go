@@ -191,7 +191,7 @@ func withChunk(t *testing.T, n int) {
 }
 
 // TestMigrateTheBenchFile: a file written by a build of schema version 2 (`arbiter bench
-// --matches 6 --moves 12` at ef635fa) reads the same after the migration, event for event
+// --matches 6 --moves 12` at 70c43de) reads the same after the migration, event for event
 // and byte for byte, its chains and its signed head verify as they did, and it takes
 // appends and recognizes retries of its old appends.
 func TestMigrateTheBenchFile(t *testing.T) {
