@@ -80,8 +80,7 @@ func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 // Outcome reports whether the game has ended by itself. Checkmate takes precedence over
 // the 75-move rule when the last move mates (FIDE 9.6.2).
 func (g *Game) Outcome() Outcome {
-	var buf [256]Move
-	if len(g.pos.generate(buf[:0], &classic)) == 0 {
+	if !g.pos.hasLegalMove(&classic) {
 		if g.pos.InCheck() {
 			return Outcome{Over: true, Winner: g.pos.turn.Other(), Reason: Checkmate}
 		}

@@ -19,10 +19,15 @@ func (p *Position) LegalMovesWith(dst []Move, r Restrictions) []Move {
 // IsLegal reports whether m is a legal move in p.
 func (p Position) IsLegal(m Move) bool { return p.IsLegalWith(m, Restrictions{}) }
 
-// IsLegalWith reports whether m is a legal move in p under r.
+// IsLegalWith reports whether m is a legal move in p under r. Only the moves of m's piece
+// are generated (a drop's, which leaves no square, are all of them).
 func (p Position) IsLegalWith(m Move, r Restrictions) bool {
-	var buf [256]Move
-	for _, l := range p.generate(buf[:0], &r) {
+	only := allSquares
+	if !m.IsDrop() {
+		only = m.from().bb()
+	}
+	var buf [64]Move
+	for _, l := range p.generateFrom(buf[:0], &r, only, false) {
 		if l == m {
 			return true
 		}
@@ -30,7 +35,27 @@ func (p Position) IsLegalWith(m Move, r Restrictions) bool {
 	return false
 }
 
+// hasLegalMove reports whether the side to move has a legal move under r: generate,
+// stopped at the first kind of piece that has one.
+func (p *Position) hasLegalMove(r *Restrictions) bool {
+	var buf [256]Move
+	return len(p.generateFrom(buf[:0], r, allSquares, true)) > 0
+}
+
+// allSquares is every square: generateFrom's scope for every move.
+const allSquares = ^Bitboard(0)
+
 func (p *Position) generate(dst []Move, r *Restrictions) []Move {
+	return p.generateFrom(dst, r, allSquares, false)
+}
+
+// generateFrom is generate narrowed to the moves of the pieces on only: what they are
+// is not changed by looking at fewer of them, which is what lets a single move be parsed
+// or checked without the others. Drops, which leave no square, are in the scope only when
+// only is every square. With first, it returns as soon as one kind of piece has a move
+// (some moves, not all), for a caller that asks whether there is any.
+func (p *Position) generateFrom(dst []Move, r *Restrictions, only Bitboard, first bool) []Move {
+	n := len(dst)
 	us, them := p.turn, p.turn^1
 	own, enemy := p.byColor[us], p.byColor[them]
 	occ := own | enemy
@@ -55,16 +80,17 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 		granted = attacksOf(r.Grant.As, us, gs, occ)
 		movable &^= gs.bb() // generated once, below, with its own and granted movement
 	}
+	movable &= only
 
-	if movable.Has(ks) || gs == ks {
+	if movable.Has(ks) || gs == ks && only.Has(ks) {
 		kt := kingAttacks[ks]
 		if gs == ks || r.GrantToKing {
 			kt |= granted // the king's own grant; another piece's is that piece's alone
 		}
 		dst = p.kingMoves(dst, ks, kt&allowed, occ, enemy)
 	}
-	if checkers.more() {
-		return dst // double check: only the king may move
+	if checkers.more() || first && len(dst) > n {
+		return dst // double check: only the king may move; or a move was found
 	}
 
 	checkMask := ^Bitboard(0)
@@ -79,6 +105,9 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 		s := b.first()
 		dst = appendMoves(dst, s, knightAttacks[s]&targets)
 	}
+	if first && len(dst) > n {
+		return dst
+	}
 	for role := Bishop; role <= Queen; role++ {
 		for b := p.byRole[role] & movable; b != 0; b &= b - 1 {
 			s := b.first()
@@ -89,20 +118,23 @@ func (p *Position) generate(dst []Move, r *Restrictions) []Move {
 			dst = appendMoves(dst, s, t)
 		}
 	}
+	if first && len(dst) > n {
+		return dst
+	}
 
 	dst = p.pawnMoves(dst, p.byRole[Pawn]&movable, pinned, targets, ks, enemy, occ)
 	if p.ep != NoSquare {
-		dst = p.enPassant(dst, own&p.byRole[Pawn]&^r.Frozen, checkMask, r, ks, enemy, occ)
+		dst = p.enPassant(dst, own&p.byRole[Pawn]&^r.Frozen&only, checkMask, r, ks, enemy, occ)
 	}
-	if checkers == 0 && !r.Frozen.Has(ks) && p.castling != 0 {
+	if checkers == 0 && !r.Frozen.Has(ks) && p.castling != 0 && only.Has(ks) {
 		dst = p.castlings(dst, ks, r, occ, enemy)
 	}
 
-	if p.holds(us) {
+	if p.holds(us) && only == allSquares {
 		dst = p.dropMoves(dst, targets&^occ)
 	}
 
-	if gs != NoSquare && gs != ks {
+	if gs != NoSquare && gs != ks && only.Has(gs) {
 		t := granted
 		if p.roles[gs] == Pawn {
 			t = pawnPushesAndCaptures(us, gs, occ, enemy) | granted&^backRank(us)

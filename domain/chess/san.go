@@ -44,8 +44,7 @@ func (p Position) SANWith(m Move, r Restrictions) string {
 	child := p
 	child.Play(m)
 	if child.InCheck() {
-		var buf [256]Move
-		if len(child.generate(buf[:0], &classic)) == 0 {
+		if !child.hasLegalMove(&classic) {
 			b = append(b, '#')
 		} else {
 			b = append(b, '+')
@@ -57,10 +56,16 @@ func (p Position) SANWith(m Move, r Restrictions) string {
 // disambiguation is the file, rank or square of m's origin, as little of it as tells m
 // apart from the other legal moves of the same role to the same square.
 func (p *Position) disambiguation(m Move, r *Restrictions) string {
-	var buf [256]Move
+	// Only the pieces of m's role and side can be mistaken for it: only theirs are generated.
+	var buf [64]Move
+	return p.disambiguate(m, p.generateFrom(buf[:0], r, p.byRole[p.roles[m.From()]]&p.byColor[p.turn], false))
+}
+
+// disambiguate is disambiguation among moves, the legal moves or those of m's kind of piece.
+func (p *Position) disambiguate(m Move, moves []Move) string {
 	from := m.From()
 	sameFile, sameRank, others := false, false, false
-	for _, o := range p.generate(buf[:0], r) {
+	for _, o := range moves {
 		f := o.From()
 		if o.To() != m.To() || f == from || o.IsDrop() || p.roles[f] != p.roles[from] || o.IsCastling() {
 			continue

@@ -39,10 +39,10 @@ func (p Position) ParseMoveWith(s string, r Restrictions) (Move, error) {
 	if strings.IndexByte(s, '@') >= 0 {
 		return p.parseDrop(s, &r)
 	}
-	var buf [256]Move
-	legal := p.generate(buf[:0], &r)
 	if from, to, promo, ok := parseUCI(s); ok {
-		for _, m := range legal {
+		// Only the piece on from can make the move: its moves are all that is generated.
+		var buf [64]Move
+		for _, m := range p.generateFrom(buf[:0], &r, from.bb(), false) {
 			if m.From() == from && m.To() == to && m.Promotion() == promo {
 				return m, nil
 			}
@@ -52,5 +52,6 @@ func (p Position) ParseMoveWith(s string, r Restrictions) (Move, error) {
 	if s == "0000" {
 		return 0, &MoveError{s, ErrIllegalMove}
 	}
-	return p.parseSAN(s, legal)
+	var buf [256]Move
+	return p.parseSAN(s, p.generate(buf[:0], &r))
 }
