@@ -231,62 +231,67 @@ func (p *Position) parseEnPassant(s string) error {
 // promoted pieces with "~" ("Q~"): the form lichess, Fairy-Stockfish and python-chess
 // read and write.
 func (p Position) FEN() string {
-	var b strings.Builder
+	var buf [96]byte // the longest FEN with pockets is under 96 bytes: one allocation
+	b := buf[:0]
 	for rank := 7; rank >= 0; rank-- {
-		empty := 0
+		empty := byte(0)
 		for file := 0; file < 8; file++ {
-			pc, ok := p.PieceAt(NewSquare(file, rank))
+			s := NewSquare(file, rank)
+			pc, ok := p.PieceAt(s)
 			if !ok {
 				empty++
 				continue
 			}
 			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
+				b = append(b, '0'+empty)
 				empty = 0
 			}
-			b.WriteString(pc.String())
-			if p.promoted.Has(NewSquare(file, rank)) {
-				b.WriteByte('~')
+			b = append(b, pc.String()...)
+			if p.promoted.Has(s) {
+				b = append(b, '~')
 			}
 		}
 		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
+			b = append(b, '0'+empty)
 		}
 		if rank > 0 {
-			b.WriteByte('/')
+			b = append(b, '/')
 		}
 	}
 	if p.HasPockets() {
-		b.WriteByte('[')
-		b.WriteString(p.Pocket(White).fen(White))
-		b.WriteString(p.Pocket(Black).fen(Black))
-		b.WriteByte(']')
+		b = append(b, '[')
+		b = append(b, p.Pocket(White).fen(White)...)
+		b = append(b, p.Pocket(Black).fen(Black)...)
+		b = append(b, ']')
 	}
-	b.WriteByte(' ')
-	b.WriteString("wb"[p.turn : p.turn+1])
-	b.WriteByte(' ')
-	b.WriteString(p.castling.String())
-	b.WriteByte(' ')
-	b.WriteString(p.ep.String())
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(int(p.halfmove)))
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(int(p.fullmove)))
-	return b.String()
+	b = append(b, ' ', "wb"[p.turn], ' ')
+	b = p.castling.appendFEN(b)
+	b = append(b, ' ')
+	if p.ep < NoSquare {
+		b = append(b, 'a'+byte(p.ep.File()), '1'+byte(p.ep.Rank()))
+	} else {
+		b = append(b, '-')
+	}
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(p.halfmove), 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(p.fullmove), 10)
+	return string(b)
 }
 
 // String is the FEN castling field: "KQkq", "Kq", "-".
-func (cr CastlingRights) String() string {
+func (cr CastlingRights) String() string { return string(cr.appendFEN(nil)) }
+
+func (cr CastlingRights) appendFEN(b []byte) []byte {
 	if cr == 0 {
-		return "-"
+		return append(b, '-')
 	}
-	var b []byte
 	for i, c := range "KQkq" {
 		if cr&(1<<i) != 0 {
 			b = append(b, byte(c))
 		}
 	}
-	return string(b)
+	return b
 }
 
 // String is the FEN of the position.
