@@ -37,7 +37,7 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		if s.Claimed != "" {
 			return fmt.Errorf("MovePlayed %s after a draw was claimed (%s)", e.UCI, s.Claimed)
 		}
-		if o := s.Game.Outcome(); o.Over {
+		if o := s.gameOutcome(); o.Over {
 			return fmt.Errorf("MovePlayed %s after the game ended (%s)", e.UCI, o.Reason)
 		}
 		pos := s.Game.Position()

@@ -74,6 +74,25 @@ type State struct {
 
 	// extended is set once a later state shares Game's history storage (see playStored).
 	extended *atomic.Bool
+	// outcome is Game.Outcome(), worked out once when the game changes (known): a state's
+	// status is asked for two or three times per command (whose turn; after the move,
+	// whether it ended the game), and each answer needs to know whether a legal move exists.
+	outcome chess.Outcome
+	known   bool
+}
+
+// withOutcome is s with the outcome of its game worked out.
+func withOutcome(s State) State {
+	s.outcome, s.known = s.Game.Outcome(), true
+	return s
+}
+
+// gameOutcome is s.Game.Outcome(), as worked out when the game last changed.
+func (s State) gameOutcome() chess.Outcome {
+	if s.known {
+		return s.outcome
+	}
+	return s.Game.Outcome()
 }
 
 // Info names the game.
@@ -171,10 +190,11 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		if err != nil {
 			panic(fmt.Sprintf("classic: a stored GameStarted has a bad FEN: %v", err))
 		}
-		return State{Game: chess.NewGame(p), Clock: clock.Start(e.Clock, 2, e.At), extended: new(atomic.Bool)}
+		return withOutcome(State{Game: chess.NewGame(p), Clock: clock.Start(e.Clock, 2, e.At), extended: new(atomic.Bool)})
 	case MovePlayed:
 		s := st.(State)
 		s.Game, s.extended = playStored(s, e.UCI)
+		s = withOutcome(s)
 		s.Clock = s.Clock.Ended(e.Seat, clock.Stamp{At: e.At, LeftMs: e.LeftMs})
 		if s.Clock.On {
 			s.Left = &clockEntry{LeftMs: e.LeftMs, Before: s.Left}
@@ -205,7 +225,7 @@ func (Rules) Status(st game.State) game.Status {
 		return game.Status{Phase: "over", Over: true, Outcome: s.Flag.outcome()}
 	}
 	pos := s.Game.Position()
-	if o := s.Game.Outcome(); o.Over {
+	if o := s.gameOutcome(); o.Over {
 		out := game.Outcome{Winners: []int{}, Reason: o.Reason.String()}
 		if o.Winner != chess.NoColor {
 			out.Winners = []int{Seat(o.Winner)}
@@ -240,7 +260,7 @@ func (Rules) Board(st game.State) game.Board {
 	}
 	pos := s.Game.Position()
 	b := game.Board{FEN: pos.FEN(), InCheck: pos.InCheck()}
-	if !s.Game.Outcome().Over && s.Claimed == "" && s.Flag == nil {
+	if !s.gameOutcome().Over && s.Claimed == "" && s.Flag == nil {
 		for _, m := range pos.LegalMoves(nil) {
 			b.LegalMoves = append(b.LegalMoves, m.UCI())
 		}

@@ -1,7 +1,6 @@
 package classic
 
 import (
-	"slices"
 	"strconv"
 	"sync/atomic"
 
@@ -78,12 +77,11 @@ func (Rules) DecodeState(b []byte) (game.State, error) {
 		return nil, &stateform.Error{Game: ID, Reason: "the start position is not a FEN this game writes"}
 	}
 	s.Game = chess.NewGame(start)
-	var buf [256]chess.Move
 	for i, m := range moves {
 		// Only a move the position lists is replayed (a damaged one may not even be a
 		// move chess can write), and none once the game has ended.
 		pos := s.Game.Position()
-		if s.Game.Outcome().Over || !slices.Contains(pos.LegalMoves(buf[:0]), m) {
+		if s.Game.Outcome().Over || !pos.IsLegal(m) {
 			return nil, &stateform.Error{Game: ID, Reason: "move " + strconv.Itoa(i+1) + " does not replay"}
 		}
 		s.Game.Replay(m)
@@ -94,5 +92,5 @@ func (Rules) DecodeState(b []byte) (game.State, error) {
 	for _, ms := range left {
 		s.Left = &clockEntry{LeftMs: ms, Before: s.Left}
 	}
-	return s, nil
+	return withOutcome(s), nil
 }
