@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -138,9 +139,22 @@ func (e *Engine) randomBytes(n int) ([]byte, error) {
 // with the same command yields the same IDs and the store drops the copy, while another
 // actor's command, or another command under the same ID, never does.
 func eventID(stream string, meta Meta, fingerprint string, i int) string {
-	h := sha256.Sum256([]byte(stream + "\x00" + meta.Actor + "\x00" + meta.CommandID + "\x00" + fingerprint + "\x00" + fmt.Sprint(i)))
-	x := hex.EncodeToString(h[:16])
-	return x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
+	var in [256]byte
+	b := append(in[:0], stream...)
+	b = append(append(b, 0), meta.Actor...)
+	b = append(append(b, 0), meta.CommandID...)
+	b = append(append(b, 0), fingerprint...)
+	b = strconv.AppendInt(append(b, 0), int64(i), 10)
+	h := sha256.Sum256(b)
+	// A UUID's form: 8-4-4-4-12 hex digits of the hash's first 16 bytes.
+	var out [36]byte
+	hex.Encode(out[0:8], h[0:4])
+	hex.Encode(out[9:13], h[4:6])
+	hex.Encode(out[14:18], h[6:8])
+	hex.Encode(out[19:23], h[8:10])
+	hex.Encode(out[24:36], h[10:16])
+	out[8], out[13], out[18], out[23] = '-', '-', '-', '-'
+	return string(out[:])
 }
 
 // MaxIDBytes bounds the IDs a client passes: a command ID here, and every ID argument of
