@@ -83,10 +83,7 @@ func checkNarrowed(t *testing.T, p Position, r Restrictions) {
 		}
 	}
 	// Every legal move parses and is legal; so many random others, legal or not.
-	var tries []Move
-	for _, m := range legal {
-		tries = append(tries, m)
-	}
+	tries := slices.Clone(legal)
 	for range 300 {
 		tries = append(tries, Move(rng16(p, len(tries))))
 	}
