@@ -88,8 +88,9 @@ func newEntry(id string, keys *commandKeys) *entry {
 }
 
 func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
-	for _, ev := range evs {
-		live, err := en.at.Next(en.id, ev)
+	for i := range evs {
+		ev := &evs[i] // not a copy: this frame is under every fold's descent into the rules
+		live, err := en.at.Next(en.id, *ev)
 		if err != nil {
 			return err
 		}
@@ -97,7 +98,7 @@ func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
 		if !live {
 			continue // a covert event that lost a race: void, and its command with it
 		}
-		rules, st, err := f.Apply(en.id, en.rules, en.state, ev.Version-1, matchstream.Record(ev))
+		rules, st, err := f.Apply(en.id, en.rules, en.state, ev.Version-1, matchstream.Record(*ev))
 		if err != nil {
 			return err
 		}
@@ -273,16 +274,27 @@ func (e *Engine) Handle(ctx context.Context, matchID string, cmd match.Command, 
 		return Ack{}, game.Reject(game.BadInput, "use CreateMatch to create a match")
 	}
 	if j, ok := cmd.(match.Join); ok && j.Funds == nil && !j.Bot {
-		// A match that moves coins is joined through a hold on the player's wallet.
-		snap, err := e.Match(ctx, matchID)
-		if err == nil && match.Funded(snap.Rules, snap.State.Options) {
-			if err := CheckCommandID(meta.CommandID); err != nil {
-				return Ack{}, err
-			}
-			return e.fundedJoin(ctx, snap, j, meta)
+		if ack, funded, err := e.joinFunded(ctx, matchID, j, meta); funded {
+			return ack, err
 		}
 	}
 	return e.handle(ctx, matchID, nil, cmd, meta)
+}
+
+// joinFunded joins a match that moves coins through a hold on the player's wallet;
+// funded is false for any other match, which a join enters as any command. It is a
+// function of its own so that the snapshot it reads is not in Handle's stack frame, under
+// which every command decides and folds.
+func (e *Engine) joinFunded(ctx context.Context, matchID string, j match.Join, meta Meta) (_ Ack, funded bool, _ error) {
+	snap, err := e.Match(ctx, matchID)
+	if err != nil || !match.Funded(snap.Rules, snap.State.Options) {
+		return Ack{}, false, nil
+	}
+	if err := CheckCommandID(meta.CommandID); err != nil {
+		return Ack{}, true, err
+	}
+	ack, err := e.fundedJoin(ctx, snap, j, meta)
+	return ack, true, err
 }
 
 // handle decides and appends; rules is given only when creating. The observer, if any,

@@ -184,22 +184,13 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 
 // Evolve applies an event.
 func (Rules) Evolve(st game.State, e game.Event) game.State {
+	// Each case that needs room on the stack is a function of its own, so that a move's
+	// descent into move generation carries no other case's locals.
 	switch e := e.(type) {
 	case GameStarted:
-		p, err := chess.ParseFEN(e.FEN)
-		if err != nil {
-			panic(fmt.Sprintf("classic: a stored GameStarted has a bad FEN: %v", err))
-		}
-		return withOutcome(State{Game: chess.NewGame(p), Clock: clock.Start(e.Clock, 2, e.At), extended: new(atomic.Bool)})
+		return startGame(e)
 	case MovePlayed:
-		s := st.(State)
-		s.Game, s.extended = playStored(s, e.UCI)
-		s = withOutcome(s)
-		s.Clock = s.Clock.Ended(e.Seat, clock.Stamp{At: e.At, LeftMs: e.LeftMs})
-		if s.Clock.On {
-			s.Left = &clockEntry{LeftMs: e.LeftMs, Before: s.Left}
-		}
-		return s
+		return playMove(st.(State), e)
 	case FlagFell:
 		s := st.(State)
 		s.Flag = &e
@@ -210,6 +201,26 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		return s
 	}
 	return st
+}
+
+// startGame is the state a GameStarted sets up.
+func startGame(e GameStarted) State {
+	p, err := chess.ParseFEN(e.FEN)
+	if err != nil {
+		panic(fmt.Sprintf("classic: a stored GameStarted has a bad FEN: %v", err))
+	}
+	return withOutcome(State{Game: chess.NewGame(p), Clock: clock.Start(e.Clock, 2, e.At), extended: new(atomic.Bool)})
+}
+
+// playMove is s after the stored move e.
+func playMove(s State, e MovePlayed) State {
+	s.Game, s.extended = playStored(s, e.UCI)
+	s = withOutcome(s)
+	s.Clock = s.Clock.Ended(e.Seat, clock.Stamp{At: e.At, LeftMs: e.LeftMs})
+	if s.Clock.On {
+		s.Left = &clockEntry{LeftMs: e.LeftMs, Before: s.Left}
+	}
+	return s
 }
 
 // Status: whose turn, and the outcome.
