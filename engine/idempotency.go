@@ -51,7 +51,7 @@ func fingerprintOf(cmd match.Command) (string, error) {
 // command, which fingerprintOf takes.
 func moveFingerprint(a match.Act) (fp string, ok bool) {
 	mv, isMove := a.Do.(game.Move)
-	if !isMove || a.Seat != nil || !plainJSON(a.PlayerID) || !plainJSON(mv.Notation) {
+	if !isMove || a.Seat != nil || !game.PlainJSON(a.PlayerID) || !game.PlainJSON(mv.Notation) {
 		return "", false
 	}
 	var buf [256]byte
@@ -62,19 +62,6 @@ func moveFingerprint(a match.Act) (fp string, ok bool) {
 	b = append(b, `"},"At":"0001-01-01T00:00:00Z"}`...)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16]), true
-}
-
-// plainJSON reports whether encoding/json writes s as it is between quotes: printable
-// ASCII but the characters it escapes (the quote, the backslash, and <, > and &, which
-// it escapes for HTML).
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return false
-		}
-	}
-	return true
 }
 
 // timeoutID is the command ID of the timeout of a match's deadline at the match's

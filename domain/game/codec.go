@@ -47,6 +47,27 @@ type FastDecoder interface {
 	DecodeFast(payload []byte) bool
 }
 
+// FastEncoder may be implemented by an event type the engine encodes for nearly every
+// command, such as a chess move. EncodeFast writes exactly the bytes encoding/json writes
+// for the value, or reports false, and Encode then uses encoding/json: stored payloads,
+// and so the hashes over them, are the same either way.
+type FastEncoder interface {
+	EncodeFast() ([]byte, bool)
+}
+
+// PlainJSON reports whether encoding/json writes s as it is between quotes: printable
+// ASCII but the characters it escapes (the quote, the backslash, and <, > and &, which it
+// escapes for HTML). A fast encoder writes such a string directly.
+func PlainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c > 0x7e, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}
+
 // Upcaster sets how payloads of older schema versions of typ become the current one.
 func (c *Codec) Upcaster(typ string, up func(schema int, payload []byte) ([]byte, error)) *Codec {
 	e, ok := c.types[typ]

@@ -121,7 +121,14 @@ func PublicEvents(es ...Event) []Emitted {
 }
 
 // Encode returns an event's stored payload.
-func Encode(e Event) ([]byte, error) { return json.Marshal(e) }
+func Encode(e Event) ([]byte, error) {
+	if fe, ok := e.(FastEncoder); ok {
+		if b, ok := fe.EncodeFast(); ok {
+			return b, nil
+		}
+	}
+	return json.Marshal(e)
+}
 
 // Withdrawing is implemented by a game that goes on when a seat resigns while several
 // teams are left (Sovereign Chess Royale): Withdraw returns the events that take the seat

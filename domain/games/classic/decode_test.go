@@ -74,3 +74,44 @@ func TestCodecFallsBackToEncodingJSON(t *testing.T) {
 	}
 	var _ game.FastDecoder = &MovePlayed{}
 }
+
+// The fast writer of MovePlayed must write what encoding/json writes, byte for byte, and
+// take every move the engine stamps (UTC, strings without escapes).
+func TestFastEncodeIsEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	paris := time.FixedZone("Paris", 3600)
+	strs := []string{"e2e4", "Nf3+", "4Q3/8/8/8/8/8/8/k1K5 b - - 0 1", "", "a\"b", `a\b`, "<", ">", "&", "é", "\t", "\x7f"}
+	fast := 0
+	for i := range 5000 {
+		mv := MovePlayed{Seat: rng.IntN(3) - 1, UCI: strs[rng.IntN(len(strs))], SAN: strs[rng.IntN(len(strs))],
+			Piece: rng.IntN(80) - 8, FEN: strs[rng.IntN(len(strs))]}
+		switch i % 4 {
+		case 1:
+			mv.At = time.Date(2026, 11, 30, 12, 0, 0, rng.IntN(1e9), time.UTC)
+			mv.LeftMs = rng.Int64N(600_000) - 1000
+		case 2:
+			mv.At = time.Date(2026, 11, 30, 12, 0, 0, rng.IntN(1e9), paris)
+		case 3:
+			mv.LeftMs = rng.Int64N(3) - 1
+		}
+		want, err := json.Marshal(mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := game.Encode(mv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("%+v: encoded %s, encoding/json writes %s", mv, got, want)
+		}
+		if _, ok := mv.EncodeFast(); ok {
+			fast++
+		}
+	}
+	stamped := MovePlayed{Seat: 1, UCI: "e7e8q", SAN: "e8=Q+", Piece: 20, FEN: "4Q3/8/8/8/8/8/8/k1K5 b - - 0 1",
+		At: time.Now().UTC().Truncate(time.Microsecond), LeftMs: 5}
+	if _, ok := stamped.EncodeFast(); !ok || fast < 50 {
+		t.Fatalf("the fast writer took %d of 5,000 moves, and refused a stamped one: %v", fast, !ok)
+	}
+}
