@@ -460,6 +460,42 @@ func TestClockRunsOutWithoutAMove(t *testing.T) {
 	if d.Match.Status != "FINISHED" || d.Match.Result.Reason != "timeout" || d.Match.Result.Winner == nil || *d.Match.Result.Winner != 1 {
 		t.Fatalf("White never moved in a 1.2 s game: %+v", d.Match)
 	}
+	// The flag fell at White's deadline, 1.2 s after its clock started, whenever the
+	// server's timer found it: the event says so, White's clock reads 0, and the PGN
+	// ends on time.
+	var f struct {
+		Match struct {
+			Events []struct {
+				Type string
+				At   time.Time
+				Data struct{ At time.Time }
+			}
+			Clock struct {
+				Seats   []struct{ Seat, RemainingMs int }
+				Running *int
+			}
+			Pgn string
+		}
+	}
+	srv.must(t, "", `query($m:ID!){match(id:$m){events{type at data} clock{seats{seat remainingMs} running} pgn}}`, map[string]any{"m": id}, &f)
+	var started, fell, found time.Time
+	for _, ev := range f.Match.Events {
+		switch ev.Type {
+		case "GameStarted":
+			started = ev.Data.At
+		case "FlagFell":
+			fell, found = ev.Data.At, ev.At
+		}
+	}
+	if started.IsZero() || !fell.Equal(started.Add(1200*time.Millisecond)) || found.Before(fell) {
+		t.Fatalf("White's clock started at %v, its flag fell at %v (recorded at %v): want the deadline %v", started, fell, found, started.Add(1200*time.Millisecond))
+	}
+	if k := f.Match.Clock; k.Running != nil || len(k.Seats) != 2 || k.Seats[0].RemainingMs != 0 || k.Seats[1].RemainingMs != 1200 {
+		t.Fatalf("the clock after White's flag: %+v", k)
+	}
+	if !strings.Contains(f.Match.Pgn, `[Termination "time forfeit"]`) || !strings.Contains(f.Match.Pgn, `[Result "0-1"]`) {
+		t.Fatalf("the PGN after White's flag:\n%s", f.Match.Pgn)
+	}
 }
 
 // TestOverNATS plays a game with the bus on NATS JetStream: the read side and a spectator

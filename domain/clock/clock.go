@@ -242,13 +242,20 @@ func (c Clock) Audit(seat int, st Stamp, endsTurn bool) error {
 	return nil
 }
 
-// FlagFell records that a seat's time ran out at At (the time of the late action or of
-// the timeout that found it), for the games that have no draw on time: what follows
-// (a loss, or a withdrawal from a game that goes on) is the game's.
+// FlagFell records that a seat's time ran out at At, for the games that have no draw on
+// time: what follows (a loss, or a withdrawal from a game that goes on) is the game's. At
+// is the seat's deadline, when the flag fell (Fell), not the later moment the late action
+// or the engine's timeout found it, which a loaded server may reach well after. Events
+// recorded before session 14 hold that later moment; they fold as they were recorded
+// (a Royale's next turn starts at their At), and AuditFlag takes both.
 type FlagFell struct {
 	Seat int       `json:"seat"`
 	At   time.Time `json:"at"`
 }
+
+// Fell is the FlagFell of seat, to act, once its deadline has passed (Flag): its flag
+// fell at the deadline.
+func (c Clock) Fell(seat int) FlagFell { return FlagFell{Seat: seat, At: c.Deadline(seat)} }
 
 // EventType names the event in the store.
 func (FlagFell) EventType() string { return "FlagFell" }

@@ -2,6 +2,7 @@ package classic
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
@@ -84,7 +85,12 @@ func (Rules) Audit(before game.State, e game.Event) error {
 		if !ok || s.Game == nil || !s.Clock.On {
 			return fmt.Errorf("FlagFell in a game without a clock")
 		}
-		if want := flagFell(s.Game.Position(), Seat(s.Game.Position().Turn())); e != want {
+		seat := Seat(s.Game.Position().Turn())
+		want := flagFell(s.Game.Position(), seat, s.Clock.Deadline(seat))
+		if e.At.IsZero() {
+			want.At = time.Time{} // schema 1, recorded without the flag's time
+		}
+		if !e.At.Equal(want.At) || e.Seat != want.Seat || e.Draw != want.Draw {
 			return fmt.Errorf("FlagFell %+v recorded, the position gives %+v", e, want)
 		}
 		return nil

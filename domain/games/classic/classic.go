@@ -59,7 +59,9 @@ var codec = func() *game.Codec {
 	game.Register[GameStarted](c, 1)
 	game.Register[MovePlayed](c, 1)
 	game.Register[DrawClaimed](c, 1)
-	game.Register[FlagFell](c, 1)
+	game.Register[FlagFell](c, flagSchema)
+	// Schema 1 had no at: its payload reads as schema 2's with none.
+	c.Upcaster(FlagFell{}.EventType(), func(_ int, payload []byte) ([]byte, error) { return payload, nil })
 	return c
 }()
 
@@ -152,7 +154,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	} else if fell {
 		// The flag fell before this action arrived, or the timeout found it: the game
 		// ends on time instead.
-		return game.PublicEvents(flagFell(pos, seat)), nil
+		return game.PublicEvents(flagFell(pos, seat, s.Clock.Deadline(seat))), nil
 	}
 	switch do := a.Do.(type) {
 	case game.Move:
@@ -193,6 +195,11 @@ func (Rules) Evolve(st game.State, e game.Event) game.State {
 		return playMove(st.(State), e)
 	case FlagFell:
 		s := st.(State)
+		if !e.At.IsZero() {
+			// The seat's time ran out at its deadline: its clock stops there, at 0.
+			s.Clock = s.Clock.Ended(e.Seat, clock.Stamp{At: e.At})
+		}
+		e.At = time.Time{} // the clock holds it; the flag is who fell, and the outcome
 		s.Flag = &e
 		return s
 	case DrawClaimed:

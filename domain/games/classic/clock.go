@@ -1,6 +1,8 @@
 package classic
 
 import (
+	"time"
+
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -17,22 +19,29 @@ import (
 type ClockSetup = clock.Setup
 
 // FlagFell ends the game on time (FIDE 6.9): the seat's time ran out. It is a draw when
-// the other side has no mating material left.
+// the other side has no mating material left. At (schema 2) is when the flag fell: the
+// seat's deadline, not the later moment the engine's timer or a late move found it. An
+// event of schema 1 has no At: it folds as it always did, the clock left as it was.
 type FlagFell struct {
-	Seat int  `json:"seat"`
-	Draw bool `json:"draw,omitempty"`
+	Seat int       `json:"seat"`
+	Draw bool      `json:"draw,omitempty"`
+	At   time.Time `json:"at,omitzero"`
 }
+
+// flagSchema is FlagFell's schema version: 2 added At; a payload of schema 1 reads as
+// one of schema 2 without it.
+const flagSchema = 2
 
 // EventType names the event in the store.
 func (FlagFell) EventType() string { return "FlagFell" }
 
-// flagFell decides the end on time of seat.
-func flagFell(pos chess.Position, seat int) FlagFell {
+// flagFell decides the end on time of seat, whose flag fell at at.
+func flagFell(pos chess.Position, seat int, at time.Time) FlagFell {
 	other := chess.Black
 	if seat == 1 {
 		other = chess.White
 	}
-	return FlagFell{Seat: seat, Draw: !canMate(pos, other)}
+	return FlagFell{Seat: seat, Draw: !canMate(pos, other), At: at}
 }
 
 // canMate is false when c has a bare king, or a king and one minor piece: no series of

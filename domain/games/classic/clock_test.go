@@ -1,6 +1,7 @@
 package classic
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -155,5 +156,64 @@ func TestClockEventsKeepTheirShape(t *testing.T) {
 		if err != nil || back.EventType() != tc.e.EventType() {
 			t.Errorf("%s read back as %+v, %v", tc.want, back, err)
 		}
+	}
+}
+
+// A flag falls at the deadline, whenever it is found: the engine's timeout may come late
+// under load, a late move later still. The event records the deadline (schema 2), the
+// flagged side's clock stops there at 0, and the audit holds the event to it. An event of
+// schema 1, recorded without the time, reads and folds as it always did: the clock as it
+// was at the start of the turn.
+func TestAFlagFallsAtItsDeadline(t *testing.T) {
+	st := clocked(t, "", "1+2")
+	st, _ = at(t, st, 0, noon.Add(10*time.Second), game.Move{Notation: "e4"})
+	deadline := noon.Add(70 * time.Second) // Black's: 60 s from White's move
+	for _, found := range []game.Action{
+		{Seat: game.System, At: deadline.Add(25 * time.Second), Do: game.Timeout{Deadline: deadline}}, // a late timer
+		{Seat: 1, At: deadline.Add(2 * time.Second), Do: game.Move{Notation: "e5"}},                   // a late move
+	} {
+		evs, err := Rules{}.Decide(st, found)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ff, ok := evs[0].Event.(FlagFell)
+		if !ok || ff != (FlagFell{Seat: 1, At: deadline}) {
+			t.Fatalf("found at %v: %+v, want Black's flag at its deadline %v", found.At, evs[0].Event, deadline)
+		}
+		if err := (Rules{}).Audit(st, ff); err != nil {
+			t.Fatalf("the flag at its deadline fails the audit: %v", err)
+		}
+		if err := (Rules{}).Audit(st, FlagFell{Seat: 1, At: found.At}); err == nil {
+			t.Fatalf("a flag recorded at %v, after its deadline, passed the audit", found.At)
+		}
+		stored, err := game.Encode(ff)
+		if want := `{"seat":1,"at":"2026-11-30T12:01:10Z"}`; err != nil || string(stored) != want {
+			t.Fatalf("stored as %s (%v), want %s", stored, err, want)
+		}
+		if s := (Rules{}).Events().Schema("FlagFell"); s != 2 {
+			t.Fatalf("FlagFell's schema is %d, want 2", s)
+		}
+		over := Rules{}.Evolve(st, ff).(State)
+		r, _ := over.Clock.Read(Rules{}.Status(over))
+		if r.Left[1] != 0 || r.Left[0] != 52*time.Second || r.Running != -1 || !over.Clock.TurnStart.Equal(deadline) {
+			t.Fatalf("the clock after the flag: %+v, turn start %v", r, over.Clock.TurnStart)
+		}
+		if s := (Rules{}).Status(over); !s.Over || s.Outcome.Reason != "timeout" || s.Outcome.Winners[0] != 0 {
+			t.Fatalf("after Black's flag: %+v", s)
+		}
+	}
+	// Schema 1: no time. It decodes, passes the audit, and folds to the state it always did.
+	old, err := Rules{}.Events().Decode("FlagFell", 1, []byte(`{"seat":1}`))
+	if err != nil || old != (FlagFell{Seat: 1}) {
+		t.Fatalf("a FlagFell of schema 1 reads as %+v, %v", old, err)
+	}
+	if err := (Rules{}).Audit(st, old); err != nil {
+		t.Fatalf("a FlagFell of schema 1 fails the audit: %v", err)
+	}
+	over := Rules{}.Evolve(st, old).(State)
+	want := st
+	want.Flag = &FlagFell{Seat: 1}
+	if !reflect.DeepEqual(over.Clock, st.Clock) || !reflect.DeepEqual(over.Flag, want.Flag) {
+		t.Fatalf("a FlagFell of schema 1 folds to clock %+v, flag %+v; want the clock as it was, %+v", over.Clock, over.Flag, st.Clock)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
-	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/visibility"
 )
@@ -53,7 +52,9 @@ func (t Table) decide(a game.Action) ([]game.Emitted, error) {
 	b := boardOf(a.Seat)
 	// A flag that fell on the other board ended the match first.
 	if o := t.Boards[1-b]; o.lateAt(a.At) {
-		return game.PublicEvents(clock.FlagFell{Seat: seatOn(1-b, o.toAct()), At: a.At}), nil
+		fell := o.Clock.Fell(o.toAct())
+		fell.Seat = seatOn(1-b, fell.Seat)
+		return game.PublicEvents(fell), nil
 	}
 	return t.decideOn(b, game.Action{Seat: localOf(a.Seat), At: a.At, Do: a.Do})
 }

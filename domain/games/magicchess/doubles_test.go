@@ -214,14 +214,14 @@ func TestAFlagOnOneBoardEndsTheMatch(t *testing.T) {
 		t.Fatalf("status %+v: seats 1 and 2 to act, until board B's deadline", st)
 	}
 	late, evs := dact(t, tb, 1, t0.Add(time.Minute+time.Second/2), game.Move{Notation: "e5"})
-	if f, ok := evs[0].Event.(clock.FlagFell); !ok || f.Seat != 2 {
-		t.Fatalf("seat 1's move after board B's deadline gives %+v, want seat 2's flag", evs)
+	if f, ok := evs[0].Event.(clock.FlagFell); !ok || f.Seat != 2 || !f.At.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("seat 1's move after board B's deadline gives %+v, want seat 2's flag at that deadline", evs)
 	}
 	if st := r.Status(late); !st.Over || st.Outcome.Reason != "timeout" || !slices.Equal(st.Outcome.Winners, []int{0, 3}) {
 		t.Fatalf("status %+v: team 0 wins on time", st)
 	}
-	timed, evs := dact(t, tb, game.System, t0.Add(time.Minute), game.Timeout{Deadline: t0.Add(time.Minute)})
-	if f, ok := evs[0].Event.(clock.FlagFell); !ok || f.Seat != 2 || !r.Status(timed).Over {
+	timed, evs := dact(t, tb, game.System, t0.Add(time.Minute+3*time.Second), game.Timeout{Deadline: t0.Add(time.Minute)})
+	if f, ok := evs[0].Event.(clock.FlagFell); !ok || f.Seat != 2 || !f.At.Equal(t0.Add(time.Minute)) || !r.Status(timed).Over {
 		t.Fatalf("the timeout gives %+v", evs)
 	}
 	drefused(t, tb, game.System, game.Timeout{Deadline: t0.Add(2 * time.Minute)}, game.Conflict)

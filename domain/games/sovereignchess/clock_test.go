@@ -146,34 +146,35 @@ func TestFlagTwoPlayers(t *testing.T) {
 	}
 	_, evs = timeoutAt(t, st, secs(70.5))
 	same(t, "the chooser's flag", evs, []game.Event{
-		clock.FlagFell{Seat: 0, At: secs(70.5)},
+		clock.FlagFell{Seat: 0, At: secs(70)}, // at its deadline, not when the timeout came
 		GameEnded{Reason: "timeout", Winners: []int{1}, Standings: []string{"lost", "won"}},
 	})
 }
 
 // Royale: a seat whose flag falls is out of the game as if it had withdrawn, and the
-// others play on, the next seat's clock started when the flag fell, to the last king.
+// others play on, the next seat's clock started when the flag fell (its deadline, however
+// late the timeout or the late move that finds it), to the last king.
 func TestRoyaleFlagsOneByOne(t *testing.T) {
 	// White at seat 2, Ash at seat 0, Slate at seat 3, Black at seat 1.
 	st := onClock(t, royaleStart(t), time.Minute, 0)
 	turn(t, st, 2, secs(60))
 	st, evs := timeoutAt(t, st, secs(60.2))
-	same(t, "White's flag", evs, []game.Event{clock.FlagFell{Seat: 2, At: secs(60.2)}, PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1", At: secs(60.2)}})
+	same(t, "White's flag", evs, []game.Event{clock.FlagFell{Seat: 2, At: secs(60)}, PlayerWithdrew{Seat: 2, Colour: "white", Square: "i1", At: secs(60)}})
 	same(t, "the white king", strings.Contains(r.Board(st).FEN, "wk"), false)
 	if r.Withdraw(st, 2, secs(61)) != nil {
 		t.Errorf("a seat out on time withdraws again")
 	}
-	turn(t, st, 0, secs(120.2))
+	turn(t, st, 0, secs(120))
 	st, evs = actAt(t, st, 0, secs(70), game.Move{Notation: r.Board(st).LegalMoves[0]})
-	same(t, "Ash's time", evs[0].(MovePlayed).Stamp, clock.Stamp{At: secs(70), LeftMs: 50_200})
+	same(t, "Ash's time", evs[0].(MovePlayed).Stamp, clock.Stamp{At: secs(70), LeftMs: 50_000})
 	turn(t, st, 3, secs(130))
 	st, evs = actAt(t, st, 3, secs(131), game.Move{Notation: r.Board(st).LegalMoves[0]})
-	same(t, "Slate's late move", evs, []game.Event{clock.FlagFell{Seat: 3, At: secs(131)}, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8", At: secs(131)}})
-	turn(t, st, 1, secs(191))
+	same(t, "Slate's late move", evs, []game.Event{clock.FlagFell{Seat: 3, At: secs(130)}, PlayerWithdrew{Seat: 3, Colour: "slate", Square: "p8", At: secs(130)}})
+	turn(t, st, 1, secs(190))
 	st, evs = timeoutAt(t, st, secs(191))
 	same(t, "Black's flag", evs, []game.Event{
-		clock.FlagFell{Seat: 1, At: secs(191)},
-		PlayerWithdrew{Seat: 1, Colour: "black", Square: "h16", At: secs(191)},
+		clock.FlagFell{Seat: 1, At: secs(190)},
+		PlayerWithdrew{Seat: 1, Colour: "black", Square: "h16", At: secs(190)},
 		GameEnded{Reason: "last king standing", Winners: []int{0}, Standings: []string{"won", "lost", "lost", "lost"}},
 	})
 	same(t, "status", r.Status(st).Outcome, game.Outcome{Winners: []int{0}, Reason: "last king standing"})

@@ -295,7 +295,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if fell, err := s.Clock.Flag(toAct[0], a); err != nil {
 		return nil, err
 	} else if fell {
-		return s.record(clock.FlagFell{Seat: toAct[0], At: a.At}), nil
+		return s.record(s.Clock.Fell(toAct[0])), nil
 	}
 	e, err := s.decide(a.Seat, a.Do, s.Clock.Stamp(a.Seat, a.At, true))
 	if err != nil {
@@ -541,7 +541,8 @@ func (s State) apply(e game.Event) State {
 		s.Clock = s.Clock.Ended(e.Seat, e.Stamp)
 		s.pending = s.aftermath(nil, sovereign.Move{})
 	case clock.FlagFell:
-		// The seat's time is spent; the next turn starts when the flag was found fallen.
+		// The seat's time is spent; the next turn starts when the flag fell (its deadline;
+		// in events recorded before session 14, when the flag was found fallen).
 		s.Clock = s.Clock.Ended(e.Seat, clock.Stamp{At: e.At})
 		if s.Mode != Royale {
 			s.pending = []game.Event{timeout(e.Seat)}

@@ -193,7 +193,7 @@ func TestFlagFallsOnALateAction(t *testing.T) {
 	s = timed(t, table(t, bareKings, holding(), holding("teleport", "wall")), "0.5+0")
 	s, _ = actAt(t, s, secs(10), game.Move{Notation: "Kd2"})
 	over, evs = actAt(t, s, secs(45), cards.PlayCard{Card: "wall", Slot: -1, Targets: at("e2")})
-	if evs[0].Event != (clock.FlagFell{Seat: 1, At: secs(45)}) || !slices.Equal(Rules{}.Status(over).Outcome.Winners, []int{0}) {
+	if evs[0].Event != (clock.FlagFell{Seat: 1, At: secs(40)}) || !slices.Equal(Rules{}.Status(over).Outcome.Winners, []int{0}) { // at its deadline
 		t.Fatalf("Black's late card: %+v", evs)
 	}
 	if hand(over, 1)[1] != "wall" {
@@ -220,7 +220,7 @@ func TestTimeoutWithNobodyActing(t *testing.T) {
 		}
 	}
 	over, evs := actAt(t, s, secs(60.01), game.Timeout{Deadline: secs(60)})
-	if evs[0].Event != (clock.FlagFell{Seat: 0, At: secs(60.01)}) || (Rules{}).Status(over).Outcome.Reason != "timeout" {
+	if evs[0].Event != (clock.FlagFell{Seat: 0, At: secs(60)}) || (Rules{}).Status(over).Outcome.Reason != "timeout" { // at the deadline
 		t.Fatalf("the timeout in the middle of White's turn: %+v", evs)
 	}
 }

@@ -116,7 +116,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 	if fell, err := s.Clock.Flag(seat, a); err != nil {
 		return nil, err
 	} else if fell {
-		return game.PublicEvents(clock.FlagFell{Seat: seat, At: a.At}), nil
+		return game.PublicEvents(s.Clock.Fell(seat)), nil
 	}
 	var evs []game.Emitted
 	var after State
