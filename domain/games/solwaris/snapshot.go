@@ -279,7 +279,7 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 	s := State{Key: []byte(rd.String()), Fairness: fairness.Version(rd.Small(int(fairness.Current))), cat: r.Catalog}
 	s.Purses = make([]int64, rd.Count(1))
 	for i := range s.Purses {
-		if s.Purses[i] = rd.Int(); s.Purses[i] < 0 || s.Purses[i] > MaxBid {
+		if s.Purses[i] = rd.Int(); s.Purses[i] < 0 { // the engine caps it at MaxCharge, the game does not count on it
 			rd.Fail("a purse of %d", s.Purses[i])
 		}
 	}
@@ -335,8 +335,10 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 		}
 	}
 	s.Auction = Auction{Designated: sr.team(s), ToBid: sr.team(s), Leader: sr.index(maxSeats), Bidder: sr.index(seats), Price: rd.Int(), Closed: rd.Bool(), Payer: sr.index(seats)}
-	if a := s.Auction; a.Price < 0 || a.Price > MaxBid || a.Price%BidStep != 0 || a.Leader >= 0 && !slices.Contains(s.Teams, a.Leader) ||
-		a.Bidder >= 0 && s.Teams[a.Bidder] != a.Leader || a.Payer >= 0 && a.Payer != a.Bidder {
+	// A price is what the last bid reached, within the bidder's purse; none without a bid.
+	if a := s.Auction; a.Price < 0 || a.Price%BidStep != 0 || a.Leader >= 0 && !slices.Contains(s.Teams, a.Leader) ||
+		a.Bidder >= 0 && (s.Teams[a.Bidder] != a.Leader || a.Price > s.Purses[a.Bidder]) || a.Bidder < 0 && a.Price != 0 ||
+		a.Payer >= 0 && a.Payer != a.Bidder {
 		rd.Fail("the auction %+v", a)
 	}
 	s.First, s.Actor, s.Turn = sr.team(s), int(rd.Int()), rd.Small(MaxTurns)

@@ -251,7 +251,13 @@ func TestStoredStateRefusals(t *testing.T) {
 		"a foreign variant":     func(s *State) { s.Grimoires[0].Variants = []string{"taille"} },
 		"a summon of nobody":    func(s *State) { s.Fighters = append(s.Fighters, Fighter{Summoner: 7, Entity: "banniere"}) },
 		"a price off the steps": func(s *State) { s.Auction.Price = 150 },
-		"a purse past the most": func(s *State) { s.Purses[0] = MaxBid + 1 },
+		"a negative purse":      func(s *State) { s.Purses[0] = -BidStep },
+		"a price of no bid": func(s *State) {
+			s.Auction = Auction{Designated: 0, ToBid: 1, Leader: -1, Bidder: -1, Payer: -1, Price: BidStep, Closed: true}
+		},
+		"a price past the purse": func(s *State) {
+			s.Auction = Auction{Designated: 0, ToBid: 0, Leader: 1, Bidder: 1, Payer: 1, Price: s.Purses[1] + BidStep, Closed: true}
+		},
 		"a seat of no team":     func(s *State) { s.Teams[1] = 5 },
 		"a winner of no seat":   func(s *State) { s.Winners = []int{5} },
 		"a placement elsewhere": func(s *State) { s.Placed[0] = s.Placed[1] },
