@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -91,6 +90,9 @@ type Store struct {
 	queue    *groupcommit.Queue
 	notifier *eventstore.Notifier
 	closed   atomic.Bool
+	// copyBuf holds the last batch's COPY stream, reused by the next: only commit, which
+	// the queue runs one batch at a time, touches it.
+	copyBuf []byte
 
 	stopListening context.CancelFunc
 	listening     chan struct{} // closed when the listener has stopped
@@ -229,10 +231,11 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 	if len(m.Rows) > 0 {
 		// COPY takes the rows faster than an INSERT; it costs a round trip of its own,
 		// which a batch large enough to matter makes up for many times over.
-		if _, err := conn.CopyFrom(ctx, pgx.Identifier{"events"}, columnNames, pgx.CopyFromSlice(len(m.Rows), func(i int) ([]any, error) {
-			return sqlstore.Args(m.Rows[i]), nil
-		})); err != nil {
-			return fmt.Errorf("insert events: %w", err)
+		if s.copyBuf, err = copyRows(ctx, conn, s.copyBuf, m.Rows); err != nil {
+			return err
+		}
+		if cap(s.copyBuf) > maxKeptCopyBuf {
+			s.copyBuf = nil // a rare batch of large payloads: do not hold its memory
 		}
 		// Signed in the transaction that stores it: a signed head never names an event
 		// that did not commit, and every acknowledged event is covered by one.
@@ -335,8 +338,9 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 	return m, br.Close()
 }
 
-// columnNames are sqlstore.Columns, for COPY.
-var columnNames = strings.Split(strings.ReplaceAll(sqlstore.Columns, " ", ""), ",")
+// maxKeptCopyBuf bounds the COPY buffer kept between batches (a full batch of moves
+// takes about 200 KB).
+const maxKeptCopyBuf = 4 << 20
 
 // collect scans rows of sqlstore.Columns.
 func collect(rows pgx.Rows) ([]eventstore.Event, error) {
