@@ -1,36 +1,76 @@
 package magicchess
 
 import (
+	"encoding/hex"
 	"strconv"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
 	"github.com/arbiter-games/arbiter/domain/clock"
+	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/game/stateform"
 )
 
-// The stored form of a one-board State (game.Snapshotting; docs/games/magic-chess.md,
-// "Stored state"): the state field by field, the position as its FEN with its pieces'
-// IDs, and an open reaction window with the state before the move that opened it (which
-// Rewind restores). A doubles Table is not stored: EncodeState refuses it, and its match
-// is folded from its events. The form names the rules version it was folded under, and
-// only those rules read it back.
-const stateVersion = 1
+// The stored form of a match's state (game.Snapshotting; docs/games/magic-chess.md,
+// "Stored state"): the rules version it was folded under (only those rules read it back),
+// how many boards, then the state field by field. A board is its position as its FEN with
+// its pieces' IDs, every field of State, and an open reaction window with the state before
+// the move that opened it (which Rewind restores). A doubles Table adds what joins its two
+// boards: the planning, the table's deck and its reshuffles' key, the signals of each
+// team, the pieces waiting to pass, the table's record. What is read back is checked
+// against the invariants of a state the rules can reach (snapshot_check.go), so that a
+// form with a valid checksum but forged fields is refused rather than played.
+//
+// Format 1 stored one-board states only; format 2 adds the count of boards. A form of
+// format 1 is refused as any other unknown format, and its match is folded from its events.
+const stateVersion = 2
 
 var _ game.Snapshotting = Rules{}
 
-// EncodeState writes a one-board State in the stored form.
+// EncodeState writes a one-board State or a doubles Table in the stored form.
 func (r Rules) EncodeState(st game.State) ([]byte, error) {
-	s, ok := st.(State)
-	if !ok || !s.started {
-		return nil, game.Reject(game.BadInput, "Ajedrez Mágico: no one-board game state to store (%T); a doubles table is folded from its events", st)
+	var (
+		w      *stateform.Writer
+		stored = func(old bool) error {
+			if old != r.before("magic-2026.3") {
+				return game.Reject(game.BadInput, "Ajedrez Mágico: a state of other rules than %s", r.Info().RulesVersion)
+			}
+			w = stateform.New(stateVersion, ID)
+			w.String(r.Info().RulesVersion)
+			return nil
+		}
+	)
+	switch s := st.(type) {
+	case State:
+		if !s.started {
+			break
+		}
+		if err := stored(s.oldGrants); err != nil {
+			return nil, err
+		}
+		w.Uint(1)
+		writeBoard(w, s)
+		return w.Bytes(), nil
+	case Table:
+		if !s.started {
+			break
+		}
+		if s.version != r.Info().RulesVersion {
+			return nil, game.Reject(game.BadInput, "Ajedrez Mágico: a doubles table of rules %s, not %s", s.version, r.Info().RulesVersion)
+		}
+		if err := stored(s.Boards[0].oldGrants); err != nil {
+			return nil, err
+		}
+		w.Uint(2)
+		writeTable(w, s)
+		return w.Bytes(), nil
 	}
-	if s.oldGrants != r.before("magic-2026.3") {
-		return nil, game.Reject(game.BadInput, "Ajedrez Mágico: a state of other rules than %s", r.Info().RulesVersion)
-	}
-	w := stateform.New(stateVersion, ID)
-	w.String(r.Info().RulesVersion)
+	return nil, game.Reject(game.BadInput, "Ajedrez Mágico: no game state to store (%T)", st)
+}
+
+// writeBoard writes a board: its state, then its window open and its window opening.
+func writeBoard(w *stateform.Writer, s State) {
 	writeState(w, s)
 	w.Bool(s.Window != nil)
 	if s.Window != nil {
@@ -40,7 +80,40 @@ func (r Rules) EncodeState(st game.State) ([]byte, error) {
 	if s.opening != nil {
 		writeWindow(w, s.opening)
 	}
-	return w.Bytes(), nil
+}
+
+// writeTable writes what a doubles table adds to its boards, then the boards. Its rules
+// version is the form's.
+func writeTable(w *stateform.Writer, t Table) {
+	w.String(t.Phase)
+	w.Time(t.PlanEnds)
+	w.Time(t.PlanEnded)
+	for _, d := range t.Done {
+		w.Bool(d)
+	}
+	writeStrings(w, t.Deck)
+	w.Uint(uint64(t.Shuffles))
+	for _, team := range t.Signals {
+		w.Uint(uint64(len(team)))
+		for _, sig := range team {
+			w.Uint(uint64(sig.Seat))
+			w.String(sig.Signal)
+		}
+	}
+	writeStrings(w, t.Passing[:])
+	writeStrings(w, t.Record)
+	w.Uint(uint64(len(t.Players)))
+	for _, seat := range t.Players {
+		w.Uint(uint64(seat))
+	}
+	w.Uint(uint64(t.conceded))
+	writeStrings(w, t.shuffled)
+	w.String(hex.EncodeToString(t.key))
+	w.Uint(uint64(t.procedure))
+	w.Bool(t.key != nil)
+	for _, b := range t.Boards {
+		writeBoard(w, b)
+	}
 }
 
 // writeState writes every field of s but its windows (EncodeState writes those: the
@@ -150,15 +223,46 @@ func writeStrings(w *stateform.Writer, xs []string) {
 	}
 }
 
-// DecodeState reads a one-board State from its stored form under the rules version r
-// plays; a state of another version, and anything that is not a state of this format,
-// is refused with an error wrapping game.ErrStateFormat.
+// DecodeState reads a one-board State or a doubles Table from its stored form under the
+// rules version r plays. A state of another version, anything that is not a state of this
+// format, and a form whose fields make a state the rules cannot reach (snapshot_check.go)
+// are refused with an error wrapping game.ErrStateFormat.
 func (r Rules) DecodeState(b []byte) (game.State, error) {
 	rd, err := stateform.Open(b, stateVersion, ID)
 	if err != nil {
 		return nil, err
 	}
 	version := rd.String()
+	var st game.State
+	switch boards := rd.Small(2); boards {
+	case 1:
+		st = readBoard(rd)
+	case 2:
+		st = readTable(rd, version)
+	default:
+		rd.Fail("a match of %d boards", boards)
+	}
+	if err := rd.Err(ID); err != nil {
+		return nil, err
+	}
+	if version != r.Info().RulesVersion {
+		return nil, &stateform.Error{Game: ID, Reason: "a state of rules " + strconv.Quote(version) + ", read by rules " + r.Info().RulesVersion}
+	}
+	var why string
+	switch s := st.(type) {
+	case State:
+		why = r.checkState(s)
+	case Table:
+		why = r.checkTable(s)
+	}
+	if why != "" {
+		return nil, &stateform.Error{Game: ID, Reason: "not a state the rules reach: " + why}
+	}
+	return st, nil
+}
+
+// readBoard reads what writeBoard wrote.
+func readBoard(rd *stateform.Reader) State {
 	s := readState(rd)
 	if rd.Bool() {
 		s.Window = readWindow(rd)
@@ -166,13 +270,56 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 	if rd.Bool() {
 		s.opening = readWindow(rd)
 	}
-	if err := rd.Err(ID); err != nil {
-		return nil, err
+	return s
+}
+
+// readTable reads what writeTable wrote, the table of rules version.
+func readTable(rd *stateform.Reader, version string) Table {
+	t := Table{Phase: rd.String(), PlanEnds: rd.Time(), PlanEnded: rd.Time(), version: version, started: true}
+	for i := range t.Done {
+		t.Done[i] = rd.Bool()
 	}
-	if version != r.Info().RulesVersion || s.oldGrants != r.before("magic-2026.3") {
-		return nil, &stateform.Error{Game: ID, Reason: "a state of rules " + strconv.Quote(version) + ", read by rules " + r.Info().RulesVersion}
+	t.Deck = readStrings(rd)
+	t.Shuffles = int(rd.Small(1 << 20))
+	for team := range t.Signals {
+		if n := rd.Count(2); n > 0 {
+			t.Signals[team] = make([]Signal, n)
+			for i := range t.Signals[team] {
+				t.Signals[team][i] = Signal{Seat: rd.Small(DoublesSeats - 1), Signal: rd.String()}
+			}
+		}
 	}
-	return s, nil
+	if passing := readStrings(rd); len(passing) == len(t.Passing) {
+		copy(t.Passing[:], passing)
+	} else {
+		rd.Fail("%d boards passing pieces, not 2", len(passing))
+	}
+	t.Record = readStrings(rd)
+	if n := rd.Count(1); n > 0 {
+		t.Players = make([]int, n)
+		for i := range t.Players {
+			t.Players[i] = rd.Small(DoublesSeats - 1)
+		}
+	}
+	t.conceded = rd.Small(DoublesSeats)
+	t.shuffled = readStrings(rd)
+	key, err := hex.DecodeString(rd.String())
+	if err != nil {
+		rd.Fail("the reshuffles' key is not hexadecimal")
+	}
+	t.procedure = fairness.Version(rd.Small(int(fairness.Current)))
+	if rd.Bool() {
+		t.key = key
+		if t.key == nil {
+			t.key = []byte{}
+		}
+	} else if len(key) > 0 {
+		rd.Fail("a reshuffles' key said to be absent")
+	}
+	for b := range t.Boards {
+		t.Boards[b] = readBoard(rd)
+	}
+	return t
 }
 
 // readState reads what writeState wrote.
@@ -272,4 +419,5 @@ func readStrings(rd *stateform.Reader) []string {
 
 func pieceID(rd *stateform.Reader) chess.PieceID { return chess.PieceID(rd.Small(0xffff)) }
 
-func square(rd *stateform.Reader) chess.Square { return chess.Square(rd.Small(63)) }
+// square reads a square, or chess.NoSquare: where a drop came from.
+func square(rd *stateform.Reader) chess.Square { return chess.Square(rd.Small(int(chess.NoSquare))) }

@@ -40,14 +40,7 @@ func TestStoredStates(t *testing.T) {
 	for seed := range uint64(len(kinds)) {
 		k := kinds[seed]
 		t.Run(fmt.Sprint(seed, k.version, k.opts), func(t *testing.T) {
-			r := Rules{}
-			if k.version != "" {
-				old, ok := Rules{}.Under(k.version)
-				if !ok {
-					t.Fatalf("no rules %s", k.version)
-				}
-				r = old.(Rules)
-			}
+			r := rulesOf(t, k.version)
 			m := storedMatch(t, r, k.opts, seed, 80)
 			viewers := []game.Viewpoint{{}, {Over: true}, {Seats: []int{0}, Teams: []int{0}}, {Seats: []int{1}, Teams: []int{1}}}
 			gametest.Snapshots(t, r, m, viewers, func(st game.State) []game.Action { return probes(r, st) })
@@ -60,15 +53,7 @@ func TestStoredStates(t *testing.T) {
 // now and then, the deadline passes.
 func storedMatch(t testing.TB, r Rules, opts game.Options, seed uint64, actions int) gametest.Folded {
 	rng := rand.New(rand.NewPCG(seed, 0xface))
-	opening, err := r.Setup(game.Setup{Plan: game.Plan{Seats: 2, Teams: []int{0, 1}}, Options: opts, Seed: fmt.Appendf(nil, "stored %d", seed), At: t0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m gametest.Folded
-	var st game.State
-	for _, e := range opening {
-		st = m.Add(r, e.Event)
-	}
+	m, st := setUp(t, r, game.Setup{Plan: game.Plan{Seats: 2, Teams: []int{0, 1}}, Options: opts, Seed: fmt.Appendf(nil, "stored %d", seed), At: t0})
 	now := t0
 	for range actions {
 		status := r.Status(st)
@@ -89,20 +74,7 @@ func storedMatch(t testing.TB, r Rules, opts game.Options, seed uint64, actions 
 		case len(plays) == 0:
 			t.Fatalf("seed %d: nobody may act and no deadline is set: %+v", seed, status)
 		default:
-			p := plays[rng.IntN(len(plays))]
-			var cardPlays []game.Play
-			for _, q := range plays {
-				if q.Kind == game.KindCard {
-					cardPlays = append(cardPlays, q)
-				}
-			}
-			if len(cardPlays) > 0 && rng.IntN(3) > 0 {
-				p = cardPlays[rng.IntN(len(cardPlays))]
-			}
-			if !status.Deadline.IsZero() && !now.Before(status.Deadline) {
-				now = status.Deadline.Add(-time.Millisecond)
-			}
-			a = game.Action{Seat: p.Seat, At: now, Do: p.Do}
+			a = timedPlay(rng, plays, status, &now)
 		}
 		evs, err := r.Decide(st, a)
 		if err != nil {
@@ -113,6 +85,39 @@ func storedMatch(t testing.TB, r Rules, opts game.Options, seed uint64, actions 
 		}
 	}
 	return m
+}
+
+// setUp is the match g sets up, folded: its events and states, and its last state.
+func setUp(t testing.TB, r Rules, g game.Setup) (gametest.Folded, game.State) {
+	opening, err := r.Setup(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m gametest.Folded
+	var st game.State
+	for _, e := range opening {
+		st = m.Add(r, e.Event)
+	}
+	return m, st
+}
+
+// timedPlay is one of plays, a card two times in three when there is one, played at
+// now, or just before the status's deadline if now has reached it.
+func timedPlay(rng *rand.Rand, plays []game.Play, status game.Status, now *time.Time) game.Action {
+	p := plays[rng.IntN(len(plays))]
+	var cardPlays []game.Play
+	for _, q := range plays {
+		if q.Kind == game.KindCard {
+			cardPlays = append(cardPlays, q)
+		}
+	}
+	if len(cardPlays) > 0 && rng.IntN(3) > 0 {
+		p = cardPlays[rng.IntN(len(cardPlays))]
+	}
+	if !status.Deadline.IsZero() && !now.Before(status.Deadline) {
+		*now = status.Deadline.Add(-time.Millisecond)
+	}
+	return game.Action{Seat: p.Seat, At: *now, Do: p.Do}
 }
 
 func maxTime(a, b time.Time) time.Time {
@@ -149,21 +154,32 @@ func probes(r Rules, st game.State) []game.Action {
 }
 
 // TestStoredStateVersions: a state is read back only by the rules version it was written
-// under; a doubles table is not stored; bytes that are not a one-board state of this
-// format are refused with an error wrapping game.ErrStateFormat.
+// under, a board's or a table's alike; a table of other rules is not written; bytes that
+// are not a state of this format are refused with an error wrapping game.ErrStateFormat.
 func TestStoredStateVersions(t *testing.T) {
 	m := storedMatch(t, Rules{}, game.Options{"mode": Advanced}, 5, 30)
 	b, err := Rules{}.EncodeState(m.States[len(m.States)-1])
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs := Rules{}.Versions()
-	old, _ := Rules{}.Under(vs[0])
-	if _, err := old.(Rules).DecodeState(b); !errors.Is(err, game.ErrStateFormat) {
-		t.Errorf("%s read a %s state: %v", vs[0], RulesVersion, err)
+	d := storedTable(t, Rules{}, doublesKinds[1].opts, 5, 30)
+	tb, err := Rules{}.EncodeState(d.States[len(d.States)-1])
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := (Rules{}).EncodeState(Table{started: true}); err == nil {
-		t.Error("a doubles table was stored")
+	for _, v := range (Rules{}).Versions() {
+		old, _ := Rules{}.Under(v)
+		for name, form := range map[string][]byte{"board": b, "table": tb} {
+			if _, err := old.(Rules).DecodeState(form); !errors.Is(err, game.ErrStateFormat) {
+				t.Errorf("%s read a %s %s state: %v", v, RulesVersion, name, err)
+			}
+		}
+		if _, err := old.(Rules).EncodeState(d.States[len(d.States)-1]); err == nil {
+			t.Errorf("%s wrote a %s table", v, RulesVersion)
+		}
+	}
+	if _, err := (Rules{}).EncodeState(Table{}); err == nil {
+		t.Error("a table not started was stored")
 	}
 	other := bytes.Clone(b)
 	other[0]++
@@ -178,11 +194,12 @@ func TestStoredStateVersions(t *testing.T) {
 }
 
 // FuzzDecodeState: no bytes make DecodeState panic (the checksum is set right on the
-// fuzzer's bytes, so that the fields behind it are fuzzed too), and what reads back
-// writes and reads back again.
+// fuzzer's bytes, so that the fields behind it are fuzzed too), what reads back writes and
+// reads back again, and its Status and every seat's View are shown without a panic. The
+// seeds are states of one-board and doubles matches, and the forms kept in
+// testdata/fuzz/FuzzDecodeState.
 func FuzzDecodeState(f *testing.F) {
-	for seed, k := range snapshotKinds {
-		m := storedMatch(f, Rules{}, k.opts, uint64(seed), 25)
+	add := func(m gametest.Folded) {
 		for _, st := range []game.State{m.States[0], m.States[len(m.States)/2], m.States[len(m.States)-1]} {
 			b, err := Rules{}.EncodeState(st)
 			if err != nil {
@@ -191,20 +208,35 @@ func FuzzDecodeState(f *testing.F) {
 			f.Add(b[:len(b)-4])
 		}
 	}
+	for seed, k := range snapshotKinds {
+		add(storedMatch(f, Rules{}, k.opts, uint64(seed), 25))
+	}
+	for seed, k := range doublesKinds[:4] {
+		add(storedTable(f, Rules{}, k.opts, uint64(seed), 40))
+	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		st, err := Rules{}.DecodeState(stateform.Seal(bytes.Clone(body)))
+		r := Rules{}
+		st, err := r.DecodeState(stateform.Seal(bytes.Clone(body)))
 		if err != nil {
 			if !errors.Is(err, game.ErrStateFormat) {
 				t.Fatalf("%v does not wrap game.ErrStateFormat", err)
 			}
 			return
 		}
-		again, err := Rules{}.EncodeState(st)
+		again, err := r.EncodeState(st)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := (Rules{}).DecodeState(again); err != nil {
+		if _, err := r.DecodeState(again); err != nil {
 			t.Fatalf("a state read back does not read back again: %v", err)
+		}
+		r.Status(st)
+		for seat := -1; seat < DoublesSeats; seat++ {
+			p := game.Viewpoint{}
+			if seat >= 0 {
+				p = game.Viewpoint{Seats: []int{seat}, Teams: []int{doublesTeams[seat]}}
+			}
+			r.View(st, p).Plays()
 		}
 	})
 }
