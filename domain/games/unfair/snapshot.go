@@ -135,8 +135,9 @@ func writeCards(w *stateform.Writer, ref map[string]uint64, cs []string) {
 }
 
 // DecodeState reads a State from its stored form under the rules version r plays; a
-// state of another version, and anything that is not a state of this format, is refused
-// with an error wrapping game.ErrStateFormat.
+// state of another version, anything that is not a state of this format, and a form whose
+// fields make a state the rules cannot reach (State.check) are refused with an error
+// wrapping game.ErrStateFormat.
 func (r Rules) DecodeState(b []byte) (game.State, error) {
 	rd, err := stateform.Open(b, stateVersion, ID)
 	if err != nil {
@@ -226,6 +227,9 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 	}
 	if version != r.Info().RulesVersion {
 		return nil, &stateform.Error{Game: ID, Reason: "a state of rules " + strconv.Quote(version) + ", read by rules " + r.Info().RulesVersion}
+	}
+	if why := s.check(); why != "" {
+		return nil, &stateform.Error{Game: ID, Reason: "not a state the rules reach: " + why}
 	}
 	for _, p := range pending {
 		if !codec.Knows(p[0]) || p[0] == (GameStarted{}).EventType() {

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
+	"github.com/arbiter-games/arbiter/domain/clock"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/game/gametest"
 	"github.com/arbiter-games/arbiter/domain/game/stateform"
@@ -131,6 +133,45 @@ func TestStoredStateVersions(t *testing.T) {
 	} {
 		if _, err := (Rules{}).DecodeState(in); !errors.Is(err, game.ErrStateFormat) {
 			t.Errorf("%s: %v, want an error wrapping game.ErrStateFormat", name, err)
+		}
+	}
+}
+
+// TestForgedStatesAreRefused: a stored form whose checksum is right but whose fields make
+// a state the rules cannot reach is refused with an error wrapping game.ErrStateFormat.
+// EncodeState writes what it is given, so each forgery is a state of a real game changed
+// in one field, written by the game's own writer.
+func TestForgedStatesAreRefused(t *testing.T) {
+	m := storedMatch(t, Rules{}, 3, "", 40)
+	var base State
+	for _, st := range m.States {
+		if s := st.(State); len(s.Sides[0].Played) > 0 && len(s.Sides[1].Deck) > 0 && len(s.Record) > 0 {
+			base = s
+			break
+		}
+	}
+	if len(base.Record) == 0 {
+		t.Fatal("no state to forge in the game")
+	}
+	for name, forge := range map[string]func(s *State){
+		"a card twice":   func(s *State) { s.Sides[1].Discard = with(s.Sides[1].Discard, s.Sides[1].Deck[0]) },
+		"a card gone":    func(s *State) { s.Sides[1].Deck = s.Sides[1].Deck[1:] },
+		"a card swapped": func(s *State) { s.Sides[0].Deck = with(s.Sides[0].Deck[1:], s.Sides[0].Played[0]) },
+		"a card played that was never discarded": func(s *State) {
+			s.Sides[0].Played = with(s.Sides[0].Played, s.Sides[0].Deck[0])
+		},
+		"moves due without a card": func(s *State) { s.Turn = Turn{MovesDue: 2} },
+		"a record without players": func(s *State) { s.Players = nil },
+		"a flag without a clock":   func(s *State) { s.Flag = &clock.FlagFell{Seat: 0} },
+	} {
+		s := base
+		forge(&s)
+		b, err := Rules{}.EncodeState(s)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := (Rules{}).DecodeState(b); !errors.Is(err, game.ErrStateFormat) || !strings.Contains(err.Error(), "not a state the rules reach") {
+			t.Errorf("%s: read back with %v", name, err)
 		}
 	}
 }
