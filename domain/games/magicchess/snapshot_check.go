@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
@@ -150,37 +151,50 @@ func checkPosition(p chess.Position, doubles bool) string {
 
 // checkNames checks that every card s names is a card of its mode's deck.
 func (s *State) checkNames() string {
-	deck := deckOf(s.Mode)
+	deck := deckIndex()[s.Mode]
 	known := func(cs ...string) bool {
 		for _, c := range cs {
-			if c != "" && !slices.Contains(deck, c) {
+			if _, ok := deck[c]; c != "" && !ok {
 				return false
 			}
 		}
 		return true
 	}
-	named := slices.Concat(s.Hands[0], s.Hands[1], s.Played[0], s.Played[1], s.Deck, s.Discard, s.shuffled, s.expired,
-		[]string{s.Turn.Card, s.Turn.Close})
+	ok := known(s.Hands[0]...) && known(s.Hands[1]...) && known(s.Played[0]...) && known(s.Played[1]...) &&
+		known(s.Deck...) && known(s.Discard...) && known(s.shuffled...) && known(s.expired...) && known(s.Turn.Card, s.Turn.Close)
 	for _, l := range s.Laid {
-		named = append(named, l.Card)
+		ok = ok && known(l.Card)
 	}
 	for _, l := range s.Lasting {
 		if l.Card == "" || l.Effect == "" {
 			return "a lasting card without its card"
 		}
-		named = append(named, l.Card, l.Effect)
+		ok = ok && known(l.Card, l.Effect)
 	}
 	if s.Held != nil {
 		if s.Held.Card == "" {
 			return "a held card without its card"
 		}
-		named = append(named, s.Held.Card)
+		ok = ok && known(s.Held.Card)
 	}
-	if !known(named...) {
+	if !ok {
 		return "a card that is not in the " + s.Mode + " deck"
 	}
 	return ""
 }
+
+// deckIndex is, by mode, each card of the mode's deck and its place there: made once, as
+// the catalog is read at init.
+var deckIndex = sync.OnceValue(func() map[string]map[string]int {
+	out := map[string]map[string]int{}
+	for _, mode := range []string{Classic, Advanced} {
+		out[mode] = map[string]int{}
+		for i, c := range deckOf(mode) {
+			out[mode][c] = i
+		}
+	}
+	return out
+})
 
 // checkWindows checks the reaction windows of s: open and opening, and the card held for
 // an R1 window.
@@ -280,30 +294,39 @@ func noCards(s *State, decks []string, more ...string) string {
 // which never reshuffles its discard, at most twice. That double count is the rules' own
 // (docs/games/magic-chess.md, "Stored state"); a reshuffle deals both copies again.
 func conserved(mode string, shuffled []string, decks [][]string, boards ...*State) string {
-	deck := deckOf(mode)
-	if !slices.Equal(slices.Sorted(slices.Values(shuffled)), slices.Sorted(slices.Values(deck))) {
+	index := deckIndex()[mode]
+	count := make([]int, len(index))
+	counted := func(cs []string) bool {
+		for _, c := range cs {
+			i, ok := index[c]
+			if !ok {
+				return false
+			}
+			count[i]++
+		}
+		return true
+	}
+	if !counted(shuffled) || len(shuffled) != len(index) || slices.ContainsFunc(count, func(n int) bool { return n != 1 }) {
 		return "the deck as shuffled is not the " + mode + " deck"
 	}
-	count := make(map[string]int, len(deck))
+	clear(count)
 	for _, d := range decks {
-		for _, c := range d {
-			count[c]++
+		if !counted(d) {
+			return "a card that is not in the " + mode + " deck"
 		}
 	}
 	for _, b := range boards {
-		for _, c := range b.cards() {
-			count[c]++
-		}
+		counted(b.cards()) // checkNames found each in the deck
 	}
-	for _, c := range deck {
-		n, once := count[c], byID[c].Window != Close
+	for _, e := range entries { // in the catalog's order, so that the same card is named each time
+		i, ok := index[e.ID]
+		if !ok {
+			continue
+		}
+		n, once := count[i], e.Window != Close
 		if n < 1 || once && n > 1 || len(boards) == 1 && n > 2 {
-			return fmt.Sprintf("the card %s is %d times across the deck, hands, discard and boards", c, n)
+			return fmt.Sprintf("the card %s is %d times across the deck, hands, discard and boards", e.ID, n)
 		}
-		delete(count, c)
-	}
-	if len(count) > 0 {
-		return "a card that is not in the " + mode + " deck"
 	}
 	return ""
 }

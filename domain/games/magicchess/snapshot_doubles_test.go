@@ -201,9 +201,21 @@ func TestStoredDoublesCoverage(t *testing.T) {
 		}
 	}))
 	for _, want := range []string{"CardDrawn", "DeckReshuffled", "Signalled", "Conceded", "ReactionWindowOpened", "ReactionPlayed",
-		"CardResolved", "FlagFell", "passing", "pockets", "PlanningDone"} {
+		"CardResolved", "FlagFell", "passing", "pockets", "two windows", "PlanningDone"} {
 		if !seen[want] {
 			t.Errorf("no %s in the stored doubles matches", want)
 		}
 	}
+}
+
+// BenchmarkStoredDoublesState writes and reads the state of a seeded advanced doubles
+// match with the doubles clock, still live after 110 actions, and, for comparison, folds
+// the same match from its stored events as a boot without a snapshot does.
+func BenchmarkStoredDoublesState(b *testing.B) {
+	opts := game.Options{"boards": "2", "mode": Advanced, "hand": "4"}
+	var m gametest.Folded
+	for seed := uint64(0); len(m.Events) < 130 || (Rules{}).Status(m.States[len(m.States)-1]).Over; seed++ {
+		m = storedTable(b, Rules{}, opts, seed, 110)
+	}
+	gametest.BenchmarkSnapshots(b, Rules{}, m)
 }
