@@ -2,7 +2,8 @@ package unfair
 
 import (
 	"fmt"
-	"slices"
+	"maps"
+	"sync"
 )
 
 // check is why a State read back from a stored form is not one the rules reach, or "".
@@ -14,19 +15,29 @@ import (
 // chess.ParseFEN refused a position without one king of each colour, or with a pawn on
 // a back rank, as the form was read.
 func (s *State) check() string {
-	want := slices.Sorted(slices.Values(deck))
+	copies := deckCopies()
 	for seat, side := range s.Sides {
-		held := slices.Concat(side.Deck, side.Discard)
-		for _, c := range side.Hand {
-			if c != "" {
-				held = append(held, c)
+		held := make(map[string]int, len(copies))
+		n := 0
+		for _, cs := range [][]string{side.Deck, side.Hand[:], side.Discard} {
+			for _, c := range cs {
+				if c != "" {
+					held[c]++
+					n++
+				}
 			}
 		}
-		if slices.Sort(held); len(held) > 0 && !slices.Equal(held, want) {
+		if n > 0 && (n != len(deck) || !maps.Equal(held, copies)) {
 			return fmt.Sprintf("seat %d's cards are not its deck's, each copy once", seat)
 		}
-		if !within(side.Played, side.Discard) {
-			return fmt.Sprintf("seat %d played cards that are not on its discard pile", seat)
+		clear(held)
+		for _, c := range side.Discard {
+			held[c]++
+		}
+		for _, c := range side.Played {
+			if held[c]--; held[c] < 0 {
+				return fmt.Sprintf("seat %d played cards that are not on its discard pile", seat)
+			}
 		}
 	}
 	switch {
@@ -40,16 +51,12 @@ func (s *State) check() string {
 	return ""
 }
 
-// within reports whether every card of some is in all, each copy once.
-func within(some, all []string) bool {
-	left := map[string]int{}
-	for _, c := range all {
-		left[c]++
+// deckCopies is each card of the deck and its copies, made once: the catalog is read at
+// init.
+var deckCopies = sync.OnceValue(func() map[string]int {
+	out := map[string]int{}
+	for _, c := range deck {
+		out[c]++
 	}
-	for _, c := range some {
-		if left[c]--; left[c] < 0 {
-			return false
-		}
-	}
-	return true
-}
+	return out
+})
