@@ -59,6 +59,8 @@ type Matches struct {
 
 	aside   map[string]*match.Unreplayable // matches whose events do not replay, by ID
 	onAside func(*match.Unreplayable)
+
+	restored restoredStates // how the last Restore brought game states back
 }
 
 // MatchesOption configures NewMatches.

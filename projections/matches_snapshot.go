@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/matchstream"
@@ -224,15 +225,63 @@ func (m *Matches) restoreView(ctx context.Context, store eventstore.Store, sv St
 		v := &MatchView{ID: sv.ID, Rules: rules, State: sv.State, Version: sv.Version, Position: sv.Position, At: sv.At,
 			CreatedAt: sv.CreatedAt, UpdatedAt: sv.UpdatedAt, EndedAt: sv.EndedAt}
 		if sv.GameState != nil {
-			st, ok := restoredState(rules, sv.GameState)
-			if !ok {
+			st, err := decodeState(rules, sv.GameState)
+			if err != nil {
+				m.restored.note(sv.ID, rules, err)
 				return m.refold(ctx, store, sv)
 			}
+			m.restored.note(sv.ID, rules, nil)
 			v.State.GameState = st
 		}
 		return v, nil
 	}
+	m.restored.note(sv.ID, rules, errUnstored)
 	return m.refold(ctx, store, sv)
+}
+
+// errUnstored marks a view saved without its game state (its rules have no stored form,
+// or could not write this state down): folded again by design, not refused.
+var errUnstored = errors.New("projections: the game state was not written down")
+
+// RestoredStates says how the live matches' game states of the last restore came back:
+// read from their stored forms, folded again from their events because their rules do
+// not write them down, or folded again because a stored form was refused (a format this
+// build does not read, damaged or impossible contents). A refusal costs only time, but
+// an operator must hear of it: it is the one sign of a codec that stopped reading what
+// it wrote.
+type RestoredStates struct {
+	Decoded, Unstored, Refused int
+	// FirstRefused names the first refused match and why, when Refused > 0.
+	FirstRefused string
+}
+
+// restoredStates counts a restore's game states; restoreViews reads views in parallel.
+type restoredStates struct {
+	mu sync.Mutex
+	RestoredStates
+}
+
+func (r *restoredStates) note(id string, rules game.Rules, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case err == nil:
+		r.Decoded++
+	case errors.Is(err, errUnstored):
+		r.Unstored++
+	default:
+		r.Refused++
+		if r.FirstRefused == "" {
+			r.FirstRefused = fmt.Sprintf("match %s (%s %s): %v", id, rules.Info().ID, rules.Info().RulesVersion, err)
+		}
+	}
+}
+
+// RestoredStates reports how the last Restore brought the live matches' game states back.
+func (m *Matches) RestoredStates() RestoredStates {
+	m.restored.mu.Lock()
+	defer m.restored.mu.Unlock()
+	return m.restored.RestoredStates
 }
 
 // refold folds a match's view again from its streams, up to the stored view's cursor.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
+	"errors"
 	"fmt"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -95,13 +96,18 @@ func storedState(rules game.Rules, st game.State) (data []byte, ok bool) {
 // restoredState reads a game state storedState wrote; ok false when the rules cannot
 // (another format, no codec any more), and the state must be folded again.
 func restoredState(rules game.Rules, data []byte) (game.State, bool) {
+	st, err := decodeState(rules, data)
+	return st, err == nil
+}
+
+// errNoCodec is decodeState's error for rules that no longer write their states down.
+var errNoCodec = errors.New("projections: the game's rules have no stored form (game.Snapshotting)")
+
+// decodeState is restoredState with the reason a form does not read back.
+func decodeState(rules game.Rules, data []byte) (game.State, error) {
 	s, can := rules.(game.Snapshotting)
 	if !can {
-		return nil, false
+		return nil, errNoCodec
 	}
-	st, err := s.DecodeState(data)
-	if err != nil {
-		return nil, false
-	}
-	return st, true
+	return s.DecodeState(data)
 }

@@ -89,6 +89,14 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if used != "" {
 			from = lowestCheckpoint(rebuilt)
 			fmt.Fprintf(stdout, "read the snapshot %s in %s: the models are at position %d of %d\n", used, rounded(time.Since(begin)), from, head)
+			if m, ok := rebuilt[0].(*projections.Matches); ok {
+				r := m.RestoredStates()
+				fmt.Fprintf(stdout, "live matches: %d game states read back, %d folded again (%d without a stored form, %d that did not read back)\n",
+					r.Decoded, r.Unstored+r.Refused, r.Unstored, r.Refused)
+				if r.Refused > 0 {
+					fmt.Fprintf(stdout, "  the first that did not read back: %s\n", r.FirstRefused)
+				}
+			}
 		}
 	}
 	if *verifySnapshot && used == "" {

@@ -126,18 +126,21 @@ func lastLineOK(t *testing.T, args ...string) (stdout, stderr string) {
 
 // `arbiter rebuild` from a snapshot says where the snapshot is, how long the models took
 // to be ready and what CPU they used, and the tail it folded after the snapshot: its
-// events and their rate, or that there was none; never a rate of nothing.
+// events and their rate, or that there was none; never a rate of nothing; and how the
+// live matches' game states came back.
 func TestRebuildSaysWhatTheSnapshotAndTheTailTook(t *testing.T) {
 	db, _, tokens, live := snapshotStore(t)
 	srv := startServer(t, db)
 	srv.stop(t) // a snapshot at the head
 	dur := `[0-9][0-9.]*(ns|µs|ms|s|m[0-9.]+s)`
 	read := regexp.MustCompile(`(?m)^read the snapshot \S+ in ` + dur + `: the models are at position ([0-9]+) of ([0-9]+)$`)
+	// Every live match's game state read back from its stored form: every game has one.
+	states := regexp.MustCompile(`(?m)^live matches: [1-9][0-9]* game states read back, 0 folded again \(0 without a stored form, 0 that did not read back\)$`)
 	ready := regexp.MustCompile(`(?m)^6 projections ready in ` + dur + ` \(the snapshot read in ` + dur + `, the tail folded in ` + dur + `\), ` + dur + ` of CPU$`)
 	shape := func(out string) (at, head int64) {
 		t.Helper()
 		m := read.FindStringSubmatch(out)
-		if m == nil || !ready.MatchString(out) || strings.Contains(out, "unknown") || strings.Contains(out, " 0 events/s") {
+		if m == nil || !ready.MatchString(out) || !states.MatchString(out) || strings.Contains(out, "unknown") || strings.Contains(out, " 0 events/s") {
 			t.Fatalf("rebuild from a snapshot:\n%s", out)
 		}
 		at, _ = strconv.ParseInt(m[2], 10, 64)

@@ -115,7 +115,14 @@ func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appCo
 	}
 	if used != "" {
 		a.snapshotAt.Store(a.matches.Checkpoint())
-		log.Info("read the read side's snapshot", "snapshot", used, "position", a.matches.Checkpoint(), "took", time.Since(start).Round(time.Millisecond))
+		r := a.matches.RestoredStates()
+		log.Info("read the read side's snapshot", "snapshot", used, "position", a.matches.Checkpoint(), "took", time.Since(start).Round(time.Millisecond),
+			"states", r.Decoded, "folded", r.Unstored+r.Refused)
+		if r.Refused > 0 {
+			// Only time is lost (each such match is folded from its events), but a codec
+			// that no longer reads what it wrote must be heard of.
+			log.Warn("stored game states refused: their matches were folded again from their events", "refused", r.Refused, "first", r.FirstRefused)
+		}
 	}
 	return nil
 }
