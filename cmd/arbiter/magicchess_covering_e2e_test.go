@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// A match of Ajedrez Mágico on one board keeps no hidden streams under magic-2026.4, since
+// A match of Ajedrez Mágico on one board keeps no hidden streams from magic-2026.4 on, since
 // it has no team channel (game.Covering answers per match), and a doubles match of the same
 // rules keeps them: both show each event's place in the match (its version) as its
 // position, never the store's, which would count the doubles teams' covert signals.
@@ -31,7 +31,7 @@ func TestOneBoardAndDoublesShowTheirPlaceInTheMatch(t *testing.T) {
 	for _, viewer := range []string{ann, ""} {
 		var e, d events
 		srv.must(t, viewer, q, map[string]any{"m": one}, &e)
-		if e.Match.RulesVersion != "magic-2026.4" || len(e.Match.Events) < 4 {
+		if e.Match.RulesVersion != "magic-2026.5" || len(e.Match.Events) < 4 {
 			t.Fatalf("the one-board match: %+v", e.Match)
 		}
 		srv.must(t, viewer, q, map[string]any{"m": doubles}, &d)

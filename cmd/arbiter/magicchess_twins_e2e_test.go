@@ -41,7 +41,7 @@ type magicSignals struct{ Match magicSignalsOf }
 // from the start and resumed, matchUpdates over both websocket protocols, and the paced
 // replay once over. Dee receives Ann's signals (matchUpdates and match), and each
 // partner's team receipt covers the team's hidden stream. The match ends by Bob's
-// resignation, which under magic-2026.4 is his team's loss on both boards.
+// resignation, which from magic-2026.4 on is his team's loss on both boards.
 func TestASignalLeavesNoTraceOutsideItsTeam(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
@@ -54,7 +54,7 @@ func TestASignalLeavesNoTraceOutsideItsTeam(t *testing.T) {
 	}
 	var rv struct{ Match struct{ RulesVersion string } }
 	tw.each(bob, `query($m:ID!){match(id:$m){rulesVersion}}`, tw.vars, &rv)
-	if rv.Match.RulesVersion != "magic-2026.4" {
+	if rv.Match.RulesVersion != "magic-2026.5" {
 		t.Fatalf("the match plays rules %s", rv.Match.RulesVersion)
 	}
 	tw.watch(twinWatcher{"bob", bob}, twinWatcher{"cid", cid}, twinWatcher{"spectator", ""})

@@ -131,7 +131,10 @@ func (s *State) apply(seat int, e Entry, p play) outcome {
 		s.Turn.Card = ""
 		return o
 	}
-	if o.result != Lasts {
+	// A lasting card stays face up until it runs out (endTurn); so does a closing card,
+	// which waits in the turn for the move and then lasts (closeTurn), but for the rules
+	// before magic-2026.5, which discarded it here too.
+	if o.result != Lasts && (e.Window != Close || s.discardClosing) {
 		s.Discard = with(s.Discard, e.ID)
 	}
 	s.Laid = with(s.Laid, Laid{Seat: seat, Card: e.ID, Targets: p.targets})

@@ -38,7 +38,12 @@ var noSaves = [4][]string{{"frost"}, {"wall"}, {"truce"}, {"paralysis"}}
 // dact has seat do something at at: each event passes the audit and is folded in.
 func dact(t *testing.T, tb Table, seat int, at time.Time, do any) (Table, []game.Emitted) {
 	t.Helper()
-	r := Rules{}
+	return dactUnder(t, Rules{}, tb, seat, at, do)
+}
+
+// dactUnder is dact under the rules r (an older version: Under).
+func dactUnder(t *testing.T, r Rules, tb Table, seat int, at time.Time, do any) (Table, []game.Emitted) {
+	t.Helper()
 	if st := r.Status(tb); !slices.Contains(st.ToAct, seat) && seat != game.System {
 		t.Fatalf("%+v: seat %d is not to act (%v)", do, seat, st.ToAct)
 	}

@@ -29,11 +29,11 @@ const ID = "MAGIC_CHESS"
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
 // Matches recorded under an older version are played by the rules of that version
 // (Under): the older versions differ from this one only where noted there.
-const RulesVersion = "magic-2026.4"
+const RulesVersion = "magic-2026.5"
 
 // versions are the rules versions the game has had, oldest first: a match plays by the
 // rules of its own (Under), and a rule added since some version holds from it on (older).
-var versions = []string{"magic-2026.1", "magic-2026.2", "magic-2026.3", RulesVersion}
+var versions = []string{"magic-2026.1", "magic-2026.2", "magic-2026.3", "magic-2026.4", RulesVersion}
 
 // older reports whether rules version v came before version than.
 func older(v, than string) bool { return slices.Index(versions, v) < slices.Index(versions, than) }
@@ -134,6 +134,11 @@ func (r Rules) Info() game.Info {
 //     signals nor tell when one was sent), and a player's resignation is its team's loss,
 //     which ends the match on both boards (Withdraw). A signal of 2026.3 stays public and
 //     a resignation there leaves the match going on, as they did.
+//   - magic-2026.4 to magic-2026.5: a closing card (Sentinel, Ambush, Trail) stays on the
+//     table from when it is laid, face up while it lasts, and goes to the discard pile
+//     once, when it runs out (rule 8: a card of duration stays face up). Under the older
+//     versions it went to the discard pile when laid and again when it ran out, so that
+//     a doubles reshuffle dealt it twice (State.discardClosing).
 func (Rules) Under(version string) (game.Rules, bool) {
 	if i := slices.Index(versions, version); i >= 0 && version != RulesVersion {
 		return Rules{pinned: version}, true // the deck is the mode's: no match of then had another
@@ -672,7 +677,8 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 			panic(fmt.Sprintf("magicchess: a stored GameStarted has a bad FEN: %v", err))
 		}
 		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock,
-			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true, oldGrants: r.before("magic-2026.3")}
+			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true, oldGrants: r.before("magic-2026.3"),
+			discardClosing: r.before("magic-2026.5")}
 	}
 	s, ok := st.(State)
 	if !ok {

@@ -248,6 +248,15 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 	if version != r.Info().RulesVersion {
 		return nil, &stateform.Error{Game: ID, Reason: "a state of rules " + strconv.Quote(version) + ", read by rules " + r.Info().RulesVersion}
 	}
+	// What the form does not store, its rules version gives (State.discardClosing).
+	switch s := st.(type) {
+	case State:
+		s.discardClosing = r.before("magic-2026.5")
+		st = s
+	case Table:
+		s.Boards[0].discardClosing, s.Boards[1].discardClosing = r.before("magic-2026.5"), r.before("magic-2026.5")
+		st = s
+	}
 	var why string
 	switch s := st.(type) {
 	case State:

@@ -259,7 +259,8 @@ func (s *State) checkWindow(w *Window, open bool) string {
 }
 
 // cards are the cards a board holds, each once: its hands, its discard pile, its lasting
-// cards and its card held.
+// cards, its card held and, from magic-2026.5 on, the closing card that waits for the
+// turn's move (before, that card was on the discard pile already).
 func (s *State) cards() []string {
 	var out []string
 	for _, h := range s.Hands {
@@ -276,6 +277,9 @@ func (s *State) cards() []string {
 	if s.Held != nil {
 		out = append(out, s.Held.Card)
 	}
+	if s.Turn.Close != "" && !s.discardClosing {
+		out = append(out, s.Turn.Close)
+	}
 	return out
 }
 
@@ -288,11 +292,11 @@ func noCards(s *State, decks []string, more ...string) string {
 }
 
 // conserved checks that the deck as shuffled is the mode's, and that its cards are each
-// once across the decks and the boards: but for the closing cards (Sentinel, Ambush,
-// Trail), which the rules put on the discard pile when laid and again when they leave the
-// table (apply, then endTurn), so that one of them is there once or more; on one board,
-// which never reshuffles its discard, at most twice. That double count is the rules' own
-// (docs/games/magic-chess.md, "Stored state"); a reshuffle deals both copies again.
+// once across the decks and the boards. The rules before magic-2026.5 (State.discardClosing)
+// put a closing card (Sentinel, Ambush, Trail) on the discard pile when laid and again
+// when it left the table (apply, then endTurn), so that for them one of these is there
+// once or more; on one board, which never reshuffles its discard, at most twice; a
+// reshuffle dealt both copies again (docs/games/magic-chess.md, "Stored state").
 func conserved(mode string, shuffled []string, decks [][]string, boards ...*State) string {
 	index := deckIndex()[mode]
 	count := make([]int, len(index))
@@ -323,7 +327,7 @@ func conserved(mode string, shuffled []string, decks [][]string, boards ...*Stat
 		if !ok {
 			continue
 		}
-		n, once := count[i], e.Window != Close
+		n, once := count[i], e.Window != Close || !boards[0].discardClosing
 		if n < 1 || once && n > 1 || len(boards) == 1 && n > 2 {
 			return fmt.Sprintf("the card %s is %d times across the deck, hands, discard and boards", e.ID, n)
 		}

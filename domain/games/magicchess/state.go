@@ -50,6 +50,10 @@ type State struct {
 	// oldGrants: the match is of a rules version before magic-2026.3, whose move generator
 	// gave the king the squares granted to another piece (chess.Restrictions.GrantToKing).
 	oldGrants bool
+	// discardClosing: the match is of a rules version before magic-2026.5, which put a
+	// closing card (Sentinel, Ambush, Trail) on the discard pile when it was laid as well
+	// as when it ran out. It is not stored: the stored form's rules version gives it.
+	discardClosing bool
 }
 
 // Laid is a card that was laid and resolved: who laid it, on what.
