@@ -349,6 +349,7 @@ func TestDoublesSecretsOverGraphQL(t *testing.T) {
 // The advanced mode in doubles, chosen by createMatch's mode field (not an option) with
 // the boards option: the match starts with two boards in the advanced mode, and deals
 // the forty cards, ten to each of the four seats (the classic deck of 33 deals 9, 8, 8, 8).
+// Every viewer reads the table's planning deadline (planEnds), GameStarted's.
 func TestAdvancedDoublesFromTheModeField(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
 	var tokens []string
@@ -372,12 +373,14 @@ func TestAdvancedDoublesFromTheModeField(t *testing.T) {
 				Data map[string]any
 			}
 			State struct {
-				Seats []struct{ HandSize, DeckSize int }
+				Seats    []struct{ HandSize, DeckSize int }
+				PlanEnds *time.Time
 			}
 		}
 	}
-	srv.must(t, "", `query($m:ID!){match(id:$m){boards{board} events(first:100){type data}
-		state{... on MagicChessState{seats{handSize deckSize}}}}}`, map[string]any{"m": id}, &v)
+	const q = `query($m:ID!){match(id:$m){boards{board} events(first:100){type data}
+		state{... on MagicChessState{seats{handSize deckSize} planEnds}}}}`
+	srv.must(t, "", q, map[string]any{"m": id}, &v)
 	var started map[string]any
 	for _, e := range v.Match.Events {
 		if e.Type == "GameStarted" {
@@ -386,6 +389,19 @@ func TestAdvancedDoublesFromTheModeField(t *testing.T) {
 	}
 	if started["mode"] != "ADVANCED" || started["boards"] != float64(2) || len(v.Match.Boards) != 2 {
 		t.Fatalf("GameStarted %v, %d boards", started, len(v.Match.Boards))
+	}
+	// The table's one planning deadline, read by a spectator and by a seat of board B alike.
+	end, _ := started["planEnds"].(string)
+	want, err := time.Parse(time.RFC3339Nano, end)
+	if err != nil {
+		t.Fatalf("GameStarted's planEnds %q: %v", end, err)
+	}
+	dee := v
+	srv.must(t, tokens[3], q, map[string]any{"m": id}, &dee)
+	for who, got := range map[string]*time.Time{"a spectator": v.Match.State.PlanEnds, "Dee (board B)": dee.Match.State.PlanEnds} {
+		if got == nil || !got.Equal(want) {
+			t.Fatalf("%s reads the planning's end as %v, GameStarted says %v", who, got, want)
+		}
 	}
 	s := v.Match.State.Seats
 	if len(s) != 4 || s[0].DeckSize != 0 {

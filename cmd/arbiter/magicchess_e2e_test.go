@@ -77,7 +77,9 @@ func TestBotsPlayMagicChessToTheEnd(t *testing.T) {
 
 // Two players over GraphQL: each sees its own ten cards and never the other's, nor the
 // deck's order; the planning ends when both say so (act with choose); a card laid is
-// public, its hand slot is empty for its player and the opponent's count goes down.
+// public, its hand slot is empty for its player and the opponent's count goes down. The
+// planning's end (planEnds) is public: every viewer reads GameStarted's deadline in the
+// planning, and null once it has ended.
 func TestMagicChessHandsAreSecret(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
 	_, ann := srv.register(t, "Ann")
@@ -99,12 +101,13 @@ func TestMagicChessHandsAreSecret(t *testing.T) {
 					Targets  [][]string
 					Card     struct{ ID string }
 				}
-				Seats []struct{ HandSize, DeckSize int }
+				Seats    []struct{ HandSize, DeckSize int }
+				PlanEnds *time.Time
 			}
 		}
 	}
 	const q = `query($m:ID!){match(id:$m){phase toAct events(first:100){type visibility data redacted}
-		state{... on MagicChessState{hand{slot playable targets card{id}} seats{handSize deckSize}}}}}`
+		state{... on MagicChessState{hand{slot playable targets card{id}} seats{handSize deckSize} planEnds}}}}`
 	read := func(token string) seen {
 		var v seen
 		srv.must(t, token, q, map[string]any{"m": id}, &v)
@@ -113,6 +116,21 @@ func TestMagicChessHandsAreSecret(t *testing.T) {
 	a, b, spect := read(ann), read(bob), read("")
 	if a.Match.Phase != "planning" || len(a.Match.ToAct) != 2 {
 		t.Fatalf("the match starts in %q with %v to act, want the planning of both", a.Match.Phase, a.Match.ToAct)
+	}
+	var started time.Time
+	for _, e := range spect.Match.Events {
+		if e.Type == "GameStarted" {
+			s, _ := e.Data["planEnds"].(string)
+			started, _ = time.Parse(time.RFC3339Nano, s)
+		}
+	}
+	if started.IsZero() {
+		t.Fatal("a spectator reads no GameStarted with its planEnds")
+	}
+	for who, v := range map[string]seen{"Ann": a, "Bob": b, "a spectator": spect} {
+		if got := v.Match.State.PlanEnds; got == nil || !got.Equal(started) {
+			t.Fatalf("%s reads the planning's end as %v, GameStarted says %v", who, got, started)
+		}
 	}
 	held := map[string]bool{}
 	for _, h := range a.Match.State.Hand {
@@ -152,6 +170,9 @@ func TestMagicChessHandsAreSecret(t *testing.T) {
 	a = read(ann)
 	if a.Match.Phase != "play" || !slices.Equal(a.Match.ToAct, []int{0}) {
 		t.Fatalf("after both are ready: %q, %v to act", a.Match.Phase, a.Match.ToAct)
+	}
+	if spect = read(""); a.Match.State.PlanEnds != nil || spect.Match.State.PlanEnds != nil {
+		t.Fatalf("after the planning, Ann reads its end as %v, a spectator as %v: want null", a.Match.State.PlanEnds, spect.Match.State.PlanEnds)
 	}
 	var card *struct {
 		Slot     int

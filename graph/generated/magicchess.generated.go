@@ -870,6 +870,29 @@ func (ec *executionContext) fieldContext_MagicChessState_phase(_ context.Context
 	return graphql.NewScalarFieldContext("MagicChessState", field, false, false, "String")
 }
 
+func (ec *executionContext) _MagicChessState_planEnds(ctx context.Context, field graphql.CollectedField, obj *magicchess.View) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MagicChessState_planEnds(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.PlanEnds, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *time.Time) graphql.Marshaler {
+			return ec.marshalOTime2ᚖtimeᚐTime(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MagicChessState_planEnds(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MagicChessState", field, false, false, "Time")
+}
+
 func (ec *executionContext) _MagicChessState_reaction(ctx context.Context, field graphql.CollectedField, obj *magicchess.View) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1688,6 +1711,11 @@ func (ec *executionContext) _MagicChessState(ctx context.Context, sel ast.Select
 		case "phase":
 			out.Values[i] = ec._MagicChessState_phase(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "planEnds":
+			out.Values[i] = ec._MagicChessState_planEnds(ctx, field, obj)
+			if out.Values[i] == graphql.RequiredNull {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "reaction":

@@ -299,6 +299,7 @@ type ComplexityRoot struct {
 		Hand     func(childComplexity int) int
 		Moves    func(childComplexity int) int
 		Phase    func(childComplexity int) int
+		PlanEnds func(childComplexity int) int
 		Reaction func(childComplexity int) int
 		Seats    func(childComplexity int) int
 		Signals  func(childComplexity int) int
@@ -1754,6 +1755,12 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MagicChessState.Phase(childComplexity), true
+	case "MagicChessState.planEnds":
+		if e.ComplexityRoot.MagicChessState.PlanEnds == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MagicChessState.PlanEnds(childComplexity), true
 	case "MagicChessState.reaction":
 		if e.ComplexityRoot.MagicChessState.Reaction == nil {
 			break
@@ -5050,6 +5057,8 @@ type MagicChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/ga
   moves: [String!]!
   "planning (nobody moves; end it with choose \"ready\"), play, check, move-after-card, reaction-R1 (R2, R3), over."
   phase: String!
+  "The planning's deadline while the planning lasts (the same for every viewer, and for the four seats of doubles); null outside the planning. It may end sooner: when every seat has chosen \"ready\"."
+  planEnds: Time
   "The reaction window open (advanced mode) on your board (board A to a spectator), the same for every viewer; null when none is. Doubles: each board's in boards."
   reaction: MagicChessReaction
   "Your own hand, with what you may lay now; null unless you sit here."

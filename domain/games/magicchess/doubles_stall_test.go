@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
@@ -13,15 +12,7 @@ import (
 func TestADoublesTableNobodyPlaysEnds(t *testing.T) {
 	for _, opts := range []game.Options{{OptionBoards: "2"}, {OptionBoards: "2", OptionMode: Advanced}, {OptionBoards: "2", "clock": "1+0"}} {
 		r := Rules{}
-		evs, err := r.Setup(game.Setup{Plan: game.Plan{Seats: 4}, Options: opts, Seed: []byte("a test's match seed of 32 bytes."), Fairness: fairness.V1, At: t0})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var st game.State
-		for _, e := range evs {
-			st = r.Evolve(st, e.Event)
-		}
-		tb := st.(Table)
+		tb := setupDoubles(t, opts)
 		// Three seats end their planning; the fourth says nothing.
 		for seat := range 3 {
 			tb, _ = dact(t, tb, seat, t0.Add(time.Second), game.Choose{Option: "ready"})

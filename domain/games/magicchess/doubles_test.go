@@ -32,6 +32,22 @@ func doublesUnder(t testing.TB, r Rules, hands [4][]string, c *clock.Setup) Tabl
 	return r.Evolve(st, PlanningEnded{At: t0, Reason: "time"}).(Table)
 }
 
+// setupDoubles is a doubles table set up by the rules from opts (boards "2" among them)
+// at t0, in its planning.
+func setupDoubles(t testing.TB, opts game.Options) Table {
+	t.Helper()
+	r := Rules{}
+	evs, err := r.Setup(game.Setup{Plan: game.Plan{Seats: 4}, Options: opts, Seed: []byte("a test's match seed of 32 bytes."), Fairness: fairness.V1, At: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st game.State
+	for _, e := range evs {
+		st = r.Evolve(st, e.Event)
+	}
+	return st.(Table)
+}
+
 // noSaves are hands without a mate save, one card each.
 var noSaves = [4][]string{{"frost"}, {"wall"}, {"truce"}, {"paralysis"}}
 

@@ -60,7 +60,11 @@ func (t Table) view(p game.Viewpoint) *View {
 		b, lp.Seats = boardOf(mine), []int{localOf(mine)}
 	}
 	v := Rules{}.View(t.Boards[b], lp).(*View)
-	v.Phase, v.offset, v.ready = status.Phase, seatOn(b, 0), nil
+	v.Phase, v.offset, v.ready, v.PlanEnds = status.Phase, seatOn(b, 0), nil, nil
+	if status.Phase == Planning { // the table's deadline, one for the four seats
+		end := t.PlanEnds
+		v.PlanEnds = &end
+	}
 	if t.Phase == Planning && !lp.Over {
 		for _, seat := range status.ToAct {
 			if p.Holds(seat) {
@@ -162,7 +166,7 @@ func (t Table) handSizeOf(seat int) int {
 // turns groups the table's record by turns: a turn is the run of entries one seat played.
 func (t Table) turns() []game.Turn { return cardchess.Turns(t.Record, t.Players) }
 
-// planEnds is when the table's planning ends or ended.
+// playFrom is when the table's planning ends or ended.
 func (t Table) playFrom() time.Time {
 	if t.Phase == Play {
 		return t.PlanEnded
