@@ -373,11 +373,13 @@ func each(ctx context.Context, n int, f func(i int) error) error {
 }
 
 // newBenchFile is the database a measuring command (bench, soak) fills: path, or a new
-// file in the temporary directory named after the command. A benchmark writes thousands
-// of players and matches: never into a database in use, so an existing file is refused.
+// file in the temporary directory named after the command, the time and the process (two
+// soaks started in one second once shared a file, and one died of SQLITE_BUSY). A
+// benchmark writes thousands of players and matches: never into a database in use, so an
+// existing file is refused.
 func newBenchFile(command, path string) (string, error) {
 	if path == "" {
-		path = filepath.Join(os.TempDir(), fmt.Sprintf("arbiter-%s-%s.db", command, time.Now().Format("20060102-150405")))
+		path = filepath.Join(os.TempDir(), fmt.Sprintf("arbiter-%s-%s-%d.db", command, time.Now().Format("20060102-150405"), os.Getpid()))
 	}
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
 		return "", fmt.Errorf("%s already exists: %s fills a new database, pass another --db", path, command)
