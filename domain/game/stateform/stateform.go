@@ -65,6 +65,14 @@ func (w *Writer) String(s string) {
 	w.b = append(w.b, s...)
 }
 
+// Strings writes a counted list of strings; Reader.Strings reads it back, nil for none.
+func (w *Writer) Strings(xs []string) {
+	w.Uint(uint64(len(xs)))
+	for _, x := range xs {
+		w.String(x)
+	}
+}
+
 // Time writes an instant to the nanosecond; the zero time is one byte. Its location is
 // not kept: Time reads it back in UTC, as the store's timestamps are.
 func (w *Writer) Time(t time.Time) {
@@ -217,6 +225,20 @@ func (r *Reader) String() string {
 	}
 	r.i += n
 	return string(r.b[r.i-n : r.i])
+}
+
+// Strings reads a list Writer.Strings wrote: nil for an empty one, as a fold leaves a
+// list nothing was added to.
+func (r *Reader) Strings() []string {
+	n := r.Count(1)
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = r.String()
+	}
+	return out
 }
 
 // Time reads an instant written by Writer.Time, in UTC.

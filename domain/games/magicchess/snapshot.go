@@ -91,7 +91,7 @@ func writeTable(w *stateform.Writer, t Table) {
 	for _, d := range t.Done {
 		w.Bool(d)
 	}
-	writeStrings(w, t.Deck)
+	w.Strings(t.Deck)
 	w.Uint(uint64(t.Shuffles))
 	for _, team := range t.Signals {
 		w.Uint(uint64(len(team)))
@@ -100,14 +100,14 @@ func writeTable(w *stateform.Writer, t Table) {
 			w.String(sig.Signal)
 		}
 	}
-	writeStrings(w, t.Passing[:])
-	writeStrings(w, t.Record)
+	w.Strings(t.Passing[:])
+	w.Strings(t.Record)
 	w.Uint(uint64(len(t.Players)))
 	for _, seat := range t.Players {
 		w.Uint(uint64(seat))
 	}
 	w.Uint(uint64(t.conceded))
-	writeStrings(w, t.shuffled)
+	w.Strings(t.shuffled)
 	w.String(hex.EncodeToString(t.key))
 	w.Uint(uint64(t.procedure))
 	w.Bool(t.key != nil)
@@ -133,16 +133,16 @@ func writeState(w *stateform.Writer, s State) {
 	w.Bool(s.Done[1])
 	w.Uint(uint64(s.HandSize))
 	for seat := range 2 {
-		writeStrings(w, s.Hands[seat])
-		writeStrings(w, s.Played[seat])
+		w.Strings(s.Hands[seat])
+		w.Strings(s.Played[seat])
 	}
-	writeStrings(w, s.Deck)
-	writeStrings(w, s.Discard)
+	w.Strings(s.Deck)
+	w.Strings(s.Discard)
 	w.Uint(uint64(len(s.Laid)))
 	for _, l := range s.Laid {
 		w.Uint(uint64(l.Seat))
 		w.String(l.Card)
-		writeStrings(w, l.Targets)
+		w.Strings(l.Targets)
 	}
 	w.Uint(uint64(len(s.Lasting)))
 	for _, l := range s.Lasting {
@@ -161,7 +161,7 @@ func writeState(w *stateform.Writer, s State) {
 	w.Uint(uint64(s.Turn.Grant.Piece))
 	w.Uint(uint64(s.Turn.Grant.As))
 	w.String(s.Turn.Close)
-	writeStrings(w, s.Record)
+	w.Strings(s.Record)
 	w.Uint(uint64(len(s.Players)))
 	for _, seat := range s.Players {
 		w.Uint(uint64(seat))
@@ -176,7 +176,7 @@ func writeState(w *stateform.Writer, s State) {
 	if s.Held != nil {
 		w.Uint(uint64(s.Held.Seat))
 		w.String(s.Held.Card)
-		writeStrings(w, s.Held.Targets)
+		w.Strings(s.Held.Targets)
 	}
 	w.Bool(s.control != nil)
 	if s.control != nil {
@@ -184,8 +184,8 @@ func writeState(w *stateform.Writer, s State) {
 		w.Int(s.control.IncrementMs)
 	}
 	w.Int(int64(s.reaction))
-	writeStrings(w, s.shuffled)
-	writeStrings(w, s.expired)
+	w.Strings(s.shuffled)
+	w.Strings(s.expired)
 	w.Bool(s.oldGrants)
 }
 
@@ -193,7 +193,7 @@ func writeState(w *stateform.Writer, s State) {
 func writeWindow(w *stateform.Writer, win *Window) {
 	w.String(win.Kind)
 	w.Uint(uint64(win.Seat))
-	writeStrings(w, win.Triggers)
+	w.Strings(win.Triggers)
 	w.Time(win.At)
 	w.Time(win.Answers)
 	w.Time(win.Closes)
@@ -213,13 +213,6 @@ func writeWindow(w *stateform.Writer, win *Window) {
 	w.Bool(win.before != nil)
 	if win.before != nil {
 		writeState(w, *win.before)
-	}
-}
-
-func writeStrings(w *stateform.Writer, xs []string) {
-	w.Uint(uint64(len(xs)))
-	for _, x := range xs {
-		w.String(x)
 	}
 }
 
@@ -288,7 +281,7 @@ func readTable(rd *stateform.Reader, version string) Table {
 	for i := range t.Done {
 		t.Done[i] = rd.Bool()
 	}
-	t.Deck = readStrings(rd)
+	t.Deck = rd.Strings()
 	t.Shuffles = int(rd.Small(1 << 20))
 	for team := range t.Signals {
 		if n := rd.Count(2); n > 0 {
@@ -298,12 +291,12 @@ func readTable(rd *stateform.Reader, version string) Table {
 			}
 		}
 	}
-	if passing := readStrings(rd); len(passing) == len(t.Passing) {
+	if passing := rd.Strings(); len(passing) == len(t.Passing) {
 		copy(t.Passing[:], passing)
 	} else {
 		rd.Fail("%d boards passing pieces, not 2", len(passing))
 	}
-	t.Record = readStrings(rd)
+	t.Record = rd.Strings()
 	if n := rd.Count(1); n > 0 {
 		t.Players = make([]int, n)
 		for i := range t.Players {
@@ -311,7 +304,7 @@ func readTable(rd *stateform.Reader, version string) Table {
 		}
 	}
 	t.conceded = rd.Small(DoublesSeats)
-	t.shuffled = readStrings(rd)
+	t.shuffled = rd.Strings()
 	key, err := hex.DecodeString(rd.String())
 	if err != nil {
 		rd.Fail("the reshuffles' key is not hexadecimal")
@@ -351,14 +344,14 @@ func readState(rd *stateform.Reader) State {
 	s.Done = [2]bool{rd.Bool(), rd.Bool()}
 	s.HandSize = rd.Small(64)
 	for seat := range 2 {
-		s.Hands[seat] = readStrings(rd)
-		s.Played[seat] = readStrings(rd)
+		s.Hands[seat] = rd.Strings()
+		s.Played[seat] = rd.Strings()
 	}
-	s.Deck, s.Discard = readStrings(rd), readStrings(rd)
+	s.Deck, s.Discard = rd.Strings(), rd.Strings()
 	if n := rd.Count(3); n > 0 {
 		s.Laid = make([]Laid, n)
 		for i := range s.Laid {
-			s.Laid[i] = Laid{Seat: rd.Small(1), Card: rd.String(), Targets: readStrings(rd)}
+			s.Laid[i] = Laid{Seat: rd.Small(1), Card: rd.String(), Targets: rd.Strings()}
 		}
 	}
 	if n := rd.Count(6); n > 0 {
@@ -376,7 +369,7 @@ func readState(rd *stateform.Reader) State {
 		}
 	}
 	s.Turn = Turn{Card: rd.String(), MovesDue: rd.Small(2), Grant: chess.Grant{Piece: pieceID(rd), As: chess.Role(rd.Small(int(chess.King)))}, Close: rd.String()}
-	s.Record = readStrings(rd)
+	s.Record = rd.Strings()
 	if n := rd.Count(1); n > 0 {
 		s.Players = make([]int, n)
 		for i := range s.Players {
@@ -388,20 +381,20 @@ func readState(rd *stateform.Reader) State {
 		s.Flag = &clock.FlagFell{Seat: rd.Small(1), At: rd.Time()}
 	}
 	if rd.Bool() {
-		s.Held = &HeldCard{Seat: rd.Small(1), Card: rd.String(), Targets: readStrings(rd)}
+		s.Held = &HeldCard{Seat: rd.Small(1), Card: rd.String(), Targets: rd.Strings()}
 	}
 	if rd.Bool() {
 		s.control = &clock.Setup{InitialMs: rd.Int(), IncrementMs: rd.Int()}
 	}
 	s.reaction = time.Duration(rd.Int())
-	s.shuffled, s.expired = readStrings(rd), readStrings(rd)
+	s.shuffled, s.expired = rd.Strings(), rd.Strings()
 	s.oldGrants = rd.Bool()
 	return s
 }
 
 // readWindow reads what writeWindow wrote.
 func readWindow(rd *stateform.Reader) *Window {
-	w := &Window{Kind: rd.String(), Seat: rd.Small(1), Triggers: readStrings(rd), At: rd.Time(), Answers: rd.Time(), Closes: rd.Time(),
+	w := &Window{Kind: rd.String(), Seat: rd.Small(1), Triggers: rd.Strings(), At: rd.Time(), Answers: rd.Time(), Closes: rd.Time(),
 		Answering: rd.Bool(), Blocked: rd.String(), Closed: rd.Bool()}
 	if rd.Bool() {
 		w.move = &moved{from: square(rd), to: square(rd), captured: chess.Piece{Color: chess.Color(rd.Small(1)), Role: chess.Role(rd.Small(int(chess.King)))},
@@ -412,18 +405,6 @@ func readWindow(rd *stateform.Reader) *Window {
 		w.before = &before
 	}
 	return w
-}
-
-func readStrings(rd *stateform.Reader) []string {
-	n := rd.Count(1)
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = rd.String()
-	}
-	return out
 }
 
 func pieceID(rd *stateform.Reader) chess.PieceID { return chess.PieceID(rd.Small(0xffff)) }

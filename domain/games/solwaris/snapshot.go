@@ -80,7 +80,7 @@ func writeState(s State) []byte {
 		w.Bool(s.Chosen[seat])
 		g := s.Grimoires[seat]
 		w.String(g.Class)
-		writeStrings(w, g.Variants)
+		w.Strings(g.Variants)
 		w.String(s.Placed[seat])
 	}
 	a := s.Auction
@@ -170,13 +170,6 @@ func writeCell(w *stateform.Writer, c arena.Cell) {
 func writeShape(w *stateform.Writer, z arena.Shape) {
 	w.Uint(uint64(z.Kind))
 	w.Uint(uint64(z.Size))
-}
-
-func writeStrings(w *stateform.Writer, ss []string) {
-	w.Uint(uint64(len(ss)))
-	for _, s := range ss {
-		w.String(s)
-	}
 }
 
 func writeInts(w *stateform.Writer, ns []int) {
@@ -318,7 +311,7 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 	s.Chosen, s.Grimoires, s.Placed = make([]bool, seats), make([]Grimoire, seats), make([]string, seats)
 	for seat := range s.Teams {
 		s.Chosen[seat] = rd.Bool()
-		s.Grimoires[seat] = Grimoire{Class: rd.String(), Variants: sr.strings()}
+		s.Grimoires[seat] = Grimoire{Class: rd.String(), Variants: sr.Strings()}
 		if s.Grimoires[seat].Class != "" {
 			s.Grimoires[seat].Seat = seat
 			if _, err := r.catalog().Choose(s.Grimoires[seat].Class, s.Grimoires[seat].Variants); err != nil || !s.Chosen[seat] {
@@ -460,19 +453,6 @@ func (r stateReader) team(s State) int {
 		return s.Teams[0] // a team, so that what is read next indexes nothing out of range
 	}
 	return t
-}
-
-// strings reads a list of strings, nil for none.
-func (r stateReader) strings() []string {
-	n := r.Count(1)
-	if n == 0 {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = r.String()
-	}
-	return out
 }
 
 // cell reads a cell inside g.
