@@ -208,23 +208,22 @@ func (t *Timers) follow(ctx context.Context, a alarm) {
 		return // the read side's next event tracks it; a store down fails the next fire too
 	}
 	d := snap.State.Deadline(snap.Rules)
-	if d.IsZero() {
-		t.mu.Lock()
-		if cur, ok := t.deadlines[a.match]; ok && cur.deadline.Equal(a.deadline) && !cur.armed {
-			delete(t.deadlines, a.match)
-		}
-		t.mu.Unlock()
-		return
-	}
 	t.rearm(a, alarm{match: a.match, deadline: d, at: d})
 }
 
-// rearm queues next for a's match if nothing was tracked for it since a fired.
+// rearm queues next for a's match if nothing was tracked for it since a fired; a next
+// with no deadline (the match is over, or untimed now) forgets the match instead.
 func (t *Timers) rearm(a, next alarm) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if cur, ok := t.deadlines[a.match]; ok && cur.deadline.Equal(a.deadline) && !cur.armed {
-		t.deadlines[a.match] = tracked{deadline: next.deadline, armed: true}
-		t.schedule(next)
+	cur, ok := t.deadlines[a.match]
+	if !ok || !cur.deadline.Equal(a.deadline) || cur.armed {
+		return
 	}
+	if next.deadline.IsZero() {
+		delete(t.deadlines, a.match)
+		return
+	}
+	t.deadlines[a.match] = tracked{deadline: next.deadline, armed: true}
+	t.schedule(next)
 }
