@@ -28,9 +28,6 @@ import (
 // looks the IDs up first and so keeps the port's order: idempotency before the version.
 
 const (
-	// maxTails bounds the cache of stream tails. An entry is about 200 bytes; a server
-	// with more live matches than this only pays one more query per append for some.
-	maxTails = 16384
 	// maxRows bounds the rows of one INSERT statement: 14 columns each, well below
 	// SQLite's limit of 32766 bound parameters. A longer append takes several statements
 	// inside a savepoint.
@@ -60,7 +57,7 @@ type writer struct {
 	signer                         eventstore.Signer
 	head                           int64           // position of the last event, committed or in the transaction
 	headHash                       string          // its global hash
-	tails                          map[string]tail // by stream, of committed or in-transaction events
+	tails                          *tails          // by stream, of committed or in-transaction events
 	stale                          bool            // a transaction failed: reload before the next
 	seen                           int64           // PRAGMA data_version at the last transaction: another process's commit changes it
 	broken                         error           // the current transaction cannot go on
@@ -72,7 +69,7 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 	if err != nil {
 		return nil, fmt.Errorf("pin the writer's connection: %w", err)
 	}
-	w := &writer{conn: conn, tails: make(map[string]tail), stale: true, ctx: context.Background(), signer: signer}
+	w := &writer{conn: conn, tails: newTails(), stale: true, ctx: context.Background(), signer: signer}
 	for _, p := range []struct {
 		stmt **sql.Stmt
 		sql  string
@@ -199,7 +196,7 @@ func (w *writer) reload() error {
 	if err != nil {
 		return fmt.Errorf("read head position: %w", err)
 	}
-	clear(w.tails)
+	w.tails.reset()
 	w.stale = false
 	return nil
 }
@@ -219,6 +216,7 @@ func (w *writer) appendAll(batch []*groupcommit.Request) error {
 // append runs one validated append inside the batch's transaction. An error of the
 // transaction itself is left in w.broken; the error returned is the append's own.
 func (w *writer) append(stream string, expected int64, events []eventstore.Proposed, now time.Time) (eventstore.AppendResult, error) {
+	w.tails.appended()
 	t, err := w.tail(stream)
 	if err != nil {
 		return eventstore.AppendResult{}, err
@@ -234,14 +232,14 @@ func (w *writer) append(stream string, expected int64, events []eventstore.Propo
 		}
 		// An ID is already stored (a retry, or a reuse), or the tail was not the stream's
 		// end after all: decide again with the full check.
-		delete(w.tails, stream)
+		w.tails.drop(stream)
 	}
 	return sqlstore.Append(slowTx{w}, stream, expected, events, now)
 }
 
 // tail returns the end of stream, from the cache or else from the file.
 func (w *writer) tail(stream string) (tail, error) {
-	if t, ok := w.tails[stream]; ok {
+	if t, ok := w.tails.get(stream); ok {
 		return t, nil
 	}
 	var t tail
@@ -252,7 +250,7 @@ func (w *writer) tail(stream string) (tail, error) {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return tail{}, w.fail(fmt.Errorf("read version of %q: %w", stream, err))
 	}
-	w.setTail(stream, t)
+	w.tails.put(stream, t)
 	return t, nil
 }
 
@@ -269,19 +267,8 @@ func (w *writer) streamID(stream string) (int64, error) {
 	if err != nil {
 		return 0, w.fail(fmt.Errorf("add stream %q: %w", stream, err))
 	}
-	w.tails[stream] = t
+	w.tails.put(stream, t)
 	return t.stream, nil
-}
-
-func (w *writer) setTail(stream string, t tail) {
-	if _, ok := w.tails[stream]; !ok && len(w.tails) >= maxTails {
-		// Evict an arbitrary entry: map iteration starts at a random place.
-		for k := range w.tails {
-			delete(w.tails, k)
-			break
-		}
-	}
-	w.tails[stream] = t
 }
 
 // insert stores the events of one append, all or none, advances the head and the tail of
@@ -301,7 +288,7 @@ func (w *writer) insert(events []eventstore.Event) error {
 		return err
 	}
 	w.head, w.headHash = last.Position, last.GlobalHash
-	w.setTail(last.Stream, tail{last.Version, last.Hash, stream})
+	w.tails.put(last.Stream, tail{last.Version, last.Hash, stream})
 	return nil
 }
 
