@@ -87,7 +87,13 @@ func newEntry(id string, keys *commandKeys) *entry {
 	return &entry{id: id, commands: map[commandKey]seenCommand{}, keys: keys}
 }
 
-func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
+// fold brings the entry past evs, the next events of its streams in global order: its
+// cursor, position and version, the state of the match and the commands seen. decided, when
+// not nil, is the match after every event of evs, worked out by the decision that
+// proposed them (match.DecideNext) on the entry's state as it stands: the events are then
+// not folded into the state one by one, but all else is brought past them as for any
+// other. The caller gives it only for public events (live whatever the cursor holds).
+func (en *entry) fold(f match.Folder, evs []eventstore.Event, decided *match.State) error {
 	for i := range evs {
 		ev := &evs[i] // not a copy: this frame is under every fold's descent into the rules
 		live, err := en.at.Next(en.id, *ev)
@@ -98,11 +104,12 @@ func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
 		if !live {
 			continue // a covert event that lost a race: void, and its command with it
 		}
-		rules, st, err := f.Apply(en.id, en.rules, en.state, ev.Version-1, matchstream.Record(*ev))
-		if err != nil {
-			return err
+		if decided == nil {
+			if err := en.apply(f, ev); err != nil {
+				return err
+			}
 		}
-		en.rules, en.state, en.version = rules, st, en.at.Version
+		en.version = en.at.Version
 		if ev.CommandID != "" {
 			key := en.keys.of(ev.Actor, ev.CommandID)
 			c, seen := en.commands[key]
@@ -118,6 +125,19 @@ func (en *entry) fold(f match.Folder, evs []eventstore.Event) error {
 			en.commands[key] = c
 		}
 	}
+	if decided != nil {
+		en.state = *decided
+	}
+	return nil
+}
+
+// apply folds the stored event ev into the entry's rules and state.
+func (en *entry) apply(f match.Folder, ev *eventstore.Event) error {
+	rules, st, err := f.Apply(en.id, en.rules, en.state, ev.Version-1, matchstream.Record(*ev))
+	if err != nil {
+		return err
+	}
+	en.rules, en.state = rules, st
 	return nil
 }
 
@@ -144,7 +164,7 @@ func (e *Engine) catchUp(ctx context.Context, en *entry) error {
 		if err != nil {
 			return storeError("reading "+matchstream.Name(en.id), err)
 		}
-		if err := en.fold(match.Folder{Games: e.cfg.Games}, evs); err != nil {
+		if err := en.fold(match.Folder{Games: e.cfg.Games}, evs, nil); err != nil {
 			var u *match.Unreplayable
 			if errors.As(err, &u) {
 				e.aside.Store(en.id, u)
@@ -388,7 +408,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		// One clock reading for the command and its events, so that what the rules were
 		// told (Setup's start time, a deadline) is the time recorded on the events.
 		now := e.now()
-		emitted, err := match.Decide(r, en.state, match.Stamped(cmd, now))
+		emitted, next, err := match.DecideNext(r, en.state, match.Stamped(cmd, now))
 		if err != nil && !fresh {
 			continue // refused by the cache: check with the stream before answering
 		}
@@ -430,7 +450,15 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			e.forget(matchID) // the append may or may not have landed: reload next time
 			return Ack{}, appendError("appending to "+to, err)
 		}
-		if err := e.foldAppended(ctx, en, to, expected, proposed, res); err != nil {
+		// The state Decide worked out is the one the fold would give, once the events
+		// are known to have landed right after the state it was decided on (foldAppended).
+		// A creation is folded (its first event pins the rules), and so is a covert
+		// decision, whose events the cursor may find void.
+		decided := &next
+		if en.rules == nil || basis >= 0 {
+			decided = nil
+		}
+		if err := e.foldAppended(ctx, en, to, expected, proposed, res, decided); err != nil {
 			e.forget(matchID)
 			return Ack{}, maybeApplied(err)
 		}
@@ -490,9 +518,11 @@ func basedOn(fp string, basis int64) string {
 // that just succeeded. When the store says the events landed right after that version, at
 // consecutive positions, and nothing of the match can have come before them, they are
 // exactly the proposed ones, so they are folded without reading them back: that saves a
-// store read per command. In any other case (a duplicate of an earlier append, a store
-// that spreads positions) the cache catches up from the store, which holds the truth.
-func (e *Engine) foldAppended(ctx context.Context, en *entry, stream string, expected int64, proposed []eventstore.Proposed, res eventstore.AppendResult) error {
+// store read per command; and then decided, when not nil, the match after them as the
+// decision worked it out, is taken rather than folding them again (entry.fold). In any
+// other case (a duplicate of an earlier append, a store that spreads positions) the
+// cache catches up from the store, which holds the truth.
+func (e *Engine) foldAppended(ctx context.Context, en *entry, stream string, expected int64, proposed []eventstore.Proposed, res eventstore.AppendResult, decided *match.State) error {
 	n := int64(len(proposed))
 	// The append's expected version rules out another event of stream before these. A
 	// match with hidden streams has others, where another node may have appended since the
@@ -510,7 +540,7 @@ func (e *Engine) foldAppended(ctx context.Context, en *entry, stream string, exp
 	for i, p := range proposed {
 		evs[i] = eventstore.Event{Proposed: p, Stream: stream, Version: res.FirstVersion + int64(i), Position: res.FirstPosition + int64(i)}
 	}
-	return en.fold(match.Folder{Games: e.cfg.Games}, evs)
+	return en.fold(match.Folder{Games: e.cfg.Games}, evs, decided)
 }
 
 // propose encodes decided events for the store, stamped with the time at; fp is the

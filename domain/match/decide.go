@@ -12,6 +12,38 @@ import (
 // Decide validates a command against the match and returns the events it causes, each
 // with its visibility. A rejection is a *game.Error and means nothing happened.
 func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
+	return decide(rules, s, cmd, nil)
+}
+
+// DecideNext is Decide, and the match after the events decided: Evolve of each in turn
+// from s, the state a fold of them gives once they are stored. A game's action is judged
+// on the match after its events (does it end the game?), so that state is worked out
+// anyway, and a caller that keeps the match folded (the engine's cache) need not fold
+// the same events again. It shares what it does not change with s, as Evolve does.
+func DecideNext(rules game.Rules, s State, cmd Command) ([]game.Emitted, State, error) {
+	var n next
+	out, err := decide(rules, s, cmd, &n)
+	if err != nil {
+		return nil, State{}, err
+	}
+	if !n.known { // a command that did not work it out: fold its events here
+		n.state = s
+		for _, e := range out {
+			n.state = Evolve(rules, n.state, e.Event)
+		}
+	}
+	return out, n.state, nil
+}
+
+// next is where a decision leaves the match after its events, when it worked them out.
+type next struct {
+	state State
+	known bool
+}
+
+// decide is Decide; n, when not nil, is told the match after the events if the decision
+// works it out (a game's action: see settle).
+func decide(rules game.Rules, s State, cmd Command, n *next) ([]game.Emitted, error) {
 	if _, creating := cmd.(Create); !creating && s.Status == None {
 		return nil, game.Reject(game.NotFound, "this match does not exist")
 	}
@@ -28,7 +60,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if err != nil {
 			return nil, err
 		}
-		return act(rules, s, seat, game.Action{Seat: seat, At: c.At, Do: c.Do})
+		return act(rules, s, seat, game.Action{Seat: seat, At: c.At, Do: c.Do}, n)
 	case Timeout:
 		if s.Status != Live {
 			return nil, game.Reject(game.Conflict, "the match is not being played")
@@ -43,7 +75,7 @@ func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
 		if st.Deadline.IsZero() || !st.Deadline.Equal(c.Deadline) || c.At.Before(st.Deadline) {
 			return nil, game.Reject(game.Conflict, "no deadline has passed at %s", c.Deadline)
 		}
-		return act(rules, s, game.System, game.Action{Seat: game.System, At: c.At, Do: game.Timeout{Deadline: c.Deadline}})
+		return act(rules, s, game.System, game.Action{Seat: game.System, At: c.At, Do: game.Timeout{Deadline: c.Deadline}}, n)
 	case Resign:
 		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
@@ -209,7 +241,8 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 // to act act, but an action aside (game.Aside: a team signal) comes from any seat still
 // playing, at any time, and answers no draw offer; nor does it record the seat's return,
 // which would tell the others that it acted (its subscription does, when it reconnects).
-func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, error) {
+// n, when not nil, is told the match after the events (settle).
+func act(rules game.Rules, s State, seat int, a game.Action, n *next) ([]game.Emitted, error) {
 	aside := game.IsAside(a.Do)
 	if seat != game.System && !aside && !slices.Contains(rules.Status(s.GameState).ToAct, seat) {
 		return nil, game.Reject(game.NotYourTurn, "it is not seat %d's turn", seat)
@@ -225,7 +258,7 @@ func act(rules game.Rules, s State, seat int, a game.Action) ([]game.Emitted, er
 	if s.DrawOfferBy >= 0 && !aside && game.DeclinesDraw(rules, s.GameState, a, s.DrawOfferBy) {
 		out = append(out, game.Emitted{Event: DrawDeclined{Seat: seat, Implicit: true}})
 	}
-	return settle(rules, s, append(out, evs...)), nil
+	return settle(rules, s, append(out, evs...), n), nil
 }
 
 // resign ends the match when a single team is left standing; with more teams the
@@ -245,23 +278,31 @@ func resign(rules game.Rules, s State, seat int, reason string, at time.Time) ([
 	if w, ok := rules.(game.Withdrawing); ok && s.GameState != nil {
 		out = append(out, w.Withdraw(s.GameState, seat, at)...)
 	}
-	return settle(rules, s, out), nil
+	return settle(rules, s, out, nil), nil
 }
 
 // settle is out, the events a command records in the live match s, followed by the end
 // they bring, if any: the game's outcome once it is over; else an agreement, when the seats
 // still playing have all accepted the pending draw offer now that a seat is out of play
-// (resigned, or out by the game's decision: its acceptance is no longer awaited).
-func settle(rules game.Rules, s State, out []game.Emitted) []game.Emitted {
+// (resigned, or out by the game's decision: its acceptance is no longer awaited). n, when
+// not nil, is told the match after all of them: the end's events are the match's own,
+// cheap to fold.
+func settle(rules game.Rules, s State, out []game.Emitted, n *next) []game.Emitted {
 	after := s
 	for _, e := range out {
 		after = Evolve(rules, after, e.Event)
 	}
+	played := len(out)
 	if st := rules.Status(after.GameState); st.Over {
-		return append(out, end(after, st.Outcome.Winners, st.Outcome.Reason)...)
+		out = append(out, end(after, st.Outcome.Winners, st.Outcome.Reason)...)
+	} else if agreed(rules, after) {
+		out = append(out, end(after, nil, "agreement")...)
 	}
-	if agreed(rules, after) {
-		return append(out, end(after, nil, "agreement")...)
+	if n != nil {
+		for _, e := range out[played:] {
+			after = Evolve(rules, after, e.Event)
+		}
+		n.state, n.known = after, true
 	}
 	return out
 }
