@@ -22,7 +22,10 @@ type CardCount struct {
 
 // CardsPlayed counts the cards each player has played, per game, from the public events
 // that record a card played (cards.CardPlay): what badges are earned from. Only public
-// events count, so this model never holds a secret.
+// events count, so this model never holds a secret. A match with a spectator delay counts
+// its cards at its end: everyone reads a player's cards (Player.cardsPlayed, badges), and
+// a count that moved at once would show a spectator the card just played, which the
+// delay holds back from it for minutes.
 type CardsPlayed struct {
 	checkpoint
 	matches  seatedMatches
@@ -32,7 +35,15 @@ type CardsPlayed struct {
 // NewCardsPlayed returns an empty model for the games of reg.
 func NewCardsPlayed(reg *game.Registry) *CardsPlayed {
 	carded := func(r game.Rules) bool { _, ok := r.(cards.Carded); return ok }
-	return &CardsPlayed{matches: newSeatedMatches(reg, carded), byPlayer: map[string]map[[2]string]*CardCount{}}
+	c := &CardsPlayed{matches: newSeatedMatches(reg, carded), byPlayer: map[string]map[[2]string]*CardCount{}}
+	c.matches.ended = c.release
+	return c
+}
+
+// HeldCard is a card played in a match with a spectator delay, not counted before its end.
+type HeldCard struct {
+	Player string
+	Card   string
 }
 
 // Name implements Projection.
@@ -54,17 +65,34 @@ func (c *CardsPlayed) Apply(ev eventstore.Event) error {
 	if player == "" {
 		return nil
 	}
+	if m.delayed {
+		m.held = append(m.held, HeldCard{Player: player, Card: card})
+		return nil
+	}
+	c.count(player, m.rules.Info().ID, card)
+	return nil
+}
+
+// release counts the cards held for a delayed match, as it ends.
+func (c *CardsPlayed) release(m *seatedMatch) {
+	for _, h := range m.held {
+		c.count(h.Player, m.rules.Info().ID, h.Card)
+	}
+	m.held = nil
+}
+
+// count adds a card to a player's counts.
+func (c *CardsPlayed) count(player, gameID, card string) {
 	g := c.byPlayer[player]
 	if g == nil {
 		g = map[[2]string]*CardCount{}
 		c.byPlayer[player] = g
 	}
-	key := [2]string{m.rules.Info().ID, card}
+	key := [2]string{gameID, card}
 	if g[key] == nil {
 		g[key] = &CardCount{Game: key[0], Card: card}
 	}
 	g[key].Count++
-	return nil
 }
 
 // Of returns what a player has played, sorted by game and card.

@@ -108,3 +108,87 @@ func TestCardsPlayed(t *testing.T) {
 		}
 	}
 }
+
+// TestCardsOfADelayedMatchCountAtItsEnd: a match with a spectator delay counts its cards
+// when it ends, not as they are played, in the model fed live and in one restored from
+// its stored form in the middle: a player's cards are public, and a count that moved at
+// once would show a spectator held minutes behind the card just played.
+func TestCardsOfADelayedMatchCountAtItsEnd(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	reg := game.NewRegistry(unfair.Rules{})
+	eng := engine.New(engine.Config{Store: store, Games: reg})
+	ack, err := eng.Create(ctx, engine.CreateMatch{Game: unfair.ID, Options: game.Options{match.SpectatorDelayOption: "60"}}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, players := ack.MatchID, []string{"ann", "bob"}
+	for seat, p := range players {
+		if _, err := eng.Handle(ctx, id, match.Join{PlayerID: p, Name: p, Seat: &seat}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	played := ""
+	for turn := 0; turn < 40 && played == ""; turn++ {
+		snap, err := eng.Match(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := snap.Rules.Status(snap.State.GameState).ToAct[0]
+		var do any
+		for _, h := range (unfair.Rules{}).Hand(snap.State.GameState, seat) {
+			if h.Playable {
+				do, played = cards.PlayCard{Slot: h.Slot, Targets: h.Targets[0]}, players[seat]
+				break
+			}
+		}
+		if do == nil {
+			do = game.Move{Notation: snap.Rules.(game.Boarded).Board(snap.State.GameState).LegalMoves[0]}
+		}
+		if _, err := eng.Handle(ctx, id, match.Act{PlayerID: players[seat], Do: do}, engine.Meta{}); err != nil {
+			t.Fatalf("turn %d, seat %d: %v", turn, seat, err)
+		}
+	}
+	if played == "" {
+		t.Fatal("no card was played in 40 turns")
+	}
+	fed := NewCardsPlayed(reg)
+	feed := func(models ...*CardsPlayed) {
+		t.Helper()
+		all, err := store.ReadAll(ctx, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range models {
+			for _, ev := range all {
+				if err := m.Apply(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	feed(fed)
+	if got := fed.Of(played); len(got) != 0 {
+		t.Fatalf("%s's cards of a delayed match, live: %+v, want none before its end", played, got)
+	}
+	pos, data, err := fed.Save()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := NewCardsPlayed(reg)
+	if err := restored.Restore(ctx, store, pos, data); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := eng.Handle(ctx, id, match.Resign{PlayerID: "bob"}, engine.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	feed(fed, restored)
+	for name, m := range map[string]*CardsPlayed{"fed": fed, "restored": restored} {
+		if got := m.Of(played); len(got) != 1 || got[0].Count != 1 {
+			t.Errorf("%s: %s's cards after the end: %+v, want the one played", name, played, got)
+		}
+	}
+	if fed.Digest() != restored.Digest() {
+		t.Errorf("fed %s, restored %s", fed.Digest(), restored.Digest())
+	}
+}

@@ -16,11 +16,18 @@ type seatedMatches struct {
 	games   *game.Registry
 	follows func(game.Rules) bool // whether a game's matches are followed
 	byID    map[string]*seatedMatch
+	// ended, when set, is called with a followed match as it ends, before it is forgotten.
+	ended func(*seatedMatch)
 }
 
 type seatedMatch struct {
 	rules   game.Rules
 	players []string // by seat
+	// delayed is true for a match with a spectator delay (match.SpectatorDelayOption):
+	// what it records reaches anyone seated nowhere in it only once the delay is over, so
+	// a model read by everyone holds the match's facts until its end (held).
+	delayed bool
+	held    []HeldCard // the cards played in a delayed match, counted at its end
 }
 
 func newSeatedMatches(reg *game.Registry, follows func(game.Rules) bool) seatedMatches {
@@ -63,13 +70,17 @@ func (ms seatedMatches) lifecycle(id string, ev eventstore.Event) {
 			return // a game this server does not host: nothing of it is read
 		}
 		if ms.follows(rules) {
-			ms.byID[id] = &seatedMatch{rules: rules, players: make([]string, e.Seats)}
+			delay, _ := match.SpectatorDelay(e.Options) // checked when the match was created
+			ms.byID[id] = &seatedMatch{rules: rules, players: make([]string, e.Seats), delayed: delay > 0}
 		}
 	case match.SeatTaken:
 		if m := ms.byID[id]; m != nil && e.Seat >= 0 && e.Seat < len(m.players) {
 			m.players[e.Seat] = e.PlayerID
 		}
 	case match.MatchEnded:
+		if m := ms.byID[id]; m != nil && ms.ended != nil {
+			ms.ended(m)
+		}
 		delete(ms.byID, id)
 	}
 }

@@ -15,11 +15,15 @@ const (
 	ChoicesFormat = 1
 )
 
-// StoredSeated is a followed match going on (seatedMatches): its game and who sits where.
+// StoredSeated is a followed match going on (seatedMatches): its game, who sits where,
+// and for a match with a spectator delay the cards played that count at its end. A form
+// written before the delay was kept has neither: its delayed matches' cards were counted.
 type StoredSeated struct {
 	ID      string
 	Game    string
 	Players []string
+	Delayed bool
+	Held    []HeldCard
 }
 
 // StoredCards is CardsPlayed written down.
@@ -40,7 +44,7 @@ func (ms seatedMatches) save() []StoredSeated {
 	out := make([]StoredSeated, 0, len(ms.byID))
 	for _, id := range slices.Sorted(maps.Keys(ms.byID)) {
 		m := ms.byID[id]
-		out = append(out, StoredSeated{ID: id, Game: m.rules.Info().ID, Players: m.players})
+		out = append(out, StoredSeated{ID: id, Game: m.rules.Info().ID, Players: m.players, Delayed: m.delayed, Held: m.held})
 	}
 	return out
 }
@@ -57,7 +61,7 @@ func (ms seatedMatches) restore(stored []StoredSeated) (map[string]*seatedMatch,
 		if players == nil {
 			players = []string{}
 		}
-		byID[s.ID] = &seatedMatch{rules: rules, players: players}
+		byID[s.ID] = &seatedMatch{rules: rules, players: players, delayed: s.Delayed, held: s.Held}
 	}
 	return byID, nil
 }
