@@ -39,7 +39,7 @@ func (r *Resolver) replayEvents(ctx context.Context, matchID string, speed *floa
 		last = int64(*after)
 	}
 	stream := matchstream.Name(matchID)
-	if err := r.checkAfter(ctx, matchID, stream, last); err != nil {
+	if err := r.checkAfter(ctx, matchID, viewerID(p), stream, last); err != nil {
 		return nil, err
 	}
 	v, err := r.Lobby.Get(ctx, matchID)

@@ -32,7 +32,7 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 		last = int64(*after)
 	}
 	stream := matchstream.Name(matchID)
-	if err := r.checkAfter(ctx, matchID, stream, last); err != nil {
+	if err := r.checkAfter(ctx, matchID, viewerID(p), stream, last); err != nil {
 		return nil, err
 	}
 	release, err := r.admitSubscription(ctx)
@@ -131,12 +131,25 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 // checked against the store's, which takes no lock either. A match the store holds and
 // this node's read side has not applied yet (created on another node a moment ago) is
 // waited for, so the subscription starts from the match and does not find it missing.
-func (r *Resolver) checkAfter(ctx context.Context, matchID, stream string, after int64) error {
+// A viewer held back by a spectator delay may resume from the versions it sees alone:
+// were the live ones taken, or named in the refusal, trying afters one by one would
+// count the events the delay holds back.
+func (r *Resolver) checkAfter(ctx context.Context, matchID, playerID, stream string, after int64) error {
 	if after < 0 {
 		return game.Reject(game.BadInput, "after=%d is outside the match: versions start at 0", after)
 	}
 	if v, err := r.Lobby.Get(ctx, matchID); err != nil {
 		return err
+	} else if v != nil && v.State.Status == match.Live && spectatorDelay(v, playerID) > 0 {
+		delay := spectatorDelay(v, playerID)
+		dv, _, err := r.delayedView(ctx, v, delay)
+		if err != nil {
+			return err
+		}
+		if after > dv.Version {
+			return game.Reject(game.BadInput, "after=%d is outside the match as a spectator sees it, %v behind: versions 0 to %d", after, delay, dv.Version)
+		}
+		return nil
 	} else if v != nil && after <= v.Version {
 		return nil
 	}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/coder/websocket/wsjson"
+)
+
+// These tests are attacks by a player with a free account (docs/api.md, "What an attacker
+// was tried with (session 15)"): each found a leak, and fails if it comes back. Several
+// attacks share one server, since this package's tests already take minutes.
+
+// TestASpectatorDelayHoldsOnEveryPath: a match with a spectator delay holds its events
+// back from anyone seated nowhere in it, on every path, not only the match's own fields:
+// the cards a player has played (and the badges they unlock) did not wait, and a
+// subscription's after told a spectator the match's live version by its refusal.
+func TestASpectatorDelayHoldsOnEveryPath(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	annID, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	_, eve := srv.register(t, "Eve") // the attacker: a free account, seated nowhere
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, ann, `mutation{createMatch(input:{game:UNFAIR_CHESS, options:[{key:"spectatorDelay", value:"600"}]}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	tokens := []string{ann, bob}
+	for seat, tok := range tokens {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+
+	// Ann plays the first card she may (a move whenever the seat to act has none), so
+	// that a card is on the record of a match its spectators see as it was created.
+	played := ""
+	for step := 0; step < 40 && played == ""; step++ {
+		v := readView(t, srv, ann, id)
+		if v.Match.Status != "LIVE" || v.Match.Turn == nil {
+			t.Fatalf("step %d: the match is %s, turn %v", step, v.Match.Status, v.Match.Turn)
+		}
+		seat := *v.Match.Turn
+		v = readView(t, srv, tokens[seat], id)
+		if seat == 0 && (v.Match.Phase == nil || *v.Match.Phase != "move-after-card") {
+			for _, h := range v.Match.Hand {
+				if !h.Playable {
+					continue
+				}
+				targets := []string{}
+				if len(h.Targets) > 0 {
+					targets = h.Targets[0]
+				}
+				srv.must(t, ann, `mutation($m:ID!,$s:Int,$t:[String!]){playCard(matchId:$m, slot:$s, targets:$t){version}}`,
+					map[string]any{"m": id, "s": h.Slot, "t": targets}, nil)
+				played = h.Card.ID
+				break
+			}
+			if played != "" {
+				break
+			}
+		}
+		if len(v.Match.Board.LegalMoves) == 0 {
+			t.Fatalf("step %d: seat %d has no legal move and no card was played", step, seat)
+		}
+		if r := srv.play(t, tokens[seat], id, v.Match.Board.LegalMoves[0]); len(r.Errors) > 0 {
+			t.Fatalf("step %d: seat %d playing %s: %+v", step, seat, v.Match.Board.LegalMoves[0], r.Errors)
+		}
+	}
+	if played == "" {
+		t.Fatal("Ann found no card to play in 40 turns")
+	}
+	var live struct{ Match struct{ Version int } }
+	srv.must(t, ann, `query($m:ID!){match(id:$m){version}}`, map[string]any{"m": id}, &live)
+
+	type profile struct {
+		Match  struct{ Version int }
+		Player struct {
+			CardsPlayed []struct{ Card struct{ ID string } }
+			Badges      []struct{ ID string }
+		}
+	}
+	const profileQuery = `query($m:ID!,$p:ID!){match(id:$m){version} player(id:$p){cardsPlayed{card{id}} badges{id}}}`
+	for name, tok := range map[string]string{"a spectator": "", "Eve": eve} {
+		var p profile
+		srv.must(t, tok, profileQuery, map[string]any{"m": id, "p": annID}, &p)
+		if p.Match.Version != 1 {
+			t.Fatalf("%s reads version %d of a match delayed by 10 minutes", name, p.Match.Version)
+		}
+		if len(p.Player.CardsPlayed) != 0 || len(p.Player.Badges) != 0 {
+			t.Errorf("%s, held 10 minutes behind, reads on Ann's profile the card she has just played: %+v", name, p.Player)
+		}
+
+		// The versions a spectator may resume from are those it sees: a refusal that
+		// names the match's live version, or a subscription accepted past the version
+		// shown, would tell it how many events the delay holds back.
+		code, msg := firstSubscriptionAnswer(t, ctx, srv, tok, `subscription($m:ID!,$a:Int){matchEvents(matchId:$m, after:$a){version}}`,
+			map[string]any{"m": id, "a": live.Match.Version})
+		if code != "BAD_USER_INPUT" || strings.Contains(msg, fmt.Sprintf("to %d", live.Match.Version)) {
+			t.Errorf("%s subscribing after the live version %d: %s %q, want BAD_USER_INPUT naming version 1 alone", name, live.Match.Version, code, msg)
+		}
+		code, msg = firstSubscriptionAnswer(t, ctx, srv, tok, `subscription($m:ID!,$a:Int){replay(matchId:$m, after:$a){version}}`,
+			map[string]any{"m": id, "a": live.Match.Version + 1})
+		if code != "BAD_USER_INPUT" || strings.Contains(msg, fmt.Sprintf("to %d", live.Match.Version)) {
+			t.Errorf("%s replaying after the version %d: %s %q, want BAD_USER_INPUT naming version 1 alone", name, live.Match.Version+1, code, msg)
+		}
+	}
+	// A profile reads the same for everyone, so the card counts for nobody before the
+	// end (Bob sees it on the board); once the match is over nothing can be relayed to a
+	// player, and the card counts.
+	var p profile
+	srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	srv.must(t, "", profileQuery, map[string]any{"m": id, "p": annID}, &p)
+	if len(p.Player.CardsPlayed) != 1 || p.Player.CardsPlayed[0].Card.ID != played || len(p.Player.Badges) == 0 {
+		t.Errorf("after the end a spectator reads Ann's cards %+v and badges %+v, want %s and its badge", p.Player.CardsPlayed, p.Player.Badges, played)
+	}
+}
+
+// firstSubscriptionAnswer opens a websocket (graphql-transport-ws) as token and returns
+// the code and message of the subscription's error, or "" and the data of its first
+// result; "ACCEPTED" when the subscription is taken and sends nothing within 30 seconds
+// (a refusal comes at once: the wait only bounds a failing test).
+func firstSubscriptionAnswer(t *testing.T, ctx context.Context, srv *server, token, query string, vars map[string]any) (code, msg string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.url, "http")+"/graphql", &websocket.DialOptions{Subprotocols: []string{"graphql-transport-ws"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.CloseNow()
+	init := map[string]any{"type": "connection_init"}
+	if token != "" {
+		init["payload"] = map[string]any{"Authorization": "Bearer " + token}
+	}
+	var ack struct{ Type string }
+	if err := wsjson.Write(ctx, conn, init); err != nil {
+		t.Fatal(err)
+	}
+	if err := wsjson.Read(ctx, conn, &ack); err != nil || ack.Type != "connection_ack" {
+		t.Fatalf("connection_init answered %+v, %v", ack, err)
+	}
+	if err := wsjson.Write(ctx, conn, map[string]any{"id": "1", "type": "subscribe", "payload": map[string]any{"query": query, "variables": vars}}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var m struct {
+			Type    string
+			Payload json.RawMessage
+		}
+		if err := wsjson.Read(ctx, conn, &m); err != nil {
+			if ctx.Err() != nil {
+				return "ACCEPTED", "no answer in 30 seconds"
+			}
+			t.Fatalf("waiting for the subscription's answer: %v", err)
+		}
+		switch m.Type {
+		case "error":
+			var errs []struct {
+				Message    string
+				Extensions struct{ Code string }
+			}
+			if err := json.Unmarshal(m.Payload, &errs); err != nil || len(errs) == 0 {
+				t.Fatalf("error payload %s: %v", m.Payload, err)
+			}
+			return errs[0].Extensions.Code, errs[0].Message
+		case "next":
+			var r gqlResponse
+			if err := json.Unmarshal(m.Payload, &r); err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Errors) > 0 {
+				return r.code(), r.Errors[0].Message
+			}
+			return "", string(r.Data)
+		}
+	}
+}
