@@ -155,6 +155,15 @@ func (e *Engine) OpenDispute(ctx context.Context, matchID, playerID, reason stri
 	if err != nil {
 		return DisputeAck{}, err
 	}
+	// Refused before the match's events are read, as the dispute's own rules would refuse
+	// it after: anyone else learns nothing of them (a cite past the end named how many
+	// there are, which a spectator delay holds back), and costs no read of the whole match.
+	switch {
+	case snap.State.SeatOf(playerID) < 0:
+		return DisputeAck{}, game.Reject(game.Forbidden, "only a player of match %s may dispute it", matchID)
+	case snap.State.Status != match.Finished:
+		return DisputeAck{}, game.Reject(game.Conflict, "match %s is not finished: a result can be disputed once there is one", matchID)
+	}
 	evs, err := e.cfg.Store.ReadStream(ctx, matchstream.Name(matchID), 0, 0)
 	if err != nil {
 		return DisputeAck{}, notApplied(storeError("reading a match", err))
