@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -46,10 +47,32 @@ func holdFor(ctx context.Context, at time.Time, delay time.Duration) bool {
 // match's board is), and when the next event is due to be released (zero if none waits).
 // A match that is not live, or not delayed, is shown as it is: before the start nothing
 // is played, and after the end nothing can be relayed to a player.
+//
+// The view is folded once each time it moves and shared by every caller (delayedViews):
+// each field that shows the match (a hundred aliases of match(id), a lobby page of
+// delayed matches, many times over) folded the match's whole stream again, which let one
+// request of a free account read and replay the store at will.
 func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, delay time.Duration) (*projections.MatchView, time.Time, error) {
-	if delay <= 0 || v.State.Status != match.Live {
+	if delay <= 0 {
 		return v, time.Time{}, nil
 	}
+	if v.State.Status != match.Live {
+		r.delayed.forget(v.ID)
+		return v, time.Time{}, nil
+	}
+	if dv, due, ok := r.delayed.get(v); ok {
+		return dv, due, nil
+	}
+	dv, due, err := r.foldDelayed(ctx, v, delay)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	r.delayed.put(v, dv, due)
+	return dv, due, nil
+}
+
+// foldDelayed computes delayedView.
+func (r *Resolver) foldDelayed(ctx context.Context, v *projections.MatchView, delay time.Duration) (*projections.MatchView, time.Time, error) {
 	cutoff := time.Now().Add(-delay)
 	f := match.Folder{Games: r.Engine.Games()}
 	out := &projections.MatchView{ID: v.ID, CreatedAt: v.CreatedAt}
@@ -89,4 +112,47 @@ func next(ev eventstore.Event, shown, latest int64, delay time.Duration) time.Ti
 		return time.Time{}
 	}
 	return ev.Time.Add(delay)
+}
+
+// delayedViews keeps the last delayed view of each live match with a spectator delay
+// (the delay is the match's, so the view is the same for every viewer it holds back). An
+// entry serves while the read side's view it was folded from is still the match's and no
+// held event is due: a new event, or the next release, folds it again.
+type delayedViews struct {
+	mu      sync.Mutex
+	byMatch map[string]delayedEntry
+}
+
+type delayedEntry struct {
+	of, view *projections.MatchView
+	due      time.Time // when the first held event is released; zero when none is held
+}
+
+// maxDelayedViews bounds the entries: a match that ends unread leaves its entry behind,
+// and a full map is emptied rather than grown (the next reads fold again).
+const maxDelayedViews = 4096
+
+func (d *delayedViews) get(v *projections.MatchView) (*projections.MatchView, time.Time, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, ok := d.byMatch[v.ID]
+	if !ok || e.of != v || !e.due.IsZero() && !time.Now().Before(e.due) {
+		return nil, time.Time{}, false
+	}
+	return e.view, e.due, true
+}
+
+func (d *delayedViews) put(of, view *projections.MatchView, due time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.byMatch == nil || len(d.byMatch) >= maxDelayedViews {
+		d.byMatch = map[string]delayedEntry{}
+	}
+	d.byMatch[of.ID] = delayedEntry{of: of, view: view, due: due}
+}
+
+func (d *delayedViews) forget(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.byMatch, id)
 }

@@ -40,7 +40,8 @@ type Resolver struct {
 	// Key is the server's signing key, which signs the receipts of matches; nil signs none.
 	Key *serverkey.Key
 
-	limits  Limits      // set by Handler: the caps of subscriptions
-	signups *signups    // the bound on registrations per address, set by Handler
-	live    *liveGroups // set by Handler: the live subscriptions served once per group (live.go)
+	limits  Limits       // set by Handler: the caps of subscriptions
+	signups *signups     // the bound on registrations per address, set by Handler
+	live    *liveGroups  // set by Handler: the live subscriptions served once per group (live.go)
+	delayed delayedViews // the spectators' views of delayed matches, folded once (delay.go)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +13,9 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
+
+	"github.com/arbiter-games/arbiter/graph"
+	"github.com/arbiter-games/arbiter/matchstream"
 )
 
 // These tests are attacks by a player with a free account (docs/api.md, "What an attacker
@@ -112,6 +117,13 @@ func TestASpectatorDelayHoldsOnEveryPath(t *testing.T) {
 			t.Errorf("%s replaying after the version %d: %s %q, want BAD_USER_INPUT naming version 1 alone", name, live.Match.Version+1, code, msg)
 		}
 	}
+	// A dispute's cites were checked against the match's events before its player was:
+	// anyone's cite past the end named how many there are.
+	r := srv.post(t, eve, `mutation($m:ID!){openDispute(matchId:$m, reason:"probe", cite:[100000]){dispute{id}}}`, map[string]any{"m": id})
+	if r.code() != "FORBIDDEN" || strings.Contains(r.Errors[0].Message, fmt.Sprintf("to %d", live.Match.Version)) {
+		t.Errorf("Eve disputing a match she does not play, citing event 100000: %+v, want FORBIDDEN naming no version", r.Errors)
+	}
+
 	// A profile reads the same for everyone, so the card counts for nobody before the
 	// end (Bob sees it on the board); once the match is over nothing can be relayed to a
 	// player, and the card counts.
@@ -182,4 +194,59 @@ func firstSubscriptionAnswer(t *testing.T, ctx context.Context, srv *server, tok
 			return "", string(r.Data)
 		}
 	}
+}
+
+// TestADelayedMatchIsFoldedOncePerRelease: a spectator's view of a match with a spectator
+// delay is folded from the store, and it was folded again for every field that showed
+// the match: one request of a hundred aliases of match(id), or of lobby pages that list
+// it, read and replayed the match's whole stream a hundred times, at a free account's
+// will. The view is now folded once each time it moves, whoever asks.
+func TestADelayedMatchIsFoldedOncePerRelease(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sqlite, err := openStore(ctx, filepath.Join(t.TempDir(), "arbiter.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sqlite.Close() })
+	store := &countingStore{Store: sqlite}
+	log := slog.New(slog.DiscardHandler)
+	a, err := startApp(ctx, store, appConfig{limits: graph.Limits{Log: log}}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.stop)
+	ts := httptest.NewServer(a.handler())
+	t.Cleanup(ts.Close)
+	srv := &server{url: ts.URL}
+
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	id := delayedMatch(t, srv, white, black, "600")
+	for i, mv := range []string{"e4", "e5", "Nf3", "Nc6"} {
+		if r := srv.play(t, []string{white, black}[i%2], id, mv); len(r.Errors) > 0 {
+			t.Fatalf("%s: %+v", mv, r.Errors)
+		}
+	}
+	name := matchstream.Name(id)
+	store.stream.Store(&name)
+
+	const aliases = 50 // each of two fields: the most aliases an operation may have
+	var q strings.Builder
+	q.WriteString(`query($m:ID!){`)
+	for i := range aliases {
+		fmt.Fprintf(&q, "m%d: match(id:$m){version} l%d: matches(status:LIVE, first:5){version} ", i, i)
+	}
+	q.WriteString("}")
+	var got map[string]json.RawMessage
+	srv.must(t, "", q.String(), map[string]any{"m": id}, &got)
+	for k, raw := range got {
+		if strings.Contains(string(raw), `"version":`) && !strings.Contains(string(raw), `"version":1}`) {
+			t.Fatalf("%s shows a spectator %s of a match delayed by 10 minutes, want version 1", k, raw)
+		}
+	}
+	if n := store.reads.Load(); n > 2 {
+		t.Errorf("one spectator's request of %d aliases read the delayed match's stream %d times; want it folded once", 2*aliases, n)
+	}
+	t.Logf("%d reads of the match's stream for %d aliases", store.reads.Load(), 2*aliases)
 }
