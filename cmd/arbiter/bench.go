@@ -53,6 +53,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the timed part (the moves) to this file")
 	memProfile := fs.String("memprofile", "", "write an allocation profile (pprof allocs, taken after the moves) to this file")
 	traceFile := fs.String("trace", "", "write an execution trace of the timed part to this file (go tool trace)")
+	phases := fs.Bool("phases", false, "split each move's latency where it changes hands (due, Handle, the writer's queue, its transaction, the wake-up, the fold) and print the split of the median and the slowest 1 % of moves")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
@@ -74,7 +75,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stdout, "bench: %d chess matches x %d moves into %s (GOMAXPROCS %d)\n", *matches, *moves, describeStore(path), runtime.GOMAXPROCS(0))
 	prof := profiles{cpu: *cpuProfile, mem: *memProfile, trace: *traceFile}
 	res, err := benchmark(ctx, store, benchConfig{Matches: *matches, Moves: *moves, Duration: *duration, Seed: *seed, Rate: *rate, Progress: stderr,
-		OnStart: prof.start, OnStop: prof.stop})
+		Phases: *phases, OnStart: prof.start, OnStop: prof.stop})
 	err = errors.Join(err, prof.err)
 	if cerr := store.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("closing %s: %w", path, cerr)
@@ -99,8 +100,11 @@ type benchConfig struct {
 	// (an open loop). 0 plays each move as soon as the previous one is acknowledged.
 	Rate     float64
 	Progress io.Writer // a line per second while playing; nil for none
-	OnStart  func()    // called when setup is done and the timed part starts
-	OnStop   func()    // called when the timed part ends
+	// Phases splits each move's latency (phases.go): the appends carry an
+	// eventstore.AppendTrace, which costs four clock readings per move.
+	Phases  bool
+	OnStart func() // called when setup is done and the timed part starts
+	OnStop  func() // called when the timed part ends
 }
 
 // profiles writes the profiles asked for by bench's flags, of the timed part only.
@@ -164,6 +168,14 @@ type benchResult struct {
 	// Commits is what the store's writer did in the timed part, if it tells
 	// (eventstore.CommitObserver): its transactions' durations and sizes.
 	Commits commitStats
+	// Phases is the split of the moves' latencies, with benchConfig.Phases (phased).
+	Phases phaseReport
+	phased bool
+	// latencies and split are each move's latency and its phases, in the same order,
+	// with benchConfig.Phases, unless the store left some moves unstamped (unsplit).
+	latencies []time.Duration
+	split     []movePhases
+	unsplit   int
 }
 
 // commitStats summarizes the transactions of a store's single writer.
@@ -174,6 +186,9 @@ type commitStats struct {
 	// Busy is the writer's time in transactions: near the timed part's length, the
 	// writer is the bottleneck and a move waits for whole transactions in a queue.
 	Busy time.Duration
+	// Waited is the time the appends spent in transactions: each transaction's length
+	// times its appends. With one append per move it is the sum of the moves' commit phase.
+	Waited time.Duration
 }
 
 func summarizeCommits(cs []eventstore.Commit) commitStats {
@@ -183,6 +198,7 @@ func summarizeCommits(cs []eventstore.Commit) commitStats {
 		st.Appends += c.Appends
 		took[i] = c.Took
 		st.Busy += c.Took
+		st.Waited += c.Took * time.Duration(c.Appends)
 		if c.Took > 10*time.Millisecond {
 			st.Over10ms++
 		}
@@ -211,6 +227,12 @@ func (r benchResult) print(w io.Writer) {
 		fmt.Fprintf(w, "commits: %d appends in %d transactions (%.1f each), each took p50 %s, p99 %s, max %s; %d over 10ms\n",
 			c.Appends, c.Count, float64(c.Appends)/float64(c.Count), c.P50.Round(time.Microsecond), c.P99.Round(time.Microsecond), c.Max.Round(time.Microsecond), c.Over10ms)
 		fmt.Fprintf(w, "writer:  in transactions %.0f%% of the timed part\n", 100*c.Busy.Seconds()/r.Elapsed.Seconds())
+	}
+	if r.phased {
+		r.Phases.print(w)
+		if r.unsplit > 0 {
+			fmt.Fprintf(w, "         %d moves not split: their appends were not stamped\n", r.unsplit)
+		}
 	}
 }
 
@@ -241,6 +263,8 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		done      atomic.Int64
 		stop      atomic.Bool
 		latencies = make([][]time.Duration, cfg.Matches)
+		splits    = make([][]movePhases, cfg.Matches)
+		unsplit   atomic.Int64
 		played    = make([]int, cfg.Matches)
 	)
 	// The writer's transactions in the timed part, when the store tells them: every move
@@ -288,22 +312,46 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 	err := each(ctx, cfg.Matches, func(i int) error {
 		m := ms[i]
 		lat := make([]time.Duration, 0, len(m.Moves))
-		defer func() { latencies[i] = lat }()
+		var split []movePhases
+		defer func() { latencies[i], splits[i] = lat, split }()
 		var interval time.Duration
 		if cfg.Rate > 0 {
 			interval = time.Duration(float64(time.Second) * float64(cfg.Matches) / cfg.Rate)
 		}
+		mctx, trace := ctx, (*eventstore.AppendTrace)(nil)
+		if cfg.Phases {
+			trace = new(eventstore.AppendTrace)
+			mctx = eventstore.WithAppendTrace(ctx, trace)
+			split = make([]movePhases, 0, len(m.Moves))
+		}
+		var prev time.Time // when the match's previous move returned
 		for ply := range m.Moves {
 			if stop.Load() {
 				return nil
 			}
-			record := func(d time.Duration) { lat = append(lat, d) }
+			var due time.Time // zero: the move is due when it is sent (no --rate)
 			if interval > 0 {
-				due := start.Add(interval*time.Duration(ply) + interval*time.Duration(i)/time.Duration(cfg.Matches))
+				due = start.Add(interval*time.Duration(ply) + interval*time.Duration(i)/time.Duration(cfg.Matches))
 				time.Sleep(time.Until(due))
-				record = func(time.Duration) { lat = append(lat, time.Since(due)) }
 			}
-			if err := m.Play(ctx, eng, ply, ply+1, record); err != nil {
+			record := func(begin, end time.Time) {
+				if due.IsZero() {
+					due = begin
+				}
+				lat = append(lat, end.Sub(due))
+				if trace != nil {
+					if p, ok := splitMove(due, prev, begin, end, trace); ok {
+						split = append(split, p)
+					} else {
+						unsplit.Add(1)
+					}
+				}
+				prev = end
+			}
+			if trace != nil {
+				*trace = eventstore.AppendTrace{}
+			}
+			if err := m.Play(mctx, eng, ply, ply+1, record); err != nil {
 				return err
 			}
 			played[i] = ply + 1
@@ -329,6 +377,11 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		return res, err
 	}
 	all := slices.Concat(latencies...)
+	if cfg.Phases {
+		res.phased = true
+		res.latencies, res.split, res.unsplit = slices.Clone(all), slices.Concat(splits...), int(unsplit.Load())
+		res.Phases = reportPhases(slices.Clone(res.split))
+	}
 	slices.Sort(all)
 	res.Moves = len(all)
 	if len(all) > 0 {

@@ -106,3 +106,52 @@ func TestBenchSmall(t *testing.T) {
 		t.Errorf("bench into a used database: exit %d, %s", code, stderr.String())
 	}
 }
+
+// TestBenchPhases: with --phases, every move of the timed part is split, its phases add up
+// to its latency, none is negative (each stamp was taken after the one before it, so none
+// is left over from another move's append), and the commit phases are the writer's own
+// transactions: with one append per move, their sum is each transaction's length times its
+// appends. Paced (an open loop, where a move can be late before it is sent) and not.
+func TestBenchPhases(t *testing.T) {
+	for _, rate := range []float64{0, 4000} {
+		t.Run(fmt.Sprintf("rate %.0f", rate), func(t *testing.T) {
+			ctx := context.Background()
+			store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "bench.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer store.Close()
+			res, err := benchmark(ctx, store, benchConfig{Matches: 40, Moves: 15, Seed: 7, Rate: rate, Phases: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Moves != 40*15 || res.unsplit != 0 || len(res.split) != res.Moves || len(res.latencies) != res.Moves || res.Phases.Moves != res.Moves {
+				t.Fatalf("%d moves, %d latencies, %d split, %d not split, %d in the report", res.Moves, len(res.latencies), len(res.split), res.unsplit, res.Phases.Moves)
+			}
+			var committing time.Duration
+			for k, p := range res.split {
+				for ph, d := range p {
+					if d < 0 {
+						t.Errorf("move %d: phase %s is %s", k, phaseNames[ph], d)
+					}
+				}
+				if p.Total() != res.latencies[k] {
+					t.Errorf("move %d: phases %v add up to %s, its latency is %s", k, p, p.Total(), res.latencies[k])
+				}
+				if rate == 0 && (p[phaseBacklog] != 0 || p[phaseLag] != 0) {
+					t.Errorf("move %d: unpaced, yet %s of backlog and %s of lag", k, p[phaseBacklog], p[phaseLag])
+				}
+				committing += p[phaseCommit]
+			}
+			if res.Commits.Appends != res.Moves || committing != res.Commits.Waited {
+				t.Errorf("the moves spent %s in transactions; the writer's %d transactions of %d appends held appends for %s",
+					committing, res.Commits.Count, res.Commits.Appends, res.Commits.Waited)
+			}
+			var out strings.Builder
+			res.print(&out)
+			if !strings.Contains(out.String(), "slowest 1%, mean of 6 ") {
+				t.Errorf("bench output lacks the split of the slowest moves:\n%s", out.String())
+			}
+		})
+	}
+}

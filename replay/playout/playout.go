@@ -112,8 +112,9 @@ func (m Match) meta(what string, seat int) engine.Meta {
 }
 
 // Play sends moves from (inclusive) to to (exclusive) through the engine, one command
-// each, and calls observe (if not nil) with how long each Handle took.
-func (m Match) Play(ctx context.Context, eng *engine.Engine, from, to int, observe func(time.Duration)) error {
+// each, and calls observe (if not nil) with when each Handle was called and when it
+// returned (both clock readings, so that a caller can place stamps taken in between).
+func (m Match) Play(ctx context.Context, eng *engine.Engine, from, to int, observe func(start, end time.Time)) error {
 	for i := from; i < to && i < len(m.Moves); i++ {
 		seat := i % 2
 		start := time.Now()
@@ -122,7 +123,7 @@ func (m Match) Play(ctx context.Context, eng *engine.Engine, from, to int, obser
 			return fmt.Errorf("playout: match %s ply %d (%s): %w", m.ID, i+1, m.Moves[i], err)
 		}
 		if observe != nil {
-			observe(time.Since(start))
+			observe(start, time.Now())
 		}
 	}
 	return nil

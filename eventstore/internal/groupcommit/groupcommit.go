@@ -23,7 +23,8 @@ type Request struct {
 	Result eventstore.AppendResult
 	Err    error
 
-	done chan struct{}
+	trace *eventstore.AppendTrace // the caller's, if it asked (eventstore.WithAppendTrace)
+	done  chan struct{}
 }
 
 // CommitFunc commits a batch of requests in one transaction, giving each request its own
@@ -63,12 +64,19 @@ func New(commit CommitFunc, maxBatch int) *Queue {
 // ctx's error and the append may or may not have been committed: retrying it with the
 // same event IDs tells which, since appends are idempotent.
 func (q *Queue) Submit(ctx context.Context, stream string, expected int64, events []eventstore.Proposed) (eventstore.AppendResult, error) {
-	r := &Request{Ctx: ctx, Stream: stream, Expected: expected, Events: events, done: make(chan struct{})}
+	// Without a trace this costs one look-up in ctx: no clock is read for it.
+	r := &Request{Ctx: ctx, Stream: stream, Expected: expected, Events: events, trace: eventstore.AppendTraceOf(ctx), done: make(chan struct{})}
+	if r.trace != nil {
+		*r.trace = eventstore.AppendTrace{Queued: time.Now()}
+	}
 	if err := q.enqueue(ctx, r); err != nil {
 		return eventstore.AppendResult{}, err
 	}
 	select {
 	case <-r.done:
+		if r.trace != nil {
+			r.trace.Resumed = time.Now()
+		}
 		return r.Result, r.Err
 	case <-ctx.Done():
 		return eventstore.AppendResult{}, ctx.Err()
@@ -152,12 +160,19 @@ func (q *Queue) run() {
 		if len(live) > 0 {
 			began := time.Now()
 			q.commit(live)
+			committed := time.Now()
 			if f := q.observer.Load(); f != nil {
-				c := eventstore.Commit{Appends: len(live), Took: time.Since(began)}
+				c := eventstore.Commit{Appends: len(live), Took: committed.Sub(began)}
 				for _, r := range live {
 					c.Events += len(r.Events)
 				}
 				(*f)(c)
+			}
+			// Stamped before done is closed: the caller reads the stamps after that.
+			for _, r := range live {
+				if r.trace != nil {
+					r.trace.Began, r.trace.Committed = began, committed
+				}
 			}
 		}
 		for _, r := range batch {

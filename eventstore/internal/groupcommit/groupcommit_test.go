@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
@@ -110,5 +111,47 @@ func TestOnIdle(t *testing.T) {
 	wg.Wait()
 	if got := fmt.Sprint(order); got != "[commit 1 commit 10 idle]" {
 		t.Errorf("the writer ran %s, want [commit 1 commit 10 idle]", got)
+	}
+}
+
+// TestTrace: an append whose context carries an eventstore.AppendTrace gets its stamps in
+// order, around its own batch's commit: queued before the commit function ran for it,
+// begun before and committed after, resumed after that and before Submit returned. A
+// trace used again holds the second append's stamps only; an append without one is
+// committed as before.
+func TestTrace(t *testing.T) {
+	var ran sync.Map // stream -> when the commit function ran for it
+	q := groupcommit.New(func(batch []*groupcommit.Request) {
+		now := time.Now()
+		for _, r := range batch {
+			ran.Store(r.Stream, now)
+		}
+	}, 8)
+	defer q.Close()
+	var tr eventstore.AppendTrace
+	ctx := eventstore.WithAppendTrace(context.Background(), &tr)
+	var last time.Time
+	for i := range 3 {
+		stream := fmt.Sprint("traced", i)
+		before := time.Now()
+		if _, err := q.Submit(ctx, stream, eventstore.Any, make([]eventstore.Proposed, 1)); err != nil {
+			t.Fatal(err)
+		}
+		after := time.Now()
+		at, _ := ran.Load(stream)
+		marks := []time.Time{before, tr.Queued, tr.Began, at.(time.Time), tr.Committed, tr.Resumed, after}
+		for k := 1; k < len(marks); k++ {
+			if marks[k].Before(marks[k-1]) || !tr.Queued.After(last) {
+				t.Errorf("append %d: stamps out of order (before, queued, began, commit ran, committed, resumed, after): %v", i, marks)
+				break
+			}
+		}
+		last = tr.Resumed
+	}
+	if _, err := q.Submit(context.Background(), "untraced", eventstore.Any, make([]eventstore.Proposed, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Resumed.Equal(last) {
+		t.Errorf("an append without the trace stamped it")
 	}
 }
