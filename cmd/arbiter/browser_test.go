@@ -20,8 +20,17 @@ import (
 
 // lookBrowser finds the first of names on PATH: under CI=true its absence fails the test
 // (.ci/run installs Debian's package pkg), elsewhere it skips with the reason.
+//
+// Under the race detector every browser test skips: what they check is the web client,
+// run by the browser, another process the detector does not watch, and the server they
+// drive is the API that the other tests of this package drive under it (websockets,
+// subscriptions, the hubs). They run in every `go test ./...`; running them again under
+// -race, each with its own browser, was the largest share of .ci/run's race step (README, "CI").
 func lookBrowser(t *testing.T, pkg string, names ...string) string {
 	t.Helper()
+	if raceDetector {
+		t.Skip("the browser runs the web client in another process, which the race detector does not watch: run without -race")
+	}
 	for _, name := range names {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
