@@ -187,4 +187,7 @@ func TestCovertEventsKeepToTheirTeamsStream(t *testing.T) {
 	if err != nil || traps(snapAt.State) != 1 {
 		t.Fatalf("replay folds %d traps: %v", traps(snapAt.State), err)
 	}
+	// The covert events' IDs, the void race's too, begin with the time of the match's
+	// event they were decided on.
+	checkIDBases(t, store, id, 0, 1)
 }

@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -138,7 +139,18 @@ func (e *Engine) randomBytes(n int) ([]byte, error) {
 // it, under which command ID and the fingerprint of its content, so that an append retried
 // with the same command yields the same IDs and the store drops the copy, while another
 // actor's command, or another command under the same ID, never does.
-func eventID(stream string, meta Meta, fingerprint string, i int) string {
+//
+// basis is the time (Unix microseconds) of the last public event of the match that the
+// decision was based on, 0 for a decision with none (a match's creation, a player's
+// registration). A decision with a basis has IDs in decision order: their first 8 bytes
+// are the basis, big-endian, so that the store's index of IDs takes the appends of live
+// matches in its last few pages rather than on a random page each; their last 8 bytes are
+// the hash's, which alone tell commands apart (commandPart). A decision with no basis keeps
+// the first 8 bytes of the hash, as every ID did before session 15. The same command
+// decided from the same state, again or on another node, has the same basis and so the
+// same IDs. The basis is the time of an event every viewer of the match is shown (its
+// envelope), never a global position, which a viewer is not (projections.Viewer.Event).
+func eventID(stream string, meta Meta, fingerprint string, i int, basis int64) string {
 	var in [256]byte
 	b := append(in[:0], stream...)
 	b = append(append(b, 0), meta.Actor...)
@@ -146,7 +158,10 @@ func eventID(stream string, meta Meta, fingerprint string, i int) string {
 	b = append(append(b, 0), fingerprint...)
 	b = strconv.AppendInt(append(b, 0), int64(i), 10)
 	h := sha256.Sum256(b)
-	// A UUID's form: 8-4-4-4-12 hex digits of the hash's first 16 bytes.
+	if basis > 0 {
+		binary.BigEndian.PutUint64(h[0:8], uint64(basis))
+	}
+	// A UUID's form: 8-4-4-4-12 hex digits of the first 16 bytes.
 	var out [36]byte
 	hex.Encode(out[0:8], h[0:4])
 	hex.Encode(out[9:13], h[4:6])
@@ -155,6 +170,17 @@ func eventID(stream string, meta Meta, fingerprint string, i int) string {
 	hex.Encode(out[24:36], h[10:16])
 	out[8], out[13], out[18], out[23] = '-', '-', '-', '-'
 	return string(out[:])
+}
+
+// commandPart returns the part of an event ID that eventID takes from the hash of the
+// command in both its forms (the last 8 bytes, from "-" on), or the whole of any other ID.
+// It is what tells a retry from another command under the same command ID, for events
+// stored in either form.
+func commandPart(id string) string {
+	if len(id) == 36 && id[18] == '-' {
+		return id[18:]
+	}
+	return id
 }
 
 // MaxIDBytes bounds the IDs a client passes: a command ID here, and every ID argument of

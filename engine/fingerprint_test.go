@@ -49,7 +49,8 @@ func TestMoveFingerprintIsTheJSONOne(t *testing.T) {
 	}
 }
 
-// eventID is the hash of its inputs joined by NULs, written as a UUID, as it always was.
+// eventID with no basis is the hash of its inputs joined by NULs, written as a UUID, as
+// it always was.
 func TestEventIDsAreAsStored(t *testing.T) {
 	for i, in := range []struct {
 		stream string
@@ -63,8 +64,38 @@ func TestEventIDsAreAsStored(t *testing.T) {
 		h := sha256.Sum256([]byte(in.stream + "\x00" + in.meta.Actor + "\x00" + in.meta.CommandID + "\x00" + in.fp + "\x00" + fmt.Sprint(i*7)))
 		x := hex.EncodeToString(h[:16])
 		want := x[0:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:32]
-		if got := eventID(in.stream, in.meta, in.fp, i*7); got != want {
+		if got := eventID(in.stream, in.meta, in.fp, i*7, 0); got != want {
 			t.Fatalf("eventID %q, want %q", got, want)
+		}
+	}
+}
+
+// eventID with a basis begins with it, big-endian, and ends as the same command's ID with
+// none: what a retry is told apart by (commandPart) is the same in both forms, and a
+// basis alone never makes two commands' IDs alike.
+func TestEventIDsWithABasis(t *testing.T) {
+	meta := Meta{Actor: "player:x", CommandID: "c1"}
+	const basis = int64(1764590400123456) // 2025-12-01T12:00:00.123456Z in microseconds
+	old := eventID("match-abc", meta, "00ff", 1, 0)
+	got := eventID("match-abc", meta, "00ff", 1, basis)
+	if want := "000644e2-b7f9-3240" + old[18:]; got != want {
+		t.Fatalf("eventID with basis %d = %q, want %q", basis, got, want)
+	}
+	if commandPart(got) != commandPart(old) || commandPart(got) != got[18:] || commandPart("ruling:d1:p2") != "ruling:d1:p2" {
+		t.Fatalf("commandPart(%q) = %q, of %q %q", got, commandPart(got), old, commandPart(old))
+	}
+	if next := eventID("match-abc", meta, "00ff", 1, basis+1); next <= got || next[18:] != got[18:] {
+		t.Fatalf("a later basis gives %q after %q", next, got)
+	}
+	for _, other := range []string{
+		eventID("match-abd", meta, "00ff", 1, basis),
+		eventID("match-abc", Meta{Actor: "player:y", CommandID: "c1"}, "00ff", 1, basis),
+		eventID("match-abc", Meta{Actor: "player:x", CommandID: "c2"}, "00ff", 1, basis),
+		eventID("match-abc", meta, "00fe", 1, basis),
+		eventID("match-abc", meta, "00ff", 2, basis),
+	} {
+		if other[:18] != got[:18] || commandPart(other) == commandPart(got) {
+			t.Fatalf("%q and %q", other, got)
 		}
 	}
 }

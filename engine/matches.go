@@ -29,6 +29,7 @@ type entry struct {
 	version  int64              // of the match's own (public) stream: at.Version
 	at       matchstream.Cursor // where the fold stands in each of the match's streams
 	position int64              // global position of the last folded event
+	publicAt int64              // Unix microseconds of the last public event folded: the basis of eventID
 	commands map[commandKey]seenCommand
 	keys     *commandKeys // how command IDs are hashed into commands: the engine's
 	retired  bool         // finished, and queued to leave the cache (Engine.retire)
@@ -51,8 +52,12 @@ func (k *commandKeys) of(actor, commandID string) commandKey {
 	return commandKey{maphash.String(k.a, s), maphash.String(k.b, s)}
 }
 
-// eventHash is what a seenCommand keeps of its first event's ID (seeded like the keys).
-func (k *commandKeys) eventHash(id string) uint64 { return maphash.String(k.a, "event\x00"+id) }
+// eventHash is what a seenCommand keeps of its first event's ID (seeded like the keys):
+// the part that eventID takes from the command alone, the same in IDs stored before
+// session 15 and after, and whatever the decision was based on.
+func (k *commandKeys) eventHash(id string) uint64 {
+	return maphash.String(k.a, "event\x00"+commandPart(id))
+}
 
 // seenCommand is the first outcome of a command, in 32 bytes: what a retry is answered
 // with, and a hash of the ID of its first event. That ID is derived from the command's
@@ -80,7 +85,7 @@ func (c seenCommand) sameCommand(keys *commandKeys, id string, meta Meta, fp str
 	if c.team >= 0 {
 		stream = matchstream.Hidden(id, int(c.team))
 	}
-	return c.firstEvent == keys.eventHash(eventID(stream, meta, basedOn(fp, int64(c.basis)), 0))
+	return c.firstEvent == keys.eventHash(eventID(stream, meta, basedOn(fp, int64(c.basis)), 0, 0))
 }
 
 func newEntry(id string, keys *commandKeys) *entry {
@@ -108,6 +113,9 @@ func (en *entry) fold(f match.Folder, evs []eventstore.Event, decided *match.Sta
 			if err := en.apply(f, ev); err != nil {
 				return err
 			}
+		}
+		if en.at.Version != en.version { // a public event
+			en.publicAt = ev.Time.UnixMicro()
 		}
 		en.version = en.at.Version
 		if ev.CommandID != "" {
@@ -426,7 +434,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		if _, team, covert := matchstream.HiddenOf(to); covert {
 			expected, basis = en.at.HiddenVersion(team), en.version
 		}
-		proposed, err := e.propose(r, to, emitted, meta, basedOn(fp, basis), now)
+		proposed, err := e.propose(r, to, emitted, meta, basedOn(fp, basis), en.publicAt, now)
 		if err != nil {
 			return Ack{}, err
 		}
@@ -544,8 +552,8 @@ func (e *Engine) foldAppended(ctx context.Context, en *entry, stream string, exp
 }
 
 // propose encodes decided events for the store, stamped with the time at; fp is the
-// fingerprint of the command that decided them.
-func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted, meta Meta, fp string, at time.Time) ([]eventstore.Proposed, error) {
+// fingerprint of the command that decided them, publicAt the basis of their IDs (eventID).
+func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted, meta Meta, fp string, publicAt int64, at time.Time) ([]eventstore.Proposed, error) {
 	out := make([]eventstore.Proposed, len(emitted))
 	for i, em := range emitted {
 		payload, err := game.Encode(em.Event)
@@ -559,7 +567,7 @@ func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted
 		}
 		typ := em.Event.EventType()
 		out[i] = eventstore.Proposed{
-			ID:            eventID(stream, meta, fp, i),
+			ID:            eventID(stream, meta, fp, i, publicAt),
 			Type:          typ,
 			SchemaVersion: match.SchemaOf(rules, typ),
 			Payload:       payload,

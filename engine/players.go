@@ -67,7 +67,7 @@ func (e *Engine) RegisterPlayer(ctx context.Context, name, commandID string) (Pl
 	}
 	stream := PlayerStream(id)
 	meta := Meta{CommandID: "register-" + id, Actor: "player:" + id}
-	first := eventID(stream, meta, reg.TokenHash+"\x00"+name, 0)
+	first := eventID(stream, meta, reg.TokenHash+"\x00"+name, 0, 0) // no basis: its first form
 	_, err = e.cfg.Store.Append(ctx, stream, eventstore.NoStream, eventstore.Proposed{
 		ID: first, Type: reg.EventType(), SchemaVersion: 1, Payload: payload,
 		CommandID: meta.CommandID, Actor: meta.Actor, Visibility: visibility.Server, Time: e.now(),
