@@ -29,7 +29,7 @@ func BenchmarkWriterParts(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	commitBatch(b, s, newMoveLoad(loadStreams).batch(64))
+	commitBatch(b, s, newMoveLoad(loadStreams, false).batch(64))
 	w, ctx := s.w, s.w.ctx
 	// The head as run stores it, signed once (the signature is measured on its own), at a
 	// new time each op: SQLite writes no page for an UPDATE that changes no byte of it.
