@@ -392,6 +392,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	// checks it. Only a cold cache, a conflict or a refusal (which must not rest on a stale
 	// state) reads what the stream holds beyond it.
 	fresh := false
+	var next match.Next // the match after the events decided, if the decision worked it out
 	for attempt := 0; ; attempt++ {
 		if en.version == 0 || !fresh && attempt > 0 {
 			if err := e.catchUp(ctx, en); err != nil {
@@ -416,7 +417,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		// One clock reading for the command and its events, so that what the rules were
 		// told (Setup's start time, a deadline) is the time recorded on the events.
 		now := e.now()
-		emitted, next, err := match.DecideNext(r, en.state, match.Stamped(cmd, now))
+		emitted, err := match.DecideNext(r, en.state, match.Stamped(cmd, now), &next)
 		if err != nil && !fresh {
 			continue // refused by the cache: check with the stream before answering
 		}
@@ -460,11 +461,12 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		}
 		// The state Decide worked out is the one the fold would give, once the events
 		// are known to have landed right after the state it was decided on (foldAppended).
-		// A creation is folded (its first event pins the rules), and so is a covert
-		// decision, whose events the cursor may find void.
-		decided := &next
-		if en.rules == nil || basis >= 0 {
-			decided = nil
+		// A creation is folded (its first event pins the rules), and so are a covert
+		// decision, whose events the cursor may find void, and a decision that did not
+		// work it out (next.Known: a command other than a game's action).
+		var decided *match.State
+		if next.Known && en.rules != nil && basis < 0 {
+			decided = &next.State
 		}
 		if err := e.foldAppended(ctx, en, to, expected, proposed, res, decided); err != nil {
 			e.forget(matchID)

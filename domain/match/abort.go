@@ -68,7 +68,7 @@ func (s *State) AbortAt() (time.Time, bool) {
 // opened reports whether every seat of the live match s has made its first move: as the
 // game says (game.Opener), else as many turns as seats (an UnfairChess card and the move it adds to are one turn), or, for a
 // game that does not group its record by turns, as many moves.
-func opened(rules game.Rules, s State) bool {
+func opened(rules game.Rules, s *State) bool {
 	if o, ok := rules.(game.Opener); ok {
 		return o.Opened(s.GameState, len(s.Seats))
 	}
@@ -119,9 +119,9 @@ func (s *State) offered(seat int) bool { return seat >= 0 && seat < len(s.Offere
 
 // moved clears the draw offers of the seats other than those to act before a game event:
 // one of them is acting (or the system, on their clock), so the offerers may offer again.
-func (s State) moved(rules game.Rules) State {
+func (s *State) moved(rules game.Rules) {
 	if !slices.Contains(s.Offered, true) || s.GameState == nil {
-		return s
+		return
 	}
 	toAct := rules.Status(s.GameState).ToAct
 	s.Offered = slices.Clone(s.Offered)
@@ -130,5 +130,4 @@ func (s State) moved(rules game.Rules) State {
 			s.Offered[seat] = false
 		}
 	}
-	return s
 }

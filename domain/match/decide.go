@@ -12,38 +12,26 @@ import (
 // Decide validates a command against the match and returns the events it causes, each
 // with its visibility. A rejection is a *game.Error and means nothing happened.
 func Decide(rules game.Rules, s State, cmd Command) ([]game.Emitted, error) {
-	return decide(rules, s, cmd, nil)
+	return DecideNext(rules, s, cmd, nil)
 }
 
-// DecideNext is Decide, and the match after the events decided: Evolve of each in turn
-// from s, the state a fold of them gives once they are stored. A game's action is judged
-// on the match after its events (does it end the game?), so that state is worked out
-// anyway, and a caller that keeps the match folded (the engine's cache) need not fold
-// the same events again. It shares what it does not change with s, as Evolve does.
-func DecideNext(rules game.Rules, s State, cmd Command) ([]game.Emitted, State, error) {
-	var n next
-	out, err := decide(rules, s, cmd, &n)
-	if err != nil {
-		return nil, State{}, err
+// Next is the match after a decision's events, when the decision worked it out: Evolve of
+// each in turn from the state decided on, the state a fold of them gives once they are
+// stored. It shares what it does not change with that state, as Evolve does.
+type Next struct {
+	State State
+	Known bool // false: the decision did not work it out (see DecideNext)
+}
+
+// DecideNext is Decide, and, when next is not nil, tells next the match after the events
+// decided if the decision worked it out. A game's action is judged on the match after its
+// events (does it end the game?), so for an action that state is known, and a caller that
+// keeps the match folded (the engine's cache) need not fold the same events again; for
+// other commands (rarer: joins, resignations, draws...) Known is false.
+func DecideNext(rules game.Rules, s State, cmd Command, next *Next) ([]game.Emitted, error) {
+	if next != nil {
+		next.Known = false
 	}
-	if !n.known { // a command that did not work it out: fold its events here
-		n.state = s
-		for _, e := range out {
-			n.state = Evolve(rules, n.state, e.Event)
-		}
-	}
-	return out, n.state, nil
-}
-
-// next is where a decision leaves the match after its events, when it worked them out.
-type next struct {
-	state State
-	known bool
-}
-
-// decide is Decide; n, when not nil, is told the match after the events if the decision
-// works it out (a game's action: see settle).
-func decide(rules game.Rules, s State, cmd Command, n *next) ([]game.Emitted, error) {
 	if _, creating := cmd.(Create); !creating && s.Status == None {
 		return nil, game.Reject(game.NotFound, "this match does not exist")
 	}
@@ -60,7 +48,7 @@ func decide(rules game.Rules, s State, cmd Command, n *next) ([]game.Emitted, er
 		if err != nil {
 			return nil, err
 		}
-		return act(rules, s, seat, game.Action{Seat: seat, At: c.At, Do: c.Do}, n)
+		return act(rules, s, seat, game.Action{Seat: seat, At: c.At, Do: c.Do}, next)
 	case Timeout:
 		if s.Status != Live {
 			return nil, game.Reject(game.Conflict, "the match is not being played")
@@ -75,7 +63,7 @@ func decide(rules game.Rules, s State, cmd Command, n *next) ([]game.Emitted, er
 		if st.Deadline.IsZero() || !st.Deadline.Equal(c.Deadline) || c.At.Before(st.Deadline) {
 			return nil, game.Reject(game.Conflict, "no deadline has passed at %s", c.Deadline)
 		}
-		return act(rules, s, game.System, game.Action{Seat: game.System, At: c.At, Do: game.Timeout{Deadline: c.Deadline}}, n)
+		return act(rules, s, game.System, game.Action{Seat: game.System, At: c.At, Do: game.Timeout{Deadline: c.Deadline}}, next)
 	case Resign:
 		seat, err := liveSeat(rules, s, c.PlayerID)
 		if err != nil {
@@ -242,7 +230,7 @@ func join(rules game.Rules, s State, c Join) ([]game.Emitted, error) {
 // playing, at any time, and answers no draw offer; nor does it record the seat's return,
 // which would tell the others that it acted (its subscription does, when it reconnects).
 // n, when not nil, is told the match after the events (settle).
-func act(rules game.Rules, s State, seat int, a game.Action, n *next) ([]game.Emitted, error) {
+func act(rules game.Rules, s State, seat int, a game.Action, n *Next) ([]game.Emitted, error) {
 	aside := game.IsAside(a.Do)
 	if seat != game.System && !aside && !slices.Contains(rules.Status(s.GameState).ToAct, seat) {
 		return nil, game.Reject(game.NotYourTurn, "it is not seat %d's turn", seat)
@@ -286,11 +274,12 @@ func resign(rules game.Rules, s State, seat int, reason string, at time.Time) ([
 // still playing have all accepted the pending draw offer now that a seat is out of play
 // (resigned, or out by the game's decision: its acceptance is no longer awaited). n, when
 // not nil, is told the match after all of them: the end's events are the match's own,
-// cheap to fold.
-func settle(rules game.Rules, s State, out []game.Emitted, n *next) []game.Emitted {
+// cheap to fold. The match is evolved in place (State.apply), which keeps this frame,
+// under every move's descent into the rules, small.
+func settle(rules game.Rules, s State, out []game.Emitted, n *Next) []game.Emitted {
 	after := s
-	for _, e := range out {
-		after = Evolve(rules, after, e.Event)
+	for i := range out {
+		after.apply(rules, out[i].Event)
 	}
 	played := len(out)
 	if st := rules.Status(after.GameState); st.Over {
@@ -299,10 +288,10 @@ func settle(rules game.Rules, s State, out []game.Emitted, n *next) []game.Emitt
 		out = append(out, end(after, nil, "agreement")...)
 	}
 	if n != nil {
-		for _, e := range out[played:] {
-			after = Evolve(rules, after, e.Event)
+		for i := range out[played:] {
+			after.apply(rules, out[played+i].Event)
 		}
-		n.state, n.known = after, true
+		n.State, n.Known = after, true
 	}
 	return out
 }

@@ -228,23 +228,33 @@ func (s *State) Settled(rules game.Rules) bool {
 
 // Evolve folds one event into the match. It never fails on an event Decide produced.
 func Evolve(rules game.Rules, s State, e game.Event) State {
-	// The match's own events are folded in evolveMatch, whose frame holds a copy of each
-	// kind: a game's event, nearly every one, then descends into the rules without it,
-	// on a shorter stack (fewer goroutine stack growths per move).
-	if after, ok := evolveMatch(rules, s, e); ok {
-		return after
+	s.apply(rules, e)
+	return s
+}
+
+// apply is Evolve in place: it sets the fields of *s an event changes, and never writes
+// into what *s shares with other states (it replaces a slice rather than change it). It
+// and the functions under it take the state by reference: a game's event, nearly every
+// one, then descends into the rules on a short stack (fewer goroutine stack growths per
+// move).
+func (s *State) apply(rules game.Rules, e game.Event) {
+	if !s.applyMatch(rules, e) {
+		s.applyGame(rules, e)
 	}
-	s = s.moved(rules)
+}
+
+// applyGame folds a game's event.
+func (s *State) applyGame(rules game.Rules, e game.Event) {
+	s.moved(rules)
 	s.GameState = rules.Evolve(s.GameState, e)
 	if s.Status == Live && !s.Opened {
 		s.PlayFrom = game.PlayFrom(rules, s.GameState, s.StartedAt)
 		s.Opened = opened(rules, s)
 	}
-	return s
 }
 
-// evolveMatch folds e if it is one of the match's own events; ok is false for a game's.
-func evolveMatch(rules game.Rules, s State, e game.Event) (_ State, ok bool) {
+// applyMatch folds e if it is one of the match's own events; it is false for a game's.
+func (s *State) applyMatch(rules game.Rules, e game.Event) bool {
 	switch e := e.(type) {
 	case MatchCreated:
 		s.Game, s.RulesVersion, s.Options, s.Rated = e.Game, e.RulesVersion, e.Options, e.Rated
@@ -294,12 +304,12 @@ func evolveMatch(rules game.Rules, s State, e game.Event) (_ State, ok bool) {
 		s.DrawOfferBy, s.DrawAccepted = -1, nil
 	case Resigned:
 		s.Resigned = append(slices.Clone(s.Resigned), e.Seat)
-		s = s.present(e.Seat) // a resigned seat is no longer waited for
+		s.present(e.Seat) // a resigned seat is no longer waited for
 	case SeatLeft:
 		s.AwaySince = slices.Clone(s.AwaySince)
 		s.AwaySince[e.Seat] = e.At
 	case SeatReturned:
-		s = s.present(e.Seat)
+		s.present(e.Seat)
 	case Forfeited: // the Resigned that follows carries it out
 	case MatchEnded:
 		s.Status = Finished
@@ -308,9 +318,9 @@ func evolveMatch(rules game.Rules, s State, e game.Event) (_ State, ok bool) {
 	case SeedRevealed:
 		s.SeedRevealed = true
 	default:
-		return s, false
+		return false
 	}
-	return s, true
+	return true
 }
 
 // Stamped returns cmd with its time set to at: the engine stamps every command with the
@@ -361,12 +371,11 @@ func Stamped(cmd Command, at time.Time) Command {
 }
 
 // present marks a seat as present.
-func (s State) present(seat int) State {
+func (s *State) present(seat int) {
 	if seat >= 0 && seat < len(s.AwaySince) && !s.AwaySince[seat].IsZero() {
 		s.AwaySince = slices.Clone(s.AwaySince)
 		s.AwaySince[seat] = time.Time{}
 	}
-	return s
 }
 
 // Record is what a game's export needs to know of the match around it.
