@@ -6,6 +6,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -51,7 +52,26 @@ func (r *Resolver) readLog(ctx context.Context, matchID string) (*matchLog, erro
 }
 
 // buildLog reads stream up to version upTo and builds the tree of its events, named name.
+// A stream's first upTo events never change, so their tree is built once and kept
+// (logCache): a receipt read and hashed the whole match for each field that asked for
+// it, and one request of a hundred aliases read a long match a hundred times.
 func (r *Resolver) buildLog(ctx context.Context, name, stream string, upTo int64) (*matchLog, error) {
+	key := logKey{name: name, stream: stream, upTo: upTo}
+	if l := r.logs.get(key); l != nil {
+		return l, nil
+	}
+	l, err := r.readTree(ctx, name, stream, upTo)
+	if err != nil {
+		return nil, err
+	}
+	if l.tree.Size() == upTo { // a store behind the read side gave fewer: not kept
+		r.logs.put(key, l)
+	}
+	return l, nil
+}
+
+// readTree computes buildLog.
+func (r *Resolver) readTree(ctx context.Context, name, stream string, upTo int64) (*matchLog, error) {
 	l := &matchLog{}
 	if _, err := r.eachEvent(ctx, stream, 0, upTo, func(ev eventstore.Event) bool {
 		l.hash, l.prev = append(l.hash, ev.Hash), append(l.prev, ev.PrevHash)
@@ -132,4 +152,34 @@ func (r *Resolver) serverKey() (*model.ServerKey, error) {
 		Fingerprint:  serverkey.Fingerprint(pub),
 		PublicKeyPem: string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})),
 	}, nil
+}
+
+// logCache keeps the trees of the streams' prefixes last read (buildLog), read-only once
+// built. A full cache is emptied rather than grown: the next reads build again.
+type logCache struct {
+	mu    sync.Mutex
+	byKey map[logKey]*matchLog
+}
+
+type logKey struct {
+	name, stream string
+	upTo         int64
+}
+
+// maxLogs bounds the trees kept: each holds two hashes per event of its stream.
+const maxLogs = 64
+
+func (c *logCache) get(k logKey) *matchLog {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byKey[k]
+}
+
+func (c *logCache) put(k logKey, l *matchLog) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byKey == nil || len(c.byKey) >= maxLogs {
+		c.byKey = map[logKey]*matchLog{}
+	}
+	c.byKey[k] = l
 }

@@ -44,4 +44,5 @@ type Resolver struct {
 	signups *signups     // the bound on registrations per address, set by Handler
 	live    *liveGroups  // set by Handler: the live subscriptions served once per group (live.go)
 	delayed delayedViews // the spectators' views of delayed matches, folded once (delay.go)
+	logs    logCache     // the trees of the receipts, built once per stream and size (receipts.go)
 }

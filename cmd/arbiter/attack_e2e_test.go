@@ -202,23 +202,7 @@ func firstSubscriptionAnswer(t *testing.T, ctx context.Context, srv *server, tok
 // it, read and replayed the match's whole stream a hundred times, at a free account's
 // will. The view is now folded once each time it moves, whoever asks.
 func TestADelayedMatchIsFoldedOncePerRelease(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	sqlite, err := openStore(ctx, filepath.Join(t.TempDir(), "arbiter.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sqlite.Close() })
-	store := &countingStore{Store: sqlite}
-	log := slog.New(slog.DiscardHandler)
-	a, err := startApp(ctx, store, appConfig{limits: graph.Limits{Log: log}}, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(a.stop)
-	ts := httptest.NewServer(a.handler())
-	t.Cleanup(ts.Close)
-	srv := &server{url: ts.URL}
+	srv, store := countingServer(t, false)
 
 	_, white := srv.register(t, "White")
 	_, black := srv.register(t, "Black")
@@ -249,4 +233,75 @@ func TestADelayedMatchIsFoldedOncePerRelease(t *testing.T) {
 		t.Errorf("one spectator's request of %d aliases read the delayed match's stream %d times; want it folded once", 2*aliases, n)
 	}
 	t.Logf("%d reads of the match's stream for %d aliases", store.reads.Load(), 2*aliases)
+}
+
+// TestAReceiptReadsTheMatchOnce: a receipt is the signed head of the tree over a match's
+// events, and each field that asked for one read and hashed the whole match again, so a
+// request of a hundred aliases of receipt (or eventProof, newerReceipt) read a long
+// match a hundred times. The tree of a match's first n events is now built once.
+func TestAReceiptReadsTheMatchOnce(t *testing.T) {
+	srv, store := countingServer(t, true)
+
+	_, white := srv.register(t, "White")
+	_, black := srv.register(t, "Black")
+	id := srv.newMatch(t, white, black, false)
+	for i, mv := range []string{"e4", "e5", "Nf3", "Nc6"} {
+		if r := srv.play(t, []string{white, black}[i%2], id, mv); len(r.Errors) > 0 {
+			t.Fatalf("%s: %+v", mv, r.Errors)
+		}
+	}
+	version := srv.versionOf(t, id)
+	name := matchstream.Name(id)
+	store.stream.Store(&name)
+
+	const aliases = 100
+	var q strings.Builder
+	q.WriteString(`query($m:ID!){`)
+	for i := range aliases {
+		fmt.Fprintf(&q, "r%d: receipt(matchId:$m){size root} ", i)
+	}
+	q.WriteString("}")
+	var got map[string]struct {
+		Size int
+		Root string
+	}
+	srv.must(t, "", q.String(), map[string]any{"m": id}, &got)
+	want := got["r0"]
+	for k, r := range got {
+		if r != want || r.Size != version {
+			t.Fatalf("%s is %+v, r0 %+v: every alias signs the same head of the whole match", k, r, want)
+		}
+	}
+	if n := store.reads.Load(); n > 1 {
+		t.Errorf("one request of %d receipts read the match's stream %d times; want once", aliases, n)
+	}
+	t.Logf("%d reads of the match's stream for %d receipts", store.reads.Load(), aliases)
+}
+
+// countingServer is a real server on an SQLite file whose store counts the reads of one
+// stream (countingStore), signing receipts when signs is true.
+func countingServer(t *testing.T, signs bool) (*server, *countingStore) {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	sqlite, err := openStore(ctx, filepath.Join(dir, "arbiter.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sqlite.Close() })
+	cfg := appConfig{limits: graph.Limits{Log: slog.New(slog.DiscardHandler)}}
+	if signs {
+		if cfg.key, _, err = signingKey(filepath.Join(dir, "receipts.key")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := &countingStore{Store: sqlite}
+	a, err := startApp(ctx, store, cfg, cfg.limits.Log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.stop)
+	ts := httptest.NewServer(a.handler())
+	t.Cleanup(ts.Close)
+	return &server{url: ts.URL}, store
 }
