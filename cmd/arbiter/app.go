@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	neturl "net/url"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -135,8 +137,9 @@ func openStore(ctx context.Context, path string) (eventstore.Store, error) {
 
 // openSigned opens the event store, which signs its head with signer at every commit (nil
 // for a store that is only read): a PostgreSQL database for a postgres:// URL, an
-// EventStoreDB database for an esdb:// connection string, else an SQLite file.
-func openSigned(ctx context.Context, path string, signer eventstore.Signer) (eventstore.Store, error) {
+// EventStoreDB database for an esdb:// connection string, else an SQLite file, which
+// opts tune (sqlite.WithoutMigration for a tool that only reads).
+func openSigned(ctx context.Context, path string, signer eventstore.Signer, opts ...sqlite.Option) (eventstore.Store, error) {
 	if err := checkDB(path); err != nil {
 		return nil, err
 	}
@@ -163,11 +166,23 @@ func openSigned(ctx context.Context, path string, signer eventstore.Signer) (eve
 		}
 		return s, nil
 	}
-	s, err := sqlite.Open(ctx, path, sqlite.WithSigner(signer))
+	s, err := sqlite.Open(ctx, path, append([]sqlite.Option{sqlite.WithSigner(signer)}, opts...)...)
+	if errors.Is(err, sqlite.ErrNotMigrated) {
+		return nil, fmt.Errorf("the event store %s: %w; this command only reads a store and left the file as it is. "+
+			"To migrate it, stop the server that uses it, back the file up (sqlite3 %s \".backup %s\") and run `arbiter serve --db %s`, "+
+			"which migrates it as it opens it (docs/operations.md, \"Upgrading a file of schema version 2\"); the build that wrote it reads it as it is",
+			path, sqlite.ErrNotMigrated, path, backupName(path), path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("opening the event store %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// backupName is where the message of an unmigrated file suggests its backup: beside it,
+// named for the schema version it keeps.
+func backupName(path string) string {
+	return strings.TrimSuffix(path, filepath.Ext(path)) + "-v2" + filepath.Ext(path)
 }
 
 // splitSchema takes ?schema=NAME, which keeps several stores in one database, out of a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 	"github.com/arbiter-games/arbiter/replay"
 	"github.com/arbiter-games/arbiter/serverkey"
 )
@@ -110,9 +111,21 @@ func dbFlag(fs *flag.FlagSet) *string {
 }
 
 // openExisting opens the event store only if its file exists: the tools that read a store
-// must not leave an empty database behind after a typo in --db. They append nothing; the
-// store is opened with the private key at keyFile if there is one there, as a server opens it.
+// must not leave an empty database behind after a typo in --db. They append nothing, so
+// they do not migrate an SQLite file of an older schema either (a verifier must not change
+// what it verifies): they refuse it and say how to migrate it. The store is opened with
+// the private key at keyFile if there is one there, as a server opens it.
 func openExisting(ctx context.Context, path, keyFile string) (eventstore.Store, error) {
+	return openFound(ctx, path, keyFile, sqlite.WithoutMigration())
+}
+
+// openExistingToAppend is openExisting for a tool that appends (grant-reviewer): as a
+// server does, it migrates an SQLite file of schema version 2.
+func openExistingToAppend(ctx context.Context, path, keyFile string) (eventstore.Store, error) {
+	return openFound(ctx, path, keyFile)
+}
+
+func openFound(ctx context.Context, path, keyFile string, opts ...sqlite.Option) (eventstore.Store, error) {
 	var signer eventstore.Signer
 	if k, err := serverkey.Load(keyFile); err == nil {
 		signer = k
@@ -121,7 +134,7 @@ func openExisting(ctx context.Context, path, keyFile string) (eventstore.Store, 
 		return nil, err
 	}
 	if isServer(path) { // a server's URL: nothing to create by mistake
-		return openSigned(ctx, path, signer)
+		return openSigned(ctx, path, signer, opts...)
 	}
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -129,7 +142,7 @@ func openExisting(ctx context.Context, path, keyFile string) (eventstore.Store, 
 		}
 		return nil, err
 	}
-	return openSigned(ctx, path, signer)
+	return openSigned(ctx, path, signer, opts...)
 }
 
 func printSnapshot(w io.Writer, snap replay.Snapshot) error {

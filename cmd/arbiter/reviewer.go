@@ -48,7 +48,7 @@ func runReviewer(ctx context.Context, args []string, on bool, stdout, stderr io.
 	if _, err := serverkey.Load(keyFile); err != nil {
 		return fmt.Errorf("the server key %s: %w (this command signs the store's head as the server does: pass --key FILE)", keyFile, err)
 	}
-	store, err := openExisting(ctx, path, keyFile) // opened with the key just loaded
+	store, err := openExistingToAppend(ctx, path, keyFile) // opened with the key just loaded
 	if err != nil {
 		return err
 	}

@@ -245,6 +245,57 @@ func TestMigrateTheBenchFile(t *testing.T) {
 	checkChains(t, s, readAll(t, s))
 }
 
+// TestWithoutMigrationLeavesTheFile: opened WithoutMigration (by a tool that only reads),
+// the file the old build wrote is refused with ErrNotMigrated and left byte for byte as
+// it was, with no table added; opened as a server opens it, it then migrates as ever.
+func TestWithoutMigrationLeavesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "events.db")
+	data, err := os.ReadFile("testdata/v2-bench.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	s, err := Open(context.Background(), path, WithoutMigration(), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	if err == nil {
+		s.Close()
+		t.Fatal("a file of schema version 2 opened without migration")
+	}
+	if !errors.Is(err, ErrNotMigrated) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("refused with %v, want ErrNotMigrated naming the file", err)
+	}
+	if logs.Len() > 0 {
+		t.Fatalf("the refusal logged a migration:\n%s", logs.String())
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(after, data) {
+		t.Fatal("the refused file changed")
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && e.Name() != "events.db" && info.Size() > 0 {
+			t.Fatalf("the refusal left %s of %d bytes beside the file", e.Name(), info.Size())
+		}
+	}
+	s, err = Open(context.Background(), path, WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := len(readAll(t, s)); n != 134 {
+		t.Fatalf("migrated after the refusal, the file reads %d events, want 134", n)
+	}
+}
+
 // TestMigrateStoresWhatTheWriterStores: a migrated file holds, row for row and byte for
 // byte, what this build's writer stores for the same appends (the migration encodes in SQL
 // what row.go encodes in Go), and the migration's chunks, several here, join up.

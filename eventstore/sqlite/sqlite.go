@@ -22,8 +22,12 @@ import (
 )
 
 // schemaVersion is the version of the tables below. Open migrates a file of version 2 to
-// it (migrate.go) and refuses any other.
+// it (migrate.go), unless told not to (WithoutMigration), and refuses any other.
 const schemaVersion = 3
+
+// ErrNotMigrated is the error of Open, with WithoutMigration, on a file of schema version
+// 2: it is left as it was, and a tool that only reads cannot read it before it is migrated.
+var ErrNotMigrated = errors.New("the file has schema version 2, which this build reads only once migrated to 3")
 
 // schema creates the tables of a new file; row.go says why they take this form.
 var schema = streamsTable + eventsTable("events") + indexes + headTable
@@ -76,6 +80,7 @@ type config struct {
 	readConns   int
 	maxBatch    int
 	busyTimeout time.Duration
+	noMigration bool
 	// checkpointEvery and walPages are checkpoint.go's constants but in tests, where a
 	// few thousand events go through many checkpoints.
 	checkpointEvery, walPages int
@@ -106,6 +111,11 @@ func WithMaxBatch(n int) Option { return func(c *config) { c.maxBatch = max(n, 1
 // before failing (default 5s). Only one process should append to a file, but tools such
 // as `arbiter verify` may read it meanwhile.
 func WithBusyTimeout(d time.Duration) Option { return func(c *config) { c.busyTimeout = d } }
+
+// WithoutMigration makes Open refuse a file of schema version 2 with ErrNotMigrated,
+// leaving it as it was, instead of migrating it: for the tools that only read a file
+// (`arbiter verify` must not change what it verifies).
+func WithoutMigration() Option { return func(c *config) { c.noMigration = true } }
 
 // Store is an eventstore.Store in one SQLite file.
 type Store struct {
@@ -150,7 +160,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{write: write, notifier: eventstore.NewNotifier()}
-	if err := s.init(ctx, cfg.signer, cfg.log); err != nil {
+	if err := s.init(ctx, cfg); err != nil {
 		write.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, damaged(err))
 	}
@@ -194,11 +204,11 @@ func openDB(path string, pragmas []string, txlock string, conns int) (*sql.DB, e
 
 // init creates the tables, checks the schema version and sets up the writer, which loads
 // the head position with its first batch.
-func (s *Store) init(ctx context.Context, signer eventstore.Signer, log *slog.Logger) error {
-	if err := s.setUp(ctx, log); err != nil {
+func (s *Store) init(ctx context.Context, cfg config) error {
+	if err := s.setUp(ctx, cfg); err != nil {
 		return err
 	}
-	w, err := newWriter(ctx, s.write, signer)
+	w, err := newWriter(ctx, s.write, cfg.signer)
 	if err != nil {
 		return err
 	}
@@ -206,9 +216,9 @@ func (s *Store) init(ctx context.Context, signer eventstore.Signer, log *slog.Lo
 	return nil
 }
 
-// setUp creates the tables of a new file, migrates a file of schema version 2, and
-// refuses a file of any other version untouched.
-func (s *Store) setUp(ctx context.Context, log *slog.Logger) error {
+// setUp creates the tables of a new file, migrates a file of schema version 2 (or refuses
+// it untouched, with cfg.noMigration), and refuses a file of any other version untouched.
+func (s *Store) setUp(ctx context.Context, cfg config) error {
 	v, err := s.fileVersion(ctx)
 	if err != nil {
 		return err
@@ -216,7 +226,10 @@ func (s *Store) setUp(ctx context.Context, log *slog.Logger) error {
 	switch v {
 	case 0, schemaVersion:
 	case 2:
-		if err := migrate(ctx, s.write, log); err != nil {
+		if cfg.noMigration {
+			return ErrNotMigrated
+		}
+		if err := migrate(ctx, s.write, cfg.log); err != nil {
 			return fmt.Errorf("migrate from schema version 2: %w", err)
 		}
 	default:
