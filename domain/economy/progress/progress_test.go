@@ -1,10 +1,12 @@
 package progress_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
+	"github.com/arbiter-games/arbiter/domain/economy/leagues"
 	"github.com/arbiter-games/arbiter/domain/economy/progress"
 	"github.com/arbiter-games/arbiter/domain/fairness"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
@@ -272,5 +274,58 @@ func TestAStoredDrawVerifiesByItsProcedure(t *testing.T) {
 	m.MatchSeed = nil
 	if err := progress.AuditLoot(m, "ann", rec); err == nil {
 		t.Error("a procedure 1 draw on a match without a match seed passed")
+	}
+}
+
+// A draw's procedure does not follow from the draw alone: a match with a match seed that
+// ended from MatchSeedLootFrom on was drawn from it by every build of that time, so its
+// draw rewritten by the Legacy derivation (no procedure, the server seed's roll) is
+// refused, while the same draw of a match that ended just before passes, as does a Legacy
+// draw of a match of the Legacy procedure (no match seed), whenever it ended.
+func TestALegacyDrawAfterTheCutOverIsRefused(t *testing.T) {
+	m := duel(10, -1, false)
+	m.ID, m.MatchSeed = "m1", []byte("match seed")
+	legacyDraw := func(m facts.Match) progress.LootDrawn {
+		roll, err := progress.LootRoll(m, 0, fairness.Legacy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return progress.Record(m, 0, 1450, progress.Loot{Chance: leagues.Of(1450).LootChance, Roll: roll, Procedure: fairness.Legacy})
+	}
+	newDraw := func(m facts.Match) progress.LootDrawn {
+		l, ok := progress.DrawLoot(m, 0, 1450)
+		if !ok || l.Procedure != fairness.V1 {
+			t.Fatalf("the draw of a match with a match seed: %+v, %v; want procedure 1", l, ok)
+		}
+		return progress.Record(m, 0, 1450, l)
+	}
+	for _, tc := range []struct {
+		ended  time.Time
+		legacy bool // whether its Legacy draw passes
+	}{
+		{time.Time{}, true},
+		{progress.MatchSeedLootFrom.Add(-time.Nanosecond), true},
+		{progress.MatchSeedLootFrom, false},
+		{progress.MatchSeedLootFrom.Add(90 * 24 * time.Hour), false},
+	} {
+		m.Ended = tc.ended
+		err := progress.AuditLoot(m, "ann", legacyDraw(m))
+		if (err == nil) != tc.legacy {
+			t.Errorf("a Legacy draw of a match that ended at %s: %v; want it to pass: %v", tc.ended, err, tc.legacy)
+		}
+		if err != nil && !strings.Contains(err.Error(), "by the Legacy derivation, but the match ended at") {
+			t.Errorf("a Legacy draw after the cut-over refused as %q", err)
+		}
+		if err := progress.AuditLoot(m, "ann", newDraw(m)); err != nil {
+			t.Errorf("the draw of procedure 1 of a match that ended at %s: %v", tc.ended, err)
+		}
+		old := m
+		old.MatchSeed = nil // a match of the Legacy procedure still draws by the Legacy derivation
+		if l, ok := progress.DrawLoot(old, 0, 1450); !ok || l.Procedure != fairness.Legacy {
+			t.Fatalf("the draw of a match without a match seed: %+v, %v", l, ok)
+		}
+		if err := progress.AuditLoot(old, "ann", legacyDraw(old)); err != nil {
+			t.Errorf("a Legacy draw of a match without a match seed that ended at %s: %v", tc.ended, err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/economy/facts"
 	"github.com/arbiter-games/arbiter/domain/economy/leagues"
@@ -61,12 +62,23 @@ func Record(m facts.Match, seat int, rating float64, l Loot) LootDrawn {
 	return e
 }
 
+// MatchSeedLootFrom is when the loot's roll moved to the match seed (procedure 1, commit
+// 4a21579): a build from before drew every roll by the Legacy derivation, a build from
+// then on draws from the match seed whenever the match has one. A draw's procedure is the
+// draw's own word; this time is not, nor is the end of the match, in the match's stream:
+// a Legacy draw of a match with a match seed that ended from then on is a draw rewritten
+// (one who holds the server key picking the better of two rolls), and AuditLoot refuses
+// it. Before it, a draw may be either: a match that ended just before may have been drawn
+// by a new build, catching up.
+var MatchSeedLootFrom = time.Date(2026, time.December, 1, 18, 8, 24, 0, time.UTC)
+
 // AuditLoot re-derives a recorded draw from m, the finished match it names (its seed
 // revealed), for the player of the stream it is on: the seat is the player's and rewarded,
 // the roll is the seed's by the procedure the draw recorded (LootRoll: a draw stored
-// before procedure 1 records none, and is checked by the Legacy derivation), the chance
-// the league's of the recorded rating, and the result follows from both. It returns what
-// does not match.
+// before procedure 1 records none, and is checked by the Legacy derivation), which must be
+// procedure 1 for a match with a match seed that ended from MatchSeedLootFrom on, the
+// chance the league's of the recorded rating, and the result follows from both. It
+// returns what does not match.
 func AuditLoot(m facts.Match, player string, e LootDrawn) error {
 	if e.Seat < 0 || e.Seat >= len(m.Seats) || m.Seats[e.Seat].Player != player {
 		return fmt.Errorf("a draw for seat %d of %s, not the seat of %s", e.Seat, m.ID, player)
@@ -76,6 +88,10 @@ func AuditLoot(m facts.Match, player string, e LootDrawn) error {
 	}
 	if !DrawsLoot(m, e.Seat) {
 		return fmt.Errorf("a draw in %s for seat %d, which draws nothing there", m.ID, e.Seat)
+	}
+	if e.Procedure == fairness.Legacy && len(m.MatchSeed) > 0 && !m.Ended.Before(MatchSeedLootFrom) {
+		return fmt.Errorf("a draw in %s for seat %d by the Legacy derivation, but the match ended at %s, when the loot was drawn from the match seed (procedure %d, from %s)",
+			m.ID, e.Seat, m.Ended.UTC().Format(time.RFC3339), fairness.V1, MatchSeedLootFrom.Format(time.RFC3339))
 	}
 	roll, err := LootRoll(m, e.Seat, e.Procedure)
 	if err != nil {
