@@ -16,6 +16,7 @@ type codecEntry struct {
 	schema int
 	decode func(payload []byte) (Event, error)
 	upcast func(schema int, payload []byte) ([]byte, error)
+	check  func(Event) error // of a payload stored at the current schema (Require)
 }
 
 // NewCodec returns an empty codec.
@@ -79,6 +80,20 @@ func (c *Codec) Upcaster(typ string, up func(schema int, payload []byte) ([]byte
 	return c
 }
 
+// Require sets what a payload of typ stored at its current schema must hold once decoded:
+// what that schema added and made required, which an older payload, upcast to it, may
+// lack. A payload that fails check is refused as one that does not decode (verify reports
+// it, a fold sets its match aside), for want of which it would pass for an older one.
+func (c *Codec) Require(typ string, check func(Event) error) *Codec {
+	e, ok := c.types[typ]
+	if !ok {
+		panic("game: requirement for an unregistered event type: " + typ)
+	}
+	e.check = check
+	c.types[typ] = e
+	return c
+}
+
 // Merge adds every type of other (a game reusing another package's events).
 func (c *Codec) Merge(other *Codec) *Codec {
 	for t, e := range other.types {
@@ -102,7 +117,8 @@ func (c *Codec) Decode(typ string, schema int, payload []byte) (Event, error) {
 	if !ok {
 		return nil, fmt.Errorf("game: unknown event type %q", typ)
 	}
-	if schema != e.schema {
+	current := schema == e.schema
+	if !current {
 		if schema > e.schema || e.upcast == nil {
 			return nil, fmt.Errorf("game: event %s has schema %d, these rules read %d", typ, schema, e.schema)
 		}
@@ -115,6 +131,11 @@ func (c *Codec) Decode(typ string, schema int, payload []byte) (Event, error) {
 	v, err := e.decode(payload)
 	if err != nil {
 		return nil, fmt.Errorf("game: decoding %s: %w", typ, err)
+	}
+	if current && e.check != nil {
+		if err := e.check(v); err != nil {
+			return nil, fmt.Errorf("game: decoding %s of schema %d: %w", typ, schema, err)
+		}
 	}
 	return v, nil
 }

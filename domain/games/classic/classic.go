@@ -60,8 +60,15 @@ var codec = func() *game.Codec {
 	game.Register[MovePlayed](c, 1)
 	game.Register[DrawClaimed](c, 1)
 	game.Register[FlagFell](c, flagSchema)
-	// Schema 1 had no at: its payload reads as schema 2's with none.
+	// Schema 1 had no at: its payload reads as schema 2's with none. Schema 2 without at
+	// is malformed, not an old flag: it would pass the audit as one, its time unchecked.
 	c.Upcaster(FlagFell{}.EventType(), func(_ int, payload []byte) ([]byte, error) { return payload, nil })
+	c.Require(FlagFell{}.EventType(), func(e game.Event) error {
+		if e.(FlagFell).At.IsZero() {
+			return errors.New("no at: from schema 2 on a flag records when it fell")
+		}
+		return nil
+	})
 	return c
 }()
 

@@ -2,6 +2,7 @@ package classic
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,5 +216,32 @@ func TestAFlagFallsAtItsDeadline(t *testing.T) {
 	want.Flag = &FlagFell{Seat: 1}
 	if !reflect.DeepEqual(over.Clock, st.Clock) || !reflect.DeepEqual(over.Flag, want.Flag) {
 		t.Fatalf("a FlagFell of schema 1 folds to clock %+v, flag %+v; want the clock as it was, %+v", over.Clock, over.Flag, st.Clock)
+	}
+}
+
+// A FlagFell of schema 2 records when the flag fell: one without at is malformed, not a
+// flag of schema 1, and is refused where stored events are decoded (verify's decoding
+// check, the fold that sets the match aside), rather than passing the audit as an old one.
+// Schema 1 without at, and schema 2 with it, decode.
+func TestAFlagOfSchema2WithoutItsTimeIsRefused(t *testing.T) {
+	codec := Rules{}.Events()
+	for _, tc := range []struct {
+		schema  int
+		payload string
+		ok      bool
+	}{
+		{1, `{"seat":1}`, true},
+		{2, `{"seat":1,"at":"2026-11-30T12:01:10Z"}`, true},
+		{2, `{"seat":1}`, false},
+		{2, `{"seat":0,"draw":true}`, false},
+		{2, `{"seat":1,"at":"0001-01-01T00:00:00Z"}`, false},
+	} {
+		e, err := codec.Decode("FlagFell", tc.schema, []byte(tc.payload))
+		if (err == nil) != tc.ok {
+			t.Errorf("FlagFell of schema %d %s: %+v, %v; want it read: %v", tc.schema, tc.payload, e, err, tc.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "no at") {
+			t.Errorf("FlagFell of schema %d %s refused as %q", tc.schema, tc.payload, err)
+		}
 	}
 }
