@@ -61,7 +61,7 @@ func (t Table) view(p game.Viewpoint) *View {
 	}
 	v := Rules{}.View(t.Boards[b], lp).(*View)
 	v.Phase, v.offset, v.ready, v.PlanEnds = status.Phase, seatOn(b, 0), nil, nil
-	if status.Phase == Planning { // the table's deadline, one for the four seats
+	if status.Phase == Planning && !lp.Over { // the table's deadline, one for the four seats, while the match lasts
 		end := t.PlanEnds
 		v.PlanEnds = &end
 	}

@@ -96,3 +96,23 @@ func TestTheDoublesViewShowsWhenThePlanningEnds(t *testing.T) {
 		t.Fatalf("the four seats ready: the view still shows the planning's end at %v", got)
 	}
 }
+
+// A match the engine ended in its planning (a rated match a seat resigned before moving is
+// aborted; the engine's end is the match's, so the game's state is still in its planning)
+// shows no deadline to anyone, on one board or at a doubles table: the viewpoint says the
+// match is over.
+func TestAMatchEndedInItsPlanningShowsNoDeadline(t *testing.T) {
+	over := []game.Viewpoint{{Over: true}, {Seats: []int{0}, Teams: []int{0}, Over: true}, {Seats: []int{1}, Teams: []int{1}, Over: true}}
+	s, _ := setup(t, "plan", game.Options{OptionPlanning: "2"})
+	if got := planEndsSeen(t, s, over); got != nil {
+		t.Fatalf("one board, the match over in its planning: the view shows its end at %v", got)
+	}
+	tb := setupDoubles(t, game.Options{OptionBoards: "2", OptionPlanning: "3"})
+	over = []game.Viewpoint{{Over: true}}
+	for seat := range DoublesSeats {
+		over = append(over, game.Viewpoint{Seats: []int{seat}, Teams: []int{teamOf(seat)}, Over: true})
+	}
+	if got := planEndsSeen(t, tb, over); got != nil {
+		t.Fatalf("doubles, the match over in its planning: the view shows its end at %v", got)
+	}
+}

@@ -21,8 +21,10 @@ type View struct {
 	Hand  []cards.HandCard  // the viewer's own hand (its first seat's), nil for a spectator
 	Cards []cards.SeatCards // what everyone may know of each seat's cards, by seat
 	Phase string            // planning, play, reaction-R1 (R2, R3), over
-	// PlanEnds is the planning's deadline while the planning lasts, nil outside it: public,
-	// as GameStarted's planEnds is, so a client need not add the option to the start.
+	// PlanEnds is the planning's deadline while the planning lasts, nil outside it and once
+	// the match is over (aborted or resigned in the planning, the game's state still in
+	// it): public, as GameStarted's planEnds is, so a client need not add the option to
+	// the start.
 	PlanEnds *time.Time
 	// Doubles only (doubles.go): both boards, and the team channel's signals, the
 	// viewer's team's alone.
@@ -84,7 +86,7 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	status := r.Status(s)
 	v := &View{Board: r.Board(s), Moves: r.MoveList(s), Phase: status.Phase, pos: s.Pos, seat: -1, react: -1}
 	v.Reaction = s.reactionView()
-	if status.Phase == Planning {
+	if status.Phase == Planning && !p.Over { // a match ended in its planning has no deadline left
 		end := s.PlanEnds
 		v.PlanEnds = &end
 	}
