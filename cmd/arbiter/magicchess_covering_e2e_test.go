@@ -3,6 +3,8 @@ package main
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 )
 
 // A match of Ajedrez Mágico on one board keeps no hidden streams from magic-2026.4 on, since
@@ -31,7 +33,7 @@ func TestOneBoardAndDoublesShowTheirPlaceInTheMatch(t *testing.T) {
 	for _, viewer := range []string{ann, ""} {
 		var e, d events
 		srv.must(t, viewer, q, map[string]any{"m": one}, &e)
-		if e.Match.RulesVersion != "magic-2026.5" || len(e.Match.Events) < 4 {
+		if e.Match.RulesVersion != magicchess.RulesVersion || len(e.Match.Events) < 4 {
 			t.Fatalf("the one-board match: %+v", e.Match)
 		}
 		srv.must(t, viewer, q, map[string]any{"m": doubles}, &d)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
 )
 
 // magicTwinFields selects every field of a doubles match of Ajedrez Mágico: both boards,
@@ -54,7 +56,7 @@ func TestASignalLeavesNoTraceOutsideItsTeam(t *testing.T) {
 	}
 	var rv struct{ Match struct{ RulesVersion string } }
 	tw.each(bob, `query($m:ID!){match(id:$m){rulesVersion}}`, tw.vars, &rv)
-	if rv.Match.RulesVersion != "magic-2026.5" {
+	if rv.Match.RulesVersion != magicchess.RulesVersion {
 		t.Fatalf("the match plays rules %s", rv.Match.RulesVersion)
 	}
 	tw.watch(twinWatcher{"bob", bob}, twinWatcher{"cid", cid}, twinWatcher{"spectator", ""})
