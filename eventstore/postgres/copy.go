@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -19,21 +23,55 @@ const copyEvents = `COPY events (` + sqlstore.Columns + `) FROM STDIN (FORMAT bi
 // copyHeader opens a binary COPY stream: the signature, no flags, no header extension.
 var copyHeader = []byte("PGCOPY\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")
 
-// copyRows stores events with one COPY. It encodes the rows itself, into one buffer,
-// rather than through pgx.CopyFrom: that boxes each of the 14 values in an interface and
-// looks up an encoder for each, which cost about half the client's CPU per row on the
-// write path (issue 18). The column types are fixed by the schema (tables), so every
-// value's wire form is known: bigint and integer big-endian, text and bytea their bytes.
-// buf is reused across batches; copyRows returns it, grown as needed.
-func copyRows(ctx context.Context, conn *pgxpool.Conn, buf []byte, events []eventstore.Event) ([]byte, error) {
+// write ends the append transaction in one round trip: the events, the signed head, the
+// NOTIFY and COMMIT go to the server as one simple-protocol message, a COPY followed by
+// three statements, with the COPY's data behind it. The server runs the statements after
+// the COPY once its data is in, and answers them all at once; an error in any of them
+// leaves the transaction failed, and the caller rolls it back. The head's values are
+// written into the statement as literals (the simple protocol takes no parameters).
+//
+// The events are encoded by the adapter itself, into one buffer, rather than through
+// pgx.CopyFrom: that boxes each of the 14 values in an interface and looks up an encoder
+// for each, which cost about half the client's CPU per row on the write path (issue 18).
+// The column types are fixed by the schema (tables), so every value's wire form is known:
+// bigint and integer big-endian, text and bytea their bytes. buf is reused across
+// batches; write returns it, grown as needed.
+func (s *Store) write(ctx context.Context, conn *pgxpool.Conn, buf []byte, events []eventstore.Event, h eventstore.Head) ([]byte, error) {
 	buf, err := appendCopy(buf[:0], events)
 	if err != nil {
 		return buf, fmt.Errorf("insert events: %w", err)
 	}
-	if _, err := conn.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(buf), copyEvents); err != nil {
-		return buf, fmt.Errorf("insert events: %w", err)
+	sql := copyEvents + `; UPDATE head SET position = ` + strconv.FormatInt(h.Position, 10) +
+		`, hash = ` + quoteText(h.Hash) +
+		`, signed_ns = ` + strconv.FormatInt(h.Time.UnixNano(), 10) +
+		`, signature = ` + quoteBytes(h.Signature) +
+		// Delivered at COMMIT to every process listening on this schema.
+		`; NOTIFY ` + pgx.Identifier{s.channel()}.Sanitize() +
+		`; COMMIT`
+	// pgconn's CopyFrom reads the answers up to ReadyForQuery and returns the last
+	// statement's tag; COMMIT of a transaction that failed answers ROLLBACK.
+	tag, err := conn.Conn().PgConn().CopyFrom(ctx, bytes.NewReader(buf), sql)
+	if err != nil {
+		return buf, fmt.Errorf("insert events, update head, commit: %w", err)
+	}
+	if tag.String() != "COMMIT" {
+		return buf, fmt.Errorf("commit: the server answered %q", tag)
 	}
 	return buf, nil
+}
+
+// quoteText returns s as an SQL string literal. The escape form (E'...') reads the same
+// whatever the server's standard_conforming_strings.
+func quoteText(s string) string {
+	return `E'` + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(s) + `'`
+}
+
+// quoteBytes returns b as an SQL bytea value, NULL if b is nil.
+func quoteBytes(b []byte) string {
+	if b == nil {
+		return `NULL`
+	}
+	return `decode('` + hex.EncodeToString(b) + `', 'hex')`
 }
 
 // appendCopy appends events as a whole binary COPY stream (header, one tuple each in

@@ -52,11 +52,7 @@ func TestAppendsOfAnotherProcessArriveByNotify(t *testing.T) {
 
 	// The server ends every LISTEN connection of the schema's channel: the reader listens
 	// again, and catches up on what it missed.
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	deadline := time.Now().Add(20 * time.Second)
 	for killed := false; !killed; {
 		var n int

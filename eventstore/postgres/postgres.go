@@ -177,9 +177,9 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, event
 }
 
 // commit is the group commit of a batch of appends, in one transaction holding the
-// append lock, in three round trips whatever the size of the batch: BEGIN, the lock and
-// every read the batch needs, pipelined; the COPY of every event; the new head and
-// COMMIT. The reads happen under the lock, so nothing changes them until COMMIT, and
+// append lock, in two round trips whatever the size of the batch: BEGIN, the lock and
+// every read the batch needs, pipelined; then the COPY of every event, the new head and
+// COMMIT in one message (write). The reads happen under the lock, so nothing changes them until COMMIT, and
 // the appends are decided in memory from there, one after the other as if each ran
 // alone. None can then fail half-way, so there is no savepoint; a failure of the
 // transaction fails the whole batch.
@@ -227,40 +227,19 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 	for _, r := range batch {
 		r.Result, r.Err = sqlstore.Append(m, r.Stream, r.Expected, r.Events, now)
 	}
-	var b pgx.Batch
-	if len(m.Rows) > 0 {
-		// COPY takes the rows faster than an INSERT; it costs a round trip of its own,
-		// which a batch large enough to matter makes up for many times over.
-		if s.copyBuf, err = copyRows(ctx, conn, s.copyBuf, m.Rows); err != nil {
-			return err
-		}
-		if cap(s.copyBuf) > maxKeptCopyBuf {
-			s.copyBuf = nil // a rare batch of large payloads: do not hold its memory
-		}
-		// Signed in the transaction that stores it: a signed head never names an event
-		// that did not commit, and every acknowledged event is covered by one.
-		h := eventstore.SignHead(s.signer, m.Head, m.HeadHash, time.Now())
-		b.Queue(`UPDATE head SET position = $1, hash = $2, signed_ns = $3, signature = $4`, h.Position, h.Hash, h.Time.UnixNano(), h.Signature)
-		// Delivered at COMMIT to every process listening on this schema.
-		b.Queue(`SELECT pg_notify($1, '')`, s.channel())
+	if len(m.Rows) == 0 {
+		// Nothing to write (every append a retry or refused): end the transaction.
+		_, err := conn.Exec(ctx, `COMMIT`)
+		return err
 	}
-	b.Queue(`COMMIT`)
-	br := conn.SendBatch(ctx, &b)
-	defer br.Close()
-	for range b.Len() - 1 {
-		if _, err := br.Exec(); err != nil {
-			return fmt.Errorf("update head: %w", err)
-		}
+	// Signed in the transaction that stores it: a signed head never names an event that
+	// did not commit, and every acknowledged event is covered by one.
+	h := eventstore.SignHead(s.signer, m.Head, m.HeadHash, time.Now())
+	s.copyBuf, err = s.write(ctx, conn, s.copyBuf, m.Rows, h)
+	if cap(s.copyBuf) > maxKeptCopyBuf {
+		s.copyBuf = nil // a rare batch of large payloads: do not hold its memory
 	}
-	// COMMIT of a transaction that failed answers ROLLBACK, without an error.
-	tag, err := br.Exec()
-	if err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	if tag.String() != "COMMIT" {
-		return fmt.Errorf("commit: the server answered %q", tag)
-	}
-	return br.Close()
+	return err
 }
 
 // load begins the transaction, takes the append lock and reads, in one round trip, the

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/conformance"
 	"github.com/arbiter-games/arbiter/eventstore/postgres"
@@ -25,6 +27,17 @@ func open(t testing.TB, url, schema string) *postgres.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// connect opens a plain connection to the server, closed when the test ends.
+func connect(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }
 
 func TestConformance(t *testing.T) {

@@ -16,11 +16,7 @@ import (
 func TestOtherSchemaVersionsAreRefused(t *testing.T) {
 	url := serverURL(t)
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connect(t, url)
 	for _, v := range []int{1, 3} {
 		schema := freshSchema(t, url)
 		s := pgx.Identifier{schema}.Sanitize()
