@@ -125,9 +125,7 @@ func TestAFailureAfterTheCopyStoresNothing(t *testing.T) {
 	conn := connect(t, url)
 	head := pgx.Identifier{schema, "head"}.Sanitize()
 
-	ev := func(id string) eventstore.Proposed {
-		return eventstore.Proposed{ID: id, Type: "T", SchemaVersion: 1, Payload: []byte(`{}`), CommandID: id, Actor: "system"}
-	}
+	ev := plainEvent
 	if _, err := s.Append(ctx, "a", 0, ev("a1")); err != nil {
 		t.Fatal(err)
 	}
