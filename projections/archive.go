@@ -33,6 +33,15 @@ type archive struct {
 	// digest is the exclusive or of the hashes of the archived matches' lines of Digest,
 	// taken when they were archived (their boards are gone since).
 	digest [sha256.Size]byte
+
+	// file, when set, holds the rows instead (ArchiveIndex): the fields above but digest
+	// stay empty, and the model keeps only how many rows it archived and the last one's ID
+	// (what a snapshot records), and whether the file was cut back to them yet.
+	file  *ArchiveFile
+	n     int
+	last  string
+	ready bool
+	err   error // the file could not be emptied for a fold from zero
 }
 
 // archivedRow is one archived match in the archive.
@@ -69,8 +78,21 @@ func (in *interned) find(s string) (int32, bool) {
 	return n, ok
 }
 
-// add archives v, whose line of Digest is line. The caller holds the lock.
-func (a *archive) add(v *MatchView, line string) {
+// len is how many matches are archived.
+func (a *archive) len() int {
+	if a.file != nil {
+		return a.n
+	}
+	return len(a.rows)
+}
+
+// add archives v, whose line of Digest is line, at the model's position pos. The caller
+// holds the lock.
+func (a *archive) add(v *MatchView, line string, pos int64) {
+	if a.file != nil {
+		a.addToFile(v, line, pos)
+		return
+	}
 	if a.row == nil {
 		a.row = map[string]int32{}
 	}
@@ -92,10 +114,50 @@ func (a *archive) add(v *MatchView, line string) {
 	for _, s := range v.State.Seats {
 		note(s.PlayerID)
 	}
+	a.addDigest(line)
+}
+
+// addDigest counts line in the digest.
+func (a *archive) addDigest(line string) {
 	h := sha256.Sum256([]byte(line))
 	for i := range a.digest {
 		a.digest[i] ^= h[i]
 	}
+}
+
+// addToFile archives v in the file. A model folded from zero first empties the file: its
+// rows are those of another fold.
+func (a *archive) addToFile(v *MatchView, line string, pos int64) {
+	if !a.ready {
+		a.err, a.ready = a.file.cut(context.Background(), 0, "", nil, 0), true
+	}
+	r := StoredArchived{ID: string([]byte(v.ID)), Created: v.CreatedAt.UnixNano(), Game: v.State.Game}
+	note := func(player string) {
+		if player != "" && !slices.Contains(r.Players, player) {
+			r.Players = append(r.Players, player)
+		}
+	}
+	note(v.State.CreatedBy)
+	for _, s := range v.State.Seats {
+		note(s.PlayerID)
+	}
+	a.file.add(r, pos)
+	a.n, a.last = a.n+1, r.ID
+	a.addDigest(line)
+}
+
+// restoreFile cuts the file back to what a snapshot at pos saw: its first n rows, the
+// last of ID last; or replaces its rows with rows, from a snapshot that held them.
+func (a *archive) restoreFile(ctx context.Context, s *StoredMatches, pos int64) error {
+	n, last := s.ArchivedCount, s.ArchivedLast
+	if len(s.Archived) > 0 {
+		n, last = len(s.Archived), s.Archived[len(s.Archived)-1].ID
+	}
+	if err := a.file.cut(ctx, n, last, s.Archived, pos); err != nil {
+		return err
+	}
+	a.n, a.last, a.ready, a.digest = n, last, true, s.ArchiveDigest
+	return nil
 }
 
 // save writes the index down, row by row (StoredMatches). The caller holds the lock.
@@ -173,18 +235,24 @@ func (a *archive) listed(n int32) listed {
 }
 
 // find is the archived match of ID id, as a listing sorts it.
-func (a *archive) find(id string) (listed, bool) {
+func (a *archive) find(id string) (listed, bool, error) {
+	if a.file != nil {
+		if a.n == 0 || a.err != nil {
+			return listed{}, false, a.err
+		}
+		return a.file.find(id)
+	}
 	n, ok := a.row[id]
 	if !ok {
-		return listed{}, false
+		return listed{}, false, nil
 	}
-	return a.listed(n), true
+	return a.listed(n), true, nil
 }
 
 // has reports whether the match of ID id is archived.
-func (a *archive) has(id string) bool {
-	_, ok := a.row[id]
-	return ok
+func (a *archive) has(id string) (bool, error) {
+	_, ok, err := a.find(id)
+	return ok, err
 }
 
 // listed is a match of a listing before its view is read: a view in memory, or an
@@ -199,15 +267,21 @@ type listed struct {
 // cursor (nil for none), and at most f.Limit of them when it is positive. The cost is a
 // binary search and the page; with both a game and a player, the player's matches of
 // other games are skipped on the way. The caller holds the lock.
-func (a *archive) match(f Filter, cursor *listed, out []listed) []listed {
+func (a *archive) match(f Filter, cursor *listed, out []listed) ([]listed, error) {
 	if f.Status != "" && f.Status != match.Finished {
-		return out
+		return out, nil
+	}
+	if a.file != nil {
+		if a.n == 0 || a.err != nil {
+			return out, a.err
+		}
+		return a.file.match(f, cursor, out)
 	}
 	game := int32(-1)
 	if f.Game != "" {
 		g, ok := a.games.find(f.Game)
 		if !ok || int(g) >= len(a.byGame) {
-			return out
+			return out, nil
 		}
 		game = g
 	}
@@ -216,7 +290,7 @@ func (a *archive) match(f Filter, cursor *listed, out []listed) []listed {
 	case f.Player != "":
 		p, ok := a.players.find(f.Player)
 		if !ok || int(p) >= len(a.byPlayer) {
-			return out
+			return out, nil
 		}
 		list = a.byPlayer[p]
 	case game >= 0:
@@ -234,7 +308,7 @@ func (a *archive) match(f Filter, cursor *listed, out []listed) []listed {
 			taken++
 		}
 	}
-	return out
+	return out, nil
 }
 
 // byNewest orders a listing newest first, ties by ID.

@@ -78,6 +78,14 @@ func ArchiveAfter(d time.Duration, store matchstream.Reader) MatchesOption {
 	return func(m *Matches) { m.archiveAfter, m.store = d, store }
 }
 
+// ArchiveIndex keeps the index of the archived matches in f, a node's file, rather than in
+// memory (about 85 bytes a match, for good): see ArchiveFile. The model empties the file
+// when it archives its first match unless a snapshot restored it first, which cuts the
+// file back to the snapshot's rows. One model at a time uses a file.
+func ArchiveIndex(f *ArchiveFile) MatchesOption {
+	return func(m *Matches) { m.archive.file = f }
+}
+
 // OnSetAside calls f, once per match, when a match's events are found not to replay: the
 // model then drops the match and ignores its later events, and serves every other match.
 // f runs under the model's lock and must not call back into it.
@@ -124,7 +132,7 @@ func (m *Matches) archiveDue(now time.Time) time.Time {
 		}
 		m.finished = m.finished[1:]
 		if old != nil {
-			m.archive.add(old, digestLine(old))
+			m.archive.add(old, digestLine(old), m.pos)
 			delete(m.byID, old.ID)
 		}
 	}
@@ -181,10 +189,17 @@ func (m *Matches) Apply(ev eventstore.Event) error {
 	if m.aside[id] != nil {
 		return nil
 	}
-	if m.archive.has(id) {
-		return errArchived(id, ev)
+	latest := m.latest(id)
+	if latest == nil { // an archived match is in neither byID nor moving
+		archived, err := m.archive.has(id)
+		if err != nil {
+			return err
+		}
+		if archived {
+			return errArchived(id, ev)
+		}
 	}
-	v, err := m.fold(id, m.latest(id), []eventstore.Event{ev})
+	v, err := m.fold(id, latest, []eventstore.Event{ev})
 	if u := (*match.Unreplayable)(nil); errors.As(err, &u) {
 		m.putAside(u)
 		return nil
@@ -273,19 +288,35 @@ func errArchived(id string, ev eventstore.Event) error {
 // match the model does not hold. An archived match's view is folded from the store.
 func (m *Matches) Get(ctx context.Context, id string) (*MatchView, error) {
 	m.mu.RLock()
-	v, archived := m.byID[id], m.archive.has(id)
+	v := m.byID[id]
+	var (
+		archived bool
+		err      error
+	)
+	if v == nil {
+		archived, err = m.archive.has(id)
+	}
 	m.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
 	if v != nil || !archived {
 		return v, nil
 	}
 	return m.load(ctx, id)
 }
 
-// Holds reports whether the model holds the match of ID id, in memory or archived.
+// Holds reports whether the model holds the match of ID id, in memory or archived. A
+// match the archive index cannot be read for is not held: a listing after it then fails
+// as the index does (List).
 func (m *Matches) Holds(id string) bool {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	return m.byID[id] != nil || m.archive.has(id)
+	if m.byID[id] != nil {
+		return true
+	}
+	archived, _ := m.archive.has(id)
+	return archived
 }
 
 // Filter selects matches of the lobby.
@@ -303,7 +334,10 @@ type Filter struct {
 // caller checks it first (Holds). The archived matches of the page are folded from the
 // store.
 func (m *Matches) List(ctx context.Context, f Filter) ([]*MatchView, error) {
-	out := m.page(f)
+	out, err := m.listing(f)
+	if err != nil {
+		return nil, err
+	}
 	views := make([]*MatchView, len(out))
 	for i, l := range out {
 		if views[i] = l.view; views[i] != nil {
@@ -318,14 +352,27 @@ func (m *Matches) List(ctx context.Context, f Filter) ([]*MatchView, error) {
 	return views, nil
 }
 
-// page is the listing List returns, before the views of its archived matches are read.
+// page is listing where the index cannot fail (in memory).
 func (m *Matches) page(f Filter) []listed {
+	out, _ := m.listing(f)
+	return out
+}
+
+// listing is the listing List returns, before the views of its archived matches are read.
+func (m *Matches) listing(f Filter) ([]listed, error) {
 	m.mu.RLock()
 	var cursor *listed
 	if v := m.byID[f.After]; v != nil {
 		cursor = &listed{id: v.ID, created: v.CreatedAt.UnixNano()}
-	} else if r, ok := m.archive.find(f.After); ok {
-		cursor = &r
+	} else if f.After != "" {
+		r, ok, err := m.archive.find(f.After)
+		if err != nil {
+			m.mu.RUnlock()
+			return nil, err
+		}
+		if ok {
+			cursor = &r
+		}
 	}
 	// The matches in memory (the live ones, and those not archived yet) are sorted here;
 	// the archive gives its page already in order, and the two are merged.
@@ -338,8 +385,11 @@ func (m *Matches) page(f Filter) []listed {
 			}
 		}
 	}
-	archived := m.archive.match(f, cursor, nil)
+	archived, err := m.archive.match(f, cursor, nil)
 	m.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
 	slices.SortFunc(live, byNewest)
 	out := make([]listed, 0, len(live)+len(archived))
 	for len(live)+len(archived) > 0 && (f.Limit <= 0 || len(out) < f.Limit) {
@@ -349,7 +399,7 @@ func (m *Matches) page(f Filter) []listed {
 			out, archived = append(out, archived[0]), archived[1:]
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Digest implements Projection: every match's ID, version, status, result and board. The
@@ -365,7 +415,7 @@ func (m *Matches) Digest() string {
 			sum[i] ^= h[i]
 		}
 	}
-	digest := fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(m.byID)+len(m.archive.rows), m.pos, hex.EncodeToString(sum[:])[:16])
+	digest := fmt.Sprintf("%d matches, checkpoint %d, sha256 %s", len(m.byID)+m.archive.len(), m.pos, hex.EncodeToString(sum[:])[:16])
 	if len(m.aside) > 0 {
 		digest += fmt.Sprintf(", %d set aside", len(m.aside))
 	}
@@ -381,8 +431,8 @@ func (m *Matches) Count() (byStatus map[match.Status]int, archived int) {
 	for _, v := range m.byID {
 		byStatus[v.State.Status]++
 	}
-	if n := len(m.archive.rows); n > 0 {
+	if n := m.archive.len(); n > 0 {
 		byStatus[match.Finished] += n
 	}
-	return byStatus, len(m.archive.rows)
+	return byStatus, m.archive.len()
 }

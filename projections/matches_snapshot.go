@@ -26,8 +26,13 @@ type StoredMatches struct {
 	Views         []StoredView
 	Moving        []StoredView
 	Finished      []string
-	Archived      []StoredArchived // in the index's order
+	Archived      []StoredArchived // in the index's order; none when the index is a file (ArchiveIndex)
 	ArchiveDigest [32]byte         // archive.digest
+	// ArchivedCount and ArchivedLast are how many matches were archived and the last
+	// one's ID: with an index in a file, what the file is cut back to when the snapshot
+	// is restored. A snapshot written before they were has neither, and its rows.
+	ArchivedCount int
+	ArchivedLast  string
 	Aside         []StoredAside
 }
 
@@ -75,7 +80,21 @@ func (m *Matches) Save() (int64, []byte, error) {
 	m.mu.RLock()
 	views := slices.SortedFunc(maps.Values(m.byID), byViewID)
 	moving := slices.SortedFunc(maps.Values(m.moving), byViewID)
-	s := StoredMatches{Finished: slices.Clone(m.finished), Archived: m.archive.save(), ArchiveDigest: m.archive.digest}
+	s := StoredMatches{Finished: slices.Clone(m.finished), ArchiveDigest: m.archive.digest, ArchivedCount: m.archive.len()}
+	if m.archive.file == nil {
+		s.Archived = m.archive.save()
+		if len(s.Archived) > 0 {
+			s.ArchivedLast = s.Archived[len(s.Archived)-1].ID
+		}
+	} else {
+		// The file holds every row the snapshot counts before the snapshot is written: a
+		// kill -9 after it cannot leave the file behind the snapshot (only a lost file can).
+		if err := m.archive.file.flush(); err != nil {
+			m.mu.RUnlock()
+			return 0, nil, err
+		}
+		s.ArchivedLast = m.archive.last
+	}
 	for _, id := range slices.Sorted(maps.Keys(m.aside)) {
 		u := m.aside[id]
 		a := StoredAside{Match: u.Match, Version: u.Version, Err: u.Err.Error()}
@@ -136,8 +155,17 @@ func (m *Matches) Restore(ctx context.Context, store eventstore.Store, pos int64
 		}
 		aside[a.Match] = &match.Unreplayable{Match: a.Match, Version: a.Version, Err: err}
 	}
-	var index archive
-	index.restore(s.Archived, s.ArchiveDigest)
+	index := archive{file: m.archive.file}
+	switch {
+	case index.file != nil:
+		if err := index.restoreFile(ctx, &s, pos); err != nil {
+			return err
+		}
+	case len(s.Archived) < s.ArchivedCount:
+		return fmt.Errorf("%w: the snapshot's %d archived matches are in a node's archive index, and this model keeps its own in memory", ErrArchiveFileBehind, s.ArchivedCount)
+	default:
+		index.restore(s.Archived, s.ArchiveDigest)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	finished := s.Finished

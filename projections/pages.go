@@ -48,12 +48,14 @@ func (m *Matches) applyPage(evs []eventstore.Event) (int64, error) {
 		if !ok || m.aside[id] != nil {
 			continue
 		}
-		if m.archive.has(id) {
-			failed.Store(true) // an error: Apply, one event at a time, tells which
-		}
 		g := byID[id]
 		if g == nil {
 			g = &group{id: id, view: m.latest(id)}
+			if g.view == nil { // an archived match is in neither byID nor moving
+				if archived, err := m.archive.has(id); archived || err != nil {
+					failed.Store(true) // an error: Apply, one event at a time, tells which
+				}
+			}
 			byID[id] = g
 			groups = append(groups, g)
 		}

@@ -243,6 +243,9 @@ type app struct {
 	wg       sync.WaitGroup
 	cancel   context.CancelFunc
 	closeBus func() error
+	// archive is the lobby's index of archived matches (projections.ArchiveFile), nil
+	// when nothing is archived (--archive-after off).
+	archive *projections.ArchiveFile
 	// lastSnapshot writes the snapshot of a graceful stop; nil for none.
 	lastSnapshot func()
 	// snapshotAt is the matches' position in the last snapshot read or written, -1 for none:
@@ -288,6 +291,19 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		limits:  cfg.limits,
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures, Now: tw.now, Random: tw.random}),
 	}
+	if cfg.archiveAfter >= 0 {
+		f, err := openArchiveFile(ctx, cfg.snapshots)
+		if err != nil {
+			return nil, err
+		}
+		a.archive = f
+	}
+	ok := false
+	defer func() {
+		if !ok && a.archive != nil {
+			a.archive.Close()
+		}
+	}()
 	a.readSide(reg, cfg, log)
 	a.key = cfg.key
 	if err := a.restoreSnapshot(ctx, reg, cfg, log); err != nil {
@@ -407,6 +423,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		presence.Grace = min(graph.DefaultGrace, time.Duration(cfg.abandon.ClaimAfterMs)*time.Millisecond/4)
 	}
 	a.resolver = &graph.Resolver{Engine: a.engine, Lobby: a.matches, Elo: a.ratings, Cards: a.cards, Economy: a.economy, Choices: a.choices, DisputeBook: a.disputes, ReadPos: a.follower, Hub: hub, Presence: presence, Key: cfg.key}
+	ok = true
 	return a, nil
 }
 
@@ -447,6 +464,9 @@ func (a *app) stop() {
 	a.wg.Wait()
 	if a.lastSnapshot != nil {
 		a.lastSnapshot() // the models are still: nothing feeds them any more
+	}
+	if a.archive != nil {
+		_ = a.archive.Close()
 	}
 	_ = a.closeBus()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -67,13 +68,20 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("reading the store's head: %w", err)
 	}
 
-	rebuilt := readModels(store)
+	rebuilt := readModels(store, nil)
 	from, used := int64(0), ""
 	begin, cpuBegin := time.Now(), cputime.Used()
 	if dir := snapshotDir(*snaps.dir, dbPath(*db)); !*fromZero && dir != "" {
+		// The snapshots count the rows of the node's archive index: the models read a copy
+		// of it, and leave the node's own as it is.
+		var archive *projections.ArchiveFile
+		if archive, err = projections.CopyArchiveFile(ctx, filepath.Join(dir, archiveFileName)); err != nil {
+			return err
+		}
+		defer archive.Close()
 		var refused []*projections.Refused
 		used, refused, err = projections.LoadSnapshot(ctx, store, dir, func() []projections.Stored {
-			rebuilt = readModels(store)
+			rebuilt = readModels(store, archive)
 			return storedOf(rebuilt)
 		})
 		if err != nil {
@@ -151,7 +159,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 
 	if *verifySnapshot {
-		zero := readModels(store)
+		zero := readModels(store, nil)
 		start := time.Now()
 		restore := lessGC()
 		err := projections.Rebuild(ctx, store, nil, fedOf(zero)...)
@@ -165,7 +173,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 
-	fed := readModels(store)
+	fed := readModels(store, nil)
 	start, cpu0 = time.Now(), cputime.Used()
 	if err := feed(ctx, store, head, fedOf(fed), stderr); err != nil {
 		return err
@@ -217,11 +225,16 @@ func lowestCheckpoint(models []projections.Projection) int64 {
 
 // readModels returns fresh, empty projections: every read model the server keeps, as
 // the server wires them: the ratings are the economy's own (fed by it, as the API reads
-// them), listed for their digest. The matches are archived at once: read back from store.
-func readModels(store eventstore.Store) []projections.Projection {
+// them), listed for their digest. The matches are archived at once: read back from store;
+// their index is archive when not nil, else in memory.
+func readModels(store eventstore.Store, archive *projections.ArchiveFile) []projections.Projection {
 	reg := games()
 	economy := projections.NewEconomy(reg)
-	return []projections.Projection{projections.NewMatches(reg, projections.ArchiveAfter(0, store)), economy.RatingsModel(), projections.NewCardsPlayed(reg), economy, projections.NewChoices(reg), projections.NewDisputes()}
+	opts := []projections.MatchesOption{projections.ArchiveAfter(0, store)}
+	if archive != nil {
+		opts = append(opts, projections.ArchiveIndex(archive))
+	}
+	return []projections.Projection{projections.NewMatches(reg, opts...), economy.RatingsModel(), projections.NewCardsPlayed(reg), economy, projections.NewChoices(reg), projections.NewDisputes()}
 }
 
 // fedOf is the models of readModels that are fed events: all but the economy's ratings,

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -52,15 +54,37 @@ func snapshotDir(flagValue, db string) string {
 	return db + ".snapshots"
 }
 
+// archiveFileName is the lobby's index of archived matches in a directory of snapshots.
+const archiveFileName = "archive.db"
+
+// openArchiveFile opens the lobby's index of archived matches: archive.db in the directory
+// of snapshots, whose snapshots it goes with (each records how many of its rows it saw);
+// without one (--snapshots off, a server's store without the flag, bench soak), a new
+// file in the temporary directory, removed when the server stops: the read side folds
+// from zero at each boot then, which writes it again.
+func openArchiveFile(ctx context.Context, snapshots string) (*projections.ArchiveFile, error) {
+	if snapshots == "" {
+		return projections.TempArchiveFile(ctx)
+	}
+	if err := os.MkdirAll(snapshots, 0o755); err != nil {
+		return nil, fmt.Errorf("the directory of snapshots: %w", err)
+	}
+	return projections.OpenArchiveFile(ctx, filepath.Join(snapshots, archiveFileName))
+}
+
 // readSide makes a's read models, empty, wired as the server folds them: one fold of the
 // ratings and of the economy (the API's ratings are the economy's, which reads a class's
 // league at each duel's end), and the settlement process reading what matches are owed
 // from the same model.
 func (a *app) readSide(reg *game.Registry, cfg appConfig, log *slog.Logger) {
-	a.matches = projections.NewMatches(reg, projections.ArchiveAfter(cfg.archiveAfter, a.store), projections.OnSetAside(func(u *match.Unreplayable) {
+	opts := []projections.MatchesOption{projections.ArchiveAfter(cfg.archiveAfter, a.store), projections.OnSetAside(func(u *match.Unreplayable) {
 		log.Error("match set aside: its stored events do not replay; it is refused with MATCH_UNAVAILABLE, every other match is served",
 			"match", u.Match, "version", u.Version, "cause", u.Err, "see", "arbiter verify --match "+u.Match)
-	}))
+	})}
+	if a.archive != nil {
+		opts = append(opts, projections.ArchiveIndex(a.archive))
+	}
+	a.matches = projections.NewMatches(reg, opts...)
 	a.cards = projections.NewCardsPlayed(reg)
 	a.economy = projections.NewEconomy(reg)
 	a.choices = projections.NewChoices(reg)
@@ -226,6 +250,10 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	reg := games()
 	a := &app{store: store, engine: engine.New(engine.Config{Store: store, Games: reg, Logger: log})}
+	if a.archive, err = openArchiveFile(ctx, dir); err != nil {
+		return err
+	}
+	defer a.archive.Close()
 	a.readSide(reg, appConfig{archiveAfter: defaultArchiveAfter}, log) // serve's, whose archive queue the snapshot holds
 	start := time.Now()
 	restore := lessGC()

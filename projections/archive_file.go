@@ -1,0 +1,394 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	_ "modernc.org/sqlite" // the driver "sqlite"
+)
+
+// ArchiveFile is a node's index of its archived matches on disk: the rows a listing of
+// finished matches filters and sorts on (by game, by player, newest first), so that an
+// archived match keeps nothing in memory. It is a cache of the events, not a source of
+// truth: each row carries the global position the model had when it archived the match,
+// a snapshot of the read side records how many rows it has seen (Matches.Save), a model
+// restored from a snapshot cuts the file back to those rows, and a model folded from zero
+// empties it. A file that holds fewer rows than a snapshot has seen refuses the snapshot,
+// and the read side folds from zero.
+//
+// Rows are written in batches by a goroutine of the file's own, never by the fold: until a
+// batch is written its rows are read from memory.
+type ArchiveFile struct {
+	db      *sql.DB
+	path    string
+	temp    bool   // removed by Close
+	tempDir string // also removed by Close: a copy's directory
+
+	// db is taken for reading by the queries and for writing by a batch's write, so that
+	// a query sees each row once: in the file, or still pending.
+	dbmu    sync.RWMutex
+	mu      sync.Mutex // pending
+	pending []fileRow
+	wake    chan struct{}
+	done    chan struct{}
+	err     error // the last write's failure, until a write succeeds
+}
+
+// fileRow is a row of the file.
+type fileRow struct {
+	StoredArchived
+	pos int64
+}
+
+// archiveBatch is how many rows wake the file's writer: a transaction per batch.
+const archiveBatch = 256
+
+const archiveSchema = `
+CREATE TABLE IF NOT EXISTS archived (
+	seq  INTEGER PRIMARY KEY, -- the order the matches were archived in
+	id   TEXT NOT NULL UNIQUE,
+	ord  INTEGER NOT NULL,    -- minus the creation time (Unix ns): a listing's order is (ord, id)
+	game TEXT NOT NULL,
+	pos  INTEGER NOT NULL     -- the model's position when it archived the match
+);
+CREATE INDEX IF NOT EXISTS archived_all ON archived (ord, id);
+CREATE INDEX IF NOT EXISTS archived_game ON archived (game, ord, id);
+CREATE TABLE IF NOT EXISTS archived_players (
+	player TEXT NOT NULL,
+	ord    INTEGER NOT NULL,
+	id     TEXT NOT NULL,
+	game   TEXT NOT NULL,
+	seq    INTEGER NOT NULL,
+	PRIMARY KEY (player, ord, id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS archived_players_seq ON archived_players (seq);
+`
+
+// OpenArchiveFile opens (creating it if need be) the archive index at path.
+func OpenArchiveFile(ctx context.Context, path string) (*ArchiveFile, error) {
+	// The file is re-derived from the events: a write lost to a power failure costs a
+	// fold, so nothing waits for the disk.
+	q := url.Values{"_pragma": {"journal_mode(WAL)", "synchronous(OFF)", "busy_timeout(5000)"}}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("projections: opening the archive index %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	if _, err := db.ExecContext(ctx, archiveSchema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("projections: opening the archive index %s: %w", path, err)
+	}
+	f := &ArchiveFile{db: db, path: path, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go f.run()
+	return f, nil
+}
+
+// TempArchiveFile opens an archive index in a new file of the temporary directory, which
+// Close removes: for a node without a directory of snapshots, whose read side folds from
+// zero at each boot anyway.
+func TempArchiveFile(ctx context.Context) (*ArchiveFile, error) {
+	t, err := os.CreateTemp("", "arbiter-archive-*.db")
+	if err != nil {
+		return nil, fmt.Errorf("projections: a temporary archive index: %w", err)
+	}
+	t.Close()
+	f, err := OpenArchiveFile(ctx, t.Name())
+	if err != nil {
+		os.Remove(t.Name())
+		return nil, err
+	}
+	f.temp = true
+	return f, nil
+}
+
+// Path is the file's path.
+func (f *ArchiveFile) Path() string { return f.path }
+
+// Close writes the pending rows and closes the file (and removes a temporary one).
+func (f *ArchiveFile) Close() error {
+	close(f.wake)
+	<-f.done
+	err := f.flush()
+	if cerr := f.db.Close(); err == nil {
+		err = cerr
+	}
+	if f.temp {
+		for _, p := range []string{f.path, f.path + "-wal", f.path + "-shm", f.tempDir} {
+			if p == "" {
+				continue
+			}
+			if rerr := os.Remove(p); err == nil && rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+				err = rerr
+			}
+		}
+	}
+	return err
+}
+
+// run writes the pending rows whenever a batch is full, until Close.
+func (f *ArchiveFile) run() {
+	defer close(f.done)
+	for range f.wake {
+		_ = f.flush() // kept in f.err; the rows stay pending and are written with the next batch
+	}
+}
+
+// add queues a row; the fold does not wait for the file.
+func (f *ArchiveFile) add(r StoredArchived, pos int64) {
+	f.mu.Lock()
+	f.pending = append(f.pending, fileRow{r, pos})
+	full := len(f.pending)%archiveBatch == 0
+	f.mu.Unlock()
+	if full {
+		select {
+		case f.wake <- struct{}{}:
+		default: // a write is already due
+		}
+	}
+}
+
+// flush writes the pending rows in one transaction.
+func (f *ArchiveFile) flush() error {
+	f.dbmu.Lock()
+	defer f.dbmu.Unlock()
+	f.mu.Lock()
+	rows := f.pending
+	f.mu.Unlock()
+	if len(rows) == 0 {
+		return nil
+	}
+	err := f.write(rows)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err = err; err != nil {
+		return err
+	}
+	f.pending = slices.Clone(f.pending[len(rows):]) // a new array: the written rows' memory goes
+	return nil
+}
+
+func (f *ArchiveFile) write(rows []fileRow) error {
+	ctx := context.Background()
+	tx, err := f.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("projections: writing the archive index: %w", err)
+	}
+	defer tx.Rollback()
+	row, err := tx.PrepareContext(ctx, `INSERT INTO archived (seq, id, ord, game, pos) VALUES ((SELECT IFNULL(MAX(seq), 0) + 1 FROM archived), ?, ?, ?, ?) RETURNING seq`)
+	if err != nil {
+		return fmt.Errorf("projections: writing the archive index: %w", err)
+	}
+	player, err := tx.PrepareContext(ctx, `INSERT INTO archived_players (player, ord, id, game, seq) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("projections: writing the archive index: %w", err)
+	}
+	for _, r := range rows {
+		var seq int64
+		if err := row.QueryRowContext(ctx, r.ID, -r.Created, r.Game, r.pos).Scan(&seq); err != nil {
+			return fmt.Errorf("projections: writing the archive index: match %s: %w", r.ID, err)
+		}
+		for _, p := range r.Players {
+			if _, err := player.ExecContext(ctx, p, -r.Created, r.ID, r.Game, seq); err != nil {
+				return fmt.Errorf("projections: writing the archive index: match %s: %w", r.ID, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("projections: writing the archive index: %w", err)
+	}
+	return nil
+}
+
+// ErrArchiveFileBehind is the error of a snapshot whose archived matches the archive
+// index does not hold (a file lost, or written by another node): the snapshot is
+// refused and the read side folds from zero, which writes the file again.
+var ErrArchiveFileBehind = errors.New("the archive index does not hold the snapshot's archived matches")
+
+// cut makes the file hold exactly the first n rows archived, of which the last has ID
+// last, or replaces its rows with rows when they are given (a snapshot that held them).
+func (f *ArchiveFile) cut(ctx context.Context, n int, last string, rows []StoredArchived, pos int64) error {
+	if err := f.flush(); err != nil {
+		return err
+	}
+	f.dbmu.Lock()
+	defer f.dbmu.Unlock()
+	tx, err := f.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("projections: cutting the archive index: %w", err)
+	}
+	defer tx.Rollback()
+	if rows != nil || n == 0 {
+		for _, table := range []string{"archived", "archived_players"} {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
+				return fmt.Errorf("projections: emptying the archive index: %w", err)
+			}
+		}
+	} else {
+		var seq int64
+		var id string
+		err := tx.QueryRowContext(ctx, `SELECT seq, id FROM archived ORDER BY seq LIMIT 1 OFFSET ?`, n-1).Scan(&seq, &id)
+		if errors.Is(err, sql.ErrNoRows) || err == nil && id != last {
+			return fmt.Errorf("%w: %s has not the %d rows, up to match %s", ErrArchiveFileBehind, f.path, n, last)
+		}
+		if err != nil {
+			return fmt.Errorf("projections: cutting the archive index: %w", err)
+		}
+		for _, table := range []string{"archived", "archived_players"} {
+			if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE seq > ?", seq); err != nil {
+				return fmt.Errorf("projections: cutting the archive index: %w", err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("projections: cutting the archive index: %w", err)
+	}
+	if len(rows) > 0 {
+		batch := make([]fileRow, len(rows))
+		for i, r := range rows {
+			batch[i] = fileRow{r, pos}
+		}
+		return f.write(batch)
+	}
+	return nil
+}
+
+// has reports whether the match of ID id is archived.
+func (f *ArchiveFile) has(id string) (bool, error) {
+	_, ok, err := f.find(id)
+	return ok, err
+}
+
+// find is the archived match of ID id, as a listing sorts it.
+func (f *ArchiveFile) find(id string) (listed, bool, error) {
+	f.dbmu.RLock()
+	defer f.dbmu.RUnlock()
+	f.mu.Lock()
+	for _, r := range f.pending {
+		if r.ID == id {
+			f.mu.Unlock()
+			return listed{id: r.ID, created: r.Created}, true, nil
+		}
+	}
+	f.mu.Unlock()
+	var ord int64
+	err := f.db.QueryRow(`SELECT ord FROM archived WHERE id = ?`, id).Scan(&ord)
+	if errors.Is(err, sql.ErrNoRows) {
+		return listed{}, false, nil
+	}
+	if err != nil {
+		return listed{}, false, fmt.Errorf("projections: reading the archive index: %w", err)
+	}
+	return listed{id: id, created: -ord}, true, nil
+}
+
+// match adds to out the archived matches that f selects, newest first, after the cursor
+// (nil for none), and at most fl.Limit of them when it is positive: those of the file, and
+// those still pending, merged. The caller has checked fl.Status.
+func (f *ArchiveFile) match(fl Filter, cursor *listed, out []listed) ([]listed, error) {
+	f.dbmu.RLock()
+	defer f.dbmu.RUnlock()
+	var pending []listed
+	f.mu.Lock()
+	for _, r := range f.pending {
+		l := listed{id: r.ID, created: r.Created}
+		if (fl.Game == "" || r.Game == fl.Game) && (fl.Player == "" || slices.Contains(r.Players, fl.Player)) && (cursor == nil || byNewest(l, *cursor) > 0) {
+			pending = append(pending, l)
+		}
+	}
+	f.mu.Unlock()
+	slices.SortFunc(pending, byNewest)
+
+	var (
+		where []string
+		args  []any
+		table = "archived"
+	)
+	if fl.Player != "" {
+		table = "archived_players"
+		where, args = append(where, "player = ?"), append(args, fl.Player)
+	}
+	if fl.Game != "" {
+		where, args = append(where, "game = ?"), append(args, fl.Game)
+	}
+	if cursor != nil {
+		where, args = append(where, "(ord, id) > (?, ?)"), append(args, -cursor.created, cursor.id)
+	}
+	q := "SELECT ord, id FROM " + table
+	for i, w := range where {
+		if i == 0 {
+			q += " WHERE " + w
+		} else {
+			q += " AND " + w
+		}
+	}
+	q += " ORDER BY ord, id"
+	if fl.Limit > 0 {
+		q += fmt.Sprintf(" LIMIT %d", fl.Limit)
+	}
+	rows, err := f.db.Query(q, args...)
+	if err != nil {
+		return out, fmt.Errorf("projections: reading the archive index: %w", err)
+	}
+	defer rows.Close()
+	var stored []listed
+	for rows.Next() {
+		var l listed
+		if err := rows.Scan(&l.created, &l.id); err != nil {
+			return out, fmt.Errorf("projections: reading the archive index: %w", err)
+		}
+		l.created = -l.created
+		stored = append(stored, l)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("projections: reading the archive index: %w", err)
+	}
+	for taken := 0; len(stored)+len(pending) > 0 && (fl.Limit <= 0 || taken < fl.Limit); taken++ {
+		if len(pending) == 0 || len(stored) > 0 && byNewest(stored[0], pending[0]) < 0 {
+			out, stored = append(out, stored[0]), stored[1:]
+		} else {
+			out, pending = append(out, pending[0]), pending[1:]
+		}
+	}
+	return out, nil
+}
+
+// CopyArchiveFile opens a copy of the archive index at path in a new file of the
+// temporary directory, which Close removes (an empty one when there is no file at path):
+// for a process that reads a node's snapshots, as arbiter rebuild does, without cutting
+// or writing the node's own file. The copy is consistent while a server writes the file.
+func CopyArchiveFile(ctx context.Context, path string) (*ArchiveFile, error) {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return TempArchiveFile(ctx)
+	}
+	src, err := OpenArchiveFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "arbiter-archive-")
+	if err != nil {
+		src.Close()
+		return nil, fmt.Errorf("projections: copying the archive index: %w", err)
+	}
+	copied := filepath.Join(dir, "archive.db")
+	_, err = src.db.ExecContext(ctx, `VACUUM INTO ?`, copied)
+	if cerr := src.Close(); err == nil {
+		err = cerr
+	}
+	var f *ArchiveFile
+	if err == nil {
+		f, err = OpenArchiveFile(ctx, copied)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("projections: copying the archive index %s: %w", path, err)
+	}
+	f.temp, f.tempDir = true, dir
+	return f, nil
+}

@@ -1,0 +1,220 @@
+package projections
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/classic"
+	"github.com/arbiter-games/arbiter/domain/games/magicchess"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris"
+	"github.com/arbiter-games/arbiter/domain/games/sovereignchess"
+	"github.com/arbiter-games/arbiter/domain/games/unfair"
+	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/eventstore"
+)
+
+// openArchiveFile opens an archive index in a new file of the test's, closed at its end.
+func openArchiveFile(t *testing.T, path string) *ArchiveFile {
+	t.Helper()
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "archive.db")
+	}
+	f, err := OpenArchiveFile(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// listings is every listing of m's lobby, paged by three: all, by status, by each game and
+// player, and both, each as the IDs of its pages in order.
+func listings(t *testing.T, m *Matches, games, players []string) []string {
+	t.Helper()
+	var out []string
+	for _, status := range []match.Status{"", match.Finished, match.Live} {
+		for _, g := range append([]string{""}, games...) {
+			for _, p := range append([]string{""}, players...) {
+				f := Filter{Status: status, Game: g, Player: p, Limit: 3}
+				var ids []string
+				for {
+					page, err := m.listing(f)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, l := range page {
+						ids = append(ids, l.id)
+					}
+					if len(page) < f.Limit {
+						break
+					}
+					f.After = page[len(page)-1].id
+				}
+				out = append(out, fmt.Sprintf("%s/%s/%s: %s", status, g, p, strings.Join(ids, " ")))
+			}
+		}
+	}
+	return out
+}
+
+// TestArchiveFileListsAsTheMemoryIndex: the same archived rows, in a file and in memory,
+// list the same pages for every filter and cursor, whether the rows are written to the
+// file or still pending (a batch not yet full), and a match's lookups agree. The rows are
+// seeded random, and the test holds for every seed.
+func TestArchiveFileListsAsTheMemoryIndex(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(6) {
+		rng := rand.New(rand.NewPCG(seed, 15))
+		rows := archivedRows(rng, 100+rng.IntN(300), 8)
+		mem := archivedModel(rows)
+		file := NewMatches(game.NewRegistry(classic.Rules{}), ArchiveIndex(openArchiveFile(t, "")))
+		if err := file.archive.restoreFile(ctx, &StoredMatches{Archived: rows}, 7); err != nil {
+			t.Fatal(err)
+		}
+		// Archived after the restore, one by one: some written in batches, the last ones
+		// pending.
+		for _, r := range archivedRows(rng, archiveBatch+rng.IntN(archiveBatch), 8) {
+			r.ID = "late-" + r.ID
+			mem.archive.restore([]StoredArchived{r}, mem.archive.digest)
+			file.archive.file.add(r, 9)
+			file.archive.n++
+		}
+		file.archive.file.flush()
+		for _, r := range archivedRows(rng, 1+rng.IntN(20), 8) {
+			r.ID = "pending-" + r.ID
+			mem.archive.restore([]StoredArchived{r}, mem.archive.digest)
+			file.archive.file.add(r, 11)
+			file.archive.n++
+		}
+		players := []string{"p0", "p3", "p7", "nobody"}
+		games := []string{"chess", "sol", "none"}
+		want, got := listings(t, mem, games, players), listings(t, file, games, players)
+		if d := slices.Compare(want, got); d != 0 {
+			for i := range want {
+				if want[i] != got[i] {
+					t.Fatalf("seed %d: in memory %s\nin the file %s", seed, want[i], got[i])
+				}
+			}
+		}
+		for _, id := range []string{rows[0].ID, rows[len(rows)-1].ID, "pending-x", "none"} {
+			a, okA, _ := mem.archive.find(id)
+			b, okB, err := file.archive.find(id)
+			if err != nil || a != b || okA != okB {
+				t.Fatalf("seed %d: find %s: in memory %v %v, in the file %v %v %v", seed, id, a, okA, b, okB, err)
+			}
+		}
+	}
+}
+
+// allGames is every game of the corpus.
+func allGames() *game.Registry {
+	return game.NewRegistry(classic.Rules{}, magicchess.Rules{}, solwaris.Rules{}, sovereignchess.Rules{}, unfair.Rules{})
+}
+
+// fileReadSide is readSide with the matches' index in f, every match archived as it ends.
+func fileReadSide(reg *game.Registry, f *ArchiveFile, store eventstore.Store) []Stored {
+	ms := readSide(reg, 0, store)
+	ms[0] = NewMatches(reg, ArchiveAfter(0, store), ArchiveIndex(f))
+	return ms
+}
+
+// lobbyOf is what a read side's lobby lists, and its digests.
+func lobbyOf(t *testing.T, ms []Stored) string {
+	t.Helper()
+	m := ms[0].(*Matches)
+	var games, players []string
+	m.mu.RLock()
+	for _, v := range m.byID {
+		games = append(games, v.State.Game)
+		for _, s := range v.State.Seats {
+			players = append(players, s.PlayerID)
+		}
+	}
+	m.mu.RUnlock()
+	games = append(games, "chess", "solwaris", "magicchess")
+	return strings.Join(append(digests(ms), listings(t, m, slices.Compact(slices.Sorted(slices.Values(games))), slices.Compact(slices.Sorted(slices.Values(players))))...), "\n")
+}
+
+// TestArchiveFileFollowsTheSnapshots: with the lobby's index in a file, a read side
+// restored from a snapshot and fed the rest of the store lists and digests as one folded
+// from zero with the index in memory, at every position of a store of every game, when:
+// the file holds rows archived after the snapshot (the node went on, wrote a batch, and
+// was killed before its next snapshot, its file never closed); the file was filled by a
+// fold from zero of another read side; another node folds into a file of its own. A file
+// that lost the snapshot's rows refuses it: the read side folds from zero.
+func TestArchiveFileFollowsTheSnapshots(t *testing.T) {
+	ctx := context.Background()
+	store, head := corpusStore(t)
+	reg := allGames()
+	whole := readSide(reg, 0, store)
+	if err := Rebuild(ctx, store, nil, projs(whole)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, archived := whole[0].(*Matches).Count(); archived == 0 {
+		t.Fatal("the corpus archives no match: the test shows nothing")
+	}
+	want := lobbyOf(t, whole)
+	other := fileReadSide(reg, openArchiveFile(t, ""), store) // another node, its own file
+	if err := Rebuild(ctx, store, nil, projs(other)...); err != nil {
+		t.Fatal(err)
+	}
+	if got := lobbyOf(t, other); got != want {
+		t.Fatalf("another node's file:\n%s\nin memory:\n%s", got, want)
+	}
+	for cut := int64(0); cut <= head; cut += head/8 + 1 {
+		path := filepath.Join(t.TempDir(), "archive.db")
+		killed := openArchiveFile(t, path)
+		before := fileReadSide(reg, killed, store)
+		if err := Rebuild(ctx, upTo{store, cut}, nil, projs(before)...); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		if _, err := WriteSnapshot(ctx, store, dir, before...); err != nil {
+			t.Fatal(err)
+		}
+		_, archivedAtCut := before[0].(*Matches).Count()
+		// The node goes on past its snapshot and writes the rows it archived: the file is
+		// ahead of the snapshot when the node dies.
+		if err := Rebuild(ctx, store, nil, projs(before)...); err != nil {
+			t.Fatal(err)
+		}
+		if err := killed.flush(); err != nil {
+			t.Fatal(err)
+		}
+		after := fileReadSide(reg, openArchiveFile(t, path), store) // the restart: the same file
+		used, refused, err := LoadSnapshot(ctx, store, dir, func() []Stored { return after })
+		if err != nil || used == "" || len(refused) > 0 {
+			t.Fatalf("at %d: used %q, refused %v, err %v", cut, used, refused, err)
+		}
+		if err := Rebuild(ctx, store, nil, projs(after)...); err != nil {
+			t.Fatal(err)
+		}
+		if got := lobbyOf(t, after); got != want {
+			t.Fatalf("snapshot at %d, its file ahead, then the tail:\n%s\nfrom zero in memory:\n%s", cut, got, want)
+		}
+
+		// A fold from zero into the file another fold filled.
+		zero := fileReadSide(reg, openArchiveFile(t, path), store)
+		if err := Rebuild(ctx, store, nil, projs(zero)...); err != nil {
+			t.Fatal(err)
+		}
+		if got := lobbyOf(t, zero); got != want {
+			t.Fatalf("from zero into a filled file:\n%s\nin memory:\n%s", got, want)
+		}
+
+		// A file that lost the rows the snapshot saw refuses it.
+		if archivedAtCut > 0 {
+			lost := openArchiveFile(t, "")
+			used, refused, err := LoadSnapshot(ctx, store, dir, func() []Stored { return fileReadSide(reg, lost, store) })
+			if err != nil || used != "" || len(refused) != 1 || !strings.Contains(refused[0].Reason, ErrArchiveFileBehind.Error()) {
+				t.Fatalf("at %d: a file without the snapshot's %d rows: used %q, refused %v, err %v", cut, archivedAtCut, used, refused, err)
+			}
+		}
+	}
+}
