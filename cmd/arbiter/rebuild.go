@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -75,7 +74,7 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// The snapshots count the rows of the node's archive index: the models read a copy
 		// of it, and leave the node's own as it is.
 		var archive *projections.ArchiveFile
-		if archive, err = projections.CopyArchiveFile(ctx, filepath.Join(dir, archiveFileName)); err != nil {
+		if archive, err = projections.CopyArchiveFile(ctx, archivePath(dir)); err != nil {
 			return err
 		}
 		defer archive.Close()

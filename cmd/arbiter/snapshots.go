@@ -54,22 +54,24 @@ func snapshotDir(flagValue, db string) string {
 	return db + ".snapshots"
 }
 
-// archiveFileName is the lobby's index of archived matches in a directory of snapshots.
-const archiveFileName = "archive.db"
+// archivePath is the lobby's index of archived matches that goes with the directory of
+// snapshots dir: beside it (<dir>-archive.db), so that the directory holds snapshots alone.
+func archivePath(dir string) string { return filepath.Clean(dir) + "-archive.db" }
 
-// openArchiveFile opens the lobby's index of archived matches: archive.db in the directory
-// of snapshots, whose snapshots it goes with (each records how many of its rows it saw);
-// without one (--snapshots off, a server's store without the flag, bench soak), a new
+// openArchiveFile opens the lobby's index of archived matches beside the directory of
+// snapshots (archivePath), whose snapshots it goes with (each records how many of its rows
+// it saw); without one (--snapshots off, a server's store without the flag, bench soak), a new
 // file in the temporary directory, removed when the server stops: the read side folds
 // from zero at each boot then, which writes it again.
 func openArchiveFile(ctx context.Context, snapshots string) (*projections.ArchiveFile, error) {
 	if snapshots == "" {
 		return projections.TempArchiveFile(ctx)
 	}
-	if err := os.MkdirAll(snapshots, 0o755); err != nil {
-		return nil, fmt.Errorf("the directory of snapshots: %w", err)
+	path := archivePath(snapshots)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("the directory of the archive index: %w", err)
 	}
-	return projections.OpenArchiveFile(ctx, filepath.Join(snapshots, archiveFileName))
+	return projections.OpenArchiveFile(ctx, path)
 }
 
 // readSide makes a's read models, empty, wired as the server folds them: one fold of the
