@@ -259,12 +259,6 @@ func (f *ArchiveFile) cut(ctx context.Context, n int, last string, rows []Stored
 	return nil
 }
 
-// has reports whether the match of ID id is archived.
-func (f *ArchiveFile) has(id string) (bool, error) {
-	_, ok, err := f.find(id)
-	return ok, err
-}
-
 // find is the archived match of ID id, as a listing sorts it.
 func (f *ArchiveFile) find(id string) (listed, bool, error) {
 	f.dbmu.RLock()
