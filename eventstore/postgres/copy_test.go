@@ -125,7 +125,9 @@ func TestAFailureAfterTheCopyStoresNothing(t *testing.T) {
 	conn := connect(t, url)
 	head := pgx.Identifier{schema, "head"}.Sanitize()
 
-	ev := plainEvent
+	ev := func(id string) eventstore.Proposed {
+		return eventstore.Proposed{ID: id, Type: "T", SchemaVersion: 1, Payload: []byte(`{}`), CommandID: id, Actor: "system"}
+	}
 	if _, err := s.Append(ctx, "a", 0, ev("a1")); err != nil {
 		t.Fatal(err)
 	}

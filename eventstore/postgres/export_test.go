@@ -8,7 +8,3 @@ var (
 	QuoteText  = quoteText
 	QuoteBytes = quoteBytes
 )
-
-// AfterReadAhead sets f to run between each batch's read ahead of the append lock and the
-// taking of it. Set it before the first append.
-func AfterReadAhead(s *Store, f func()) { s.afterReadAhead = f }

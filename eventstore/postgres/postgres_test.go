@@ -40,21 +40,6 @@ func connect(t testing.TB, url string) *pgx.Conn {
 	return conn
 }
 
-// twoStores opens two stores on one fresh schema, as two server processes would, closed
-// when the test ends.
-func twoStores(t *testing.T) (a, b *postgres.Store) {
-	url := serverURL(t)
-	schema := freshSchema(t, url)
-	a, b = open(t, url, schema), open(t, url, schema)
-	t.Cleanup(func() { a.Close(); b.Close() })
-	return a, b
-}
-
-// plainEvent is a small event whose ID is also its command's.
-func plainEvent(id string) eventstore.Proposed {
-	return eventstore.Proposed{ID: id, Type: "T", SchemaVersion: 1, Payload: []byte(`{}`), CommandID: id, Actor: "system"}
-}
-
 func TestConformance(t *testing.T) {
 	url := serverURL(t)
 	conformance.Run(t, conformance.Harness{
@@ -70,7 +55,11 @@ func TestConformance(t *testing.T) {
 // append at once; the global chain runs through both, and the head either signed is the
 // store's last event.
 func TestGlobalChainAcrossProcesses(t *testing.T) {
-	a, b := twoStores(t)
+	url := serverURL(t)
+	schema := freshSchema(t, url)
+	a, b := open(t, url, schema), open(t, url, schema)
+	defer a.Close()
+	defer b.Close()
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
