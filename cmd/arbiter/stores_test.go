@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/arbiter-games/arbiter/eventstore/sqlite"
 )
 
 // storeFiles are the files of a stored store in testdata: the SQLite file, the server's
@@ -17,7 +20,24 @@ func copyStore(t *testing.T, from string) string {
 	t.Helper()
 	dir := t.TempDir()
 	copyStoreTo(t, from, dir)
-	return filepath.Join(dir, "arbiter.db")
+	db := filepath.Join(dir, "arbiter.db")
+	migrateCopy(t, db)
+	return db
+}
+
+// migrateCopy brings a copied store to the current schema, as `arbiter serve` does when it
+// first opens a file an older build wrote: the stores of testdata were recorded by those
+// builds, and the commands that only read a store (verify, replay, rebuild, snapshot)
+// refuse to migrate it (TestReadingCommandsLeaveAFileOfSchemaVersion2).
+func migrateCopy(t *testing.T, db string) {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), db)
+	if err != nil {
+		t.Fatalf("migrate the copy %s: %v", db, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("close the copy %s: %v", db, err)
+	}
 }
 
 // copyStoreTo copies the store files of directory from into directory to.
