@@ -63,6 +63,14 @@ func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, de
 	if dv, due, ok := r.delayed.get(v); ok {
 		return dv, due, nil
 	}
+	// The fields of one request resolve at once: without this, every alias that missed
+	// the cache together would fold the match again. One fold at a time, and a caller
+	// that waited takes what the one before it put.
+	r.delayed.folding.Lock()
+	defer r.delayed.folding.Unlock()
+	if dv, due, ok := r.delayed.get(v); ok {
+		return dv, due, nil
+	}
 	dv, due, err := r.foldDelayed(ctx, v, delay)
 	if err != nil {
 		return nil, time.Time{}, err
@@ -121,6 +129,7 @@ func next(ev eventstore.Event, shown, latest int64, delay time.Duration) time.Ti
 type delayedViews struct {
 	mu      sync.Mutex
 	byMatch map[string]delayedEntry
+	folding sync.Mutex // held over a fold: concurrent misses fold once (delayedView)
 }
 
 type delayedEntry struct {
