@@ -60,6 +60,14 @@ func (r *Resolver) buildLog(ctx context.Context, name, stream string, upTo int64
 	if l := r.logs.get(key); l != nil {
 		return l, nil
 	}
+	// The fields of one request resolve at once: without this, every alias that missed
+	// the cache together would read the match again. One build at a time, and a caller
+	// that waited takes what the one before it put.
+	r.logs.building.Lock()
+	defer r.logs.building.Unlock()
+	if l := r.logs.get(key); l != nil {
+		return l, nil
+	}
 	l, err := r.readTree(ctx, name, stream, upTo)
 	if err != nil {
 		return nil, err
@@ -157,8 +165,9 @@ func (r *Resolver) serverKey() (*model.ServerKey, error) {
 // logCache keeps the trees of the streams' prefixes last read (buildLog), read-only once
 // built. A full cache is emptied rather than grown: the next reads build again.
 type logCache struct {
-	mu    sync.Mutex
-	byKey map[logKey]*matchLog
+	mu       sync.Mutex
+	byKey    map[logKey]*matchLog
+	building sync.Mutex // held over a build: concurrent misses build once (buildLog)
 }
 
 type logKey struct {
