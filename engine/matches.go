@@ -296,7 +296,9 @@ type Meta struct {
 	Actor     string // "player:<id>", "anonymous", "system"
 }
 
-// Handle runs a command on an existing match.
+// Handle runs a command on an existing match. The engine may keep what the command
+// carries in the match's cached state (the state Decide worked out is kept, not folded
+// again): a caller must not change the command, or what it points to, once passed.
 func (e *Engine) Handle(ctx context.Context, matchID string, cmd match.Command, meta Meta) (Ack, error) {
 	if _, ok := cmd.(match.Create); ok {
 		return Ack{}, game.Reject(game.BadInput, "use CreateMatch to create a match")
