@@ -24,6 +24,7 @@ import (
 type entry struct {
 	mu       sync.Mutex
 	id       string
+	stream   string // the match's own stream: matchstream.Name(id), named once
 	rules    game.Rules
 	state    match.State
 	version  int64              // of the match's own (public) stream: at.Version
@@ -48,8 +49,12 @@ func newCommandKeys() *commandKeys { return &commandKeys{a: maphash.MakeSeed(), 
 // of scopes a command ID to its sender: the same ID from two actors names two commands,
 // so no one can take another's command ID, nor the server's.
 func (k *commandKeys) of(actor, commandID string) commandKey {
-	s := actor + "\x00" + commandID
-	return commandKey{maphash.String(k.a, s), maphash.String(k.b, s)}
+	// Joined in a buffer on the stack (a command ID is at most MaxIDBytes, an actor a
+	// prefix and an ID): two keys are taken per command, and a joined string would be
+	// allocated each time. maphash.Bytes hashes as maphash.String does the same bytes.
+	var buf [2*MaxIDBytes + 32]byte
+	s := append(append(append(buf[:0], actor...), 0), commandID...)
+	return commandKey{maphash.Bytes(k.a, s), maphash.Bytes(k.b, s)}
 }
 
 // eventHash is what a seenCommand keeps of its first event's ID (seeded like the keys):
@@ -89,7 +94,7 @@ func (c seenCommand) sameCommand(keys *commandKeys, id string, meta Meta, fp str
 }
 
 func newEntry(id string, keys *commandKeys) *entry {
-	return &entry{id: id, commands: map[commandKey]seenCommand{}, keys: keys}
+	return &entry{id: id, stream: matchstream.Name(id), commands: map[commandKey]seenCommand{}, keys: keys}
 }
 
 // fold brings the entry past evs, the next events of its streams in global order: its
@@ -161,16 +166,16 @@ func (e *Engine) catchUp(ctx context.Context, en *entry) error {
 		)
 		switch {
 		case en.version == 0:
-			evs, err = e.cfg.Store.ReadStream(ctx, matchstream.Name(en.id), 0, 1)
+			evs, err = e.cfg.Store.ReadStream(ctx, en.stream, 0, 1)
 			more = len(evs) == 1
 		case matchstream.Covering(en.rules, en.state.Plan):
 			evs, more, err = matchstream.Read(ctx, e.cfg.Store, en.id, matchstream.Teams(en.state), en.at, 1000)
 		default:
-			evs, err = e.cfg.Store.ReadStream(ctx, matchstream.Name(en.id), en.version, 1000)
+			evs, err = e.cfg.Store.ReadStream(ctx, en.stream, en.version, 1000)
 			more = len(evs) == 1000
 		}
 		if err != nil {
-			return storeError("reading "+matchstream.Name(en.id), err)
+			return storeError("reading "+en.stream, err)
 		}
 		if err := en.fold(match.Folder{Games: e.cfg.Games}, evs, nil); err != nil {
 			var u *match.Unreplayable
@@ -429,7 +434,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		if len(emitted) == 0 {
 			return Ack{}, fmt.Errorf("engine: %T on match %s decided nothing", cmd, matchID)
 		}
-		to, err := streamOf(matchID, emitted)
+		to, err := streamOf(en, emitted)
 		if err != nil {
 			return Ack{}, fmt.Errorf("engine: %T on match %s: %w", cmd, matchID, err)
 		}
@@ -449,9 +454,8 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			}
 		}
 		res, err := e.cfg.Store.Append(ctx, to, expected, proposed...)
-		var conflict *eventstore.VersionConflict
 		switch {
-		case errors.As(err, &conflict):
+		case isConflict(err):
 			if attempt+1 >= e.cfg.MaxRetries {
 				return Ack{}, &game.Error{Code: game.Conflict, Reason: "the match kept changing under this command; send it again", Err: err}
 			}
@@ -496,17 +500,31 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	}
 }
 
-// streamOf returns the one stream of match id a decision goes to (matchstream.StreamOf):
-// a covert decision to its team's hidden stream, any other to the match's own. One whose
+// isConflict reports whether err is a version conflict. The target errors.As fills is on
+// the heap: declared here, it is allocated only for a failed append, not for every one.
+func isConflict(err error) bool {
+	if err == nil {
+		return false
+	}
+	var conflict *eventstore.VersionConflict
+	return errors.As(err, &conflict)
+}
+
+// streamOf returns the one stream of match en a decision goes to (matchstream.StreamOf):
+// a covert decision to its team's hidden stream, any other to the match's own (named
+// once, in the entry). One whose
 // events belong in two streams (covert and public events, or two teams' secrets) is
 // refused: the store appends to one stream at a time, so its halves could not land
 // together.
-func streamOf(id string, emitted []game.Emitted) (string, error) {
+func streamOf(en *entry, emitted []game.Emitted) (string, error) {
 	var to string
 	for i, em := range emitted {
-		s, err := matchstream.StreamOf(id, em.Event, em.Visibility)
-		if err != nil {
-			return "", err
+		s := en.stream
+		if game.IsCovert(em.Event) {
+			var err error
+			if s, err = matchstream.StreamOf(en.id, em.Event, em.Visibility); err != nil {
+				return "", err
+			}
 		}
 		if i > 0 && s != to {
 			return "", fmt.Errorf("the rules decided %s for %s and %s for %s together", emitted[0].Event.EventType(), to, em.Event.EventType(), s)
@@ -548,9 +566,10 @@ func (e *Engine) foldAppended(ctx context.Context, en *entry, stream string, exp
 	if res.Duplicate || !next || res.FirstVersion != expected+1 || res.LastVersion != expected+n || res.LastPosition-res.FirstPosition != n-1 {
 		return e.catchUp(ctx, en)
 	}
-	evs := make([]eventstore.Event, n)
+	var one [1]eventstore.Event // a move's one event, without an allocation
+	evs := one[:0]
 	for i, p := range proposed {
-		evs[i] = eventstore.Event{Proposed: p, Stream: stream, Version: res.FirstVersion + int64(i), Position: res.FirstPosition + int64(i)}
+		evs = append(evs, eventstore.Event{Proposed: p, Stream: stream, Version: res.FirstVersion + int64(i), Position: res.FirstPosition + int64(i)})
 	}
 	return en.fold(match.Folder{Games: e.cfg.Games}, evs, decided)
 }
