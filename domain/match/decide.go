@@ -246,7 +246,12 @@ func act(rules game.Rules, s State, seat int, a game.Action, n *Next) ([]game.Em
 	if s.DrawOfferBy >= 0 && !aside && game.DeclinesDraw(rules, s.GameState, a, s.DrawOfferBy) {
 		out = append(out, game.Emitted{Event: DrawDeclined{Seat: seat, Implicit: true}})
 	}
-	return settle(rules, s, append(out, evs...), n), nil
+	if out == nil {
+		out = slices.Clip(evs) // no copy; clipped, so that the end's events never land in the rules' storage
+	} else {
+		out = append(out, evs...)
+	}
+	return settle(rules, s, out, n), nil
 }
 
 // resign ends the match when a single team is left standing; with more teams the
@@ -363,7 +368,7 @@ func seatOf(rules game.Rules, s State, playerID string, seat int) (int, error) {
 		return -1, game.Reject(game.Conflict, "the match is over (%s)", s.Result.Reason)
 	case slices.Contains(s.Resigned, seat):
 		return -1, game.Reject(game.Forbidden, "you resigned from this match")
-	case !slices.Contains(s.Playing(rules), seat):
+	case !s.inPlay(rules, seat):
 		return -1, game.Reject(game.Forbidden, "you are out of this match")
 	}
 	return seat, nil

@@ -207,11 +207,22 @@ func (s *State) Playing(rules game.Rules) []int {
 	out := s.GameStatus(rules).Out
 	var in []int
 	for seat := range s.Seats {
-		if !slices.Contains(s.Resigned, seat) && !slices.Contains(out, seat) {
+		if s.stillIn(seat, out) {
 			in = append(in, seat)
 		}
 	}
 	return in
+}
+
+// inPlay reports whether seat is one of the seats Playing lists, without listing them:
+// every move asks it of its mover.
+func (s *State) inPlay(rules game.Rules, seat int) bool {
+	return seat >= 0 && seat < len(s.Seats) && s.stillIn(seat, s.GameStatus(rules).Out)
+}
+
+// stillIn reports whether seat has neither resigned nor been put out of play (out).
+func (s *State) stillIn(seat int, out []int) bool {
+	return !slices.Contains(s.Resigned, seat) && !slices.Contains(out, seat)
 }
 
 // Settled reports whether the match stands between two commands: not in the middle of
