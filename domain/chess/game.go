@@ -36,7 +36,7 @@ type Outcome struct {
 // Game is a start position plus the moves played from it: what the repetition and move
 // rules need on top of a Position.
 type Game struct {
-	start  Position
+	start  *Position // never written once set: shared by every copy and clone of the game
 	pos    Position
 	moves  []Move
 	hashes []uint64 // hashes[i] is the hash before moves[i]; the current one is pos.hash
@@ -44,7 +44,7 @@ type Game struct {
 
 // NewGame starts a game from start.
 func NewGame(start Position) *Game {
-	return &Game{start: start, pos: start}
+	return &Game{start: &start, pos: start}
 }
 
 // Play plays m if it is legal in the current position and the game is not over;
@@ -69,7 +69,7 @@ func (g *Game) Replay(m Move) {
 }
 
 // Start is the position the game started from.
-func (g *Game) Start() Position { return g.start }
+func (g *Game) Start() Position { return *g.start }
 
 // Position is the current position.
 func (g *Game) Position() Position { return g.pos }

@@ -257,8 +257,13 @@ func (Rules) Status(st game.State) game.Status {
 		}
 		return game.Status{Phase: "over", Over: true, Outcome: out}
 	}
-	return game.Status{ToAct: []int{Seat(pos.Turn())}, Phase: "play", Deadline: s.Clock.Deadline(Seat(pos.Turn()))}
+	seat := Seat(pos.Turn())
+	return game.Status{ToAct: toAct[seat][:1:1], Phase: "play", Deadline: s.Clock.Deadline(seat)}
 }
+
+// toAct holds the ToAct of each seat's turn, so that a status, asked for twice or more
+// per move, allocates none. It is read, never written, as every game.Status's ToAct is.
+var toAct = [2][]int{{0}, {1}}
 
 // Events decodes chess events.
 func (Rules) Events() *game.Codec { return codec }

@@ -18,17 +18,24 @@ import (
 // on a cached state, a replay from an old version) sees the flag and clones instead, so
 // two forks never write to the same slot.
 func playStored(s State, uci string) (*chess.Game, *atomic.Bool) {
-	var g *chess.Game
+	n := new(played) // the game and its flag in one allocation
 	if s.extended != nil && s.extended.CompareAndSwap(false, true) {
-		c := *s.Game
-		g = &c
+		n.game = *s.Game
 	} else {
-		g = s.Game.Clone()
+		n.game = *s.Game.Clone()
 	}
+	g := &n.game
 	m, err := g.Position().ParseMove(uci) // legal here, or the store is corrupt
 	if err != nil {
 		panic(fmt.Sprintf("classic: a stored move %s does not replay: %v", uci, err))
 	}
 	g.Replay(m)
-	return g, new(atomic.Bool)
+	return g, &n.extended
+}
+
+// played is a game after a move, with the flag of its state (State.extended): a state
+// points into it twice.
+type played struct {
+	game     chess.Game
+	extended atomic.Bool
 }
