@@ -71,16 +71,22 @@ func v2Appends(n int) []appendV2 {
 		}
 		for j := range 1 + i%3 {
 			k := i*3 + j
-			a.events = append(a.events, eventstore.Proposed{
-				ID: ids[k%len(ids)](k), Type: "MovePlayed", SchemaVersion: 1 + k%2,
-				Payload: fmt.Appendf(nil, `{"ply":%d}`, k), CommandID: fmt.Sprintf("cmd-%d", i), Actor: "seat:0",
-				Visibility: []visibility.Visibility{visibility.Public, visibility.Seat(1), visibility.Server}[k%3],
-				Time:       time.Unix(1764547200, int64(k)).UTC(),
-			})
+			a.events = append(a.events, testEvent(ids[k%len(ids)](k), k, fmt.Sprintf("cmd-%d", i)))
 		}
 		out = append(out, a)
 	}
 	return out
+}
+
+// testEvent is the kth event of a test's appends, with the given IDs: its schema version,
+// payload, visibility and time vary with k.
+func testEvent(id string, k int, command string) eventstore.Proposed {
+	return eventstore.Proposed{
+		ID: id, Type: "MovePlayed", SchemaVersion: 1 + k%2,
+		Payload: fmt.Appendf(nil, `{"ply":%d}`, k), CommandID: command, Actor: "seat:0",
+		Visibility: []visibility.Visibility{visibility.Public, visibility.Seat(1), visibility.Server}[k%3],
+		Time:       time.Unix(1764547200, int64(k)).UTC(),
+	}
 }
 
 // writeV2 writes a file of schema version 2 holding appends, sealed and signed as the
@@ -124,19 +130,31 @@ func writeV2(t *testing.T, path string, appends []appendV2) []eventstore.Event {
 
 // readV2 reads every event of a file of schema version 2 as the builds of version 2 did.
 func readV2(t *testing.T, path string) []eventstore.Event {
+	return readFile(t, path, `SELECT `+sqlstore.Columns+` FROM events ORDER BY position`, sqlstore.Scan)
+}
+
+// readStored reads every event of a file of schema version 3 or later with SQL of its
+// own, not through a Store: what the file holds before a migration.
+func readStored(t *testing.T, path string) []eventstore.Event {
+	return readFile(t, path, `SELECT `+selectColumns+` FROM `+fromEvents+` ORDER BY e.position`, scanEvent)
+}
+
+// readFile reads the events of the file at path that query selects, each with scan.
+func readFile(t *testing.T, path, query string, scan func(sqlstore.Scanner) (eventstore.Event, error)) []eventstore.Event {
+	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT ` + sqlstore.Columns + ` FROM events ORDER BY position`)
+	rows, err := db.Query(query)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rows.Close()
 	var out []eventstore.Event
 	for rows.Next() {
-		e, err := sqlstore.Scan(rows)
+		e, err := scan(rows)
 		if err != nil {
 			t.Fatal(err)
 		}
