@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -48,7 +47,7 @@ func holdFor(ctx context.Context, at time.Time, delay time.Duration) bool {
 // A match that is not live, or not delayed, is shown as it is: before the start nothing
 // is played, and after the end nothing can be relayed to a player.
 //
-// The view is folded once each time it moves and shared by every caller (delayedViews):
+// The view is folded once each time it moves and shared by every caller (Resolver.delayed):
 // each field that shows the match (a hundred aliases of match(id), a lobby page of
 // delayed matches, many times over) folded the match's whole stream again, which let one
 // request of a free account read and replay the store at will.
@@ -60,23 +59,19 @@ func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, de
 		r.delayed.forget(v.ID)
 		return v, time.Time{}, nil
 	}
-	if dv, due, ok := r.delayed.get(v); ok {
-		return dv, due, nil
+	// An entry serves while the read side's view it was folded from is still the match's
+	// and no held event is due: a new event, or the next release, folds it again.
+	fresh := func(e delayedEntry) bool {
+		return e.of == v && (e.due.IsZero() || time.Now().Before(e.due))
 	}
-	// The fields of one request resolve at once: without this, every alias that missed
-	// the cache together would fold the match again. One fold at a time, and a caller
-	// that waited takes what the one before it put.
-	r.delayed.folding.Lock()
-	defer r.delayed.folding.Unlock()
-	if dv, due, ok := r.delayed.get(v); ok {
-		return dv, due, nil
-	}
-	dv, due, err := r.foldDelayed(ctx, v, delay)
+	e, err := r.delayed.get(ctx, v.ID, fresh, func() (delayedEntry, bool, error) {
+		dv, due, err := r.foldDelayed(ctx, v, delay)
+		return delayedEntry{of: v, view: dv, due: due}, true, err
+	})
 	if err != nil {
 		return nil, time.Time{}, err
 	}
-	r.delayed.put(v, dv, due)
-	return dv, due, nil
+	return e.view, e.due, nil
 }
 
 // foldDelayed computes delayedView.
@@ -122,46 +117,14 @@ func next(ev eventstore.Event, shown, latest int64, delay time.Duration) time.Ti
 	return ev.Time.Add(delay)
 }
 
-// delayedViews keeps the last delayed view of each live match with a spectator delay
-// (the delay is the match's, so the view is the same for every viewer it holds back). An
-// entry serves while the read side's view it was folded from is still the match's and no
-// held event is due: a new event, or the next release, folds it again.
-type delayedViews struct {
-	mu      sync.Mutex
-	byMatch map[string]delayedEntry
-	folding sync.Mutex // held over a fold: concurrent misses fold once (delayedView)
-}
-
+// delayedEntry is the last delayed view of a live match with a spectator delay, kept in
+// Resolver.delayed by match (the delay is the match's, so the view is the same for every
+// viewer it holds back), with the read side's view it was folded from.
 type delayedEntry struct {
 	of, view *projections.MatchView
 	due      time.Time // when the first held event is released; zero when none is held
 }
 
 // maxDelayedViews bounds the entries: a match that ends unread leaves its entry behind,
-// and a full map is emptied rather than grown (the next reads fold again).
+// and a full cache is emptied rather than grown (the next reads fold again).
 const maxDelayedViews = 4096
-
-func (d *delayedViews) get(v *projections.MatchView) (*projections.MatchView, time.Time, bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	e, ok := d.byMatch[v.ID]
-	if !ok || e.of != v || !e.due.IsZero() && !time.Now().Before(e.due) {
-		return nil, time.Time{}, false
-	}
-	return e.view, e.due, true
-}
-
-func (d *delayedViews) put(of, view *projections.MatchView, due time.Time) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.byMatch == nil || len(d.byMatch) >= maxDelayedViews {
-		d.byMatch = map[string]delayedEntry{}
-	}
-	d.byMatch[of.ID] = delayedEntry{of: of, view: view, due: due}
-}
-
-func (d *delayedViews) forget(id string) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	delete(d.byMatch, id)
-}

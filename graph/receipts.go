@@ -6,7 +6,6 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/eventstore"
@@ -53,29 +52,16 @@ func (r *Resolver) readLog(ctx context.Context, matchID string) (*matchLog, erro
 
 // buildLog reads stream up to version upTo and builds the tree of its events, named name.
 // A stream's first upTo events never change, so their tree is built once and kept
-// (logCache): a receipt read and hashed the whole match for each field that asked for
+// (Resolver.logs): a receipt read and hashed the whole match for each field that asked for
 // it, and one request of a hundred aliases read a long match a hundred times.
 func (r *Resolver) buildLog(ctx context.Context, name, stream string, upTo int64) (*matchLog, error) {
-	key := logKey{name: name, stream: stream, upTo: upTo}
-	if l := r.logs.get(key); l != nil {
-		return l, nil
-	}
-	// The fields of one request resolve at once: without this, every alias that missed
-	// the cache together would read the match again. One build at a time, and a caller
-	// that waited takes what the one before it put.
-	r.logs.building.Lock()
-	defer r.logs.building.Unlock()
-	if l := r.logs.get(key); l != nil {
-		return l, nil
-	}
-	l, err := r.readTree(ctx, name, stream, upTo)
-	if err != nil {
-		return nil, err
-	}
-	if l.tree.Size() == upTo { // a store behind the read side gave fewer: not kept
-		r.logs.put(key, l)
-	}
-	return l, nil
+	return r.logs.get(ctx, logKey{name: name, stream: stream, upTo: upTo}, nil, func() (*matchLog, bool, error) {
+		l, err := r.readTree(ctx, name, stream, upTo)
+		if err != nil {
+			return nil, false, err
+		}
+		return l, l.tree.Size() == upTo, nil // a store behind the read side gave fewer: not kept
+	})
 }
 
 // readTree computes buildLog.
@@ -162,14 +148,8 @@ func (r *Resolver) serverKey() (*model.ServerKey, error) {
 	}, nil
 }
 
-// logCache keeps the trees of the streams' prefixes last read (buildLog), read-only once
-// built. A full cache is emptied rather than grown: the next reads build again.
-type logCache struct {
-	mu       sync.Mutex
-	byKey    map[logKey]*matchLog
-	building sync.Mutex // held over a build: concurrent misses build once (buildLog)
-}
-
+// logKey names a tree kept in Resolver.logs: the trees of the streams' prefixes last
+// read, read-only once built.
 type logKey struct {
 	name, stream string
 	upTo         int64
@@ -177,18 +157,3 @@ type logKey struct {
 
 // maxLogs bounds the trees kept: each holds two hashes per event of its stream.
 const maxLogs = 64
-
-func (c *logCache) get(k logKey) *matchLog {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.byKey[k]
-}
-
-func (c *logCache) put(k logKey, l *matchLog) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.byKey == nil || len(c.byKey) >= maxLogs {
-		c.byKey = map[logKey]*matchLog{}
-	}
-	c.byKey[k] = l
-}

@@ -40,9 +40,11 @@ type Resolver struct {
 	// Key is the server's signing key, which signs the receipts of matches; nil signs none.
 	Key *serverkey.Key
 
-	limits  Limits       // set by Handler: the caps of subscriptions
-	signups *signups     // the bound on registrations per address, set by Handler
-	live    *liveGroups  // set by Handler: the live subscriptions served once per group (live.go)
-	delayed delayedViews // the spectators' views of delayed matches, folded once (delay.go)
-	logs    logCache     // the trees of the receipts, built once per stream and size (receipts.go)
+	limits  Limits      // set by Handler: the caps of subscriptions
+	signups *signups    // the bound on registrations per address, set by Handler
+	live    *liveGroups // set by Handler: the live subscriptions served once per group (live.go)
+	// Set by Handler: the spectators' views of delayed matches, folded once (delay.go), and
+	// the trees of the receipts, built once per stream and size (receipts.go).
+	delayed *buildCache[string, delayedEntry]
+	logs    *buildCache[logKey, *matchLog]
 }

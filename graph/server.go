@@ -148,6 +148,8 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	group.SetErrorPresenter(presentError(limits.Log))
 	group.SetRecoverFunc(recoverPanic)
 	r.live = newLiveGroups(group, limits.WSWriteTimeout)
+	r.delayed = newBuildCache[string, delayedEntry](maxDelayedViews)
+	r.logs = newBuildCache[logKey, *matchLog](maxLogs)
 	return srv
 }
 
