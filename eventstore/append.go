@@ -3,6 +3,7 @@ package eventstore
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -24,8 +25,20 @@ func CheckExpected(stream string, expected, actual int64) error {
 // with now, sets every Time to UTC, and computes both hash chains. Payloads are copied:
 // the caller may reuse its buffers.
 func Seal(stream string, lastVersion int64, lastHash string, firstPosition int64, prevGlobal string, now time.Time, proposed []Proposed) []Event {
+	// The store's single writer seals every append while the others wait, so an append
+	// costs it three allocations whatever its length: the events, one copy of all the
+	// payloads, and one string holding all the hashes, which the events' Hash and
+	// GlobalHash slice.
 	out := make([]Event, len(proposed))
+	size := 0
+	for _, p := range proposed {
+		size += len(p.Payload)
+	}
+	payloads := make([]byte, 0, size)
+	var hashes strings.Builder
+	hashes.Grow(2 * len(hexSum{}) * len(proposed))
 	prev := lastHash
+	var sum hexSum
 	for i, p := range proposed {
 		if p.Time.IsZero() {
 			p.Time = now
@@ -33,18 +46,28 @@ func Seal(stream string, lastVersion int64, lastHash string, firstPosition int64
 		// Round-tripping through Unix nanoseconds drops the monotonic reading and the
 		// location, exactly as storage will.
 		p.Time = time.Unix(0, p.Time.UnixNano()).UTC()
-		p.Payload = bytes.Clone(p.Payload)
-		e := Event{
+		if p.Payload != nil {
+			at := len(payloads)
+			payloads = append(payloads, p.Payload...)
+			p.Payload = payloads[at:len(payloads):len(payloads)] // an append to one cannot reach the next
+		}
+		e := &out[i]
+		*e = Event{
 			Proposed: p,
 			Stream:   stream,
 			Version:  lastVersion + int64(i) + 1,
 			Position: firstPosition + int64(i),
 			PrevHash: prev,
 		}
-		e.Hash = Hash(prev, e)
-		e.GlobalHash = GlobalHash(prevGlobal, e.Position, e.Hash)
+		// Each hash is taken as a string from the append's one allocation as soon as it
+		// is written there (what was written stays in place: Grow made room for all).
+		eventSum(&sum, prev, e)
+		hashes.Write(sum[:])
+		e.Hash = hashes.String()[hashes.Len()-len(sum):]
+		globalSum(&sum, prevGlobal, e.Position, e.Hash)
+		hashes.Write(sum[:])
+		e.GlobalHash = hashes.String()[hashes.Len()-len(sum):]
 		prev, prevGlobal = e.Hash, e.GlobalHash
-		out[i] = e
 	}
 	return out
 }

@@ -5,6 +5,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"strconv"
+
+	"github.com/arbiter-games/arbiter/domain/visibility"
 )
 
 // hashDomain separates Arbiter's event hashes from any other SHA-256 of the same bytes and
@@ -22,11 +25,23 @@ const hashDomain = "arbiter.event.v1"
 // Every field is written as an 8-byte big-endian length followed by its bytes (integers as
 // 8-byte big-endian values), so that no two different events share an encoding.
 func Hash(prevHash string, e Event) string {
+	var h hexSum
+	eventSum(&h, prevHash, &e)
+	return string(h[:])
+}
+
+// hexSum is a hash in the hex form the events store, built without an allocation: Seal
+// turns the sums of a whole append into strings with one.
+type hexSum [2 * sha256.Size]byte
+
+// eventSum writes Hash(prevHash, *e) to h.
+func eventSum(h *hexSum, prevHash string, e *Event) {
 	// The store's single writer computes this and GlobalHash for every event it commits,
 	// while the other appends wait: the fields are laid out in one buffer on the stack
-	// (a move's event fits) and hashed at once, with no allocation per field.
-	var buf [512]byte
-	enc := encoding(buf[:0]).
+	// (a move's event, with a payload of several hundred bytes, fits) and hashed at once,
+	// with no allocation per field.
+	var buf [1024]byte
+	encoding(buf[:0]).
 		string(hashDomain).
 		string(prevHash).
 		string(e.Stream).
@@ -37,9 +52,9 @@ func Hash(prevHash string, e Event) string {
 		bytes(e.Payload).
 		string(e.CommandID).
 		string(e.Actor).
-		string(e.Visibility.String()).
-		int(e.Time.UnixNano())
-	return enc.sum()
+		visibility(e.Visibility).
+		int(e.Time.UnixNano()).
+		sum(h)
 }
 
 // encoding is the layout Hash, GlobalHash and Head.Message share: every field as an
@@ -58,12 +73,27 @@ func (b encoding) int(v int64) encoding {
 	return binary.BigEndian.AppendUint64(binary.BigEndian.AppendUint64(b, 8), uint64(v))
 }
 
-// sum is the hex SHA-256 of the encoding.
-func (b encoding) sum() string {
+// visibility writes v's stored form (visibility.Visibility.String) as a string field
+// without building it first: String allocates "seat:N" and "team:N".
+func (b encoding) visibility(v visibility.Visibility) encoding {
+	kind, n := "", 0
+	if seat, ok := v.Seat(); ok {
+		kind, n = "seat:", seat
+	} else if team, ok := v.Team(); ok {
+		kind, n = "team:", team
+	} else {
+		return b.string(v.String()) // "" or "server": constants
+	}
+	var digits [20]byte
+	num := strconv.AppendInt(digits[:0], int64(n), 10)
+	b = binary.BigEndian.AppendUint64(b, uint64(len(kind)+len(num)))
+	return append(append(b, kind...), num...)
+}
+
+// sum writes the hex SHA-256 of the encoding to h.
+func (b encoding) sum(h *hexSum) {
 	sum := sha256.Sum256(b)
-	var h [2 * sha256.Size]byte
 	hex.Encode(h[:], sum[:])
-	return string(h[:])
 }
 
 // ChainError reports the first event of a stream whose version, PrevHash or Hash does not
@@ -108,8 +138,9 @@ func VerifyLinks(events []Event, opaque func(i int) bool) error {
 			return bad(false, "PrevHash %q does not match the previous event's hash %q", e.PrevHash, prev)
 		}
 		if opaque == nil || !opaque(i) {
-			if got := Hash(prev, e); got != e.Hash {
-				return bad(false, "stored hash %q, content hashes to %q", e.Hash, got)
+			var got hexSum
+			if eventSum(&got, prev, &e); string(got[:]) != e.Hash {
+				return bad(false, "stored hash %q, content hashes to %q", e.Hash, got[:])
 			}
 		}
 		prev = e.Hash

@@ -2,10 +2,12 @@ package eventstore_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/arbiter-games/arbiter/eventstore"
+	"github.com/arbiter-games/arbiter/serverkey"
 )
 
 // BenchmarkSeal seals an append of two move-sized events: what the SQLite writer
@@ -20,9 +22,38 @@ func BenchmarkSeal(b *testing.B) {
 			CommandID: "playout-574-ply32", Actor: "player:dkuaqi3k5eky4zpk",
 		}
 	}
+	benchSeal(b, proposed)
+}
+
+// BenchmarkSealOne seals the typical append of the load benchmark: one event with a
+// 300-byte payload.
+func BenchmarkSealOne(b *testing.B) {
+	proposed := []eventstore.Proposed{{
+		ID: "0787bca9-de53-56fe-95c3-089e93f07341", Type: "MovePlayed", SchemaVersion: 1,
+		Payload:   []byte(`{"fen":"` + strings.Repeat("x", 300-10) + `"}`),
+		CommandID: "playout-574-ply32", Actor: "player:dkuaqi3k5eky4zpk",
+	}}
+	benchSeal(b, proposed)
+}
+
+func benchSeal(b *testing.B, proposed []eventstore.Proposed) {
+	b.ReportAllocs()
 	now := time.Unix(1796124602, 962539000)
 	prev := eventstore.Hash("", eventstore.Event{})
 	for b.Loop() {
 		eventstore.Seal("match-qe7f4z5iugluaofd", 38, prev, 40000, prev, now, proposed)
+	}
+}
+
+// BenchmarkSignHead signs a head with Ed25519, as every transaction that appends does.
+func BenchmarkSignHead(b *testing.B) {
+	signer, err := serverkey.Generate()
+	if err != nil {
+		b.Fatal(err)
+	}
+	hash := eventstore.Hash("", eventstore.Event{})
+	now := time.Unix(1796124602, 962539000)
+	for b.Loop() {
+		eventstore.SignHead(signer, 40000, hash, now)
 	}
 }
