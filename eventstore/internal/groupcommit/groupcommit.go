@@ -24,7 +24,20 @@ type Request struct {
 	Err    error
 
 	trace *eventstore.AppendTrace // the caller's, if it asked (eventstore.WithAppendTrace)
-	done  chan struct{}
+	done  chan struct{}           // capacity 1: the writer sends once, when the outcome is set
+}
+
+// requests recycles Requests: at tens of thousands of appends a second, a Request and
+// its channel per append were most of the queue's allocation, and the collector's work
+// lands on whoever allocates, the writer included. A Request goes back to the pool only
+// from its caller, after the writer handed it back; one whose caller gave up while the
+// writer held it is left to the collector, since the writer may still write to it.
+var requests = sync.Pool{New: func() any { return &Request{done: make(chan struct{}, 1)} }}
+
+// release clears r, so that the pool holds no caller's context or events, and pools it.
+func (r *Request) release() {
+	*r = Request{done: r.done}
+	requests.Put(r)
 }
 
 // CommitFunc commits a batch of requests in one transaction, giving each request its own
@@ -64,12 +77,14 @@ func New(commit CommitFunc, maxBatch int) *Queue {
 // ctx's error and the append may or may not have been committed: retrying it with the
 // same event IDs tells which, since appends are idempotent.
 func (q *Queue) Submit(ctx context.Context, stream string, expected int64, events []eventstore.Proposed) (eventstore.AppendResult, error) {
+	r := requests.Get().(*Request)
+	r.Ctx, r.Stream, r.Expected, r.Events = ctx, stream, expected, events
 	// Without a trace this costs one look-up in ctx: no clock is read for it.
-	r := &Request{Ctx: ctx, Stream: stream, Expected: expected, Events: events, trace: eventstore.AppendTraceOf(ctx), done: make(chan struct{})}
-	if r.trace != nil {
+	if r.trace = eventstore.AppendTraceOf(ctx); r.trace != nil {
 		*r.trace = eventstore.AppendTrace{Queued: time.Now()}
 	}
 	if err := q.enqueue(ctx, r); err != nil {
+		r.release() // the writer never saw it
 		return eventstore.AppendResult{}, err
 	}
 	select {
@@ -77,7 +92,9 @@ func (q *Queue) Submit(ctx context.Context, stream string, expected int64, event
 		if r.trace != nil {
 			r.trace.Resumed = time.Now()
 		}
-		return r.Result, r.Err
+		res, err := r.Result, r.Err
+		r.release()
+		return res, err
 	case <-ctx.Done():
 		return eventstore.AppendResult{}, ctx.Err()
 	}
@@ -134,6 +151,7 @@ func (q *Queue) OnIdle(f func()) {
 func (q *Queue) run() {
 	defer close(q.stopped)
 	batch := make([]*Request, 0, q.maxBatch)
+	live := make([]*Request, 0, q.maxBatch)
 	for first := range q.requests {
 		batch = append(batch[:0], first)
 	drain:
@@ -149,7 +167,7 @@ func (q *Queue) run() {
 			}
 		}
 		// A caller that gave up before its turn is not committed behind its back.
-		live := batch[:0:0]
+		live = live[:0]
 		for _, r := range batch {
 			if err := r.Ctx.Err(); err != nil {
 				r.Err = err
@@ -175,9 +193,13 @@ func (q *Queue) run() {
 				}
 			}
 		}
+		// After its send the writer does not touch a request again: its caller may
+		// already be reusing it.
 		for _, r := range batch {
-			close(r.done)
+			r.done <- struct{}{}
 		}
+		clear(batch) // hold no request, nor a given-up caller's events, until the next batch
+		clear(live)
 		if f := q.idle.Load(); f != nil && len(q.requests) == 0 {
 			(*f)()
 		}

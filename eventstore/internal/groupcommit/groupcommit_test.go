@@ -2,6 +2,7 @@ package groupcommit_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -155,3 +156,47 @@ func TestTrace(t *testing.T) {
 		t.Errorf("an append without the trace stamped it")
 	}
 }
+
+// TestEachCallerGetsItsOwnOutcome: requests are recycled, so an outcome must never reach
+// another caller than its own, even when callers give up while the writer holds their
+// request (a given-up request is not reused while the writer may still write to it).
+// Every caller appends to its own stream many times, half of them with a context that
+// is cancelled while its batch is committing; each outcome that arrives names the
+// caller's stream and the append's number.
+func TestEachCallerGetsItsOwnOutcome(t *testing.T) {
+	const callers, appends = 16, 200
+	q := groupcommit.New(func(batch []*groupcommit.Request) {
+		for _, r := range batch {
+			var caller, n int64
+			fmt.Sscanf(r.Stream, "s%d-%d", &caller, &n)
+			r.Result = eventstore.AppendResult{FirstVersion: caller, LastVersion: n, FirstPosition: int64(len(r.Events))}
+			if cancel, ok := r.Ctx.Value(cancelKey{}).(context.CancelFunc); ok {
+				cancel() // the caller gives up while the writer holds its request
+			}
+		}
+	}, 8)
+	defer q.Close()
+	var wg sync.WaitGroup
+	for c := range int64(callers) {
+		wg.Go(func() {
+			for n := range int64(appends) {
+				ctx, cancel := context.WithCancel(context.Background())
+				if n%2 == 1 {
+					ctx = context.WithValue(ctx, cancelKey{}, cancel)
+				}
+				res, err := q.Submit(ctx, fmt.Sprintf("s%d-%d", c, n), eventstore.Any, make([]eventstore.Proposed, 1+int(n%3)))
+				cancel()
+				switch {
+				case err != nil && n%2 == 1 && errors.Is(err, context.Canceled):
+				case err != nil:
+					t.Errorf("caller %d, append %d: %v", c, n, err)
+				case res.FirstVersion != c || res.LastVersion != n || res.FirstPosition != 1+n%3:
+					t.Errorf("caller %d, append %d of %d events got the outcome %+v", c, n, 1+n%3, res)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+type cancelKey struct{}
