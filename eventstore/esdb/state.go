@@ -53,7 +53,7 @@ func (s *state) fold(e eventstore.Event, head *eventstore.Head) bool {
 // gathers the batch's new events without touching the state, which changes only once the
 // log took them.
 func (s *state) begin(found []eventstore.Event) *sqlstore.Batch {
-	b := sqlstore.NewBatch(s.head, s.headHash, found)
+	b := sqlstore.NewBatch(s.head, s.headHash, found, 0)
 	b.Known = func(stream string) sqlstore.Tail { return s.tails[stream] }
 	return b
 }

@@ -246,9 +246,13 @@ func (s *Store) commitBatch(ctx context.Context, batch []*groupcommit.Request) (
 // head position, the stored events that carry any of the batch's IDs and the last event
 // of each stream the batch appends to.
 func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcommit.Request) (*sqlstore.Batch, error) {
+	n := 0
+	for _, r := range batch {
+		n += len(r.Events)
+	}
 	var (
-		ids     []string
-		streams []string
+		ids     = make([]string, 0, n)
+		streams = make([]string, 0, len(batch))
 		seen    = make(map[string]bool, len(batch))
 	)
 	for _, r := range batch {
@@ -276,7 +280,6 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 		CROSS JOIN LATERAL (SELECT version, hash FROM events WHERE events.stream = s.stream ORDER BY version DESC LIMIT 1) e`, streams)
 	br := conn.SendBatch(ctx, &b)
 	defer br.Close()
-	m := sqlstore.NewBatch(0, "", nil)
 	if _, err := br.Exec(); err != nil {
 		return nil, fmt.Errorf("begin: %w", err)
 	}
@@ -286,7 +289,11 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 	if _, err := br.Exec(); err != nil {
 		return nil, fmt.Errorf("set the plan cache mode: %w", err)
 	}
-	if err := br.QueryRow().Scan(&m.Head, &m.HeadHash); err != nil {
+	var (
+		head     int64
+		headHash string
+	)
+	if err := br.QueryRow().Scan(&head, &headHash); err != nil {
 		return nil, fmt.Errorf("read head position: %w", err)
 	}
 	rows, err := br.Query()
@@ -297,9 +304,8 @@ func (s *Store) load(ctx context.Context, conn *pgxpool.Conn, batch []*groupcomm
 	if err != nil {
 		return nil, fmt.Errorf("look up event IDs: %w", err)
 	}
-	for _, e := range found {
-		m.ByID[e.ID] = e
-	}
+	m := sqlstore.NewBatch(head, headHash, found, n)
+	m.Tails = make(map[string]sqlstore.Tail, len(streams))
 	rows, err = br.Query()
 	if err != nil {
 		return nil, fmt.Errorf("read stream versions: %w", err)

@@ -119,19 +119,24 @@ type Tail struct {
 type Batch struct {
 	Head     int64  // the position of the last event, stored or of the batch
 	HeadHash string // its GlobalHash
-	ByID     map[string]eventstore.Event
-	Tails    map[string]Tail
+	// ByID points into the events found and into each append's sealed events: a map of
+	// events by value would copy every event of the batch once more.
+	ByID  map[string]*eventstore.Event
+	Tails map[string]Tail
 	// Known, if not nil, answers Last for a stream that Tails does not hold; else such a
 	// stream has no event.
 	Known func(stream string) Tail
 	Rows  []eventstore.Event // to write
 }
 
-// NewBatch returns a Batch at head, knowing the stored events found.
-func NewBatch(head int64, headHash string, found []eventstore.Event) *Batch {
-	b := &Batch{Head: head, HeadHash: headHash, ByID: make(map[string]eventstore.Event, len(found)), Tails: map[string]Tail{}}
-	for _, e := range found {
-		b.ByID[e.ID] = e
+// NewBatch returns a Batch at head, knowing the stored events found, for a batch that
+// proposes events events in all: its map of IDs and its rows are sized once for them
+// rather than grown append by append (0 when the count is not known).
+func NewBatch(head int64, headHash string, found []eventstore.Event, events int) *Batch {
+	b := &Batch{Head: head, HeadHash: headHash, ByID: make(map[string]*eventstore.Event, max(len(found), events)),
+		Tails: map[string]Tail{}, Rows: make([]eventstore.Event, 0, events)}
+	for i := range found {
+		b.ByID[found[i].ID] = &found[i]
 	}
 	return b
 }
@@ -141,7 +146,7 @@ func (b *Batch) EventsByID(ids []string) ([]eventstore.Event, error) {
 	var out []eventstore.Event
 	for _, id := range ids {
 		if e, ok := b.ByID[id]; ok {
-			out = append(out, e)
+			out = append(out, *e)
 		}
 	}
 	return out, nil
@@ -162,8 +167,8 @@ func (b *Batch) Reserve(int) (int64, string, error) { return b.Head + 1, b.HeadH
 // Insert implements Tx.
 func (b *Batch) Insert(events []eventstore.Event) error {
 	b.Rows = append(b.Rows, events...)
-	for _, e := range events {
-		b.ByID[e.ID] = e
+	for i := range events {
+		b.ByID[events[i].ID] = &events[i] // Seal's, which no one changes
 	}
 	last := events[len(events)-1]
 	b.Head, b.HeadHash = last.Position, last.GlobalHash
