@@ -59,4 +59,16 @@ func TestNotifierWakesWaitersTakenBeforeNotify(t *testing.T) {
 	<-after
 	<-n.Wait() // closed for good
 	n.Notify() // harmless after Close
+
+	// A Notify that finds no waiter changes nothing for the next one.
+	n = eventstore.NewNotifier()
+	n.Notify()
+	w = n.Wait()
+	select {
+	case <-w:
+		t.Fatal("a Wait taken after a Notify that found no waiter is already woken")
+	default:
+	}
+	n.Notify()
+	<-w
 }

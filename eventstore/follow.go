@@ -16,6 +16,7 @@ import (
 type Notifier struct {
 	mu     sync.Mutex
 	ch     chan struct{}
+	taken  bool // ch was handed out by Wait since it was made
 	closed bool
 }
 
@@ -26,6 +27,7 @@ func NewNotifier() *Notifier { return &Notifier{ch: make(chan struct{})} }
 func (n *Notifier) Wait() <-chan struct{} {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	n.taken = true
 	return n.ch
 }
 
@@ -33,9 +35,12 @@ func (n *Notifier) Wait() <-chan struct{} {
 func (n *Notifier) Notify() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.closed {
+	// Adapters notify from their single writer after every commit: with no one holding
+	// the channel there is no one to wake, and it need not be replaced.
+	if n.closed || !n.taken {
 		return
 	}
+	n.taken = false
 	close(n.ch)
 	n.ch = make(chan struct{})
 }

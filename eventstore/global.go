@@ -64,7 +64,10 @@ func (h Head) Message() []byte {
 	if h.Public {
 		domain = publicHeadDomain
 	}
-	return encoding(nil).string(domain).int(h.Position).string(h.Hash).int(h.Time.UnixNano())
+	// Sized at once (four length or integer prefixes, two integers): every transaction
+	// that appends signs one.
+	size := 4*8 + len(domain) + 8 + len(h.Hash) + 8
+	return encoding(make([]byte, 0, size)).string(domain).int(h.Position).string(h.Hash).int(h.Time.UnixNano())
 }
 
 // Signer signs the heads of a store. It must be safe for concurrent use.

@@ -57,3 +57,24 @@ func BenchmarkSignHead(b *testing.B) {
 		eventstore.SignHead(signer, 40000, hash, now)
 	}
 }
+
+// BenchmarkNotify is a store's Notify after each commit with one follower that waits
+// again after every wake-up, and with none.
+func BenchmarkNotify(b *testing.B) {
+	b.Run("followers=0", func(b *testing.B) {
+		n := eventstore.NewNotifier()
+		b.ReportAllocs()
+		for b.Loop() {
+			n.Notify()
+		}
+	})
+	b.Run("followers=1", func(b *testing.B) {
+		n := eventstore.NewNotifier()
+		b.ReportAllocs()
+		for b.Loop() {
+			w := n.Wait()
+			n.Notify()
+			<-w
+		}
+	})
+}
