@@ -85,3 +85,16 @@ func TestCorentingsAgrees(t *testing.T) {
 		t.Fatalf("corentings perft(3) = %d, want 8902", got)
 	}
 }
+
+// BenchmarkFEN measures writing a middlegame position's FEN, which every chess move's
+// event carries (the position after it).
+func BenchmarkFEN(b *testing.B) {
+	pos, err := ParseFEN("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = pos.FEN()
+	}
+}

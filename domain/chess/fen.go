@@ -233,12 +233,14 @@ func (p *Position) parseEnPassant(s string) error {
 func (p Position) FEN() string {
 	var buf [96]byte // the longest FEN with pockets is under 96 bytes: one allocation
 	b := buf[:0]
+	// The board is read from the mailbox and the letters from fenLetters: a move's event
+	// carries the FEN after it, so this runs for every move played.
+	black := p.byColor[Black]
 	for rank := 7; rank >= 0; rank-- {
 		empty := byte(0)
-		for file := 0; file < 8; file++ {
-			s := NewSquare(file, rank)
-			pc, ok := p.PieceAt(s)
-			if !ok {
+		for s := NewSquare(0, rank); s < NewSquare(0, rank)+8; s++ {
+			r := p.roles[s]
+			if r == NoRole {
 				empty++
 				continue
 			}
@@ -246,7 +248,7 @@ func (p Position) FEN() string {
 				b = append(b, '0'+empty)
 				empty = 0
 			}
-			b = append(b, pc.String()...)
+			b = append(b, fenLetters[black>>s&1][r])
 			if p.promoted.Has(s) {
 				b = append(b, '~')
 			}
@@ -278,6 +280,9 @@ func (p Position) FEN() string {
 	b = strconv.AppendInt(b, int64(p.fullmove), 10)
 	return string(b)
 }
+
+// fenLetters is the FEN letter of each piece, by color (White, Black) and role.
+var fenLetters = [2][King + 1]byte{{' ', 'P', 'N', 'B', 'R', 'Q', 'K'}, {' ', 'p', 'n', 'b', 'r', 'q', 'k'}}
 
 // String is the FEN castling field: "KQkq", "Kq", "-".
 func (cr CastlingRights) String() string { return string(cr.appendFEN(nil)) }
