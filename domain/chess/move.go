@@ -74,19 +74,25 @@ func (m Move) IsEnPassant() bool { return m.kind() == kindEnPassant }
 // for a drop the role letter, "@" and the square: "P@e4", "N@f3" (as lichess and
 // Fairy-Stockfish write them, the letter in upper case for either side).
 func (m Move) UCI() string {
+	var buf [5]byte
+	return string(m.AppendUCI(buf[:0]))
+}
+
+// AppendUCI appends the move's UCI notation (see UCI) to b, for a caller that has the
+// text already or writes it into a buffer of its own.
+func (m Move) AppendUCI(b []byte) []byte {
 	if m == 0 {
-		return "0000"
+		return append(b, "0000"...)
 	}
 	if r := m.DropRole(); r != NoRole {
-		return string(r.letter()) + "@" + m.To().String()
+		return append(append(append(b, r.letter()), '@'), m.To().String()...)
 	}
-	b := make([]byte, 0, 5)
 	b = append(b, m.From().String()...)
 	b = append(b, m.To().String()...)
 	if r := m.Promotion(); r != NoRole {
 		b = append(b, r.letter()|0x20)
 	}
-	return string(b)
+	return b
 }
 
 func (m Move) String() string { return m.UCI() }

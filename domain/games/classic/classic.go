@@ -177,7 +177,7 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		san := pos.SAN(m)
 		after := pos
 		after.Play(m)
-		played := MovePlayed{Seat: a.Seat, UCI: m.UCI(), SAN: san, Piece: int(id), FEN: after.FEN()}
+		played := MovePlayed{Seat: a.Seat, UCI: uciOf(m, do.Notation), SAN: san, Piece: int(id), FEN: after.FEN()}
 		stamp := s.Clock.Stamp(seat, a.At, true)
 		played.At, played.LeftMs = stamp.At, stamp.LeftMs
 		return game.PublicEvents(played), nil
@@ -189,6 +189,16 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		return game.PublicEvents(DrawClaimed{Seat: a.Seat, Reason: reason.String()}), nil
 	}
 	return nil, game.Unsupported("chess", a.Do, "a move or a draw claim")
+}
+
+// uciOf is m.UCI(), which is most often the notation the move was sent in: that string
+// is then taken, not written again.
+func uciOf(m chess.Move, notation string) string {
+	var buf [5]byte
+	if b := m.AppendUCI(buf[:0]); string(b) != notation {
+		return string(b)
+	}
+	return notation
 }
 
 // Evolve applies an event.
