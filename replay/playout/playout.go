@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"time"
 
@@ -79,6 +80,8 @@ type Match struct {
 	ID      string
 	Players [2]string // by seat: White, Black
 	Moves   []string  // UCI, White's first
+
+	actors [2]string // "player:" and Players, by seat, when Create made the match
 }
 
 // Create registers two players, creates a rated chess match and seats them, and chooses
@@ -90,7 +93,7 @@ func Create(ctx context.Context, eng *engine.Engine, index int, seed uint64, pli
 		if err != nil {
 			return m, fmt.Errorf("playout: registering a player of match %d: %w", index, err)
 		}
-		m.Players[seat] = p.ID
+		m.Players[seat], m.actors[seat] = p.ID, "player:"+p.ID
 	}
 	ack, err := eng.Create(ctx, engine.CreateMatch{Game: classic.ID, Rated: true, By: m.Players[0]},
 		engine.Meta{CommandID: fmt.Sprintf("playout-%d-create", index), Actor: "player:" + m.Players[0]})
@@ -108,7 +111,24 @@ func Create(ctx context.Context, eng *engine.Engine, index int, seed uint64, pli
 }
 
 func (m Match) meta(what string, seat int) engine.Meta {
-	return engine.Meta{CommandID: fmt.Sprintf("playout-%d-%s", m.Index, what), Actor: "player:" + m.Players[seat]}
+	return engine.Meta{CommandID: fmt.Sprintf("playout-%d-%s", m.Index, what), Actor: m.actor(seat)}
+}
+
+// plyMeta is meta("ply<i>", seat), written with one allocation (the command ID): a
+// benchmark sends one per move, and its harness shares the machine it measures.
+func (m Match) plyMeta(i, seat int) engine.Meta {
+	var buf [48]byte
+	b := strconv.AppendInt(append(buf[:0], "playout-"...), int64(m.Index), 10)
+	b = strconv.AppendInt(append(b, "-ply"...), int64(i), 10)
+	return engine.Meta{CommandID: string(b), Actor: m.actor(seat)}
+}
+
+// actor is the actor of the player at seat.
+func (m Match) actor(seat int) string {
+	if a := m.actors[seat]; a != "" {
+		return a
+	}
+	return "player:" + m.Players[seat] // a Match made by hand
 }
 
 // Play sends moves from (inclusive) to to (exclusive) through the engine, one command
@@ -118,7 +138,7 @@ func (m Match) Play(ctx context.Context, eng *engine.Engine, from, to int, obser
 	for i := from; i < to && i < len(m.Moves); i++ {
 		seat := i % 2
 		start := time.Now()
-		_, err := eng.Handle(ctx, m.ID, match.Act{PlayerID: m.Players[seat], Do: game.Move{Notation: m.Moves[i]}}, m.meta(fmt.Sprintf("ply%d", i), seat))
+		_, err := eng.Handle(ctx, m.ID, match.Act{PlayerID: m.Players[seat], Do: game.Move{Notation: m.Moves[i]}}, m.plyMeta(i, seat))
 		if err != nil {
 			return fmt.Errorf("playout: match %s ply %d (%s): %w", m.ID, i+1, m.Moves[i], err)
 		}
