@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -167,11 +168,11 @@ func openSigned(ctx context.Context, path string, signer eventstore.Signer, opts
 		return s, nil
 	}
 	s, err := sqlite.Open(ctx, path, append([]sqlite.Option{sqlite.WithSigner(signer)}, opts...)...)
-	if errors.Is(err, sqlite.ErrNotMigrated) {
+	if nm := (*sqlite.NotMigratedError)(nil); errors.As(err, &nm) {
 		return nil, fmt.Errorf("the event store %s: %w; this command only reads a store and left the file as it is. "+
 			"To migrate it, stop the server that uses it, back the file up (sqlite3 %s \".backup %s\") and run `arbiter serve --db %s`, "+
-			"which migrates it as it opens it (docs/operations.md, \"Upgrading a file of schema version 2\"); the build that wrote it reads it as it is",
-			path, sqlite.ErrNotMigrated, path, backupName(path), path)
+			"which migrates it as it opens it (docs/operations.md, \"Upgrading a file of an older schema version\"); the build that wrote it reads it as it is",
+			path, nm, path, backupName(path, nm.Version), path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening the event store %s: %w", path, err)
@@ -181,8 +182,8 @@ func openSigned(ctx context.Context, path string, signer eventstore.Signer, opts
 
 // backupName is where the message of an unmigrated file suggests its backup: beside it,
 // named for the schema version it keeps.
-func backupName(path string) string {
-	return strings.TrimSuffix(path, filepath.Ext(path)) + "-v2" + filepath.Ext(path)
+func backupName(path string, version int64) string {
+	return strings.TrimSuffix(path, filepath.Ext(path)) + "-v" + strconv.FormatInt(version, 10) + filepath.Ext(path)
 }
 
 // splitSchema takes ?schema=NAME, which keeps several stores in one database, out of a

@@ -23,6 +23,18 @@ import (
 // key could, and expect `arbiter verify` to fail naming what is wrong. The per-stream hash
 // chains and the rules see nothing wrong in any of them.
 
+// cutStream returns the statements that delete the events of stream after version
+// after, as someone who knows the file's tables would: the stream's head and marks
+// (eventstore/sqlite/row.go) then name its new last event.
+func cutStream(stream string, after int64) []string {
+	id := fmt.Sprintf(`(SELECT id FROM streams WHERE name = '%s')`, stream)
+	return []string{
+		fmt.Sprintf(`DELETE FROM events WHERE stream_id = %s AND version > %d`, id, after),
+		fmt.Sprintf(`DELETE FROM marks WHERE stream_id = %s AND version > %d`, id, after),
+		fmt.Sprintf(`UPDATE heads SET version = %[2]d, position = (SELECT position FROM events WHERE stream_id = %[1]s AND version = %[2]d) WHERE stream_id = %[1]s`, id, after),
+	}
+}
+
 // tamper runs statements on the store's file.
 func tamper(t *testing.T, db string, stmts ...string) {
 	t.Helper()
@@ -234,8 +246,9 @@ func TestVerifyCatchesAnUnsignedEventAndAnotherKey(t *testing.T) {
 	forged.ID, forged.Version, forged.Position, forged.PrevHash = "forged", last.Version+1, last.Position+1, last.Hash
 	forged.Hash = eventstore.Hash(forged.PrevHash, forged)
 	forged.GlobalHash = eventstore.GlobalHash(last.GlobalHash, forged.Position, forged.Hash)
-	tamper(t, db, fmt.Sprintf(`INSERT INTO events SELECT %d, stream_id, %d, 'forged', type, schema_version, payload, command_id, actor, visibility, time_ns, '%s', '%s', '%s' FROM events WHERE position = %d`,
-		forged.Position, forged.Version, forged.PrevHash, forged.Hash, forged.GlobalHash, last.Position))
+	tamper(t, db, fmt.Sprintf(`INSERT INTO events SELECT %d, stream_id, %d, 'forged', type, schema_version, payload, command_id, actor, visibility, time_ns, '%s', '%s', '%s', position FROM events WHERE position = %d`,
+		forged.Position, forged.Version, forged.PrevHash, forged.Hash, forged.GlobalHash, last.Position),
+		fmt.Sprintf(`UPDATE heads SET version = %d, position = %d WHERE stream_id = (SELECT stream_id FROM events WHERE position = %d)`, forged.Version, forged.Position, last.Position))
 	verifyFails(t, db, fmt.Sprintf("position %d: events %d to %d come after the store's signed head (position %d): no signature covers them", forged.Position, forged.Position, forged.Position, last.Position))
 
 	other := filepath.Join(t.TempDir(), "other.key")

@@ -28,7 +28,7 @@ func copyStore(t *testing.T, from string) string {
 // migrateCopy brings a copied store to the current schema, as `arbiter serve` does when it
 // first opens a file an older build wrote: the stores of testdata were recorded by those
 // builds, and the commands that only read a store (verify, replay, rebuild, snapshot)
-// refuse to migrate it (TestReadingCommandsLeaveAFileOfSchemaVersion2).
+// refuse to migrate it (TestReadingCommandsLeaveAFileOfAnOlderSchemaVersion).
 func migrateCopy(t *testing.T, db string) {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), db)

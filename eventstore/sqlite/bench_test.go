@@ -59,3 +59,31 @@ func BenchmarkReadStreamLimits(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReadStreamDepth reads a page of 50 events of a stream of 5,000, near its
+// start, its middle and its end: with schema version 4 (row.go) a page is a walk of at
+// most its length plus 64 events, wherever it lies.
+func BenchmarkReadStreamDepth(b *testing.B) {
+	s := open(b, filepath.Join(b.TempDir(), "events.db"))
+	ctx := context.Background()
+	for chunk := range 50 {
+		var evs []eventstore.Proposed
+		for v := range 100 {
+			evs = append(evs, eventstore.Proposed{ID: fmt.Sprintf("ev-%d-%d", chunk, v), Type: "Moved", SchemaVersion: 1, Payload: []byte(`{"move":"e4"}`),
+				Actor: "system", Visibility: visibility.Public, Time: time.Unix(0, 0).UTC()})
+		}
+		if _, err := s.Append(ctx, "match-bench", eventstore.Any, evs...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, after := range []int64{100, 2500, 4900} {
+		b.Run(fmt.Sprint("after=", after), func(b *testing.B) {
+			for range b.N {
+				got, err := s.ReadStream(ctx, "match-bench", after, 50)
+				if err != nil || len(got) != 50 {
+					b.Fatalf("read %d events, %v", len(got), err)
+				}
+			}
+		})
+	}
+}

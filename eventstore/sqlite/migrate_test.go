@@ -264,12 +264,23 @@ func TestMigrateTheBenchFile(t *testing.T) {
 }
 
 // TestWithoutMigrationLeavesTheFile: opened WithoutMigration (by a tool that only reads),
-// the file the old build wrote is refused with ErrNotMigrated and left byte for byte as
-// it was, with no table added; opened as a server opens it, it then migrates as ever.
+// the file an old build wrote, of schema version 2 or 3, is refused with ErrNotMigrated
+// and left byte for byte as it was, with no table added; opened as a server opens it, it
+// then migrates as ever.
 func TestWithoutMigrationLeavesTheFile(t *testing.T) {
+	for _, c := range []struct {
+		file    string
+		version int64
+		events  int
+	}{{"v2-bench.db", 2, 134}, {"v3.db", 3, 481}} {
+		t.Run(c.file, func(t *testing.T) { withoutMigration(t, c.file, c.version, c.events) })
+	}
+}
+
+func withoutMigration(t *testing.T, file string, version int64, events int) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "events.db")
-	data, err := os.ReadFile("testdata/v2-bench.db")
+	data, err := os.ReadFile(filepath.Join("testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,10 +291,12 @@ func TestWithoutMigrationLeavesTheFile(t *testing.T) {
 	s, err := Open(context.Background(), path, WithoutMigration(), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	if err == nil {
 		s.Close()
-		t.Fatal("a file of schema version 2 opened without migration")
+		t.Fatalf("a file of schema version %d opened without migration", version)
 	}
-	if !errors.Is(err, ErrNotMigrated) || !strings.Contains(err.Error(), path) {
-		t.Fatalf("refused with %v, want ErrNotMigrated naming the file", err)
+	var nm *NotMigratedError
+	if !errors.Is(err, ErrNotMigrated) || !errors.As(err, &nm) || nm.Version != version || !strings.Contains(err.Error(), path) ||
+		!strings.Contains(err.Error(), fmt.Sprintf("the file has schema version %d, which this build reads only once migrated to 4", version)) {
+		t.Fatalf("refused with %v, want ErrNotMigrated naming the file and its version", err)
 	}
 	if logs.Len() > 0 {
 		t.Fatalf("the refusal logged a migration:\n%s", logs.String())
@@ -309,8 +322,8 @@ func TestWithoutMigrationLeavesTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if n := len(readAll(t, s)); n != 134 {
-		t.Fatalf("migrated after the refusal, the file reads %d events, want 134", n)
+	if n := len(readAll(t, s)); n != events {
+		t.Fatalf("migrated after the refusal, the file reads %d events, want %d", n, events)
 	}
 }
 
@@ -359,6 +372,8 @@ func dumpRows(t *testing.T, path string) string {
 	for _, q := range []string{
 		`SELECT id, quote(name) FROM streams ORDER BY id`,
 		`SELECT ` + strings.ReplaceAll("quote("+insertColumns+")", ", ", "), quote(") + ` FROM events ORDER BY position`,
+		`SELECT stream_id, version, position FROM heads ORDER BY stream_id`,
+		`SELECT stream_id, version, position FROM marks ORDER BY stream_id, version`,
 		`SELECT version FROM schema_version`,
 		`SELECT name FROM sqlite_master WHERE type IN ('table', 'index') ORDER BY name`,
 	} {
@@ -386,19 +401,27 @@ func dumpRows(t *testing.T, path string) string {
 // migrateKillEnv carries the file and the step at which the helper waits to be killed.
 const migrateKillEnv = "ARBITER_SQLITE_MIGRATE_KILL"
 
-// TestKillDuringMigration: a process killed (kill -9) in the middle of the migration,
-// inside a copy's transaction after three chunks committed, or inside the last
-// transaction, leaves a file that opens: the next Open finishes the migration, and the
-// file reads as it was written.
+// TestKillDuringMigration: a process killed (kill -9) in the middle of a migration, from
+// schema version 2 to 3 or from 3 to 4, inside a copy's transaction after three chunks
+// committed, or inside the last transaction, leaves a file that opens: the next Open
+// finishes the migrations, and the file reads as it was written.
 func TestKillDuringMigration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a child process")
 	}
-	for _, step := range []string{"copy", "swap"} {
-		t.Run(step, func(t *testing.T) {
+	for _, c := range []struct{ from, step string }{{"v2", "copy"}, {"v2", "swap"}, {"v3", "copy"}, {"v3", "swap"}} {
+		step := c.step
+		t.Run(c.from+"-"+step, func(t *testing.T) {
 			withChunk(t, 16)
-			path := filepath.Join(t.TempDir(), "events.db")
-			written := writeV2(t, path, v2Appends(100))
+			var path string
+			var written []eventstore.Event
+			if c.from == "v2" {
+				path = filepath.Join(t.TempDir(), "events.db")
+				written = writeV2(t, path, v2Appends(100))
+			} else {
+				path = copyTestdata(t, "v3.db")
+				written = readStored(t, path)
+			}
 			child := exec.Command(os.Args[0], "-test.run=^TestHelperProcessMigrator$", "-test.count=1")
 			child.Env = append(os.Environ(), migrateKillEnv+"="+step+":"+path)
 			out, err := child.StdoutPipe()

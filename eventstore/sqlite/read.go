@@ -15,7 +15,7 @@ import (
 // readStatements are the reads, prepared once: the pure-Go SQLite spends more time
 // compiling a statement than running one of these.
 //
-// The page reads write their LIMIT into the statement, one statement per distinct limit
+// ReadAll's page reads write their LIMIT into the statement, one statement per distinct limit
 // (limited): SQLite expires a prepared statement whenever a parameter its plan depends
 // on is bound again, and the LIMIT is one, so one statement shared by callers that read
 // 256 and 1000 events at a time was compiled again on nearly every read (18 % of a
@@ -24,13 +24,7 @@ type readStatements struct {
 	stream, all, version, head *sql.Stmt
 	db                         *sql.DB
 	mu                         sync.Mutex
-	paged                      map[pagedKey]*sql.Stmt
-}
-
-// pagedKey names a page read with its limit: stream is true for ReadStream's.
-type pagedKey struct {
-	stream bool
-	limit  int
+	paged                      map[int]*sql.Stmt // by limit
 }
 
 // maxPagedStatements bounds the statements kept per limit; reads with yet another limit
@@ -38,36 +32,49 @@ type pagedKey struct {
 const maxPagedStatements = 16
 
 // paged returns the statement for a page read with the given limit.
-func (r *readStatements) page(ctx context.Context, stream bool, limit int) (*sql.Stmt, error) {
+func (r *readStatements) page(ctx context.Context, limit int) (*sql.Stmt, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	k := pagedKey{stream, limit}
-	if st := r.paged[k]; st != nil {
+	if st := r.paged[limit]; st != nil {
 		return st, nil
 	}
 	if len(r.paged) >= maxPagedStatements {
 		return nil, nil
 	}
 	q := readAllSQL + ` LIMIT ` + strconv.Itoa(limit)
-	if stream {
-		q = readStreamSQL + ` LIMIT ` + strconv.Itoa(limit)
-	}
 	st, err := r.db.PrepareContext(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: prepare %q: %w", q, err)
 	}
 	if r.paged == nil {
-		r.paged = map[pagedKey]*sql.Stmt{}
+		r.paged = map[int]*sql.Stmt{}
 	}
-	r.paged[k] = st
+	r.paged[limit] = st
 	return st, nil
 }
 
-// The page reads, but for their LIMIT.
-const (
-	readStreamSQL = `SELECT ` + selectColumns + ` FROM ` + fromEvents + ` WHERE s.name = ? AND e.version > ? ORDER BY e.version`
-	readAllSQL    = `SELECT ` + selectColumns + ` FROM ` + fromEvents + ` WHERE e.position > ? ORDER BY e.position`
-)
+// readAllSQL is ReadAll's page read, but for its LIMIT.
+const readAllSQL = `SELECT ` + selectColumns + ` FROM ` + fromEvents + ` WHERE e.position > ? ORDER BY e.position`
+
+// readStreamSQL reads the events of stream ?1 after version ?2, ?3 of them (all for 0 or
+// less), in one statement: the chain of prev (row.go) is walked inside SQLite, where a
+// statement per event would cost microseconds each. The walk starts at the first mark at
+// or above the last version to read, or at the head when there is none below it, and
+// stops at the first version to read: at most limit+markEvery rows, whatever the
+// stream's length. The limit is no LIMIT clause, so one statement serves every limit
+// (read.go's paged statements say why a bound LIMIT would not).
+const readStreamSQL = `
+WITH RECURSIVE
+	h(sid, hv, hp, top) AS (
+		SELECT h.stream_id, h.version, h.position, CASE WHEN ?3 <= 0 OR ?2 + ?3 >= h.version THEN h.version ELSE ?2 + ?3 END
+		FROM streams s JOIN heads h ON h.stream_id = s.id WHERE s.name = ?1 AND h.version > ?2),
+	chain(position, version, prev) AS (
+		SELECT e.position, e.version, e.prev FROM h, events e WHERE e.position = COALESCE(
+			(SELECT m.position FROM marks m WHERE m.stream_id = h.sid AND m.version >= h.top ORDER BY m.version LIMIT 1), h.hp)
+		UNION ALL
+		SELECT e.position, e.version, e.prev FROM chain c JOIN events e ON e.position = c.prev WHERE c.version > ?2 + 1)
+SELECT ` + selectColumns + ` FROM chain c JOIN h JOIN events e ON e.position = c.position LEFT JOIN streams s ON s.id = e.stream_id
+WHERE c.version > ?2 AND c.version <= h.top ORDER BY c.version`
 
 func prepareReads(ctx context.Context, db *sql.DB) (*readStatements, error) {
 	r := &readStatements{db: db}
@@ -75,9 +82,9 @@ func prepareReads(ctx context.Context, db *sql.DB) (*readStatements, error) {
 		stmt  **sql.Stmt
 		query string
 	}{
-		{&r.stream, readStreamSQL + ` LIMIT ?`},
+		{&r.stream, readStreamSQL},
 		{&r.all, readAllSQL + ` LIMIT ?`},
-		{&r.version, `SELECT COALESCE(MAX(e.version), 0) FROM ` + fromEvents + ` WHERE s.name = ?`},
+		{&r.version, `SELECT COALESCE((SELECT h.version FROM streams s JOIN heads h ON h.stream_id = s.id WHERE s.name = ?), 0)`},
 		{&r.head, `SELECT COALESCE(MAX(position), 0) FROM events`},
 	} {
 		stmt, err := db.PrepareContext(ctx, p.query)
@@ -104,22 +111,16 @@ func (r *readStatements) close() error {
 
 // ReadStream implements eventstore.Store.
 func (s *Store) ReadStream(ctx context.Context, stream string, after int64, limit int) ([]eventstore.Event, error) {
-	if st, err := s.pagedStmt(ctx, true, limit); err != nil || st != nil {
-		if err != nil {
-			return nil, err
-		}
-		return s.query(ctx, st, stream, after)
-	}
-	return s.query(ctx, s.reads.stream, stream, after, sqlLimit(limit))
+	return s.query(ctx, s.reads.stream, stream, after, limit)
 }
 
 // pagedStmt returns the statement for a page read with its limit written in, or nil when
 // the read has no limit or too many limits are in use (the bound statement serves then).
-func (s *Store) pagedStmt(ctx context.Context, stream bool, limit int) (*sql.Stmt, error) {
+func (s *Store) pagedStmt(ctx context.Context, limit int) (*sql.Stmt, error) {
 	if limit <= 0 || s.closed.Load() {
 		return nil, nil
 	}
-	st, err := s.reads.page(ctx, stream, limit)
+	st, err := s.reads.page(ctx, limit)
 	if err != nil {
 		return nil, s.readErr(err)
 	}
@@ -128,7 +129,7 @@ func (s *Store) pagedStmt(ctx context.Context, stream bool, limit int) (*sql.Stm
 
 // ReadAll implements eventstore.Store.
 func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]eventstore.Event, error) {
-	if st, err := s.pagedStmt(ctx, false, limit); err != nil || st != nil {
+	if st, err := s.pagedStmt(ctx, limit); err != nil || st != nil {
 		if err != nil {
 			return nil, err
 		}

@@ -8,13 +8,14 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/internal/sqlstore"
 )
 
-// The stored form of an event (schema version 3). Every append writes its row into the
-// table and into two indexes, and commits each page it changed whole to the WAL, so the
-// form is as narrow as an exact one can be, where it counts for the pages an append dirties:
+// The stored form of an event (schema version 4). Every append writes its row into the
+// table and its ID into the index events_by_id, and commits each page it changed whole to
+// the WAL, so the form is as narrow as an exact one can be, where it counts for the pages
+// an append dirties:
 //
 //   - the stream is a small integer, interned in the streams table in order of first use,
-//     so the (stream_id, version) index holds a few bytes per event and the live matches,
-//     the newest streams, share a compact end of it;
+//     so the live matches, the newest streams, have the highest IDs and their rows in
+//     heads share a few pages;
 //   - an event ID in the lowercase UUID form the engine makes is stored as its 16 bytes,
 //     any other ID as its text: an ID has exactly one stored form, so the UNIQUE index on
 //     id refuses exactly the IDs it refused as text;
@@ -24,9 +25,26 @@ import (
 //
 // Reading gives back the strings, byte for byte: the hashes are computed over the events'
 // fields, never over this form, so the chains and the signed head are unchanged.
+//
+// No index on (stream_id, version) (schema version 3 had one): with a thousand live
+// streams every append landed in a leaf of its own of that index, and each dirty leaf cost
+// a whole page of WAL per transaction, then again at the checkpoint, two thirds of the
+// pages an append wrote (docs/benchmarks.md, "Schema 4"). Instead each row carries prev,
+// the position of its stream's previous event (0 for the first), so a stream is a chain
+// read backwards from its head; heads holds each stream's last version and the position
+// of its last event, written once per transaction for every stream it appended to; and
+// marks holds the position of every markEvery-th version, so that a page read far below
+// the head starts at the first mark above it rather than at the head: a read of limit
+// events walks at most limit+markEvery rows.
+
+// markEvery is the distance between two versions of a stream that marks holds.
+const markEvery = 64
+
+// columnsV3 are the columns of an event of schema version 3, in the order of appendArgs.
+const columnsV3 = "position, stream_id, version, id, type, schema_version, payload, command_id, actor, visibility, time_ns, prev_hash, hash, global_hash"
 
 // insertColumns lists the columns an INSERT writes, in the order of appendArgs.
-const insertColumns = "position, stream_id, version, id, type, schema_version, payload, command_id, actor, visibility, time_ns, prev_hash, hash, global_hash"
+const insertColumns = columnsV3 + ", prev"
 
 // selectColumns reads an event with its stream's name, in the order of scanEvent, from
 // fromEvents. The join is an outer one so that an event whose stream is missing (a file
@@ -36,13 +54,13 @@ const (
 	fromEvents    = "events e LEFT JOIN streams s ON s.id = e.stream_id"
 )
 
-// appendArgs appends the values of e's row, its stream interned as streamID, in the order
-// of insertColumns. Blobs are cut from *scratch, which the caller keeps for the statement:
+// appendArgs appends the values of e's row, its stream interned as streamID and prev the
+// position of the stream's previous event, in the order of insertColumns. Blobs are cut from *scratch, which the caller keeps for the statement:
 // the driver copies bound values, so scratch may be reused once the statement ran.
-func appendArgs(args []any, scratch *[]byte, e eventstore.Event, streamID int64) []any {
+func appendArgs(args []any, scratch *[]byte, e eventstore.Event, streamID, prev int64) []any {
 	return append(args, e.Position, streamID, e.Version, storedID(scratch, e.ID), e.Type, e.SchemaVersion, e.Payload,
 		e.CommandID, e.Actor, e.Visibility.String(), e.Time.UnixNano(),
-		storedHash(scratch, e.PrevHash), storedHash(scratch, e.Hash), storedHash(scratch, e.GlobalHash))
+		storedHash(scratch, e.PrevHash), storedHash(scratch, e.Hash), storedHash(scratch, e.GlobalHash), prev)
 }
 
 // storedID returns the stored form of an event ID: see the top of this file.

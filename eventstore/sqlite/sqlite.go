@@ -21,16 +21,28 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore/internal/groupcommit"
 )
 
-// schemaVersion is the version of the tables below. Open migrates a file of version 2 to
-// it (migrate.go), unless told not to (WithoutMigration), and refuses any other.
-const schemaVersion = 3
+// schemaVersion is the version of the tables below. Open migrates a file of version 2 or
+// 3 to it (migrate.go, migrate4.go), unless told not to (WithoutMigration), and refuses any
+// other.
+const schemaVersion = 4
 
-// ErrNotMigrated is the error of Open, with WithoutMigration, on a file of schema version
-// 2: it is left as it was, and a tool that only reads cannot read it before it is migrated.
-var ErrNotMigrated = errors.New("the file has schema version 2, which this build reads only once migrated to 3")
+// ErrNotMigrated is the error of Open, with WithoutMigration, on a file of an older schema
+// version this build migrates: it is left as it was, and a tool that only reads cannot read
+// it before it is migrated. The error is a *NotMigratedError, which says the version.
+var ErrNotMigrated = errors.New("the file is of an older schema version, which this build reads only once migrated")
+
+// NotMigratedError is ErrNotMigrated for a file of schema version Version.
+type NotMigratedError struct{ Version int64 }
+
+func (e *NotMigratedError) Error() string {
+	return fmt.Sprintf("the file has schema version %d, which this build reads only once migrated to %d", e.Version, schemaVersion)
+}
+
+// Is makes errors.Is(err, ErrNotMigrated) hold.
+func (e *NotMigratedError) Is(target error) bool { return target == ErrNotMigrated }
 
 // schema creates the tables of a new file; row.go says why they take this form.
-var schema = streamsTable + eventsTable("events") + indexes + headTable
+var schema = streamsTable + eventsTable("events", true) + idIndex + streamTables + headTable
 
 const streamsTable = `
 CREATE TABLE IF NOT EXISTS streams (
@@ -38,8 +50,13 @@ CREATE TABLE IF NOT EXISTS streams (
 	name TEXT    NOT NULL UNIQUE
 );`
 
-// eventsTable creates the table of events under name, without its indexes.
-func eventsTable(name string) string {
+// eventsTable creates the table of events under name, without its index; withPrev adds
+// the column prev of schema version 4 (row.go), which version 3 had not.
+func eventsTable(name string, withPrev bool) string {
+	prev := ""
+	if withPrev {
+		prev = ",\n\tprev           INTEGER NOT NULL -- position of the stream's previous event, 0 for none"
+	}
 	return `
 CREATE TABLE IF NOT EXISTS ` + name + ` (
 	position       INTEGER PRIMARY KEY,
@@ -55,15 +72,30 @@ CREATE TABLE IF NOT EXISTS ` + name + ` (
 	time_ns        INTEGER NOT NULL,
 	prev_hash      BLOB    NOT NULL,
 	hash           BLOB    NOT NULL,
-	global_hash    BLOB    NOT NULL
+	global_hash    BLOB    NOT NULL` + prev + `
 );`
 }
 
-// indexes are created with the table in a new file, after the rows in a migrated one.
-const indexes = `
+// idIndex finds an event by its ID, and refuses a second event with the same ID.
+const idIndex = `
 CREATE UNIQUE INDEX events_by_id ON events (id);
-CREATE UNIQUE INDEX events_by_stream ON events (stream_id, version);
 `
+
+// streamTables find a stream's events without an index on (stream_id, version): heads
+// holds each stream's last version and the position of its last event, marks the position
+// of every markEvery-th version (row.go).
+const streamTables = `
+CREATE TABLE IF NOT EXISTS heads (
+	stream_id INTEGER PRIMARY KEY, -- streams.id
+	version   INTEGER NOT NULL,
+	position  INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS marks (
+	stream_id INTEGER NOT NULL,
+	version   INTEGER NOT NULL, -- a multiple of markEvery
+	position  INTEGER NOT NULL,
+	PRIMARY KEY (stream_id, version)
+) WITHOUT ROWID;`
 
 // headTable holds one row: the head the writer signed at its last commit (eventstore.Head).
 const headTable = `
@@ -112,7 +144,7 @@ func WithMaxBatch(n int) Option { return func(c *config) { c.maxBatch = max(n, 1
 // as `arbiter verify` may read it meanwhile.
 func WithBusyTimeout(d time.Duration) Option { return func(c *config) { c.busyTimeout = d } }
 
-// WithoutMigration makes Open refuse a file of schema version 2 with ErrNotMigrated,
+// WithoutMigration makes Open refuse a file of schema version 2 or 3 with ErrNotMigrated,
 // leaving it as it was, instead of migrating it: for the tools that only read a file
 // (`arbiter verify` must not change what it verifies).
 func WithoutMigration() Option { return func(c *config) { c.noMigration = true } }
@@ -216,7 +248,7 @@ func (s *Store) init(ctx context.Context, cfg config) error {
 	return nil
 }
 
-// setUp creates the tables of a new file, migrates a file of schema version 2 (or refuses
+// setUp creates the tables of a new file, migrates a file of schema version 2 or 3 (or refuses
 // it untouched, with cfg.noMigration), and refuses a file of any other version untouched.
 func (s *Store) setUp(ctx context.Context, cfg config) error {
 	v, err := s.fileVersion(ctx)
@@ -225,15 +257,20 @@ func (s *Store) setUp(ctx context.Context, cfg config) error {
 	}
 	switch v {
 	case 0, schemaVersion:
-	case 2:
+	case 2, 3:
 		if cfg.noMigration {
-			return ErrNotMigrated
+			return &NotMigratedError{Version: v}
 		}
-		if err := migrate(ctx, s.write, cfg.log); err != nil {
-			return fmt.Errorf("migrate from schema version 2: %w", err)
+		if v == 2 {
+			if err := to3.run(ctx, s.write, cfg.log); err != nil {
+				return fmt.Errorf("migrate from schema version 2: %w", err)
+			}
+		}
+		if err := to4.run(ctx, s.write, cfg.log); err != nil {
+			return fmt.Errorf("migrate from schema version 3: %w", err)
 		}
 	default:
-		return fmt.Errorf("the file has schema version %d, this build reads %d and migrates 2", v, schemaVersion)
+		return fmt.Errorf("the file has schema version %d, this build reads %d and migrates 2 and 3", v, schemaVersion)
 	}
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -252,7 +289,7 @@ func (s *Store) setUp(ctx context.Context, cfg config) error {
 	case err != nil:
 		return fmt.Errorf("read schema version: %w", err)
 	case v != schemaVersion:
-		return fmt.Errorf("the file has schema version %d, this build reads %d and migrates 2", v, schemaVersion)
+		return fmt.Errorf("the file has schema version %d, this build reads %d and migrates 2 and 3", v, schemaVersion)
 	}
 	// The writer updates the one head row; a crash of the first open may have left none.
 	if _, err := tx.ExecContext(ctx, `INSERT INTO head (position, hash, signed_ns) SELECT 0, '', 0 WHERE NOT EXISTS (SELECT 1 FROM head)`); err != nil {

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +15,10 @@ import (
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/serverkey"
 )
+
+// testdata/v3.db is what the last build of schema version 3 stored for v3Appends (its
+// test TestWriteV3File wrote it, with a new key whose public half is testdata/v3.pub:
+// `git log -- eventstore/sqlite/testdata/v3.db`).
 
 // v3Lengths are the streams of testdata/v3.db and their lengths: one above 200, others
 // on either side of a multiple of 64, short ones, a single event.
@@ -62,33 +67,6 @@ func v3Appends() []appendV2 {
 	}
 }
 
-// TestWriteV3File writes testdata/v3.db as a build of schema version 3 does, signed with
-// a new key beside it, when ARBITER_WRITE_V3 names where: it made the file at the last
-// commit of version 3, and the public key (v3.pub) with
-// `openssl pkey -in v3.key -pubout -out v3.pub`.
-func TestWriteV3File(t *testing.T) {
-	path := os.Getenv("ARBITER_WRITE_V3")
-	if path == "" {
-		t.Skip("writes the testdata file of schema version 3 when ARBITER_WRITE_V3 names it")
-	}
-	key, _, err := serverkey.LoadOrCreate(strings.TrimSuffix(path, ".db") + ".key")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(context.Background(), path, WithSigner(key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, a := range v3Appends() {
-		if _, err := s.Append(context.Background(), a.stream, eventstore.Any, a.events...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // copyTestdata copies a file of testdata to a directory of the test's and returns its path.
 func copyTestdata(t *testing.T, name string) string {
 	t.Helper()
@@ -103,17 +81,25 @@ func copyTestdata(t *testing.T, name string) string {
 	return path
 }
 
-// TestOpenTheV3File: the file a build of schema version 3 wrote (TestWriteV3File) opens,
-// reads event for event what it held and what v3Appends appended, stream by stream and
-// in all, its chains and its signed head verify, and it takes appends.
+// TestOpenTheV3File: the file a build of schema version 3 wrote migrates to version 4 as
+// it opens, logging its progress, and reads event for event what it held and what
+// v3Appends appended, stream by stream and in all; its chains and its signed head verify,
+// and it takes appends.
 func TestOpenTheV3File(t *testing.T) {
+	withChunk(t, 100)
 	path := copyTestdata(t, "v3.db")
 	before := readStored(t, path)
-	s, err := Open(context.Background(), path, WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	var logs bytes.Buffer
+	s, err := Open(context.Background(), path, WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	for _, want := range []string{"migrating the file to schema version 4", "copied=100 of=481", "copied=481 of=481", "migrated the file to schema version 4"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("the migration's log does not say %q:\n%s", want, logs.String())
+		}
+	}
 	all := readAll(t, s)
 	if len(all) != 481 || !reflect.DeepEqual(all, before) {
 		t.Fatalf("read %d events, the file held %d, or they differ", len(all), len(before))
@@ -154,4 +140,30 @@ func TestOpenTheV3File(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkChains(t, s, readAll(t, s))
+}
+
+// TestMigrateTheV3FileAsTheWriterStores: the file of schema version 3, migrated, holds row
+// for row what this build's writer stores for the same appends: the prev of every event,
+// the heads and the marks computed in SQL from the old index are the writer's.
+func TestMigrateTheV3FileAsTheWriterStores(t *testing.T) {
+	withChunk(t, 64)
+	old := copyTestdata(t, "v3.db")
+	s, err := Open(context.Background(), old, WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	fresh := filepath.Join(t.TempDir(), "new.db")
+	if s, err = Open(context.Background(), fresh); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range v3Appends() {
+		if _, err := s.Append(context.Background(), a.stream, eventstore.Any, a.events...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	if a, b := dumpRows(t, old), dumpRows(t, fresh); a != b {
+		t.Fatalf("the migrated file stores\n%s\nthe writer stores\n%s", a, b)
+	}
 }

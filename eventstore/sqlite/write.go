@@ -28,7 +28,7 @@ import (
 // looks the IDs up first and so keeps the port's order: idempotency before the version.
 
 const (
-	// maxRows bounds the rows of one INSERT statement: 14 columns each, well below
+	// maxRows bounds the rows of one INSERT statement: 15 columns each, well below
 	// SQLite's limit of 32766 bound parameters. A longer append takes several statements
 	// inside a savepoint.
 	maxRows = 64
@@ -37,10 +37,22 @@ const (
 // tail is what an append needs of the end of its stream, and the stream's ID in the
 // streams table (0 while it has none).
 type tail struct {
-	version int64
-	hash    string
-	stream  int64
+	version  int64
+	hash     string
+	stream   int64
+	position int64 // of the stream's last event, 0 for none: the next one's prev
 }
+
+// touched is a stream the transaction appended to: its tail now, and the position of its
+// last event before the transaction, where the file's heads row must still be when the
+// transaction writes the new one (writeHeads).
+type touched struct {
+	tail
+	base int64
+}
+
+// mark is a row of the marks table.
+type mark struct{ stream, version, position int64 }
 
 // writer is the writer goroutine's state: its one connection, pinned so that statements
 // are prepared once, and what it knows of the file between transactions.
@@ -49,19 +61,22 @@ type writer struct {
 	begin, commit, rollback        *sql.Stmt
 	savepoint, rollbackTo, release *sql.Stmt
 	byID, last, lastEvent, setHead *sql.Stmt
-	streamByName, newStream        *sql.Stmt
-	dataVersion                    *sql.Stmt
-	inserts                        [maxRows + 1]*sql.Stmt // by number of rows, prepared on first use
+	newStream, dataVersion         *sql.Stmt
+	inserts, updateHeads           *rowsStatement
+	newHeads, addMarks             *rowsStatement
 	args                           []any
 	scratch                        []byte // the blobs of args
 	signer                         eventstore.Signer
-	head                           int64           // position of the last event, committed or in the transaction
-	headHash                       string          // its global hash
-	tails                          *tails          // by stream, of committed or in-transaction events
-	stale                          bool            // a transaction failed: reload before the next
-	seen                           int64           // PRAGMA data_version at the last transaction: another process's commit changes it
-	broken                         error           // the current transaction cannot go on
-	ctx                            context.Context // the transaction outlives any caller's context
+	head                           int64              // position of the last event, committed or in the transaction
+	headHash                       string             // its global hash
+	tails                          *tails             // by stream, of committed or in-transaction events
+	touched                        map[string]touched // by stream, in the transaction; they come before tails
+	marks                          []mark             // the transaction's, to write with the heads
+	values                         []int64            // the heads or marks being written
+	stale                          bool               // a transaction failed: reload before the next
+	seen                           int64              // PRAGMA data_version at the last transaction: another process's commit changes it
+	broken                         error              // the current transaction cannot go on
+	ctx                            context.Context    // the transaction outlives any caller's context
 }
 
 func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writer, error) {
@@ -69,7 +84,15 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 	if err != nil {
 		return nil, fmt.Errorf("pin the writer's connection: %w", err)
 	}
-	w := &writer{conn: conn, tails: newTails(), stale: true, ctx: context.Background(), signer: signer}
+	w := &writer{conn: conn, tails: newTails(), touched: map[string]touched{}, stale: true, ctx: context.Background(), signer: signer,
+		inserts: newRowsStatement(`INSERT INTO events (`+insertColumns+`) VALUES `, 15, ``),
+		// The heads and the marks of the streams a transaction appended to, maxRows streams
+		// to a statement, where a statement per stream would cost microseconds each.
+		updateHeads: newRowsStatement(`WITH v (stream_id, version, position, base) AS (VALUES `, 4,
+			`) UPDATE heads SET version = v.version, position = v.position FROM v WHERE heads.stream_id = v.stream_id AND heads.position = v.base`),
+		newHeads: newRowsStatement(`INSERT INTO heads (stream_id, version, position) VALUES `, 3, ``),
+		addMarks: newRowsStatement(`INSERT INTO marks (stream_id, version, position) VALUES `, 3, ``),
+	}
 	for _, p := range []struct {
 		stmt **sql.Stmt
 		sql  string
@@ -83,9 +106,9 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 		{&w.rollbackTo, `ROLLBACK TO append`},
 		{&w.release, `RELEASE append`},
 		{&w.byID, `SELECT ` + selectColumns + ` FROM ` + fromEvents + ` WHERE e.id = ?`},
-		{&w.streamByName, `SELECT id FROM streams WHERE name = ?`},
 		{&w.newStream, `INSERT INTO streams (name) VALUES (?)`},
-		{&w.last, `SELECT version, hash FROM events WHERE stream_id = ? ORDER BY version DESC LIMIT 1`},
+		{&w.last, `SELECT s.id, COALESCE(h.version, 0), COALESCE(h.position, 0), COALESCE(e.hash, '') FROM streams s
+			LEFT JOIN heads h ON h.stream_id = s.id LEFT JOIN events e ON e.position = h.position WHERE s.name = ?`},
 		{&w.lastEvent, `SELECT position, global_hash FROM events ORDER BY position DESC LIMIT 1`},
 		{&w.setHead, `UPDATE head SET position = ?, hash = ?, signed_ns = ?, signature = ?`},
 		{&w.dataVersion, `PRAGMA data_version`},
@@ -103,9 +126,16 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 // close releases the statements and gives the connection back to its pool.
 func (w *writer) close() error {
 	for _, st := range append([]*sql.Stmt{w.begin, w.commit, w.rollback, w.savepoint, w.rollbackTo,
-		w.release, w.byID, w.streamByName, w.newStream, w.last, w.lastEvent, w.setHead, w.dataVersion}, w.inserts[:]...) {
+		w.release, w.byID, w.newStream, w.last, w.lastEvent, w.setHead, w.dataVersion}, w.inserts.all()...) {
 		if st != nil {
 			st.Close()
+		}
+	}
+	for _, r := range []*rowsStatement{w.updateHeads, w.newHeads, w.addMarks} {
+		for _, st := range r.all() {
+			if st != nil {
+				st.Close()
+			}
 		}
 	}
 	return w.conn.Close()
@@ -148,6 +178,9 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 	head := w.head
 	if err == nil {
 		err = w.appendAll(batch)
+	}
+	if err == nil {
+		err = w.writeHeads()
 	}
 	if err == nil && w.head != head {
 		// The head is signed in the transaction that stores it: a signed head never names
@@ -203,6 +236,8 @@ func (w *writer) reload() error {
 
 func (w *writer) appendAll(batch []*groupcommit.Request) error {
 	w.broken = nil
+	clear(w.touched)
+	w.marks = w.marks[:0]
 	now := time.Now()
 	for _, r := range batch {
 		r.Result, r.Err = w.append(r.Stream, r.Expected, r.Events, now)
@@ -237,16 +272,16 @@ func (w *writer) append(stream string, expected int64, events []eventstore.Propo
 	return sqlstore.Append(slowTx{w}, stream, expected, events, now)
 }
 
-// tail returns the end of stream, from the cache or else from the file.
+// tail returns the end of stream, from the transaction, the cache, or else the file.
 func (w *writer) tail(stream string) (tail, error) {
+	if t, ok := w.touched[stream]; ok {
+		return t.tail, nil
+	}
 	if t, ok := w.tails.get(stream); ok {
 		return t, nil
 	}
 	var t tail
-	err := w.streamByName.QueryRowContext(w.ctx, stream).Scan(&t.stream)
-	if err == nil {
-		err = w.last.QueryRowContext(w.ctx, t.stream).Scan(&t.version, textHash{&t.hash})
-	}
+	err := w.last.QueryRowContext(w.ctx, stream).Scan(&t.stream, &t.version, &t.position, textHash{&t.hash})
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return tail{}, w.fail(fmt.Errorf("read version of %q: %w", stream, err))
 	}
@@ -254,21 +289,22 @@ func (w *writer) tail(stream string) (tail, error) {
 	return t, nil
 }
 
-// streamID returns the ID of stream in the streams table, adding it if it has none.
-func (w *writer) streamID(stream string) (int64, error) {
+// streamTail returns the tail of stream, adding the stream to the streams table if it
+// has no ID there.
+func (w *writer) streamTail(stream string) (tail, error) {
 	t, err := w.tail(stream)
 	if err != nil || t.stream != 0 {
-		return t.stream, err
+		return t, err
 	}
 	res, err := w.newStream.ExecContext(w.ctx, stream)
 	if err == nil {
 		t.stream, err = res.LastInsertId()
 	}
 	if err != nil {
-		return 0, w.fail(fmt.Errorf("add stream %q: %w", stream, err))
+		return tail{}, w.fail(fmt.Errorf("add stream %q: %w", stream, err))
 	}
 	w.tails.put(stream, t)
-	return t.stream, nil
+	return t, nil
 }
 
 // insert stores the events of one append, all or none, advances the head and the tail of
@@ -276,30 +312,41 @@ func (w *writer) streamID(stream string) (int64, error) {
 // other failure also sets w.broken.
 func (w *writer) insert(events []eventstore.Event) error {
 	last := events[len(events)-1]
-	stream, err := w.streamID(last.Stream)
+	t, err := w.streamTail(last.Stream)
 	if err != nil {
 		return err
 	}
 	if len(events) <= maxRows {
-		if err := w.insertRows(events, stream); err != nil {
+		if err := w.insertRows(events, t.stream, t.position); err != nil {
 			return w.check(fmt.Errorf("insert events: %w", err))
 		}
-	} else if err := w.insertChunks(events, stream); err != nil {
+	} else if err := w.insertChunks(events, t.stream, t.position); err != nil {
 		return err
 	}
 	w.head, w.headHash = last.Position, last.GlobalHash
-	w.tails.put(last.Stream, tail{last.Version, last.Hash, stream})
+	next := tail{last.Version, last.Hash, t.stream, last.Position}
+	w.tails.put(last.Stream, next)
+	base := t.position
+	if tt, ok := w.touched[last.Stream]; ok {
+		base = tt.base
+	}
+	w.touched[last.Stream] = touched{next, base}
+	for _, e := range events {
+		if e.Version%markEvery == 0 {
+			w.marks = append(w.marks, mark{t.stream, e.Version, e.Position})
+		}
+	}
 	return nil
 }
 
 // insertChunks stores a long append in several statements, inside a savepoint that
 // undoes the first ones if a later one fails.
-func (w *writer) insertChunks(events []eventstore.Event, stream int64) error {
+func (w *writer) insertChunks(events []eventstore.Event, stream, prev int64) error {
 	if _, err := w.savepoint.ExecContext(w.ctx); err != nil {
 		return w.fail(err)
 	}
 	for chunk := range slices.Chunk(events, maxRows) {
-		if err := w.insertRows(chunk, stream); err != nil {
+		if err := w.insertRows(chunk, stream, prev); err != nil {
 			if _, rerr := w.rollbackTo.ExecContext(w.ctx); rerr != nil {
 				return w.fail(rerr)
 			}
@@ -308,6 +355,7 @@ func (w *writer) insertChunks(events []eventstore.Event, stream int64) error {
 			}
 			return w.check(fmt.Errorf("insert events: %w", err))
 		}
+		prev = chunk[len(chunk)-1].Position
 	}
 	if _, err := w.release.ExecContext(w.ctx); err != nil {
 		return w.fail(err)
@@ -315,27 +363,124 @@ func (w *writer) insertChunks(events []eventstore.Event, stream int64) error {
 	return nil
 }
 
-// insertRows runs one INSERT of up to maxRows events of the stream whose ID is stream.
-func (w *writer) insertRows(events []eventstore.Event, stream int64) error {
-	n := len(events)
-	stmt := w.inserts[n]
-	if stmt == nil {
-		row := "(?" + strings.Repeat(", ?", 13) + ")"
-		q := `INSERT INTO events (` + insertColumns + `) VALUES ` + row + strings.Repeat(", "+row, n-1)
-		var err error
-		if stmt, err = w.conn.PrepareContext(w.ctx, q); err != nil {
-			return err
-		}
-		w.inserts[n] = stmt
+// insertRows runs one INSERT of up to maxRows events of the stream whose ID is stream, the
+// first one's previous event at position prev.
+func (w *writer) insertRows(events []eventstore.Event, stream, prev int64) error {
+	stmt, err := w.inserts.get(w, len(events))
+	if err != nil {
+		return err
 	}
 	w.args, w.scratch = w.args[:0], w.scratch[:0]
 	for _, e := range events {
-		w.args = appendArgs(w.args, &w.scratch, e, stream)
+		w.args = appendArgs(w.args, &w.scratch, e, stream, prev)
+		prev = e.Position
 	}
-	_, err := stmt.ExecContext(w.ctx, w.args...)
+	_, err = stmt.ExecContext(w.ctx, w.args...)
 	clear(w.args) // do not keep the payloads alive
 	return err
 }
+
+// writeHeads writes the heads of the streams the transaction appended to, and their marks,
+// in a statement per maxRows streams (at most three for most transactions).
+//
+// Without the UNIQUE index on (stream_id, version) of schema version 3, what keeps two
+// events of a stream from having the same version is that one writer appends, from the
+// tails it keeps, and drops them when another process committed (external). The heads
+// are the backstop, at no statement per append: a stream's row is updated only where it
+// still names the event the transaction's first append to it followed (base), and a new
+// stream's row is inserted only if it has none, so a tail that was not the stream's end
+// fails the transaction rather than forking the stream.
+func (w *writer) writeHeads() error {
+	if len(w.touched) == 0 {
+		return nil
+	}
+	w.values = w.values[:0]
+	for _, t := range w.touched {
+		if t.base != 0 {
+			w.values = append(w.values, t.stream, t.version, t.position, t.base)
+		}
+	}
+	updates := int64(len(w.values) / 4)
+	n, err := w.execRows(w.updateHeads, w.values)
+	if err == nil && n != updates {
+		err = fmt.Errorf("%d of the %d streams appended to have moved since this writer read them: has another process appended to the file?", updates-n, updates)
+	}
+	if err != nil {
+		return fmt.Errorf("write the heads of the streams: %w", err)
+	}
+	w.values = w.values[:0]
+	for _, t := range w.touched {
+		if t.base == 0 {
+			w.values = append(w.values, t.stream, t.version, t.position)
+		}
+	}
+	if _, err := w.execRows(w.newHeads, w.values); err != nil {
+		return fmt.Errorf("write the heads of the new streams: %w", err)
+	}
+	w.values = w.values[:0]
+	for _, m := range w.marks {
+		w.values = append(w.values, m.stream, m.version, m.position)
+	}
+	if _, err := w.execRows(w.addMarks, w.values); err != nil {
+		return fmt.Errorf("write the marks of the streams: %w", err)
+	}
+	return nil
+}
+
+// execRows runs st over values, st.width to a row, maxRows rows to a statement, and
+// returns how many rows the statements changed.
+func (w *writer) execRows(st *rowsStatement, values []int64) (int64, error) {
+	var changed int64
+	for chunk := range slices.Chunk(values, st.width*maxRows) {
+		stmt, err := st.get(w, len(chunk)/st.width)
+		if err != nil {
+			return changed, err
+		}
+		w.args = w.args[:0]
+		for _, v := range chunk {
+			w.args = append(w.args, v)
+		}
+		res, err := stmt.ExecContext(w.ctx, w.args...)
+		var n int64
+		if err == nil {
+			n, err = res.RowsAffected()
+		}
+		if err != nil {
+			return changed, err
+		}
+		changed += n
+	}
+	return changed, nil
+}
+
+// rowsStatement is a statement of up to maxRows rows of values, prepared on the writer's
+// connection by number of rows on first use.
+type rowsStatement struct {
+	prefix, suffix string
+	width          int // values a row
+	stmts          [maxRows + 1]*sql.Stmt
+}
+
+func newRowsStatement(prefix string, width int, suffix string) *rowsStatement {
+	return &rowsStatement{prefix: prefix, suffix: suffix, width: width}
+}
+
+// get returns the statement of n rows.
+func (r *rowsStatement) get(w *writer, n int) (*sql.Stmt, error) {
+	if st := r.stmts[n]; st != nil {
+		return st, nil
+	}
+	row := "(?" + strings.Repeat(", ?", r.width-1) + ")"
+	st, err := w.conn.PrepareContext(w.ctx, r.prefix+row+strings.Repeat(", "+row, n-1)+r.suffix)
+	if err != nil {
+		return nil, err
+	}
+	r.stmts[n] = st
+	return st, nil
+}
+
+// all is every statement prepared so far, and nils.
+func (r *rowsStatement) all() []*sql.Stmt { return r.stmts[:] }
 
 // check returns err, and marks the transaction broken unless err is a constraint
 // violation, which SQLite undoes by itself.
