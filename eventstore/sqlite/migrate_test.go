@@ -202,6 +202,30 @@ func checkChains(t *testing.T, s *Store, all []eventstore.Event) eventstore.Head
 	return h
 }
 
+// checkStreams reads every stream of all, whole and from its middle, and checks that it
+// holds the events of all that are its own, in order.
+func checkStreams(t *testing.T, s *Store, all []eventstore.Event) {
+	t.Helper()
+	streams := map[string][]eventstore.Event{}
+	for _, e := range all {
+		streams[e.Stream] = append(streams[e.Stream], e)
+	}
+	for name, want := range streams {
+		for _, after := range []int{0, len(want) / 2} {
+			got, err := s.ReadStream(context.Background(), name, int64(after), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want[after:]) {
+				t.Fatalf("stream %s after version %d reads %d events, want %d, or they differ", name, after, len(got), len(want)-after)
+			}
+		}
+		if v, err := s.StreamVersion(context.Background(), name); err != nil || v != int64(len(want)) {
+			t.Fatalf("StreamVersion(%s) = %d, %v, want %d", name, v, err, len(want))
+		}
+	}
+}
+
 func withChunk(t *testing.T, n int) {
 	old := migrateChunk
 	migrateChunk = n
@@ -239,6 +263,7 @@ func TestMigrateTheBenchFile(t *testing.T) {
 	if len(after) != 134 || !reflect.DeepEqual(after, before) {
 		t.Fatalf("read %d events after the migration, %d before, or they differ", len(after), len(before))
 	}
+	checkStreams(t, s, before)
 	h := checkChains(t, s, after)
 	pub, err := serverkey.LoadPublic("testdata/v2-bench.pub")
 	if err != nil {
@@ -342,6 +367,7 @@ func TestMigrateStoresWhatTheWriterStores(t *testing.T) {
 	if got := readAll(t, s); !reflect.DeepEqual(got, written) {
 		t.Fatalf("the migrated file reads %d events, differing from the %d written", len(got), len(written))
 	}
+	checkStreams(t, s, written)
 	checkChains(t, s, written)
 	s.Close()
 
@@ -451,6 +477,7 @@ func TestKillDuringMigration(t *testing.T) {
 			if got := readAll(t, s); !reflect.DeepEqual(got, written) {
 				t.Fatalf("after a kill in step %s the file reads %d events, differing from the %d written", step, len(got), len(written))
 			}
+			checkStreams(t, s, written)
 			checkChains(t, s, written)
 		})
 	}
