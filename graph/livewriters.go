@@ -23,16 +23,21 @@ const liveStall = 20 * time.Millisecond
 // one watchdog (watch) looks at the slots every liveStall/2 while anything is being
 // written. Arming and stopping two timers around each write cost 3 to 7 % of the server's
 // CPU with ten thousand spectators.
+//
+// The goroutines outlive the requests that started them: stop ends them with the server.
 type liveWriters struct {
 	size    int           // the writers that take members from the queue, stuck ones aside
 	timeout time.Duration // a write stuck this long closes its socket
 
 	mu       sync.Mutex
-	wake     *sync.Cond
+	wake     *sync.Cond    // a member was queued, or stop was called
+	ended    *sync.Cond    // the last goroutine returned (stop waits for it)
 	queue    []*liveMember // members with something to write, each at most once
 	counted  int           // writers running, stuck ones aside
+	running  int           // goroutines running: the writers, stuck ones too, and the watchdog
 	writers  map[*liveWriter]struct{}
 	watching bool // the watchdog runs
+	stopped  bool // stop was called: a writer with nothing to write returns
 }
 
 // liveWriter is one writer goroutine's own: its room to frame messages, and the write
@@ -55,6 +60,7 @@ func (w *liveWriter) done() { w.since.Store(0) }
 func newLiveWriters(timeout time.Duration) *liveWriters {
 	w := &liveWriters{size: max(2, runtime.GOMAXPROCS(0)), timeout: timeout, writers: map[*liveWriter]struct{}{}}
 	w.wake = sync.NewCond(&w.mu)
+	w.ended = sync.NewCond(&w.mu)
 	return w
 }
 
@@ -75,6 +81,7 @@ func (w *liveWriters) push(ms []*liveMember) {
 	}
 	if !w.watching {
 		w.watching = true
+		w.running++
 		go w.watch()
 	}
 	w.wake.Broadcast()
@@ -83,6 +90,7 @@ func (w *liveWriters) push(ms []*liveMember) {
 
 func (w *liveWriters) startLocked() {
 	w.counted++
+	w.running++
 	lw := &liveWriter{}
 	w.writers[lw] = struct{}{}
 	go w.run(lw)
@@ -112,14 +120,18 @@ func (w *liveWriters) run(lw *liveWriter) {
 		if lw.stuck {
 			// Replaced while it wrote: come back only if there is room.
 			if w.counted >= w.size {
-				delete(w.writers, lw)
-				w.mu.Unlock()
+				w.returnLocked(lw)
 				return
 			}
 			lw.stuck = false
 			w.counted++
 		}
 		for len(w.queue) == 0 {
+			if w.stopped {
+				w.counted--
+				w.returnLocked(lw)
+				return
+			}
 			w.wake.Wait()
 		}
 		m := w.queue[0]
@@ -134,9 +146,37 @@ func (w *liveWriters) run(lw *liveWriter) {
 	}
 }
 
+// returnLocked is the end of writer lw, or of the watchdog when lw is nil: the caller
+// returns once it has unlocked w.mu.
+func (w *liveWriters) returnLocked(lw *liveWriter) {
+	if lw != nil {
+		delete(w.writers, lw)
+	}
+	if w.running--; w.running == 0 {
+		w.ended.Broadcast()
+	}
+	w.mu.Unlock()
+}
+
+// stop ends the writers and the watchdog with the server, and returns once they have
+// returned. What is queued is written first, and a write under way is cut (its socket
+// closed) rather than waited for up to the write timeout: the server is going away, and
+// its websockets with it. A member queued after stop is still written, as far as its
+// socket takes at once, by writers that return as soon as nothing more is queued.
+func (w *liveWriters) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	w.wake.Broadcast()
+	for w.running > 0 {
+		w.ended.Wait()
+	}
+}
+
 // watch looks at the writes under way every liveStall/2, while any writer serves: a writer
 // stuck longer than liveStall is replaced, a write stuck longer than the write timeout
-// closes its socket (which ends the write).
+// closes its socket (which ends the write), as does any write once the writers are
+// stopped.
 func (w *liveWriters) watch() {
 	tick := time.NewTicker(liveStall / 2)
 	defer tick.Stop()
@@ -158,7 +198,7 @@ func (w *liveWriters) watch() {
 					w.startLocked()
 				}
 			}
-			if took > w.timeout {
+			if took > w.timeout || w.stopped {
 				if c := lw.conn.Load(); c != nil {
 					c.abort()
 				}
@@ -166,7 +206,7 @@ func (w *liveWriters) watch() {
 		}
 		if !busy {
 			w.watching = false
-			w.mu.Unlock()
+			w.returnLocked(nil)
 			return
 		}
 		w.mu.Unlock()

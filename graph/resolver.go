@@ -48,3 +48,14 @@ type Resolver struct {
 	delayed *buildCache[string, delayedEntry]
 	logs    *buildCache[logKey, *matchLog]
 }
+
+// Close stops what Handler started to run beside the requests, the writers of the live
+// subscriptions (liveWriters), and returns once they have returned: without it, each
+// server built left its goroutines waiting for good. Call it once the server has shut
+// down (which closes its websockets); a write under way is cut, and a subscription still
+// served after it is written to by writers that return as soon as nothing is queued.
+func (r *Resolver) Close() {
+	if r.live != nil {
+		r.live.writers.stop()
+	}
+}

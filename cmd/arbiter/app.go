@@ -463,6 +463,7 @@ var (
 func (a *app) stop() {
 	a.cancel()
 	a.wg.Wait()
+	a.resolver.Close() // nothing feeds the live subscriptions any more
 	if a.lastSnapshot != nil {
 		a.lastSnapshot() // the models are still: nothing feeds them any more
 	}

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -375,4 +377,56 @@ func TestLiveResumeAfterLeaving(t *testing.T) {
 	if a, b := eventVersions(t, "after resuming", rest.frames, resumeAt), eventVersions(t, "the one that stayed", all.frames, 0); a != b {
 		t.Fatalf("the resumed subscriber ended at version %d, the one that stayed at %d", a, b)
 	}
+}
+
+// TestAStoppedServerLeavesNoLiveWriter: the live subscriptions are written by a few
+// goroutines of the server (graph's liveWriters) that outlive the requests which started
+// them, and a server that stopped left them waiting for good: two or more per server
+// built, in every test. Stopping the server ends them.
+func TestAStoppedServerLeavesNoLiveWriter(t *testing.T) {
+	before := liveWriterGoroutines()
+	srv, _, _, id := chessToWatch(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn := srv.openLive(t, ctx, "", "1", `subscription($m:ID!){matchUpdates(matchId:$m){version}}`, map[string]any{"m": id})
+	defer conn.CloseNow()
+	if f := readLive(t, ctx, conn, func(f [][]byte) bool { return len(f) == 1 }); len(f.frames) != 1 {
+		t.Fatalf("the subscription ended before its first update: %q %s", f.end, f.last)
+	}
+	if n := liveWriterGoroutines(); len(n) <= len(before) {
+		t.Fatalf("%d live writers run while a subscription is served, %d before the server: the test sees none of the server's", len(n), len(before))
+	}
+	srv.stop(t)
+	// stop returned once every writer said it returns: each is at most on its way out of
+	// its function, which this waits for.
+	deadline := time.Now().Add(10 * time.Second)
+	after := liveWriterGoroutines()
+	for len(after) > len(before) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+		after = liveWriterGoroutines()
+	}
+	if len(after) > len(before) {
+		t.Fatalf("%d live writers run after the server stopped, %d before it started:\n%s", len(after), len(before), strings.Join(after, "\n\n"))
+	}
+}
+
+// liveWriterGoroutines returns the stacks of the goroutines that run graph's live
+// writers (liveWriters' writers and watchdog) in this process.
+func liveWriterGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var out []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "graph.(*liveWriters).") {
+			out = append(out, g)
+		}
+	}
+	return out
 }
