@@ -99,3 +99,16 @@ func TestEventIDsWithABasis(t *testing.T) {
 		}
 	}
 }
+
+// The observer's name for a move, given without fmt, is the one every other command's is
+// made by: its type in lower case.
+func TestCommandKindOfAMoveIsItsTypeName(t *testing.T) {
+	for _, cmd := range []match.Command{match.Act{}, match.Act{PlayerID: "p", Do: game.Move{Notation: "e2e4"}}} {
+		if got, want := commandKind(cmd), typeKind(cmd); got != want {
+			t.Errorf("commandKind(%#v) = %q, its type's name %q", cmd, got, want)
+		}
+	}
+	if got := commandKind(match.OfferDraw{}); got != "offerdraw" {
+		t.Errorf("commandKind(OfferDraw) = %q", got)
+	}
+}

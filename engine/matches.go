@@ -343,8 +343,17 @@ func (e *Engine) handle(ctx context.Context, matchID string, rules game.Rules, c
 	return ack, notApplied(err) // the failures of an append are marked maybeApplied
 }
 
-// commandKind names a command for the observer: its type, in lower case.
+// commandKind names a command for the observer: its type, in lower case. A move, nearly
+// every command a server observes, is named without fmt.
 func commandKind(cmd match.Command) string {
+	if _, ok := cmd.(match.Act); ok {
+		return "act"
+	}
+	return typeKind(cmd)
+}
+
+// typeKind is commandKind for any command, from its type's name.
+func typeKind(cmd match.Command) string {
 	name := fmt.Sprintf("%T", cmd)
 	return strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
 }
