@@ -28,6 +28,11 @@ func runBootBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	runs := fs.Int("runs", 3, "boots, one after the other")
 	timeout := fs.Duration("timeout", 5*time.Minute, "give up on a boot not ready after this long")
 	bin := fs.String("bin", "", "the arbiter binary to boot (default: this one), to compare two builds on one file")
+	// serve's flags follow "--": parseFlags would refuse them as arguments.
+	serveFlags := []string(nil)
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, serveFlags = args[:i], args[i+1:]
+	}
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
 	}
@@ -43,7 +48,7 @@ func runBootBench(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	var took []time.Duration
 	for i := range *runs {
-		d, cpu, err := bootOnce(ctx, exe, *db, *timeout, fs.Args(), stderr)
+		d, cpu, err := bootOnce(ctx, exe, *db, *timeout, serveFlags, stderr)
 		if err != nil {
 			return fmt.Errorf("boot %d: %w", i+1, err)
 		}

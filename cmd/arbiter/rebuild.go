@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -109,17 +108,15 @@ func runRebuild(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *verifySnapshot && used == "" {
 		return fmt.Errorf("--verify-snapshot: no snapshot was read, there is nothing to verify")
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile("--cpuprofile", *cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer func() {
+		if err := stopProfile(); err != nil {
+			fmt.Fprintln(stderr, err)
+		}
+	}()
 	restore := lessGC() // as the server's boot
 	defer restore()
 	start, cpu0 := time.Now(), cputime.Used()

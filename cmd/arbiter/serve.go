@@ -50,6 +50,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	lease := fs.Duration("writer-lease", singlewriter.DefaultLease, "with a postgres:// store: how long the lease of the node writing the shared ratings table lasts after each renewal; a node takes over from a holder that hung once it expires")
 	renew := fs.Duration("writer-renew", singlewriter.DefaultRenew, "with a postgres:// store: how often the node writing the shared ratings table renews its lease, and how often the other nodes look for it; under half of --writer-lease")
 	snaps := addSnapshotFlags(fs, true)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (the boot, the serving, the stop) to this file (go tool pprof reads it); bench boot passes it after --")
 	settle := fs.Bool("settle", true, "run the settlement process, which pays out and releases the coins held for matches; any node may run it, and a node without it leaves the payouts to the others or to its next start")
 	if ok, err := parseFlags(fs, args); !ok {
 		return err
@@ -80,6 +81,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--writer-renew must be above 0 and under half of --writer-lease, so that one renewal may be missed (got %s and %s)", *renew, *lease)
 	}
 	abandon := &match.Abandon{ClaimAfterMs: claimAfter.Milliseconds(), ForfeitAfterMs: forfeitAfter.Milliseconds(), BotForfeitAfterMs: botForfeitAfter.Milliseconds(), FirstMovesMs: abortAfter.Milliseconds()}
+	stopProfile, err := startCPUProfile("--cpuprofile", *cpuProfile)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := stopProfile(); err != nil {
+			log.Error("the CPU profile was not written", "err", err)
+		}
+	}()
 	// The log package's lines (gqlgen's, a library's) go through the same log.
 	slog.SetDefault(log)
 
