@@ -202,7 +202,11 @@ func (r *Resolver) lobbyCursor(after *string) (string, error) {
 	if after == nil {
 		return "", nil
 	}
-	if !r.Lobby.Holds(*after) {
+	held, err := r.Lobby.Holds(*after)
+	if err != nil {
+		return "", err
+	}
+	if !held {
 		return "", game.Reject(game.BadInput, "after %q names no match of the lobby: give the id of the last match of the page before", *after)
 	}
 	return *after, nil

@@ -1,8 +1,12 @@
 package projections
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -216,5 +220,150 @@ func TestArchiveFileFollowsTheSnapshots(t *testing.T) {
 				t.Fatalf("at %d: a file without the snapshot's %d rows: used %q, refused %v, err %v", cut, archivedAtCut, used, refused, err)
 			}
 		}
+	}
+}
+
+// BenchmarkArchiveFileWrite writes batches of archiveBatch archived matches, two players
+// each, to a file that grows: the writer's cost per batch, as the file's goroutine pays it.
+func BenchmarkArchiveFileWrite(b *testing.B) {
+	f, err := OpenArchiveFile(context.Background(), filepath.Join(b.TempDir(), "archive.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	rows := make([]fileRow, archiveBatch)
+	n := 0
+	for b.Loop() {
+		for i := range rows {
+			n++
+			rows[i] = fileRow{StoredArchived{ID: fmt.Sprintf("m%09d", n), Created: int64(n) * 1e9, Game: "chess", Players: []string{fmt.Sprintf("p%d", n%1000), fmt.Sprintf("p%d", n%997+1000)}}, 7}
+		}
+		if err := f.write(rows); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/row")
+}
+
+// observe opens a connection of its own to the archive index at path: SQLite's
+// data_version on it changes when another connection commits to the file.
+func observe(t *testing.T, path string) (dataVersion func() int64, exec func(q string)) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(); db.Close() })
+	dataVersion = func() int64 {
+		var v int64
+		if err := conn.QueryRowContext(context.Background(), "PRAGMA data_version").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	exec = func(q string) {
+		if _, err := conn.ExecContext(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dataVersion, exec
+}
+
+// TestArchiveFileHoldingTheSnapshotIsNotWritten: a restore whose file holds exactly the
+// snapshot's rows (a graceful stop) writes nothing to it; a file ahead of the snapshot is
+// cut back to its rows; a file without them, or with another match in the snapshot's
+// last place, refuses the snapshot.
+func TestArchiveFileHoldingTheSnapshotIsNotWritten(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "archive.db")
+	f := openArchiveFile(t, path)
+	rows := archivedRows(rand.New(rand.NewPCG(1, 2)), 300, 8)
+	if err := (&archive{file: f}).restoreFile(ctx, &StoredMatches{Archived: rows}, 7); err != nil {
+		t.Fatal(err)
+	}
+	version, _ := observe(t, path)
+	restore := func(n int, last string) error {
+		return (&archive{file: f}).restoreFile(ctx, &StoredMatches{ArchivedCount: n, ArchivedLast: last}, 9)
+	}
+	before := version()
+	if err := restore(300, rows[299].ID); err != nil {
+		t.Fatal(err)
+	}
+	if after := version(); after != before {
+		t.Fatalf("a file holding the snapshot's 300 rows was written to (data_version %d, then %d)", before, after)
+	}
+	if err := restore(200, rows[199].ID); err != nil {
+		t.Fatal(err)
+	}
+	if after := version(); after == before {
+		t.Fatal("a file ahead of the snapshot was not cut back")
+	}
+	if _, ok, err := f.find(rows[200].ID); ok || err != nil {
+		t.Fatalf("the 201st row is still found after the cut to 200 (err %v)", err)
+	}
+	if _, ok, err := f.find(rows[199].ID); !ok || err != nil {
+		t.Fatalf("the 200th row is lost by the cut to 200 (err %v)", err)
+	}
+	for _, c := range []struct {
+		n    int
+		last string
+	}{{201, rows[200].ID}, {150, rows[10].ID}} {
+		if err := restore(c.n, c.last); !errors.Is(err, ErrArchiveFileBehind) {
+			t.Fatalf("a snapshot of %d rows up to %s on a file of 200: %v, want ErrArchiveFileBehind", c.n, c.last, err)
+		}
+	}
+}
+
+// TestArchiveFileLogsAFailedWrite: a batch the file's writer cannot write is logged, and
+// its rows stay readable from memory.
+func TestArchiveFileLogsAFailedWrite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "archive.db")
+	var logged bytes.Buffer
+	f, err := OpenArchiveFile(context.Background(), path, ArchiveLogger(slog.New(slog.NewTextHandler(&logged, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, exec := observe(t, path)
+	exec("DROP TABLE archived_players") // a file the writer cannot write
+	rows := archivedRows(rand.New(rand.NewPCG(3, 4)), archiveBatch, 8)
+	for _, r := range rows { // the last one wakes the writer, before Close below
+		f.add(r, 5)
+	}
+	if _, ok, err := f.find(rows[0].ID); !ok || err != nil {
+		t.Fatalf("a row of the failed batch is not found (err %v)", err)
+	}
+	if err := f.Close(); err == nil {
+		t.Fatal("Close wrote the pending rows to a file without its table")
+	}
+	if got := logged.String(); !strings.Contains(got, "level=ERROR") || !strings.Contains(got, "archive index was not written") ||
+		!strings.Contains(got, fmt.Sprintf("pending=%d", archiveBatch)) || !strings.Contains(got, "archived_players") {
+		t.Fatalf("the failed write logged %q", got)
+	}
+}
+
+// TestHoldsReportsAnUnreadableArchiveIndex: a match held in the archive file is held, one
+// in neither memory nor the file is not, and an archive file that cannot be read is an
+// error, not "not held".
+func TestHoldsReportsAnUnreadableArchiveIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "archive.db")
+	m := NewMatches(game.NewRegistry(classic.Rules{}), ArchiveIndex(openArchiveFile(t, path)))
+	rows := archivedRows(rand.New(rand.NewPCG(5, 6)), 10, 4)
+	if err := m.archive.restoreFile(ctx, &StoredMatches{Archived: rows}, 3); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{rows[3].ID: true, "nowhere": false} {
+		if held, err := m.Holds(id); held != want || err != nil {
+			t.Fatalf("Holds(%s) = %v, %v; want %v", id, held, err, want)
+		}
+	}
+	_, exec := observe(t, path)
+	exec("DROP TABLE archived")
+	if held, err := m.Holds("nowhere"); err == nil {
+		t.Fatalf("Holds on an unreadable archive index = %v, nil; want an error", held)
 	}
 }

@@ -306,17 +306,16 @@ func (m *Matches) Get(ctx context.Context, id string) (*MatchView, error) {
 	return m.load(ctx, id)
 }
 
-// Holds reports whether the model holds the match of ID id, in memory or archived. A
-// match the archive index cannot be read for is not held: a listing after it then fails
-// as the index does (List).
-func (m *Matches) Holds(id string) bool {
+// Holds reports whether the model holds the match of ID id, in memory or archived. An
+// archive index that cannot be read is an error, not a "no": the caller would otherwise
+// refuse a good cursor as naming no match.
+func (m *Matches) Holds(id string) (bool, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.byID[id] != nil {
-		return true
+		return true, nil
 	}
-	archived, _ := m.archive.has(id)
-	return archived
+	return m.archive.has(id)
 }
 
 // Filter selects matches of the lobby.

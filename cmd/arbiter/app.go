@@ -249,9 +249,26 @@ type app struct {
 	archive *projections.ArchiveFile
 	// lastSnapshot writes the snapshot of a graceful stop; nil for none.
 	lastSnapshot func()
-	// snapshotAt is the matches' position in the last snapshot read or written, -1 for none:
-	// a stop with nothing applied since writes none.
-	snapshotAt atomic.Int64
+	// snapshotAt is the matches' position in the last snapshot read or written, -1 for none,
+	// and snapshotArchived how many matches it had archived: a stop with nothing applied or
+	// archived since writes none.
+	snapshotAt, snapshotArchived atomic.Int64
+}
+
+// noteSnapshot records what the snapshot just read or written holds: the matches' position
+// at and archived archived matches.
+func (a *app) noteSnapshot(at int64, archived int) {
+	a.snapshotAt.Store(at)
+	a.snapshotArchived.Store(int64(archived))
+}
+
+// snapshotStale reports whether the read models moved on since the last snapshot: events
+// applied, or matches archived by the clock (which applies no event). A snapshot that
+// misses the archived matches would have the next boot cut the archive index back to its
+// rows and archive them all again.
+func (a *app) snapshotStale() bool {
+	_, archived := a.matches.Count()
+	return a.matches.Checkpoint() != a.snapshotAt.Load() || int64(archived) != a.snapshotArchived.Load()
 }
 
 // defaultArchiveAfter is serve's --archive-after.
@@ -293,7 +310,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 		engine:  engine.New(engine.Config{Store: store, Games: reg, Logger: log, Abandon: cfg.abandon, Observer: figures, Now: tw.now, Random: tw.random}),
 	}
 	if cfg.archiveAfter >= 0 {
-		f, err := openArchiveFile(ctx, cfg.snapshots)
+		f, err := openArchiveFile(ctx, cfg.snapshots, log)
 		if err != nil {
 			return nil, err
 		}
@@ -397,7 +414,7 @@ func startApp(ctx context.Context, store eventstore.Store, cfg appConfig, log *s
 	if cfg.snapshots != "" {
 		runs["snapshots"] = a.runSnapshots(cfg, log)
 		a.lastSnapshot = func() {
-			if a.matches.Checkpoint() != a.snapshotAt.Load() {
+			if a.snapshotStale() {
 				a.writeSnapshot(context.WithoutCancel(ctx), cfg.snapshots, log, nil)
 			}
 		}

@@ -235,3 +235,39 @@ func TestArchivingTurnedOnAfterASnapshotWithoutIt(t *testing.T) {
 		t.Fatalf("%s matches archived by a fold from zero, want the 2 finished", n)
 	}
 }
+
+// TestMatchesArchivedByTheClockAreInTheStopsSnapshot: a server that archived matches by
+// the clock alone (no event applied since its boot) writes a snapshot when it stops, so
+// that the next boot starts from them archived: it neither reads their boards back nor
+// archives them into the lobby's index again.
+func TestMatchesArchivedByTheClockAreInTheStopsSnapshot(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db, "--archive-after", "1h")
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	id := srv.newMatch(t, ann, bob, false)
+	srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	srv.stop(t) // its snapshot: the match finished, not archived
+
+	srv = startServer(t, db, "--archive-after", "200ms")
+	// The condition ends the wait; the deadline only bounds a server that never archives.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	waitUntil(t, ctx, "the finished match to be archived by the clock", func() bool {
+		return srv.scrape(t, "arbiter_matches_archived") == "1"
+	})
+	srv.stop(t)
+	if !strings.Contains(srv.stderr.String(), "wrote the read side's snapshot") {
+		t.Fatalf("the stop after archiving by the clock wrote no snapshot:\n%s", srv.stderr)
+	}
+
+	// An hour's delay archives nothing at this boot: the archived match is the snapshot's.
+	srv = startServer(t, db, "--archive-after", "1h")
+	if n := srv.scrape(t, "arbiter_matches_archived"); n != "1" {
+		t.Fatalf("%s matches archived after the boot, want the snapshot's 1:\n%s", n, srv.stderr)
+	}
+	const q = `query($m:ID!){match(id:$m){status result{winner reason}}}`
+	if r := srv.post(t, "", q, map[string]any{"m": id}); len(r.Errors) > 0 || !strings.Contains(string(r.Data), "FINISHED") {
+		t.Fatalf("the archived match reads %s %v", r.Data, r.Errors)
+	}
+}

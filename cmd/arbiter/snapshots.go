@@ -63,15 +63,15 @@ func archivePath(dir string) string { return filepath.Clean(dir) + "-archive.db"
 // it saw); without one (--snapshots off, a server's store without the flag, bench soak), a new
 // file in the temporary directory, removed when the server stops: the read side folds
 // from zero at each boot then, which writes it again.
-func openArchiveFile(ctx context.Context, snapshots string) (*projections.ArchiveFile, error) {
+func openArchiveFile(ctx context.Context, snapshots string, log *slog.Logger) (*projections.ArchiveFile, error) {
 	if snapshots == "" {
-		return projections.TempArchiveFile(ctx)
+		return projections.TempArchiveFile(ctx, projections.ArchiveLogger(log))
 	}
 	path := archivePath(snapshots)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("the directory of the archive index: %w", err)
 	}
-	return projections.OpenArchiveFile(ctx, path)
+	return projections.OpenArchiveFile(ctx, path, projections.ArchiveLogger(log))
 }
 
 // readSide makes a's read models, empty, wired as the server folds them: one fold of the
@@ -140,7 +140,8 @@ func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appCo
 		}
 	}
 	if used != "" {
-		a.snapshotAt.Store(a.matches.Checkpoint())
+		_, archived := a.matches.Count()
+		a.noteSnapshot(a.matches.Checkpoint(), archived)
 		r := a.matches.RestoredStates()
 		log.Info("read the read side's snapshot", "snapshot", used, "position", a.matches.Checkpoint(), "took", time.Since(start).Round(time.Millisecond),
 			"states", r.Decoded, "folded", r.Unstored+r.Refused)
@@ -157,6 +158,7 @@ func (a *app) restoreSnapshot(ctx context.Context, reg *game.Registry, cfg appCo
 // called once every model has saved its state, before the file is written.
 func (a *app) writeSnapshot(ctx context.Context, dir string, log *slog.Logger, hold func()) {
 	start, at := time.Now(), a.matches.Checkpoint()
+	_, archived := a.matches.Count()
 	ms := a.stored()
 	if hold != nil {
 		ms[len(ms)-1] = heldAfterSave{ms[len(ms)-1], hold}
@@ -166,7 +168,7 @@ func (a *app) writeSnapshot(ctx context.Context, dir string, log *slog.Logger, h
 		log.Error("the read side's snapshot was not written: the next boot folds more events", "dir", dir, "err", err)
 		return
 	}
-	a.snapshotAt.Store(at) // at least: the matches may have moved on while it was written
+	a.noteSnapshot(at, archived) // at least: the matches may have moved on while it was written
 	log.Info("wrote the read side's snapshot", "snapshot", path, "position", at, "took", time.Since(start).Round(time.Millisecond))
 }
 
@@ -252,7 +254,7 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	reg := games()
 	a := &app{store: store, engine: engine.New(engine.Config{Store: store, Games: reg, Logger: log})}
-	if a.archive, err = openArchiveFile(ctx, dir); err != nil {
+	if a.archive, err = openArchiveFile(ctx, dir, log); err != nil {
 		return err
 	}
 	defer a.archive.Close()
