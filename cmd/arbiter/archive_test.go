@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -269,5 +270,36 @@ func TestMatchesArchivedByTheClockAreInTheStopsSnapshot(t *testing.T) {
 	const q = `query($m:ID!){match(id:$m){status result{winner reason}}}`
 	if r := srv.post(t, "", q, map[string]any{"m": id}); len(r.Errors) > 0 || !strings.Contains(string(r.Data), "FINISHED") {
 		t.Fatalf("the archived match reads %s %v", r.Data, r.Errors)
+	}
+}
+
+// TestALobbyCursorOnAnUnreadableArchiveIndexFails: a page of the lobby after a match the
+// node's archive index cannot be read for fails with an error, not as a cursor that names
+// no match (BAD_USER_INPUT, which would blame the client for the node's file).
+func TestALobbyCursorOnAnUnreadableArchiveIndexFails(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	srv := startServer(t, db, "--archive-after", "0s")
+	_, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	id := srv.newMatch(t, ann, bob, false)
+	srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	if n := srv.scrape(t, "arbiter_matches_archived"); n != "1" {
+		t.Fatalf("%s matches archived, want 1", n)
+	}
+	const q = `query($a:ID!){matches(first:5, after:$a){id}}`
+	if r := srv.post(t, "", q, map[string]any{"a": "nowhere"}); r.code() != "BAD_USER_INPUT" {
+		t.Fatalf("a cursor naming no match: %s %v, want BAD_USER_INPUT", r.Data, r.Errors)
+	}
+	file, err := sql.Open("sqlite", "file:"+archivePath(snapshotDir("", db)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if _, err := file.Exec("DROP TABLE archived"); err != nil {
+		t.Fatal(err)
+	}
+	r := srv.post(t, "", q, map[string]any{"a": "nowhere"})
+	if len(r.Errors) == 0 || r.code() == "BAD_USER_INPUT" {
+		t.Fatalf("a cursor on an unreadable archive index: %s %v, want an error of the server's", r.Data, r.Errors)
 	}
 }
