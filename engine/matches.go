@@ -389,16 +389,13 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 	if err != nil {
 		return Ack{}, err
 	}
-	if j, ok := cmd.(match.Join); ok && j.Entropy == nil {
-		// A seat brings entropy to the match seed (docs/fairness.md): the player's, or,
-		// when it sent none, the server's. The fingerprint was taken without it, so that
-		// the same join sent again is known for a retry.
-		if j.Entropy, err = e.randomBytes(32); err != nil {
-			return Ack{}, err
-		}
-		j.ServerEntropy = true
-		cmd = j
-	}
+	// A seat brings entropy to the match seed (docs/fairness.md): the player's, or, when it
+	// sent none, the server's. The fingerprint was taken without it, so that the same join
+	// sent again is known for a retry; the server's is drawn only once a decision needs
+	// it (below), so that a retry answered from the commands seen draws nothing: the
+	// server's randomness goes only into what events record.
+	j, serverEntropy := cmd.(match.Join)
+	serverEntropy = serverEntropy && j.Entropy == nil
 	en := e.lookup(matchID)
 	en.mu.Lock()
 	defer en.mu.Unlock()
@@ -429,6 +426,13 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		}
 		if r == nil {
 			return Ack{}, game.Reject(game.NotFound, "no match %q", matchID)
+		}
+		if serverEntropy { // once, whatever the attempts: a conflict decides again on the same entropy
+			if j.Entropy, err = e.randomBytes(32); err != nil {
+				return Ack{}, err
+			}
+			j.ServerEntropy, serverEntropy = true, false
+			cmd = j
 		}
 		// One clock reading for the command and its events, so that what the rules were
 		// told (Setup's start time, a deadline) is the time recorded on the events.
