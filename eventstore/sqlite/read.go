@@ -62,7 +62,7 @@ const readAllSQL = `SELECT ` + selectColumns + ` FROM ` + fromEvents + ` WHERE e
 // or above the last version to read, or at the head when there is none below it, and
 // stops at the first version to read: at most limit+markEvery rows, whatever the
 // stream's length. The limit is no LIMIT clause, so one statement serves every limit
-// (read.go's paged statements say why a bound LIMIT would not).
+// (readStatements, above, says why a bound LIMIT would not).
 const readStreamSQL = `
 WITH RECURSIVE
 	h(sid, hv, hp, top) AS (
