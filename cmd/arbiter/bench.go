@@ -23,6 +23,7 @@ import (
 	"github.com/arbiter-games/arbiter/replay/playout"
 
 	"github.com/arbiter-games/arbiter/internal/cputime"
+	"github.com/arbiter-games/arbiter/internal/schedstats"
 )
 
 func init() {
@@ -165,6 +166,10 @@ type benchResult struct {
 	CPU           time.Duration // CPU time of the whole process (user and system) in the timed part
 	GCs           uint32        // garbage collections in the timed part
 	GCPause       time.Duration // their stop-the-world pauses, in all
+	// Runtime is what the Go runtime measured of the timed part: how long goroutines
+	// waited to run once runnable, and the collector's share of the CPU. A latency tail
+	// with long waits to run comes from the run queue, not from the store.
+	Runtime schedstats.Report
 	// Commits is what the store's writer did in the timed part, if it tells
 	// (eventstore.CommitObserver): its transactions' durations and sizes.
 	Commits commitStats
@@ -223,6 +228,7 @@ func (r benchResult) print(w io.Writer) {
 	fmt.Fprintf(w, "latency: per move (from when it was due, with --rate) p50 %s, p99 %s, max %s\n", r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond), r.Max.Round(time.Microsecond))
 	fmt.Fprintf(w, "cpu:     %s of CPU per move (all goroutines, the store's writer included)\n", r.CPUPerMove().Round(time.Microsecond))
 	fmt.Fprintf(w, "gc:      %d collections, %s of pauses in all\n", r.GCs, r.GCPause.Round(time.Microsecond))
+	fmt.Fprintln(w, r.Runtime)
 	if c := r.Commits; c.Count > 0 {
 		fmt.Fprintf(w, "commits: %d appends in %d transactions (%.1f each), each took p50 %s, p99 %s, max %s; %d over 10ms\n",
 			c.Appends, c.Count, float64(c.Appends)/float64(c.Count), c.P50.Round(time.Microsecond), c.P99.Round(time.Microsecond), c.Max.Round(time.Microsecond), c.Over10ms)
@@ -287,7 +293,7 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 	}
 	var mem0, mem1 runtime.MemStats
 	runtime.ReadMemStats(&mem0)
-	start, cpu0 := time.Now(), cputime.Used()
+	start, cpu0, sched0 := time.Now(), cputime.Used(), schedstats.Take()
 	quit := make(chan struct{})
 	var reporter sync.WaitGroup
 	reporter.Go(func() {
@@ -359,7 +365,7 @@ func benchmark(ctx context.Context, store eventstore.Store, cfg benchConfig) (be
 		}
 		return nil
 	})
-	res.Elapsed, res.CPU = time.Since(start), cputime.Used()-cpu0
+	res.Elapsed, res.CPU, res.Runtime = time.Since(start), cputime.Used()-cpu0, schedstats.Take().Since(sched0)
 	runtime.ReadMemStats(&mem1)
 	res.GCs, res.GCPause = mem1.NumGC-mem0.NumGC, time.Duration(mem1.PauseTotalNs-mem0.PauseTotalNs)
 	if cfg.OnStop != nil {

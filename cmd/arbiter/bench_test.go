@@ -85,6 +85,19 @@ func TestBenchSmall(t *testing.T) {
 	} else if _, err := fmt.Sscanf(out[i:], "gc: %d collections", &gcs); err != nil {
 		t.Errorf("bench output: %v:\n%s", err, out)
 	}
+	// What the runtime measured of the timed part: 360 moves handed between goroutines
+	// are waits to run, and the collector's cycles cannot be fewer than bench's own count.
+	var waits, cycles int
+	if i := strings.Index(out, "runq:    "); i < 0 {
+		t.Errorf("bench output lacks the run queue's waits:\n%s", out)
+	} else if _, err := fmt.Sscanf(out[i:], "runq:    %d waits", &waits); err != nil || waits < 1 {
+		t.Errorf("bench output: %d waits to run (%v):\n%s", waits, err, out)
+	}
+	if i := strings.Index(out, "gc cpu:  "); i < 0 {
+		t.Errorf("bench output lacks the collector's CPU:\n%s", out)
+	} else if _, err := fmt.Sscanf(out[i:], "gc cpu:  %d cycles", &cycles); err != nil || cycles < gcs {
+		t.Errorf("bench output: %d cycles, %d collections (%v):\n%s", cycles, gcs, err, out)
+	}
 	for _, p := range profiles {
 		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
 			t.Errorf("bench wrote no profile %s: %v", p, err)
