@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql/driver"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -16,7 +15,7 @@ import (
 // part, in the CPU of the writer's thread (system calls included), on a file that holds a
 // signed head. Each op is one part; "rollback" parts undo what they did so that the file
 // stays as it was. The last two compare a statement through database/sql with the same
-// statement through the driver's own interfaces, prepared each time.
+// statement as the writer runs it, through the driver's own interfaces (raw.go).
 //
 //	go test -run '^$' -bench WriterParts -benchtime 2000x ./eventstore/sqlite
 func BenchmarkWriterParts(b *testing.B) {
@@ -30,17 +29,27 @@ func BenchmarkWriterParts(b *testing.B) {
 	}
 	defer s.Close()
 	commitBatch(b, s, newMoveLoad(loadStreams, false).batch(64))
-	w, ctx := s.w, s.w.ctx
+	w := s.w
 	// The head as run stores it, signed once (the signature is measured on its own), at a
 	// new time each op: SQLite writes no page for an UPDATE that changes no byte of it.
 	sig := eventstore.SignHead(key, w.head, w.headHash, time.Now()).Signature
 	setHead := func() error {
-		_, err := w.setHead.ExecContext(ctx, w.head, w.headHash, time.Now().UnixNano(), sig)
+		w.arg(w.head)
+		w.arg(w.headHash)
+		w.arg(time.Now().UnixNano())
+		w.arg(sig)
+		_, err := w.exec(w.setHead)
 		return err
 	}
-	begin := func() error { _, err := w.begin.ExecContext(ctx); return err }
-	rollback := func() error { _, err := w.rollback.ExecContext(ctx); return err }
-	commit := func() error { _, err := w.commit.ExecContext(ctx); return err }
+	begin := func() error { _, err := w.exec(w.begin); return err }
+	rollback := func() error { _, err := w.exec(w.rollback); return err }
+	commit := func() error { _, err := w.exec(w.commit); return err }
+	dataVersion, err := w.conn.PrepareContext(context.Background(), `PRAGMA data_version`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dataVersion.Close()
+	viaSQL := func() error { var v int64; return dataVersion.QueryRow().Scan(&v) }
 	parts := []struct {
 		name  string
 		steps []func() error
@@ -50,7 +59,8 @@ func BenchmarkWriterParts(b *testing.B) {
 		{"begin+set_head+rollback", []func() error{begin, setHead, rollback}},
 		{"begin+set_head+commit", []func() error{begin, setHead, commit}},
 		{"sign", []func() error{func() error { eventstore.SignHead(key, w.head, w.headHash, time.Now()); return nil }}},
-		{"data_version/database-sql", []func() error{w.external}},
+		{"data_version/database-sql", []func() error{viaSQL}},
+		{"data_version/driver", []func() error{w.external}},
 	}
 	for _, p := range parts {
 		b.Run(p.name, func(b *testing.B) {
@@ -70,39 +80,4 @@ func BenchmarkWriterParts(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/1000/float64(b.N), "cpu-µs/op")
 		})
 	}
-	// The driver's statement may be used only inside Raw's callback: the whole loop is.
-	b.Run("data_version/driver", func(b *testing.B) {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		err := w.conn.Raw(func(dc any) error {
-			st, err := dc.(driver.ConnPrepareContext).PrepareContext(ctx, `PRAGMA data_version`)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			v := make([]driver.Value, 1)
-			b.ResetTimer()
-			cpu := threadCPU()
-			for range b.N {
-				rows, err := st.(driver.StmtQueryContext).QueryContext(ctx, nil)
-				if err != nil {
-					return err
-				}
-				err = rows.Next(v)
-				if cerr := rows.Close(); err == nil {
-					err = cerr
-				}
-				if err != nil {
-					return err
-				}
-			}
-			cpu = threadCPU() - cpu
-			b.StopTimer()
-			b.ReportMetric(float64(cpu.Nanoseconds())/1000/float64(b.N), "cpu-µs/op")
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	})
 }

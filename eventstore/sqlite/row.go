@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"database/sql/driver"
 	"encoding/hex"
 	"fmt"
 
@@ -40,10 +41,10 @@ import (
 // markEvery is the distance between two versions of a stream that marks holds.
 const markEvery = 64
 
-// columnsV3 are the columns of an event of schema version 3, in the order of appendArgs.
+// columnsV3 are the columns of an event of schema version 3, in the order of rowArgs.append.
 const columnsV3 = "position, stream_id, version, id, type, schema_version, payload, command_id, actor, visibility, time_ns, prev_hash, hash, global_hash"
 
-// insertColumns lists the columns an INSERT writes, in the order of appendArgs.
+// insertColumns lists the columns an INSERT writes, in the order of rowArgs.append.
 const insertColumns = columnsV3 + ", prev"
 
 // selectColumns reads an event with its stream's name, in the order of scanEvent, from
@@ -54,50 +55,88 @@ const (
 	fromEvents    = "events e LEFT JOIN streams s ON s.id = e.stream_id"
 )
 
-// appendArgs appends the values of e's row, its stream interned as streamID and prev the
-// position of the stream's previous event, in the order of insertColumns. Blobs are cut from *scratch, which the caller keeps for the statement:
-// the driver copies bound values, so scratch may be reused once the statement ran.
-func appendArgs(args []any, scratch *[]byte, e eventstore.Event, streamID, prev int64) []any {
-	return append(args, e.Position, streamID, e.Version, storedID(scratch, e.ID), e.Type, e.SchemaVersion, e.Payload,
-		e.CommandID, e.Actor, e.Visibility.String(), e.Time.UnixNano(),
-		storedHash(scratch, e.PrevHash), storedHash(scratch, e.Hash), storedHash(scratch, e.GlobalHash), prev)
+// rowBlobs is the room a row needs for its ID and its three hashes in their stored form.
+const rowBlobs = 16 + 3*32
+
+// rowArgs are the arguments of the writer's INSERTs of events, built in place statement
+// after statement. The stored forms of the ID and the hashes are written over the same
+// bytes each time, at the same place for a given row and column, and so are boxed once:
+// making an any of a []byte allocates its slice header, four per row.
+type rowArgs struct {
+	blobs []byte // rowBlobs a row: id, prev_hash, hash, global_hash
+	boxed []any  // 4 a row: the slices of blobs, boxed
+}
+
+func newRowArgs(rows int) *rowArgs {
+	r := &rowArgs{blobs: make([]byte, rows*rowBlobs), boxed: make([]any, 0, 4*rows)}
+	for row := range rows {
+		at := row * rowBlobs
+		for _, n := range [...]int{16, 32, 32, 32} {
+			r.boxed = append(r.boxed, r.blobs[at:at+n:at+n])
+			at += n
+		}
+	}
+	return r
+}
+
+// append appends to args the values of e's row, the row-th of its statement, its stream
+// interned as streamID and prev the position of the stream's previous event, in the order
+// of insertColumns. The driver copies what it binds: the blobs may be written over once
+// the statement ran.
+func (r *rowArgs) append(args []driver.NamedValue, row int, e eventstore.Event, streamID, prev int64) []driver.NamedValue {
+	at, boxed := row*rowBlobs, r.boxed[4*row:4*row+4]
+	var id any = boxed[0]
+	if !storeID(r.blobs[at:at+16:at+16], e.ID) {
+		id = e.ID
+	}
+	var hashes [3]any
+	for i, h := range [...]string{e.PrevHash, e.Hash, e.GlobalHash} {
+		hashes[i] = boxed[1+i]
+		if from := at + 16 + 32*i; !storeHash(r.blobs[from:from+32:from+32], h) {
+			hashes[i] = h
+		}
+	}
+	// The driver binds int64, string and []byte as they are, and refuses an int.
+	for _, v := range [...]any{e.Position, streamID, e.Version, id, e.Type, int64(e.SchemaVersion), e.Payload,
+		e.CommandID, e.Actor, e.Visibility.String(), e.Time.UnixNano(), hashes[0], hashes[1], hashes[2], prev} {
+		args = append(args, driver.NamedValue{Ordinal: len(args) + 1, Value: v})
+	}
+	return args
 }
 
 // storedID returns the stored form of an event ID: see the top of this file.
-func storedID(scratch *[]byte, id string) any {
-	if len(id) != 36 || id[8] != '-' || id[13] != '-' || id[18] != '-' || id[23] != '-' {
-		return id
+func storedID(id string) any {
+	if b := make([]byte, 16); storeID(b, id) {
+		return b
 	}
-	start := len(*scratch)
-	for _, part := range [...]string{id[0:8], id[9:13], id[14:18], id[19:23], id[24:36]} {
-		if !appendHex(scratch, part) {
-			*scratch = (*scratch)[:start]
-			return id
-		}
-	}
-	return (*scratch)[start:len(*scratch):len(*scratch)]
+	return id
 }
 
-// storedHash returns the stored form of a hash: see the top of this file.
-func storedHash(scratch *[]byte, h string) any {
-	start := len(*scratch)
-	if len(h) != 64 || !appendHex(scratch, h) {
-		*scratch = (*scratch)[:start]
-		return h
-	}
-	return (*scratch)[start:len(*scratch):len(*scratch)]
+// storeID writes into dst, 16 bytes, the bytes id encodes, if it is in the form stored as
+// bytes, and reports whether it was.
+func storeID(dst []byte, id string) bool {
+	return len(id) == 36 && id[8] == '-' && id[13] == '-' && id[18] == '-' && id[23] == '-' &&
+		decodeHex(dst[0:4], id[0:8]) && decodeHex(dst[4:6], id[9:13]) && decodeHex(dst[6:8], id[14:18]) &&
+		decodeHex(dst[8:10], id[19:23]) && decodeHex(dst[10:16], id[24:36])
 }
 
-// appendHex appends the bytes that s, an even number of lowercase hex digits, encodes,
-// and reports whether s was that; if not, what it appended is to be dropped.
-func appendHex(dst *[]byte, s string) bool {
+// storeHash writes into dst, 32 bytes, the bytes h encodes, if it is in the form stored
+// as bytes, and reports whether it was.
+func storeHash(dst []byte, h string) bool { return decodeHex(dst, h) }
+
+// decodeHex writes into dst the bytes s encodes, if s is 2*len(dst) lowercase hex digits,
+// and reports whether it was.
+func decodeHex(dst []byte, s string) bool {
+	if len(s) != 2*len(dst) {
+		return false
+	}
 	var bad byte
-	for i := 0; i+1 < len(s); i += 2 {
-		hi, lo := hexValue[s[i]], hexValue[s[i+1]]
+	for i := range dst {
+		hi, lo := hexValue[s[2*i]], hexValue[s[2*i+1]]
 		bad |= hi | lo
-		*dst = append(*dst, hi<<4|lo&0x0f)
+		dst[i] = hi<<4 | lo&0x0f
 	}
-	return bad&0xf0 == 0 && len(s)%2 == 0
+	return bad&0xf0 == 0
 }
 
 // hexValue maps a lowercase hex digit to its value and any other byte to 0xff.

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"slices"
@@ -58,14 +59,15 @@ type mark struct{ stream, version, position int64 }
 // are prepared once, and what it knows of the file between transactions.
 type writer struct {
 	conn                           *sql.Conn
-	begin, commit, rollback        *sql.Stmt
-	savepoint, rollbackTo, release *sql.Stmt
-	byID, last, lastEvent, setHead *sql.Stmt
-	newStream, dataVersion         *sql.Stmt
+	raw                            *rawConn // the statements run on conn's driver connection (raw.go)
+	begin, commit, rollback        rawStmt
+	savepoint, rollbackTo, release rawStmt
+	byID, last, lastEvent, setHead rawStmt
+	newStream, dataVersion         rawStmt
 	inserts, updateHeads           *rowsStatement
 	newHeads, addMarks             *rowsStatement
-	args                           []any
-	scratch                        []byte // the blobs of args
+	args                           []driver.NamedValue // of the statement being run, reused
+	rows                           *rowArgs            // the blobs of args, for inserts
 	signer                         eventstore.Signer
 	head                           int64              // position of the last event, committed or in the transaction
 	headHash                       string             // its global hash
@@ -84,7 +86,8 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 	if err != nil {
 		return nil, fmt.Errorf("pin the writer's connection: %w", err)
 	}
-	w := &writer{conn: conn, tails: newTails(), touched: map[string]touched{}, stale: true, ctx: context.Background(), signer: signer,
+	w := &writer{conn: conn, raw: newRawConn(context.Background(), conn), tails: newTails(), touched: map[string]touched{}, stale: true,
+		ctx: context.Background(), signer: signer, args: make([]driver.NamedValue, 0, 15*maxRows), rows: newRowArgs(maxRows),
 		inserts: newRowsStatement(`INSERT INTO events (`+insertColumns+`) VALUES `, 15, ``),
 		// The heads and the marks of the streams a transaction appended to, maxRows streams
 		// to a statement, where a statement per stream would cost microseconds each.
@@ -94,7 +97,7 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 		addMarks: newRowsStatement(`INSERT INTO marks (stream_id, version, position) VALUES `, 3, ``),
 	}
 	for _, p := range []struct {
-		stmt **sql.Stmt
+		stmt *rawStmt
 		sql  string
 	}{
 		// IMMEDIATE takes the write lock at BEGIN, not on the first write, so that a reader
@@ -113,7 +116,7 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 		{&w.setHead, `UPDATE head SET position = ?, hash = ?, signed_ns = ?, signature = ?`},
 		{&w.dataVersion, `PRAGMA data_version`},
 	} {
-		stmt, err := conn.PrepareContext(ctx, p.sql)
+		stmt, err := w.raw.prepare(ctx, p.sql)
 		if err != nil {
 			w.close()
 			return nil, fmt.Errorf("prepare %q: %w", p.sql, err)
@@ -125,20 +128,34 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 
 // close releases the statements and gives the connection back to its pool.
 func (w *writer) close() error {
-	for _, st := range append([]*sql.Stmt{w.begin, w.commit, w.rollback, w.savepoint, w.rollbackTo,
-		w.release, w.byID, w.newStream, w.last, w.lastEvent, w.setHead, w.dataVersion}, w.inserts.all()...) {
-		if st != nil {
-			st.Close()
-		}
+	stmts := []rawStmt{w.begin, w.commit, w.rollback, w.savepoint, w.rollbackTo,
+		w.release, w.byID, w.newStream, w.last, w.lastEvent, w.setHead, w.dataVersion}
+	for _, r := range []*rowsStatement{w.inserts, w.updateHeads, w.newHeads, w.addMarks} {
+		stmts = append(stmts, r.stmts[:]...)
 	}
-	for _, r := range []*rowsStatement{w.updateHeads, w.newHeads, w.addMarks} {
-		for _, st := range r.all() {
-			if st != nil {
-				st.Close()
-			}
-		}
-	}
+	_ = w.raw.close(stmts...) // as before: a statement that fails to finalize is no caller's to handle
 	return w.conn.Close()
+}
+
+// exec runs st with w.args and clears them, so as not to keep the payloads alive.
+func (w *writer) exec(st rawStmt) (driver.Result, error) {
+	res, err := w.raw.exec(st, w.args)
+	clear(w.args)
+	w.args = w.args[:0]
+	return res, err
+}
+
+// arg appends v to w.args.
+func (w *writer) arg(v any) {
+	w.args = append(w.args, driver.NamedValue{Ordinal: len(w.args) + 1, Value: v})
+}
+
+// queryRow runs st with w.args, cleared, and returns its first row.
+func (w *writer) queryRow(st rawStmt) rawRow {
+	row := w.raw.queryRow(st, w.args)
+	clear(w.args)
+	w.args = w.args[:0]
+	return row
 }
 
 // commit is the group commit of a batch of appends, in one transaction.
@@ -167,7 +184,7 @@ func (s *Store) commit(batch []*groupcommit.Request) {
 // run appends the batch in one transaction and commits it. On error, nothing of the
 // batch is stored and the writer reloads its state before the next batch.
 func (w *writer) run(batch []*groupcommit.Request) error {
-	if _, err := w.begin.ExecContext(w.ctx); err != nil {
+	if _, err := w.exec(w.begin); err != nil {
 		w.stale = true
 		return err
 	}
@@ -186,16 +203,20 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 		// The head is signed in the transaction that stores it: a signed head never names
 		// an event that did not commit, and every acknowledged event is covered by one.
 		h := eventstore.SignHead(w.signer, w.head, w.headHash, time.Now())
-		_, err = w.setHead.ExecContext(w.ctx, h.Position, h.Hash, h.Time.UnixNano(), h.Signature)
+		w.arg(h.Position)
+		w.arg(h.Hash)
+		w.arg(h.Time.UnixNano())
+		w.arg(h.Signature)
+		_, err = w.exec(w.setHead)
 	}
 	if err == nil {
-		_, err = w.commit.ExecContext(w.ctx)
+		_, err = w.exec(w.commit)
 	}
 	if err != nil {
 		// Whatever state the failure left, the head and the tails may describe events
 		// that are not stored: forget them.
 		w.stale = true
-		_, _ = w.rollback.ExecContext(w.ctx)
+		_, _ = w.exec(w.rollback)
 		return err
 	}
 	return nil
@@ -207,7 +228,7 @@ func (w *writer) run(batch []*groupcommit.Request) error {
 // when another connection commits, so the check costs no read of the events.
 func (w *writer) external() error {
 	var v int64
-	if err := w.dataVersion.QueryRowContext(w.ctx).Scan(&v); err != nil {
+	if err := w.queryRow(w.dataVersion).Scan(&v); err != nil {
 		return fmt.Errorf("read data_version: %w", err)
 	}
 	if v != w.seen {
@@ -222,7 +243,7 @@ func (w *writer) reload() error {
 	if !w.stale {
 		return nil
 	}
-	err := w.lastEvent.QueryRowContext(w.ctx).Scan(&w.head, textHash{&w.headHash})
+	err := w.queryRow(w.lastEvent).Scan(&w.head, textHash{&w.headHash})
 	if errors.Is(err, sql.ErrNoRows) {
 		w.head, w.headHash, err = 0, "", nil
 	}
@@ -281,7 +302,8 @@ func (w *writer) tail(stream string) (tail, error) {
 		return t, nil
 	}
 	var t tail
-	err := w.last.QueryRowContext(w.ctx, stream).Scan(&t.stream, &t.version, &t.position, textHash{&t.hash})
+	w.arg(stream)
+	err := w.queryRow(w.last).Scan(&t.stream, &t.version, &t.position, textHash{&t.hash})
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return tail{}, w.fail(fmt.Errorf("read version of %q: %w", stream, err))
 	}
@@ -296,7 +318,8 @@ func (w *writer) streamTail(stream string) (tail, error) {
 	if err != nil || t.stream != 0 {
 		return t, err
 	}
-	res, err := w.newStream.ExecContext(w.ctx, stream)
+	w.arg(stream)
+	res, err := w.exec(w.newStream)
 	if err == nil {
 		t.stream, err = res.LastInsertId()
 	}
@@ -342,22 +365,22 @@ func (w *writer) insert(events []eventstore.Event) error {
 // insertChunks stores a long append in several statements, inside a savepoint that
 // undoes the first ones if a later one fails.
 func (w *writer) insertChunks(events []eventstore.Event, stream, prev int64) error {
-	if _, err := w.savepoint.ExecContext(w.ctx); err != nil {
+	if _, err := w.exec(w.savepoint); err != nil {
 		return w.fail(err)
 	}
 	for chunk := range slices.Chunk(events, maxRows) {
 		if err := w.insertRows(chunk, stream, prev); err != nil {
-			if _, rerr := w.rollbackTo.ExecContext(w.ctx); rerr != nil {
+			if _, rerr := w.exec(w.rollbackTo); rerr != nil {
 				return w.fail(rerr)
 			}
-			if _, rerr := w.release.ExecContext(w.ctx); rerr != nil {
+			if _, rerr := w.exec(w.release); rerr != nil {
 				return w.fail(rerr)
 			}
 			return w.check(fmt.Errorf("insert events: %w", err))
 		}
 		prev = chunk[len(chunk)-1].Position
 	}
-	if _, err := w.release.ExecContext(w.ctx); err != nil {
+	if _, err := w.exec(w.release); err != nil {
 		return w.fail(err)
 	}
 	return nil
@@ -370,13 +393,11 @@ func (w *writer) insertRows(events []eventstore.Event, stream, prev int64) error
 	if err != nil {
 		return err
 	}
-	w.args, w.scratch = w.args[:0], w.scratch[:0]
-	for _, e := range events {
-		w.args = appendArgs(w.args, &w.scratch, e, stream, prev)
+	for i, e := range events {
+		w.args = w.rows.append(w.args, i, e, stream, prev)
 		prev = e.Position
 	}
-	_, err = stmt.ExecContext(w.ctx, w.args...)
-	clear(w.args) // do not keep the payloads alive
+	_, err = w.exec(stmt)
 	return err
 }
 
@@ -436,11 +457,10 @@ func (w *writer) execRows(st *rowsStatement, values []int64) (int64, error) {
 		if err != nil {
 			return changed, err
 		}
-		w.args = w.args[:0]
 		for _, v := range chunk {
-			w.args = append(w.args, v)
+			w.arg(v)
 		}
-		res, err := stmt.ExecContext(w.ctx, w.args...)
+		res, err := w.exec(stmt)
 		var n int64
 		if err == nil {
 			n, err = res.RowsAffected()
@@ -458,7 +478,7 @@ func (w *writer) execRows(st *rowsStatement, values []int64) (int64, error) {
 type rowsStatement struct {
 	prefix, suffix string
 	width          int // values a row
-	stmts          [maxRows + 1]*sql.Stmt
+	stmts          [maxRows + 1]rawStmt
 }
 
 func newRowsStatement(prefix string, width int, suffix string) *rowsStatement {
@@ -466,21 +486,18 @@ func newRowsStatement(prefix string, width int, suffix string) *rowsStatement {
 }
 
 // get returns the statement of n rows.
-func (r *rowsStatement) get(w *writer, n int) (*sql.Stmt, error) {
+func (r *rowsStatement) get(w *writer, n int) (rawStmt, error) {
 	if st := r.stmts[n]; st != nil {
 		return st, nil
 	}
 	row := "(?" + strings.Repeat(", ?", r.width-1) + ")"
-	st, err := w.conn.PrepareContext(w.ctx, r.prefix+row+strings.Repeat(", "+row, n-1)+r.suffix)
+	st, err := w.raw.prepare(w.ctx, r.prefix+row+strings.Repeat(", "+row, n-1)+r.suffix)
 	if err != nil {
 		return nil, err
 	}
 	r.stmts[n] = st
 	return st, nil
 }
-
-// all is every statement prepared so far, and nils.
-func (r *rowsStatement) all() []*sql.Stmt { return r.stmts[:] }
 
 // check returns err, and marks the transaction broken unless err is a constraint
 // violation, which SQLite undoes by itself.
@@ -519,7 +536,8 @@ type slowTx struct{ w *writer }
 func (t slowTx) EventsByID(ids []string) ([]eventstore.Event, error) {
 	var found []eventstore.Event
 	for _, id := range ids {
-		e, err := scanEvent(t.w.byID.QueryRowContext(t.w.ctx, storedID(&t.w.scratch, id)))
+		t.w.arg(storedID(id))
+		e, err := scanEvent(t.w.queryRow(t.w.byID))
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
