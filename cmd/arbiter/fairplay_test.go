@@ -289,8 +289,9 @@ func TestRoyaleWithThreeBots(t *testing.T) {
 // TestReloadsRecordNothing: a player who opens and closes its page ten times in a row
 // records no presence event; when it closes for good, SeatLeft comes once, dated from the
 // close, at least the grace (5 s) before it was recorded: the waits for a claim and a
-// forfeit count from the real departure.
+// forfeit count from the real departure. It waits for the grace asleep: waitsOnTheClock.
 func TestReloadsRecordNothing(t *testing.T) {
+	waitsOnTheClock(t)
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"), "--claim-after", "1h", "--forfeit-after", "2h")
 	_, ann := srv.register(t, "Ann")
 	_, bob := srv.register(t, "Bob")

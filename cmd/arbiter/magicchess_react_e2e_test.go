@@ -16,7 +16,9 @@ import (
 // take answers and counters it. A reaction he does not hold, no card named, or a card ID
 // with the slot of another card (react's and playCard's alike: the server plays neither
 // the slot's card nor the named one) are refused with a typed error that changes nothing.
+// It waits for each window's reading time (2 s) asleep: waitsOnTheClock.
 func TestAReactionNamedByItsCard(t *testing.T) {
+	waitsOnTheClock(t)
 	// The deals come from a seeded stream of random bytes, so that the deals the loop
 	// meets are the same on every run.
 	seeded := twinOf(context.Background(), time.Now, &twinRandom{bySize: map[int]*rand.ChaCha8{}})

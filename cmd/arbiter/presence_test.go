@@ -61,7 +61,9 @@ func await(t *testing.T, events <-chan wsEvent, typ string) wsEvent {
 
 const claimQ = `mutation($m:ID!){claimVictory(matchId:$m){match{status result{winner reason}}}}`
 
+// TestLeavingAndComingBack waits for the grace (5 s) asleep: waitsOnTheClock.
 func TestLeavingAndComingBack(t *testing.T) {
+	waitsOnTheClock(t)
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	srv, ann, bob, id, events := leaving(t, db, "1h", "2h")
 	if r := srv.post(t, ann, claimQ, map[string]any{"m": id}); r.code() != "CONFLICT" || !strings.Contains(r.Errors[0].Message, "no opponent has left") {
@@ -143,7 +145,10 @@ func TestAPlayerAwayForfeits(t *testing.T) {
 
 // A player connected to two nodes closes its page on one: that node records it left, the
 // other, still serving it, records it back; when it closes the second page, it has left.
+//
+// It waits for the nodes' grace periods asleep, so it runs in parallel (waitsOnTheClock).
 func TestPresenceAcrossNodes(t *testing.T) {
+	waitsOnTheClock(t)
 	a, b := twoNodes(t, "--claim-after", "1h", "--forfeit-after", "2h")
 	_, ann := a.register(t, "Ann")
 	_, bob := a.register(t, "Bob")

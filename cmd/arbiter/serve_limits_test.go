@@ -172,7 +172,10 @@ func TestHTTPTimeouts(t *testing.T) {
 
 // TestWebsocketInitTimeout: a websocket that never sends connection_init is closed with
 // the close code and reason docs/operations.md gives.
+//
+// It waits out the default timeout (10 s) asleep, so it runs in parallel (waitsOnTheClock).
 func TestWebsocketInitTimeout(t *testing.T) {
+	waitsOnTheClock(t)
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

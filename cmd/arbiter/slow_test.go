@@ -24,9 +24,13 @@ import (
 // SLOW_CONSUMER and the version to resume after, every event up to it delivered first,
 // while another subscriber to the same match keeps receiving: one that asks something
 // else, and one that asks the same (so shares the stuck ones' live group: graph/live.go).
+//
+// Each case waits out the server's default SlowConsumerAfter (10 s) asleep, so both run in
+// parallel, with the package's other such tests (waitsOnTheClock).
 func TestSlowConsumerIsDropped(t *testing.T) {
-	t.Run("another selection", func(t *testing.T) { slowConsumerCase(t, false) })
-	t.Run("the same selection", func(t *testing.T) { slowConsumerCase(t, true) })
+	waitsOnTheClock(t)
+	t.Run("another selection", func(t *testing.T) { waitsOnTheClock(t); slowConsumerCase(t, false) })
+	t.Run("the same selection", func(t *testing.T) { waitsOnTheClock(t); slowConsumerCase(t, true) })
 }
 
 func slowConsumerCase(t *testing.T, sameGroup bool) {

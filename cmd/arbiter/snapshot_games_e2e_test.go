@@ -324,9 +324,14 @@ func TestEachGamesLiveMatchBootsFromASnapshotAsFromZero(t *testing.T) {
 // A timed match restored from a snapshot ends on time as on the server that folded from
 // zero: the same result, the same events. Solwaris has no clock but deadlines of its own:
 // its auction, left without a bid, closes at its deadline alike.
+//
+// Each game waits for its flag or deadline asleep, so the games run in parallel, with the
+// package's other such tests (waitsOnTheClock): each has its own servers and files.
 func TestAClockDeadlineAfterABootFromASnapshot(t *testing.T) {
+	waitsOnTheClock(t)
 	for _, g := range snapshotGames {
 		t.Run(g.name, func(t *testing.T) {
+			waitsOnTheClock(t)
 			// 3 s each, no increment; should the match end before the stop (a machine so
 			// loaded that a few requests took longer), again with 12 s: the test is of the
 			// timer restored, not of this machine's speed.

@@ -32,6 +32,9 @@ func TestAGameIsItsFolderItsSchemaAndOneLine(t *testing.T) {
 	if raceDetector {
 		t.Skip("the server it builds and runs is another binary, which the race detector does not watch")
 	}
+	// Its time is the go command's, compiling the whole module in the copy: another
+	// process, so it runs in parallel, over the waits of the waitsOnTheClock tests.
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	root, err := filepath.Abs("../..")
