@@ -79,19 +79,34 @@ func (g *Game) Moves() []Move { return append([]Move(nil), g.moves...) }
 
 // Outcome reports whether the game has ended by itself. Checkmate takes precedence over
 // the 75-move rule when the last move mates (FIDE 9.6.2).
-func (g *Game) Outcome() Outcome {
-	if !g.pos.hasLegalMove(&classic) {
-		if g.pos.InCheck() {
-			return Outcome{Over: true, Winner: g.pos.turn.Other(), Reason: Checkmate}
+func (g *Game) Outcome() Outcome { return outcome(&g.pos, g.hashes, len(g.hashes)) }
+
+// OutcomeAfter is the Outcome of the game once m, which must be legal in the current
+// position, is played, and leaves the game as it is: trying a move costs no copy of the
+// histories (a Clone's first Play copies them) and no allocation.
+func (g *Game) OutcomeAfter(m Move) Outcome {
+	after := g.pos
+	after.Play(m)
+	// The history after m is g's followed by the current hash, which repetitions never
+	// reads: it compares the positions two, four... plies back, with the same side to move.
+	return outcome(&after, g.hashes, len(g.hashes)+1)
+}
+
+// outcome is the Outcome of a game in pos whose history holds n hashes, the first
+// len(hashes) of which are hashes (see repetitions).
+func outcome(pos *Position, hashes []uint64, n int) Outcome {
+	if !pos.hasLegalMove(&classic) {
+		if pos.InCheck() {
+			return Outcome{Over: true, Winner: pos.turn.Other(), Reason: Checkmate}
 		}
 		return Outcome{Over: true, Winner: NoColor, Reason: Stalemate}
 	}
 	switch {
-	case g.repetitions() >= 5:
+	case repetitions(pos, hashes, n) >= 5:
 		return Outcome{Over: true, Winner: NoColor, Reason: FivefoldRepetition}
-	case g.pos.halfmove >= 150:
+	case pos.halfmove >= 150:
 		return Outcome{Over: true, Winner: NoColor, Reason: SeventyFiveMoves}
-	case g.pos.InsufficientMaterial():
+	case pos.InsufficientMaterial():
 		return Outcome{Over: true, Winner: NoColor, Reason: InsufficientMaterial}
 	}
 	return Outcome{Winner: NoColor}
@@ -105,7 +120,7 @@ func (g *Game) ClaimableDraw() (Reason, bool) {
 	switch {
 	case g.Outcome().Over:
 		return NoReason, false
-	case g.repetitions() >= 3:
+	case repetitions(&g.pos, g.hashes, len(g.hashes)) >= 3:
 		return ThreefoldRepetition, true
 	case g.pos.halfmove >= 100:
 		return FiftyMoves, true
@@ -113,17 +128,19 @@ func (g *Game) ClaimableDraw() (Reason, bool) {
 	return NoReason, false
 }
 
-// repetitions counts the occurrences of the current position, itself included, among
-// the positions since the last capture or pawn move (none before can be the same).
-// Positions are compared by Zobrist hash, which covers side to move, castling rights
-// and usable en passant as the Laws require.
-func (g *Game) repetitions() int {
-	n := 1
-	back := min(int(g.pos.halfmove), len(g.hashes))
-	for i := len(g.hashes) - 2; i >= len(g.hashes)-back; i -= 2 {
-		if g.hashes[i] == g.pos.hash {
-			n++
+// repetitions counts the occurrences of pos, itself included, among the positions since
+// the last capture or pawn move (none before can be the same), in a history of n hashes
+// (the hash before each move) of which hashes holds at least the first n-1: the last one
+// is the position before pos, never compared, as the side to move differs. Positions are
+// compared by Zobrist hash, which covers side to move, castling rights and usable en
+// passant as the Laws require.
+func repetitions(pos *Position, hashes []uint64, n int) int {
+	count := 1
+	back := min(int(pos.halfmove), n)
+	for i := n - 2; i >= n-back; i -= 2 {
+		if hashes[i] == pos.hash {
+			count++
 		}
 	}
-	return n
+	return count
 }

@@ -174,3 +174,45 @@ func TestReplayEqualsPlay(t *testing.T) {
 		t.Fatalf("Replay and Play differ: %s vs %s", played.Position().FEN(), replayed.Position().FEN())
 	}
 }
+
+// OutcomeAfter is the outcome a clone gives once the move is played, for every legal move
+// of every position of the lines below (mates, a fivefold repetition, the 75-move rule,
+// dead positions), and leaves the game as it was.
+func TestOutcomeAfterIsTheOutcomeOfTheMovePlayed(t *testing.T) {
+	seen := map[Reason]bool{}
+	for _, tc := range []struct{ fen, line string }{
+		{StartFEN, "f3 e5 g4"},
+		{StartFEN, "e4 e5 Qh5 Nc6 Bc4 Nf6"},
+		{StartFEN, "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1"},
+		{"4k3/8/8/8/8/8/4P3/R3K3 w - - 148 120", "Ra2"},
+		{"k7/8/8/2Q5/8/8/8/7K w - - 0 1", ""},
+		{"8/8/8/4k3/8/8/3q4/4K3 w - - 0 1", ""},
+	} {
+		g := NewGame(mustFEN(t, tc.fen))
+		check := func() {
+			t.Helper()
+			before, moves := g.Position(), len(g.Moves())
+			for _, m := range before.LegalMoves(nil) {
+				want := g.Clone()
+				want.Replay(m)
+				seen[want.Outcome().Reason] = true
+				if got := g.OutcomeAfter(m); got != want.Outcome() {
+					t.Errorf("%s, %s then %s: OutcomeAfter %+v, played %+v", tc.fen, tc.line, m.UCI(), got, want.Outcome())
+				}
+				if g.Position() != before || len(g.Moves()) != moves {
+					t.Fatalf("%s, %s: OutcomeAfter(%s) changed the game", tc.fen, tc.line, m.UCI())
+				}
+			}
+		}
+		check()
+		for _, s := range strings.Fields(tc.line) {
+			play(t, g, s)
+			check()
+		}
+	}
+	for r := Checkmate; r <= InsufficientMaterial; r++ {
+		if !seen[r] {
+			t.Errorf("no move tried ends the game by %v", r)
+		}
+	}
+}

@@ -40,11 +40,10 @@ func Moves(seed uint64, plies int) []string {
 		chosen, ends := legal[start], true
 		for i := range legal {
 			m := legal[(start+i)%len(legal)]
-			next := g.Clone()
-			if err := next.Play(m); err != nil {
-				panic(fmt.Sprintf("playout: a generated move %s is illegal: %v", m.UCI(), err))
-			}
-			if !next.Outcome().Over {
+			// OutcomeAfter, not a clone played on: a clone's first move copies the game's
+			// history, for every move tried, which made choosing a match's moves
+			// quadratic in its length and the largest allocator of arbiter bench.
+			if !g.OutcomeAfter(m).Over {
 				chosen, ends = m, false
 				break
 			}
