@@ -34,7 +34,25 @@ type entry struct {
 	commands map[commandKey]seenCommand
 	keys     *commandKeys // how command IDs are hashed into commands: the engine's
 	retired  bool         // finished, and queued to leave the cache (Engine.retire)
+	scratch  proposal     // the memory of the last append, for the next (propose)
 }
+
+// proposal is what propose writes a command's events into: kept in the entry and reused by
+// the next command on the match, so that a move costs no allocation for its proposed
+// events and their payloads (the store copies what it keeps; eventstore.Seal). A store may
+// still read them after a failed append (a canceled caller leaves its request queued),
+// so the engine gives the memory up then (lost).
+type proposal struct {
+	events   []eventstore.Proposed
+	payloads []byte
+}
+
+// maxKeptPayloads bounds the payload memory an entry keeps between commands: a rare
+// large append (a creation, a deal) does not hold its memory in every cached match.
+const maxKeptPayloads = 4 << 10
+
+// lost drops the memory of an append the store may still read.
+func (p *proposal) lost() { *p = proposal{} }
 
 // commandKey is a 128-bit hash of an actor and a command ID: a command seen costs a fixed
 // few bytes however long its ID, and two commands share a key with odds of 2^-128. The
@@ -437,7 +455,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		// One clock reading for the command and its events, so that what the rules were
 		// told (Setup's start time, a deadline) is the time recorded on the events.
 		now := e.now()
-		emitted, err := match.DecideNext(r, en.state, match.Stamped(cmd, now), &next)
+		emitted, err := match.DecideNext(r, en.state, stamped(cmd, now), &next)
 		if err != nil && !fresh {
 			continue // refused by the cache: check with the stream before answering
 		}
@@ -455,7 +473,7 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		if _, team, covert := matchstream.HiddenOf(to); covert {
 			expected, basis = en.at.HiddenVersion(team), en.version
 		}
-		proposed, err := e.propose(r, to, emitted, meta, basedOn(fp, basis), en.publicAt, now)
+		proposed, err := e.propose(&en.scratch, r, to, emitted, meta, basedOn(fp, basis), en.publicAt, now)
 		if err != nil {
 			return Ack{}, err
 		}
@@ -467,6 +485,9 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 			}
 		}
 		res, err := e.cfg.Store.Append(ctx, to, expected, proposed...)
+		if err != nil {
+			en.scratch.lost()
+		}
 		switch {
 		case isConflict(err):
 			if attempt+1 >= e.cfg.MaxRetries {
@@ -511,6 +532,17 @@ func (e *Engine) decideAndAppend(ctx context.Context, matchID string, rules game
 		a := Ack{MatchID: matchID, FirstVersion: res.FirstVersion, LastVersion: res.LastVersion, LastPosition: res.LastPosition, Duplicate: res.Duplicate}
 		return a, nil
 	}
+}
+
+// stamped is match.Stamped(cmd, at), with a move's stamped copy boxed in the caller's
+// frame: inlined into it, the conversion does not escape (DecideNext keeps no command),
+// where Stamped's result is on the heap, for every move.
+func stamped(cmd match.Command, at time.Time) match.Command {
+	if a, ok := cmd.(match.Act); ok {
+		a.At = at
+		return a
+	}
+	return match.Stamped(cmd, at)
 }
 
 // isConflict reports whether err is a version conflict. The target errors.As fills is on
@@ -587,22 +619,29 @@ func (e *Engine) foldAppended(ctx context.Context, en *entry, stream string, exp
 	return en.fold(match.Folder{Games: e.cfg.Games}, evs, decided)
 }
 
-// propose encodes decided events for the store, stamped with the time at; fp is the
-// fingerprint of the command that decided them, publicAt the basis of their IDs (eventID).
-func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted, meta Meta, fp string, publicAt int64, at time.Time) ([]eventstore.Proposed, error) {
-	out := make([]eventstore.Proposed, len(emitted))
+// propose encodes decided events for the store, stamped with the time at, into sc's
+// memory; fp is the fingerprint of the command that decided them, publicAt the basis of
+// their IDs (eventID).
+func (e *Engine) propose(sc *proposal, rules game.Rules, stream string, emitted []game.Emitted, meta Meta, fp string, publicAt int64, at time.Time) ([]eventstore.Proposed, error) {
+	if cap(sc.payloads) > maxKeptPayloads {
+		sc.payloads = nil
+	}
+	out, payloads := sc.events[:0], sc.payloads[:0]
 	for i, em := range emitted {
-		payload, err := game.Encode(em.Event)
-		if err != nil {
+		start := len(payloads)
+		var err error
+		if payloads, err = game.AppendEncode(payloads, em.Event); err != nil {
 			return nil, fmt.Errorf("engine: encoding %s: %w", em.Event.EventType(), err)
 		}
+		// Clipped: the next event's payload, appended after it, cannot reach into it.
+		payload := payloads[start:len(payloads):len(payloads)]
 		if em.Visibility != visibility.Public {
 			if payload, err = e.salt(payload); err != nil {
 				return nil, err
 			}
 		}
 		typ := em.Event.EventType()
-		out[i] = eventstore.Proposed{
+		out = append(out, eventstore.Proposed{
 			ID:            eventID(stream, meta, fp, i, publicAt),
 			Type:          typ,
 			SchemaVersion: match.SchemaOf(rules, typ),
@@ -611,8 +650,9 @@ func (e *Engine) propose(rules game.Rules, stream string, emitted []game.Emitted
 			Actor:         meta.Actor,
 			Visibility:    em.Visibility,
 			Time:          at,
-		}
+		})
 	}
+	sc.events, sc.payloads = out, payloads
 	return out, nil
 }
 

@@ -49,11 +49,12 @@ type FastDecoder interface {
 }
 
 // FastEncoder may be implemented by an event type the engine encodes for nearly every
-// command, such as a chess move. EncodeFast writes exactly the bytes encoding/json writes
-// for the value, or reports false, and Encode then uses encoding/json: stored payloads,
-// and so the hashes over them, are the same either way.
+// command, such as a chess move. AppendFast appends to b exactly the bytes encoding/json
+// writes for the value, or reports false and returns b as it was, and Encode then uses
+// encoding/json: stored payloads, and so the hashes over them, are the same either way.
+// It appends so that a caller can encode into memory it reuses (AppendEncode).
 type FastEncoder interface {
-	EncodeFast() ([]byte, bool)
+	AppendFast(b []byte) ([]byte, bool)
 }
 
 // PlainJSON reports whether encoding/json writes s as it is between quotes: printable

@@ -121,13 +121,24 @@ func PublicEvents(es ...Event) []Emitted {
 }
 
 // Encode returns an event's stored payload.
-func Encode(e Event) ([]byte, error) {
+func Encode(e Event) ([]byte, error) { return AppendEncode(nil, e) }
+
+// AppendEncode appends an event's stored payload to b: the engine encodes the events of
+// each command into memory it reuses.
+func AppendEncode(b []byte, e Event) ([]byte, error) {
 	if fe, ok := e.(FastEncoder); ok {
-		if b, ok := fe.EncodeFast(); ok {
-			return b, nil
+		if out, ok := fe.AppendFast(b); ok {
+			return out, nil
 		}
 	}
-	return json.Marshal(e)
+	payload, err := json.Marshal(e)
+	if err != nil {
+		return b, err
+	}
+	if b == nil {
+		return payload, nil
+	}
+	return append(b, payload...), nil
 }
 
 // Withdrawing is implemented by a game that goes on when a seat resigns while several

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"reflect"
 	"slices"
 	"time"
 
@@ -129,7 +130,10 @@ func DecideNext(rules game.Rules, s State, cmd Command, next *Next) ([]game.Emit
 		}
 		return game.PublicEvents(DrawDeclined{Seat: seat}), nil
 	}
-	return nil, game.Reject(game.BadInput, "unknown command %T", cmd)
+	// The type's name, not cmd itself, goes to the message: a command passed to fmt would
+	// escape, and every caller's command with it, to the heap (the engine stamps each
+	// command it decides, and its stamped copy can then stay on its stack).
+	return nil, game.Reject(game.BadInput, "unknown command %s", reflect.TypeOf(cmd))
 }
 
 func create(rules game.Rules, s State, c Create) ([]game.Emitted, error) {

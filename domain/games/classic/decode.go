@@ -1,6 +1,7 @@
 package classic
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -42,23 +43,24 @@ func (m *MovePlayed) DecodeFast(p []byte) bool {
 	return r.lit(`}`) && r.i == len(r.p)
 }
 
-// EncodeFast writes m as encoding/json does, fields in declaration order, and reports
-// false when a string would need escaping or the time is not one encoding/json writes in
-// UTC's form (the engine stamps every move in UTC).
-func (m MovePlayed) EncodeFast() ([]byte, bool) {
+// AppendFast appends m as encoding/json writes it, fields in declaration order, and
+// reports false when a string would need escaping or the time is not one encoding/json
+// writes in UTC's form (the engine stamps every move in UTC).
+func (m MovePlayed) AppendFast(b []byte) ([]byte, bool) {
 	if !game.PlainJSON(m.UCI) || !game.PlainJSON(m.SAN) || !game.PlainJSON(m.FEN) {
-		return nil, false
+		return b, false
 	}
-	b := make([]byte, 0, 96+len(m.UCI)+len(m.SAN)+len(m.FEN))
+	stamped := !m.At.IsZero() // omitzero
+	if stamped && (m.At.Location() != time.UTC || m.At.Year() < 0 || m.At.Year() > 9999) {
+		return b, false
+	}
+	b = slices.Grow(b, 96+len(m.UCI)+len(m.SAN)+len(m.FEN))
 	b = strconv.AppendInt(append(b, `{"seat":`...), int64(m.Seat), 10)
 	b = append(append(append(b, `,"uci":"`...), m.UCI...), '"')
 	b = append(append(append(b, `,"san":"`...), m.SAN...), '"')
 	b = strconv.AppendInt(append(b, `,"piece":`...), int64(m.Piece), 10)
 	b = append(append(append(b, `,"fen":"`...), m.FEN...), '"')
-	if !m.At.IsZero() { // omitzero
-		if m.At.Location() != time.UTC || m.At.Year() < 0 || m.At.Year() > 9999 {
-			return nil, false
-		}
+	if stamped {
 		b = append(m.At.AppendFormat(append(b, `,"at":"`...), time.RFC3339Nano), '"')
 	}
 	if m.LeftMs != 0 { // omitempty

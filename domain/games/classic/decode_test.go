@@ -105,13 +105,17 @@ func TestFastEncodeIsEncodingJSON(t *testing.T) {
 		if string(got) != string(want) {
 			t.Fatalf("%+v: encoded %s, encoding/json writes %s", mv, got, want)
 		}
-		if _, ok := mv.EncodeFast(); ok {
+		// Appended after what a buffer holds, whichever writer takes it.
+		if got, err := game.AppendEncode([]byte("[1,"), mv); err != nil || string(got) != "[1,"+string(want) {
+			t.Fatalf("%+v: appended %s (%v), want [1,%s", mv, got, err, want)
+		}
+		if _, ok := mv.AppendFast(nil); ok {
 			fast++
 		}
 	}
 	stamped := MovePlayed{Seat: 1, UCI: "e7e8q", SAN: "e8=Q+", Piece: 20, FEN: "4Q3/8/8/8/8/8/8/k1K5 b - - 0 1",
 		At: time.Now().UTC().Truncate(time.Microsecond), LeftMs: 5}
-	if _, ok := stamped.EncodeFast(); !ok || fast < 50 {
+	if _, ok := stamped.AppendFast(nil); !ok || fast < 50 {
 		t.Fatalf("the fast writer took %d of 5,000 moves, and refused a stamped one: %v", fast, !ok)
 	}
 }
