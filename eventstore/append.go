@@ -3,6 +3,7 @@ package eventstore
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -25,11 +26,18 @@ func CheckExpected(stream string, expected, actual int64) error {
 // with now, sets every Time to UTC, and computes both hash chains. Payloads are copied:
 // the caller may reuse its buffers.
 func Seal(stream string, lastVersion int64, lastHash string, firstPosition int64, prevGlobal string, now time.Time, proposed []Proposed) []Event {
+	return AppendSealed(nil, stream, lastVersion, lastHash, firstPosition, prevGlobal, now, proposed)
+}
+
+// AppendSealed is Seal appending the sealed events to dst, for a store that keeps them in
+// memory it reuses or in its own layout (memstore).
+func AppendSealed(dst []Event, stream string, lastVersion int64, lastHash string, firstPosition int64, prevGlobal string, now time.Time, proposed []Proposed) []Event {
 	// The store's single writer seals every append while the others wait, so an append
-	// costs it three allocations whatever its length: the events, one copy of all the
-	// payloads, and one string holding all the hashes, which the events' Hash and
-	// GlobalHash slice.
-	out := make([]Event, len(proposed))
+	// costs it three allocations whatever its length: the events (none if dst has room),
+	// one copy of all the payloads, and one string holding all the hashes, which the
+	// events' Hash and GlobalHash slice.
+	dst = slices.Grow(dst, len(proposed))
+	out := dst[len(dst) : len(dst)+len(proposed)]
 	size := 0
 	for _, p := range proposed {
 		size += len(p.Payload)
@@ -69,7 +77,7 @@ func Seal(stream string, lastVersion int64, lastHash string, firstPosition int64
 		e.GlobalHash = hashes.String()[hashes.Len()-len(sum):]
 		prev, prevGlobal = e.Hash, e.GlobalHash
 	}
-	return out
+	return dst[:len(dst)+len(proposed)]
 }
 
 // Result returns the AppendResult describing stored, the events of one append in order.

@@ -19,7 +19,8 @@ type Store struct {
 
 	mu      sync.RWMutex
 	closed  bool
-	all     []eventstore.Event // all[i].Position == i+1
+	all     log                // every event, in position order
+	sealed  []eventstore.Event // the last append's events, sealed: memory reused by the next
 	streams map[string][]int64 // stream -> positions, in version order
 	byID    map[string]int64   // event ID -> position
 	head    eventstore.Head    // signed at the last append
@@ -65,7 +66,7 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, event
 	var found []eventstore.Event
 	for _, id := range eventstore.IDs(events) {
 		if pos, ok := s.byID[id]; ok {
-			found = append(found, s.all[pos-1])
+			found = append(found, *s.all.at(pos))
 		}
 	}
 	if res, ok, err := eventstore.MatchRetry(stream, events, found); ok || err != nil {
@@ -74,15 +75,16 @@ func (s *Store) Append(ctx context.Context, stream string, expected int64, event
 	positions := s.streams[stream]
 	version, lastHash := int64(len(positions)), ""
 	if version > 0 {
-		lastHash = s.all[positions[version-1]-1].Hash
+		lastHash = s.all.at(positions[version-1]).Hash
 	}
 	if err := eventstore.CheckExpected(stream, expected, version); err != nil {
 		return eventstore.AppendResult{}, err
 	}
 	now := s.now()
-	sealed := eventstore.Seal(stream, version, lastHash, int64(len(s.all))+1, s.head.Hash, now, events)
+	sealed := eventstore.AppendSealed(s.sealed[:0], stream, version, lastHash, s.all.len()+1, s.head.Hash, now, events)
+	s.sealed = sealed
 	for _, e := range sealed {
-		s.all = append(s.all, e)
+		s.all.add(e)
 		s.streams[stream] = append(s.streams[stream], e.Position)
 		s.byID[e.ID] = e.Position
 	}
@@ -110,7 +112,7 @@ func (s *Store) ReadStream(ctx context.Context, stream string, after int64, limi
 	}
 	out := make([]eventstore.Event, len(positions))
 	for i, p := range positions {
-		out[i] = clone(s.all[p-1])
+		out[i] = clone(*s.all.at(p))
 	}
 	return out, nil
 }
@@ -133,16 +135,16 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]eventsto
 		return nil, eventstore.ErrClosed
 	}
 	after = max(after, 0)
-	if after >= int64(len(s.all)) {
+	n := s.all.len() - after
+	if n <= 0 {
 		return nil, nil
 	}
-	page := s.all[after:]
-	if limit > 0 && len(page) > limit {
-		page = page[:limit]
+	if limit > 0 && n > int64(limit) {
+		n = int64(limit)
 	}
-	out := make([]eventstore.Event, len(page))
-	for i, e := range page {
-		out[i] = clone(e)
+	out := make([]eventstore.Event, n)
+	for i := range out {
+		out[i] = clone(*s.all.at(after + int64(i) + 1))
 	}
 	return out, nil
 }
@@ -154,7 +156,7 @@ func (s *Store) HeadPosition(ctx context.Context) (int64, error) {
 	if s.closed {
 		return 0, eventstore.ErrClosed
 	}
-	return int64(len(s.all)), nil
+	return s.all.len(), nil
 }
 
 // SignedHead implements eventstore.Store.
@@ -190,7 +192,7 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
-	s.all, s.streams, s.byID = nil, nil, nil
+	s.all, s.sealed, s.streams, s.byID = log{}, nil, nil, nil
 	s.notifier.Close()
 	return nil
 }
@@ -199,4 +201,36 @@ func (s *Store) Close() error {
 func clone(e eventstore.Event) eventstore.Event {
 	e.Payload = bytes.Clone(e.Payload)
 	return e
+}
+
+// log holds a store's events in chunks of chunkEvents, all full but the last: an append
+// never copies the events before it, as a slice of them all did each time it outgrew
+// its array (1.2 KB copied per move in the engine's benchmark, BenchmarkMove). The first
+// chunk grows as a slice does, so that the many small stores of tests stay small.
+type log struct {
+	chunks [][]eventstore.Event
+	n      int64
+}
+
+const chunkEvents = 1024
+
+func (l *log) len() int64 { return l.n }
+
+// at returns the event at position pos, 1 to len.
+func (l *log) at(pos int64) *eventstore.Event {
+	i := pos - 1
+	return &l.chunks[i/chunkEvents][i%chunkEvents]
+}
+
+// add stores e at position len+1.
+func (l *log) add(e eventstore.Event) {
+	switch {
+	case l.chunks == nil:
+		l.chunks = [][]eventstore.Event{nil} // grows as a slice does
+	case l.n%chunkEvents == 0:
+		l.chunks = append(l.chunks, make([]eventstore.Event, 0, chunkEvents))
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = append(*last, e)
+	l.n++
 }
