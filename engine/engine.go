@@ -150,7 +150,7 @@ func (e *Engine) randomBytes(n int) ([]byte, error) {
 // decided from the same state, again or on another node, has the same basis and so the
 // same IDs. The basis is the time of an event every viewer of the match is shown (its
 // envelope), never a global position, which a viewer is not (projections.Viewer.Event).
-func eventID(stream string, meta Meta, fingerprint string, i int, basis int64) string {
+func eventID[F string | []byte](stream string, meta Meta, fingerprint F, i int, basis int64) string {
 	var in [256]byte
 	b := append(in[:0], stream...)
 	b = append(append(b, 0), meta.Actor...)

@@ -112,3 +112,21 @@ func TestCommandKindOfAMoveIsItsTypeName(t *testing.T) {
 		t.Errorf("commandKind(OfferDraw) = %q", got)
 	}
 }
+
+// A fingerprint based on a public version is written as it always was, "%s@%d", and one
+// with no basis as the fingerprint alone.
+func TestBasedOnWritesTheBasis(t *testing.T) {
+	fp, err := fingerprint(match.Act{PlayerID: "p1", Do: game.Move{Notation: "e2e4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := basedOn(fp, 12).String(), fmt.Sprintf("%s@%d", string(fp.hex[:]), 12); got != want {
+		t.Fatalf("based on 12: %q, want %q", got, want)
+	}
+	if got := basedOn(fp, -1); got != fp || got.String() != string(fp.hex[:]) {
+		t.Fatalf("based on nothing: %q, want %q", got, fp)
+	}
+	if got := basedOn(basedOn(fp, 3), -1); got != fp {
+		t.Fatalf("a basis taken away: %q, want %q", got, fp)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -16,7 +17,7 @@ import (
 // receive time; a creation's seed and abandonment rule). It goes into the IDs of the
 // command's events, so a command ID sent again is known to be a retry of the same command
 // or a different one, on any node and after a restart.
-func fingerprint(cmd match.Command) (string, error) {
+func fingerprint(cmd match.Command) (commandPrint, error) {
 	if a, ok := cmd.(match.Act); ok {
 		if fp, ok := moveFingerprint(a); ok {
 			return fp, nil
@@ -25,8 +26,36 @@ func fingerprint(cmd match.Command) (string, error) {
 	return fingerprintOf(cmd)
 }
 
+// commandPrint is a fingerprint as event IDs take it: the hex form of the first 16 bytes
+// of its hash, held in place (a string of it would be allocated for every command), and,
+// for a covert decision, the public version it was based on (basedOn).
+type commandPrint struct {
+	hex   [32]byte
+	basis int64 // -1: none
+}
+
+// printOf is the commandPrint of a hash, with no basis.
+func printOf(sum []byte) commandPrint {
+	p := commandPrint{basis: -1}
+	hex.Encode(p.hex[:], sum[:16])
+	return p
+}
+
+// appendTo appends the fingerprint's text, the hex form and, with a basis, "@" and the
+// basis: the form event IDs have always hashed.
+func (p commandPrint) appendTo(b []byte) []byte {
+	b = append(b, p.hex[:]...)
+	if p.basis >= 0 {
+		b = strconv.AppendInt(append(b, '@'), p.basis, 10)
+	}
+	return b
+}
+
+// String is the fingerprint's text (appendTo), for messages and tests.
+func (p commandPrint) String() string { return string(p.appendTo(nil)) }
+
 // fingerprintOf is fingerprint for any command, through its JSON encoding.
-func fingerprintOf(cmd match.Command) (string, error) {
+func fingerprintOf(cmd match.Command) (commandPrint, error) {
 	cmd = match.Stamped(cmd, time.Time{})
 	if c, ok := cmd.(match.Create); ok {
 		c.Seed, c.Abandon = nil, nil
@@ -34,7 +63,7 @@ func fingerprintOf(cmd match.Command) (string, error) {
 	}
 	body, err := json.Marshal(cmd)
 	if err != nil {
-		return "", fmt.Errorf("engine: fingerprinting %T: %w", cmd, err)
+		return commandPrint{}, fmt.Errorf("engine: fingerprinting %T: %w", cmd, err)
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%T\x00", cmd)
@@ -42,17 +71,17 @@ func fingerprintOf(cmd match.Command) (string, error) {
 		fmt.Fprintf(h, "%T\x00", a.Do) // a move and a choice may encode alike
 	}
 	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil)[:16]), nil
+	return printOf(h.Sum(nil)), nil
 }
 
 // moveFingerprint is fingerprintOf(a) for the command of nearly every request, a move
 // without a seat whose player ID and notation need no escaping in JSON, written without
 // reflection: the same bytes hashed, so the same event IDs. ok is false for any other
 // command, which fingerprintOf takes.
-func moveFingerprint(a match.Act) (fp string, ok bool) {
+func moveFingerprint(a match.Act) (fp commandPrint, ok bool) {
 	mv, isMove := a.Do.(game.Move)
 	if !isMove || a.Seat != nil || !game.PlainJSON(a.PlayerID) || !game.PlainJSON(mv.Notation) {
-		return "", false
+		return commandPrint{}, false
 	}
 	var buf [256]byte
 	b := append(buf[:0], "match.Act\x00game.Move\x00{\"PlayerID\":\""...)
@@ -61,7 +90,7 @@ func moveFingerprint(a match.Act) (fp string, ok bool) {
 	b = append(b, mv.Notation...)
 	b = append(b, `"},"At":"0001-01-01T00:00:00Z"}`...)
 	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16]), true
+	return printOf(sum[:]), true
 }
 
 // timeoutID is the command ID of the timeout of a match's deadline at the match's

@@ -103,12 +103,13 @@ func (c seenCommand) ack(id string) Ack {
 
 // sameCommand reports whether a command sent under this command's ID, with fingerprint
 // fp, is the one first seen (a retry) rather than another one (a conflict).
-func (c seenCommand) sameCommand(keys *commandKeys, id string, meta Meta, fp string) bool {
+func (c seenCommand) sameCommand(keys *commandKeys, id string, meta Meta, fp commandPrint) bool {
 	stream := matchstream.Name(id)
 	if c.team >= 0 {
 		stream = matchstream.Hidden(id, int(c.team))
 	}
-	return c.firstEvent == keys.eventHash(eventID(stream, meta, basedOn(fp, int64(c.basis)), 0, 0))
+	var buf [64]byte
+	return c.firstEvent == keys.eventHash(eventID(stream, meta, basedOn(fp, int64(c.basis)).appendTo(buf[:0]), 0, 0))
 }
 
 func newEntry(id string, keys *commandKeys) *entry {
@@ -582,11 +583,10 @@ func streamOf(en *entry, emitted []game.Emitted) (string, error) {
 // basedOn is the fingerprint of a command decided on a public version: a covert
 // decision's event IDs name the version it was decided on, so that one decided again
 // after losing a race (see matchstream.WithBasis) is not taken for a retry of the first.
-func basedOn(fp string, basis int64) string {
-	if basis < 0 {
-		return fp
-	}
-	return fmt.Sprintf("%s@%d", fp, basis)
+// A basis below 0 is none.
+func basedOn(fp commandPrint, basis int64) commandPrint {
+	fp.basis = max(basis, -1)
+	return fp
 }
 
 // foldAppended brings the cache past an append to stream, whose version was expected,
@@ -622,7 +622,9 @@ func (e *Engine) foldAppended(ctx context.Context, en *entry, stream string, exp
 // propose encodes decided events for the store, stamped with the time at, into sc's
 // memory; fp is the fingerprint of the command that decided them, publicAt the basis of
 // their IDs (eventID).
-func (e *Engine) propose(sc *proposal, rules game.Rules, stream string, emitted []game.Emitted, meta Meta, fp string, publicAt int64, at time.Time) ([]eventstore.Proposed, error) {
+func (e *Engine) propose(sc *proposal, rules game.Rules, stream string, emitted []game.Emitted, meta Meta, fp commandPrint, publicAt int64, at time.Time) ([]eventstore.Proposed, error) {
+	var buf [64]byte
+	print := fp.appendTo(buf[:0])
 	if cap(sc.payloads) > maxKeptPayloads {
 		sc.payloads = nil
 	}
@@ -642,7 +644,7 @@ func (e *Engine) propose(sc *proposal, rules game.Rules, stream string, emitted 
 		}
 		typ := em.Event.EventType()
 		out = append(out, eventstore.Proposed{
-			ID:            eventID(stream, meta, fp, i, publicAt),
+			ID:            eventID(stream, meta, print, i, publicAt),
 			Type:          typ,
 			SchemaVersion: match.SchemaOf(rules, typ),
 			Payload:       payload,

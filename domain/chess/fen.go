@@ -232,7 +232,12 @@ func (p *Position) parseEnPassant(s string) error {
 // read and write.
 func (p Position) FEN() string {
 	var buf [96]byte // the longest FEN with pockets is under 96 bytes: one allocation
-	b := buf[:0]
+	return string(p.AppendFEN(buf[:0]))
+}
+
+// AppendFEN appends the position's FEN to b: a caller can write it into memory of its
+// own, or with other text into one string (a move's SAN and the FEN after it).
+func (p Position) AppendFEN(b []byte) []byte {
 	// The board is read from the mailbox and the letters from fenLetters: a move's event
 	// carries the FEN after it, so this runs for every move played.
 	black := p.byColor[Black]
@@ -277,8 +282,7 @@ func (p Position) FEN() string {
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, int64(p.halfmove), 10)
 	b = append(b, ' ')
-	b = strconv.AppendInt(b, int64(p.fullmove), 10)
-	return string(b)
+	return strconv.AppendInt(b, int64(p.fullmove), 10)
 }
 
 // fenLetters is the FEN letter of each piece, by color (White, Black) and role.

@@ -12,7 +12,15 @@ func (p Position) SAN(m Move) string { return p.SANWith(m, Restrictions{}) }
 // SANWith is SAN for a move legal under r: the origin is disambiguated among the moves
 // r allows (a granted move may need it where classic chess would not).
 func (p Position) SANWith(m Move, r Restrictions) string {
-	var b []byte
+	var buf [16]byte // "Qh4xe1+" and the like: the string is the one allocation
+	return string(p.appendSAN(buf[:0], m, &r))
+}
+
+// AppendSAN appends SAN(m) to b: a caller can write it into memory of its own, or with
+// other text into one string (a move's SAN and the FEN after it).
+func (p Position) AppendSAN(b []byte, m Move) []byte { return p.appendSAN(b, m, &Restrictions{}) }
+
+func (p *Position) appendSAN(b []byte, m Move, r *Restrictions) []byte {
 	from, to := m.From(), m.To()
 	var role Role
 	if from < NoSquare {
@@ -35,13 +43,13 @@ func (p Position) SANWith(m Move, r Restrictions) string {
 		}
 	default:
 		b = append(b, role.letter())
-		b = append(b, p.disambiguation(m, &r)...)
+		b = append(b, p.disambiguation(m, r)...)
 		if p.roles[to] != NoRole {
 			b = append(b, 'x')
 		}
 		b = append(b, to.String()...)
 	}
-	child := p
+	child := *p
 	child.Play(m)
 	if child.InCheck() {
 		if !child.hasLegalMove(&classic) {
@@ -50,7 +58,7 @@ func (p Position) SANWith(m Move, r Restrictions) string {
 			b = append(b, '+')
 		}
 	}
-	return string(b)
+	return b
 }
 
 // disambiguation is the file, rank or square of m's origin, as little of it as tells m

@@ -2,6 +2,7 @@ package chess
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,22 @@ func TestParseMoveErrors(t *testing.T) {
 		if !errors.As(err, &me) || !errors.Is(err, tc.want) || me.Input != tc.in {
 			t.Errorf("ParseMove(%q) = %v, want %v", tc.in, err, tc.want)
 		}
+	}
+}
+
+// AppendSAN and AppendFEN append to what a buffer holds exactly what SAN and FEN write.
+func TestAppendSANAndFENAppend(t *testing.T) {
+	g := NewGame(StartingPosition())
+	for _, s := range strings.Fields("e4 d5 exd5 Qxd5 Nc3 Qa5 d4 c6 Nf3 Bg4 Bf4 e6 h3 Bxf3 Qxf3 Bb4 Be2 Nd7 a3 O-O-O") {
+		pos := g.Position()
+		for _, m := range pos.LegalMoves(nil) {
+			if got, want := string(pos.AppendSAN([]byte("1. "), m)), "1. "+pos.SAN(m); got != want {
+				t.Fatalf("%s: AppendSAN wrote %q, want %q", pos.FEN(), got, want)
+			}
+		}
+		if got, want := string(pos.AppendFEN([]byte("fen "))), "fen "+pos.FEN(); got != want {
+			t.Fatalf("AppendFEN wrote %q, want %q", got, want)
+		}
+		play(t, g, s)
 	}
 }

@@ -174,10 +174,10 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 			return nil, &game.Error{Code: code, Reason: err.Error(), Err: err}
 		}
 		id, _ := pos.PieceID(m.From())
-		san := pos.SAN(m)
 		after := pos
 		after.Play(m)
-		played := MovePlayed{Seat: a.Seat, UCI: uciOf(m, do.Notation), SAN: san, Piece: int(id), FEN: after.FEN()}
+		san, fen := sanAndFEN(&pos, m, &after)
+		played := MovePlayed{Seat: a.Seat, UCI: uciOf(m, do.Notation), SAN: san, Piece: int(id), FEN: fen}
 		stamp := s.Clock.Stamp(seat, a.At, true)
 		played.At, played.LeftMs = stamp.At, stamp.LeftMs
 		return game.PublicEvents(played), nil
@@ -189,6 +189,16 @@ func (Rules) Decide(st game.State, a game.Action) ([]game.Emitted, error) {
 		return game.PublicEvents(DrawClaimed{Seat: a.Seat, Reason: reason.String()}), nil
 	}
 	return nil, game.Unsupported("chess", a.Do, "a move or a draw claim")
+}
+
+// sanAndFEN is pos.SAN(m) and after.FEN(), after being pos once m is played, in one
+// allocation: both are substrings of one string, and go into the move's event together.
+func sanAndFEN(pos *chess.Position, m chess.Move, after *chess.Position) (san, fen string) {
+	var buf [128]byte // SAN and FEN fit (a FEN without pockets is under 96 bytes)
+	b := pos.AppendSAN(buf[:0], m)
+	n := len(b)
+	s := string(after.AppendFEN(b))
+	return s[:n], s[n:]
 }
 
 // uciOf is m.UCI(), which is most often the notation the move was sent in: that string
