@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,8 +15,9 @@ import (
 // BenchmarkWriterParts: the writer's fixed cost per transaction (write.go, run), part by
 // part, in the CPU of the writer's thread (system calls included), on a file that holds a
 // signed head. Each op is one part; "rollback" parts undo what they did so that the file
-// stays as it was. The last two compare a statement through database/sql with the same
-// statement as the writer runs it, through the driver's own interfaces (raw.go).
+// stays as it was. The "database-sql" and "driver" pairs compare a statement through
+// database/sql with the same statement as the writer runs it, through the driver's own
+// interfaces (raw.go), from the same values: the difference is database/sql's layer.
 //
 //	go test -run '^$' -bench WriterParts -benchtime 2000x ./eventstore/sqlite
 func BenchmarkWriterParts(b *testing.B) {
@@ -50,6 +52,31 @@ func BenchmarkWriterParts(b *testing.B) {
 	}
 	defer dataVersion.Close()
 	viaSQL := func() error { var v int64; return dataVersion.QueryRow().Scan(&v) }
+	// A move's row, the next event of the store as the load makes them.
+	e := eventstore.Seal("match-parts", 0, "", w.head+1, w.headHash, time.Now(), newMoveLoad(1, false).batch(1)[0].Events)[0]
+	insert, err := w.inserts.get(w, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	insertSQL, err := w.conn.PrepareContext(context.Background(), w.inserts.prefix+"(?"+strings.Repeat(", ?", 14)+")")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer insertSQL.Close()
+	values := make([]any, 15)
+	insertViaSQL := func() error {
+		for i, a := range w.rows.append(w.args, 0, e, 1, 0) {
+			values[i] = a.Value
+		}
+		clear(w.args[:15])
+		_, err := insertSQL.Exec(values...)
+		return err
+	}
+	insertViaDriver := func() error {
+		w.args = w.rows.append(w.args, 0, e, 1, 0)
+		_, err := w.exec(insert)
+		return err
+	}
 	parts := []struct {
 		name  string
 		steps []func() error
@@ -61,6 +88,8 @@ func BenchmarkWriterParts(b *testing.B) {
 		{"sign", []func() error{func() error { eventstore.SignHead(key, w.head, w.headHash, time.Now()); return nil }}},
 		{"data_version/database-sql", []func() error{viaSQL}},
 		{"data_version/driver", []func() error{w.external}},
+		{"begin+insert+rollback/database-sql", []func() error{begin, insertViaSQL, rollback}},
+		{"begin+insert+rollback/driver", []func() error{begin, insertViaDriver, rollback}},
 	}
 	for _, p := range parts {
 		b.Run(p.name, func(b *testing.B) {
