@@ -1,5 +1,7 @@
 package chess
 
+import "slices"
+
 // Reason is why a game is over or may be claimed drawn.
 type Reason uint8
 
@@ -57,6 +59,13 @@ func (g *Game) Play(m Move) error {
 	g.moves = append(g.moves, m)
 	g.pos.Play(m)
 	return nil
+}
+
+// Grow makes room in the game's histories for n more moves, so that playing them
+// allocates nothing: for a caller that knows how many it will replay (a stored state).
+func (g *Game) Grow(n int) {
+	g.moves = slices.Grow(g.moves, n)
+	g.hashes = slices.Grow(g.hashes, n)
 }
 
 // Replay plays m, which the caller knows to be legal in the current position (a stored

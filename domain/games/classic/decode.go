@@ -14,24 +14,18 @@ import (
 // decodes, and encoding/json spends most of its time validating before it decodes.
 func (m *MovePlayed) DecodeFast(p []byte) bool {
 	r := reader{p: p}
+	var uci, san, fen, at []byte
 	ok := r.lit(`{"seat":`) && r.int(&m.Seat) &&
-		r.lit(`,"uci":`) && r.str(&m.UCI) &&
-		r.lit(`,"san":`) && r.str(&m.SAN) &&
+		r.lit(`,"uci":`) && r.str(&uci) &&
+		r.lit(`,"san":`) && r.str(&san) &&
 		r.lit(`,"piece":`) && r.int(&m.Piece) &&
-		r.lit(`,"fen":`) && r.str(&m.FEN)
+		r.lit(`,"fen":`) && r.str(&fen)
 	if !ok {
 		return false
 	}
-	if r.lit(`,"at":`) {
-		var at string
-		if !r.str(&at) {
-			return false
-		}
-		t, err := time.Parse(time.RFC3339Nano, at)
-		if err != nil || t.Format(time.RFC3339Nano) != at {
-			return false
-		}
-		m.At = t
+	stamped := r.lit(`,"at":`)
+	if stamped && !r.str(&at) {
+		return false
 	}
 	if r.lit(`,"leftMs":`) {
 		var left int
@@ -40,7 +34,26 @@ func (m *MovePlayed) DecodeFast(p []byte) bool {
 		}
 		m.LeftMs = int64(left)
 	}
-	return r.lit(`}`) && r.i == len(r.p)
+	if !r.lit(`}`) || r.i != len(r.p) {
+		return false
+	}
+	// The strings are substrings of one, made at once: a replay decodes a move per event,
+	// and four strings were four allocations. The time is parsed from its substring.
+	var buf [160]byte // a move's strings fit, a FEN being under 96 bytes
+	b := append(append(append(append(buf[:0], uci...), san...), fen...), at...)
+	all := string(b)
+	i, j, k := len(uci), len(uci)+len(san), len(uci)+len(san)+len(fen)
+	m.UCI, m.SAN, m.FEN = all[:i], all[i:j], all[j:k]
+	if stamped {
+		at := all[k:]
+		t, err := time.Parse(time.RFC3339Nano, at)
+		var buf [64]byte // written on the stack: Format would allocate
+		if err != nil || string(t.AppendFormat(buf[:0], time.RFC3339Nano)) != at {
+			return false
+		}
+		m.At = t
+	}
+	return true
 }
 
 // AppendFast appends m as encoding/json writes it, fields in declaration order, and
@@ -104,7 +117,8 @@ func (r *reader) int(v *int) bool {
 
 // str reads a JSON string without escapes: printable ASCII only, since encoding/json
 // escapes <, > and & and anything else could need a decoding this reader does not do.
-func (r *reader) str(v *string) bool {
+// v is the string's bytes in the payload, not copied.
+func (r *reader) str(v *[]byte) bool {
 	if r.i >= len(r.p) || r.p[r.i] != '"' {
 		return false
 	}
@@ -112,7 +126,7 @@ func (r *reader) str(v *string) bool {
 	for j := start; j < len(r.p); j++ {
 		switch c := r.p[j]; {
 		case c == '"':
-			*v = string(r.p[start:j])
+			*v = r.p[start:j]
 			r.i = j + 1
 			return true
 		case c < 0x20 || c > 0x7e || c == '\\' || c == '<' || c == '>' || c == '&':

@@ -2,7 +2,6 @@ package classic
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/chess"
@@ -84,10 +83,14 @@ type clockEntry struct {
 
 // list is the times left in the order of the moves.
 func (e *clockEntry) list() []int64 {
-	var out []int64
-	for ; e != nil; e = e.Before {
-		out = append(out, e.LeftMs)
+	n := 0
+	for x := e; x != nil; x = x.Before {
+		n++
 	}
-	slices.Reverse(out)
+	out := make([]int64, n) // counted first: one allocation, not one per doubling
+	for ; e != nil; e = e.Before {
+		n--
+		out[n] = e.LeftMs
+	}
 	return out
 }

@@ -77,6 +77,7 @@ func (Rules) DecodeState(b []byte) (game.State, error) {
 		return nil, &stateform.Error{Game: ID, Reason: "the start position is not a FEN this game writes"}
 	}
 	s.Game = chess.NewGame(start)
+	s.Game.Grow(len(moves)) // the histories at once, not doubled along the replay
 	for i, m := range moves {
 		// Only a move the position lists is replayed (a damaged one may not even be a
 		// move chess can write), and none once the game has ended.
@@ -89,8 +90,12 @@ func (Rules) DecodeState(b []byte) (game.State, error) {
 	if s.Clock.On && len(left) != len(moves) || !s.Clock.On && len(left) > 0 {
 		return nil, &stateform.Error{Game: ID, Reason: "the times left do not match the moves and the clock"}
 	}
-	for _, ms := range left {
-		s.Left = &clockEntry{LeftMs: ms, Before: s.Left}
+	// The entries in one array, not one allocation each: every one is reachable from the
+	// last, so none outlives the others.
+	entries := make([]clockEntry, len(left))
+	for i, ms := range left {
+		entries[i] = clockEntry{LeftMs: ms, Before: s.Left}
+		s.Left = &entries[i]
 	}
 	return withOutcome(s), nil
 }
