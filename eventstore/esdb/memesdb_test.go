@@ -33,6 +33,9 @@ type memESDB struct {
 	// fail, if not nil, is asked before each append and fails it when it returns an
 	// error: a connection lost before the write reached the server.
 	fail func(stream string) error
+	// beforeRead, if not nil, is called at the start of each read of a stream, outside
+	// the lock: what another client does between two reads of the adapter.
+	beforeRead func(stream string, opts kdb.ReadStreamOptions)
 }
 
 func newMemESDB() *memESDB {
@@ -98,6 +101,9 @@ func same(cur []*kdb.RecordedEvent, next int, events []kdb.EventData) bool {
 }
 
 func (m *memESDB) read(ctx context.Context, stream string, opts kdb.ReadStreamOptions, count uint64) ([]*kdb.RecordedEvent, error) {
+	if m.beforeRead != nil {
+		m.beforeRead(stream, opts)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	cur := m.streams[stream]

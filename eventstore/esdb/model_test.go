@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	kdb "github.com/EventStore/EventStore-Client-Go/v4/esdb"
 
@@ -181,5 +183,55 @@ func TestDataStreamWrittenOutsideArbiter(t *testing.T) {
 	var vc *eventstore.VersionConflict
 	if !errors.Is(err, eventstore.ErrDamaged) || !errors.As(err, &vc) || vc.Actual != 1 {
 		t.Fatalf("an append over a foreign event: %v, want ErrDamaged with the conflict", err)
+	}
+}
+
+// TestASubscriptionPastTheHeadWhileAppendsLand: a subscription after a position beyond
+// the head finds where to start in two reads of the log; appends that land between them
+// must not make it start past their events (it did: the subscriber then waited for them
+// forever).
+func TestASubscriptionPastTheHeadWhileAppendsLand(t *testing.T) {
+	m := newMemESDB()
+	ctx := context.Background()
+	a := openOnModel(t, m)
+	defer a.Close()
+	if _, err := a.Append(ctx, "match-1", eventstore.NoStream, proposed("a1", "a2", "a3", "a4")...); err != nil {
+		t.Fatal(err)
+	}
+	var armed atomic.Bool
+	landed := make(chan error, 1)
+	m.beforeRead = func(stream string, opts kdb.ReadStreamOptions) {
+		// The subscriber's second read (the last log event): two appends land first, so
+		// that the last log event is the second's, after the first's events in $all.
+		if stream == a.n.log() && opts.Direction == kdb.Backwards && armed.CompareAndSwap(true, false) {
+			_, err := a.Append(ctx, "match-2", eventstore.NoStream, proposed("b1", "b2")...)
+			if err == nil {
+				_, err = a.Append(ctx, "match-3", eventstore.NoStream, proposed("c1", "c2")...)
+			}
+			landed <- err
+		}
+	}
+	armed.Store(true)
+	subCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	sub, err := a.Subscribe(subCtx, 5) // the head is 4
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-landed; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Append(ctx, "match-1", 4, proposed("a5")...); err != nil {
+		t.Fatal(err)
+	}
+	for want := int64(6); want <= 9; want++ {
+		select {
+		case e := <-sub.Events():
+			if e.Position != want {
+				t.Fatalf("the subscriber got position %d, want %d", e.Position, want)
+			}
+		case <-time.After(10 * time.Second): // every one is acknowledged: it is late only if skipped
+			t.Fatalf("no position %d in 10 s: the subscription started past it", want)
+		}
 	}
 }

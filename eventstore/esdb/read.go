@@ -128,22 +128,37 @@ func (s *Store) ReadAll(ctx context.Context, after int64, limit int) ([]eventsto
 // log event of position after+1, since that event's append reached the log after every
 // event before it was in its stream and before any of its own was; past the head, at
 // the last log event; in an empty store, at the start of $all.
+//
+// Past the head takes two reads, and appends may land between them: if the last log
+// event then holds position after+1 or later, starting after it would skip the events
+// before it, and a subscriber would wait for position after+1 forever (seen once in
+// the conformance suite on a loaded machine). The first read is then made again.
 func (s *Store) start(ctx context.Context) func(after int64) (kdb.AllPosition, error) {
 	return func(after int64) (kdb.AllPosition, error) {
-		recs, err := s.read(ctx, s.n.log(), kdb.ReadStreamOptions{From: revisionFrom(after)}, 1)
-		if err != nil {
-			return nil, err
-		}
-		if len(recs) == 0 {
+		for {
+			recs, err := s.read(ctx, s.n.log(), kdb.ReadStreamOptions{From: revisionFrom(after)}, 1)
+			if err != nil || len(recs) > 0 {
+				return firstPosition(recs), err
+			}
 			if recs, err = s.read(ctx, s.n.log(), kdb.ReadStreamOptions{Direction: kdb.Backwards, From: kdb.End{}}, 1); err != nil {
 				return nil, err
 			}
+			if len(recs) == 0 {
+				return kdb.Start{}, nil
+			}
+			if recs[0].EventNumber < uint64(after) { // the log holds position p at revision p-1
+				return recs[0].Position, nil
+			}
 		}
-		if len(recs) == 0 {
-			return kdb.Start{}, nil
-		}
-		return recs[0].Position, nil
 	}
+}
+
+// firstPosition is the position in $all of the first of recs, nil for none.
+func firstPosition(recs []*kdb.RecordedEvent) kdb.AllPosition {
+	if len(recs) == 0 {
+		return nil
+	}
+	return recs[0].Position
 }
 
 // scanAll subscribes to $all, filtered on the store's prefix, and hands every event
