@@ -186,8 +186,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	// thousand live streams stay in memory (measured with BenchmarkAppendLoad over 200 000
 	// appends, with checkpoints every 8000 pages: 9 800 appends/s with the defaults,
 	// 14 500 to 16 200 with these), and leaves checkpoints to the checkpointer
-	// (checkpoint.go) but past walPages pages of WAL.
-	write, err := openDB(path, append(pragmas, "cache_size(-65536)", fmt.Sprintf("wal_autocheckpoint(%d)", cfg.walPages)), "immediate", 1)
+	// (checkpoint.go) but past walPages pages of WAL. An INSERT of several appends' rows
+	// (batch.go) keeps the pages it changes in a statement journal, to undo them if it
+	// fails; past 64 KiB SQLite spills that journal to a temporary file, a write system
+	// call per page, which cost more than the statements saved: temp_store(MEMORY) keeps
+	// it in memory, a few hundred KiB for an INSERT of maxRows rows.
+	write, err := openDB(path, append(pragmas, "cache_size(-65536)", fmt.Sprintf("wal_autocheckpoint(%d)", cfg.walPages),
+		"temp_store(MEMORY)"), "immediate", 1)
 	if err != nil {
 		return nil, err
 	}

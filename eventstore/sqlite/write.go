@@ -27,6 +27,9 @@ import (
 // statements), so an append of one statement needs no savepoint; only then, or when the
 // expected version does not match, is the append decided again by sqlstore.Append, which
 // looks the IDs up first and so keeps the port's order: idempotency before the version.
+//
+// The appends of a batch share their INSERTs (batch.go): up to maxRows events of several
+// appends go in one statement, which costs the writer about as much as one append's.
 
 const (
 	// maxRows bounds the rows of one INSERT statement: 15 columns each, well below
@@ -67,7 +70,9 @@ type writer struct {
 	inserts, updateHeads           *rowsStatement
 	newHeads, addMarks             *rowsStatement
 	args                           []driver.NamedValue // of the statement being run, reused
-	rows                           *rowArgs            // the blobs of args, for inserts
+	rows                           *rowArgs            // the blobs of an INSERT's args: pending's or insertRows'
+	pending                        pending             // appends sealed, their rows waiting for a shared INSERT
+	now                            time.Time           // the batch's
 	signer                         eventstore.Signer
 	head                           int64              // position of the last event, committed or in the transaction
 	headHash                       string             // its global hash
@@ -88,6 +93,7 @@ func newWriter(ctx context.Context, db *sql.DB, signer eventstore.Signer) (*writ
 	}
 	w := &writer{conn: conn, raw: newRawConn(context.Background(), conn), tails: newTails(), touched: map[string]touched{}, stale: true,
 		ctx: context.Background(), signer: signer, args: make([]driver.NamedValue, 0, 15*maxRows), rows: newRowArgs(maxRows),
+		pending: pending{args: make([]driver.NamedValue, 0, 15*maxRows)},
 		inserts: newRowsStatement(`INSERT INTO events (`+insertColumns+`) VALUES `, 15, ``),
 		// The heads and the marks of the streams a transaction appended to, maxRows streams
 		// to a statement, where a statement per stream would cost microseconds each.
@@ -257,22 +263,31 @@ func (w *writer) reload() error {
 
 func (w *writer) appendAll(batch []*groupcommit.Request) error {
 	w.broken = nil
+	w.pending.reset() // of a batch that broke
 	clear(w.touched)
 	w.marks = w.marks[:0]
-	now := time.Now()
+	w.now = time.Now()
 	for _, r := range batch {
-		r.Result, r.Err = w.append(r.Stream, r.Expected, r.Events, now)
+		w.tails.appended()
+		if !w.buffer(r) {
+			// The slow path looks the IDs up, and a long append has statements of its
+			// own: the pending rows are stored first, as they were appended first.
+			if w.flush(); w.broken == nil {
+				r.Result, r.Err = w.append(r.Stream, r.Expected, r.Events, w.now)
+			}
+		}
 		if w.broken != nil {
 			return w.broken
 		}
 	}
-	return nil
+	w.flush()
+	return w.broken
 }
 
-// append runs one validated append inside the batch's transaction. An error of the
-// transaction itself is left in w.broken; the error returned is the append's own.
+// append runs one validated append inside the batch's transaction, on its own, with no
+// append's rows pending. An error of the transaction itself is left in w.broken; the
+// error returned is the append's own.
 func (w *writer) append(stream string, expected int64, events []eventstore.Proposed, now time.Time) (eventstore.AppendResult, error) {
-	w.tails.appended()
 	t, err := w.tail(stream)
 	if err != nil {
 		return eventstore.AppendResult{}, err
@@ -346,6 +361,14 @@ func (w *writer) insert(events []eventstore.Event) error {
 	} else if err := w.insertChunks(events, t.stream, t.position); err != nil {
 		return err
 	}
+	w.advance(events, t)
+	return nil
+}
+
+// advance moves the head past events, stored or pending, and the tail of their stream,
+// whose tail before them was t.
+func (w *writer) advance(events []eventstore.Event, t tail) {
+	last := events[len(events)-1]
 	w.head, w.headHash = last.Position, last.GlobalHash
 	next := tail{last.Version, last.Hash, t.stream, last.Position}
 	w.tails.put(last.Stream, next)
@@ -359,7 +382,6 @@ func (w *writer) insert(events []eventstore.Event) error {
 			w.marks = append(w.marks, mark{t.stream, e.Version, e.Position})
 		}
 	}
-	return nil
 }
 
 // insertChunks stores a long append in several statements, inside a savepoint that
