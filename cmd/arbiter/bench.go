@@ -73,7 +73,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		store.Close()
 		return cmp.Or(err, fmt.Errorf("%s already holds events: bench fills a new database, pass another --db", describeStore(path)))
 	}
-	fmt.Fprintf(stdout, "bench: %d chess matches x %d moves into %s (GOMAXPROCS %d)\n", *matches, *moves, describeStore(path), runtime.GOMAXPROCS(0))
+	fmt.Fprintf(stdout, "bench: %d chess matches x %d moves into %s (GOMAXPROCS %d, GODEBUG %q)\n", *matches, *moves, describeStore(path), runtime.GOMAXPROCS(0), os.Getenv("GODEBUG"))
 	prof := profiles{cpu: *cpuProfile, mem: *memProfile, trace: *traceFile}
 	res, err := benchmark(ctx, store, benchConfig{Matches: *matches, Moves: *moves, Duration: *duration, Seed: *seed, Rate: *rate, Progress: stderr,
 		Phases: *phases, OnStart: prof.start, OnStop: prof.stop})

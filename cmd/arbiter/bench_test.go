@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -166,5 +167,32 @@ func TestBenchPhases(t *testing.T) {
 				t.Errorf("bench output lacks the split of the slowest moves:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// TestBenchRunsWithTheServerGODEBUG: bench, as a process of its own, runs with the
+// runtime settings of serverGODEBUG unless GODEBUG names them, and an operator's wins.
+func TestBenchRunsWithTheServerGODEBUG(t *testing.T) {
+	for _, c := range []struct{ env, want string }{
+		{"", `GODEBUG "gcshrinkstackoff=1"`},
+		{"GODEBUG=madvdontneed=1", `GODEBUG "madvdontneed=1,gcshrinkstackoff=1"`},
+		{"GODEBUG=gcshrinkstackoff=0", `GODEBUG "gcshrinkstackoff=0"`},
+	} {
+		db := filepath.Join(t.TempDir(), "b.db")
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		env := []string{"ARBITER_TEST_MAIN=bench --db " + db + " --matches 1 --moves 2"}
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GODEBUG=") {
+				env = append(env, kv)
+			}
+		}
+		if c.env != "" {
+			env = append(env, c.env)
+		}
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("with %q: want %s in the header, got %v:\n%s", c.env, c.want, err, out)
+		}
 	}
 }

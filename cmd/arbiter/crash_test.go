@@ -17,6 +17,7 @@ import (
 // ARBITER_TEST_MAIN set, the test binary is arbiter itself.
 func TestMain(m *testing.M) {
 	if args := os.Getenv("ARBITER_TEST_MAIN"); args != "" {
+		reexecWithServerGODEBUG(strings.Fields(args)[0]) // as main
 		if marker := os.Getenv(holdSnapshotsEnv); marker != "" {
 			holdSecondSnapshot(marker)
 		}

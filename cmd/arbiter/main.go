@@ -29,6 +29,9 @@ func register(name, summary string, run func(ctx context.Context, args []string,
 }
 
 func main() {
+	if len(os.Args) > 1 {
+		reexecWithServerGODEBUG(os.Args[1])
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
