@@ -130,8 +130,8 @@ func (w *writer) flush() {
 	}
 	w.head, w.headHash, w.marks = p.head, p.headHash, w.marks[:p.marks]
 	appends := p.appends
-	clear(p.args)
-	p.args, p.rows, p.appends = p.args[:0], 0, nil // append does not buffer
+	p.appends = nil // kept apart while they run again: append does not buffer
+	p.reset()
 	for _, a := range appends {
 		r := a.req
 		if r.Result, r.Err = w.append(r.Stream, r.Expected, r.Events, w.now); w.broken != nil {

@@ -92,7 +92,7 @@ func (r *rowArgs) append(args []driver.NamedValue, row int, e eventstore.Event, 
 	var hashes [3]any
 	for i, h := range [...]string{e.PrevHash, e.Hash, e.GlobalHash} {
 		hashes[i] = boxed[1+i]
-		if from := at + 16 + 32*i; !storeHash(r.blobs[from:from+32:from+32], h) {
+		if from := at + 16 + 32*i; !decodeHex(r.blobs[from:from+32:from+32], h) {
 			hashes[i] = h
 		}
 	}
@@ -119,10 +119,6 @@ func storeID(dst []byte, id string) bool {
 		decodeHex(dst[0:4], id[0:8]) && decodeHex(dst[4:6], id[9:13]) && decodeHex(dst[6:8], id[14:18]) &&
 		decodeHex(dst[8:10], id[19:23]) && decodeHex(dst[10:16], id[24:36])
 }
-
-// storeHash writes into dst, 32 bytes, the bytes h encodes, if it is in the form stored
-// as bytes, and reports whether it was.
-func storeHash(dst []byte, h string) bool { return decodeHex(dst, h) }
 
 // decodeHex writes into dst the bytes s encodes, if s is 2*len(dst) lowercase hex digits,
 // and reports whether it was.

@@ -67,7 +67,7 @@ func checkForm(t *testing.T, what, value string, stored any, n int) {
 
 // storedHash is the stored form of a hash, as storedID is of an ID.
 func storedHash(h string) any {
-	if b := make([]byte, 32); storeHash(b, h) {
+	if b := make([]byte, 32); decodeHex(b, h) {
 		return b
 	}
 	return h
