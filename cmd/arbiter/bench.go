@@ -27,12 +27,13 @@ import (
 )
 
 func init() {
-	register("bench", "fill a new database through the engine with concurrent chess matches and measure durable moves/s and latency; bench spectators loads a server with websocket spectators; bench boot times a server's boot until /readyz; bench soak samples a loaded server's memory", runBench)
+	register("bench", "fill a new database through the engine with concurrent chess matches and measure durable moves/s and latency; bench spectators loads a server with websocket spectators; bench boot times a server's boot until /readyz; bench soak samples a loaded server's memory; bench disk measures the disk's own flush latency with the store's write pattern", runBench)
 }
 
 // runBench is `arbiter bench [--db FILE] [--matches 1000] [--moves 200] [--duration 10s]`.
 // `arbiter bench spectators ...` is the load test of live subscriptions (spectators.go);
-// `arbiter bench boot ...` measures a server's boot on a store (bootbench.go).
+// `arbiter bench boot ...` measures a server's boot on a store (bootbench.go);
+// `arbiter bench disk ...` measures the disk's flushes without the store (diskbench.go).
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "spectators" {
 		return runSpectators(ctx, args[1:], stdout, stderr)
@@ -42,6 +43,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(args) > 0 && args[0] == "soak" {
 		return runSoak(ctx, args[1:], stdout, stderr) // soak.go
+	}
+	if len(args) > 0 && args[0] == "disk" {
+		return runDiskBench(ctx, args[1:], stdout, stderr) // diskbench.go
 	}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
