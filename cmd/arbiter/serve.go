@@ -102,6 +102,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := checkDB(dbPath(*db)); err != nil {
 		return err
 	}
+	snapshots := snapshotDir(*snaps.dir, dbPath(*db))
+	if snapshots != "" {
+		// The node's own files have one writer at a time (not a second serve, nor `arbiter
+		// snapshot`): taken before the store is opened, so that a refused serve writes nothing.
+		lock, err := lockNode(snapshots, nodeHolder(fmt.Sprintf("arbiter serve of %s on http://%s/", describeStore(dbPath(*db)), ln.Addr())),
+			"each server needs a directory of snapshots of its own: stop that server, or give this one another --snapshots")
+		if err != nil {
+			return err
+		}
+		defer lock.Release() // after a.stop, deferred below, has written the last snapshot
+	}
 	keyFile, logFile, _ := keys.paths(dbPath(*db))
 	key, created, err := signingKey(keyFile)
 	if err != nil {
@@ -145,7 +156,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	defer func() { stopKeeping(); <-kept }()
 	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
 	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: time.Duration(archiveAfter), limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), lease: *lease, renew: *renew, key: key,
-		snapshots: snapshotDir(*snaps.dir, dbPath(*db)), snapshotEvery: *snaps.every, snapshotInterval: *snaps.interval}, log)
+		snapshots: snapshots, snapshotEvery: *snaps.every, snapshotInterval: *snaps.interval}, log)
 	if err != nil {
 		return whatToDo(err)
 	}

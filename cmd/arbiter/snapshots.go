@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/internal/filelock"
 	"github.com/arbiter-games/arbiter/projections"
 	"github.com/arbiter-games/arbiter/settlement"
 )
@@ -57,6 +59,43 @@ func snapshotDir(flagValue, db string) string {
 // archivePath is the lobby's index of archived matches that goes with the directory of
 // snapshots dir: beside it (<dir>-archive.db), so that the directory holds snapshots alone.
 func archivePath(dir string) string { return filepath.Clean(dir) + "-archive.db" }
+
+// lockPath is the lock a serving node holds on its files that go with the directory of
+// snapshots dir (the directory and its archive index, archivePath): beside it,
+// <dir>.lock, holding the words of its holder (nodeHolder).
+func lockPath(dir string) string { return filepath.Clean(dir) + ".lock" }
+
+// lockNode takes the lock of the node's files that go with the directory of snapshots
+// dir (lockPath), which serve holds as long as it runs and `arbiter snapshot` while it
+// writes: the kernel releases it when the process ends, kill -9 included. A lock held
+// elsewhere is an error that names its holder and says what to do (refusal, the
+// command's own reason), and nothing has been written.
+func lockNode(dir, holder, refusal string) (*filelock.Lock, error) {
+	path := lockPath(dir)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("the directory of the snapshots' lock: %w", err)
+	}
+	l, err := filelock.Acquire(path, holder)
+	var held *filelock.HeldError
+	if errors.As(err, &held) {
+		who := held.Holder
+		if who == "" {
+			who = "another process"
+		}
+		return nil, fmt.Errorf("%w: the snapshots %s are held by %s (lock %s): %s", ErrNodeBusy, dir, who, path, refusal)
+	}
+	return l, err
+}
+
+// ErrNodeBusy is the error of a command refused because a running process holds the
+// node's files (lockNode).
+var ErrNodeBusy = errors.New("the node's files are in use")
+
+// nodeHolder is what a process writes into the node's lock (lockNode), which a command
+// refused the lock prints: what it is, its process ID, and since when.
+func nodeHolder(what string) string {
+	return fmt.Sprintf("%s (pid %d, since %s)", what, os.Getpid(), time.Now().UTC().Format(time.RFC3339))
+}
 
 // openArchiveFile opens the lobby's index of archived matches beside the directory of
 // snapshots (archivePath), whose snapshots it goes with (each records how many of its rows
@@ -251,6 +290,14 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	defer store.Close()
+	// The node's server writes the same files (the snapshots, the archive index, which a
+	// fold from zero empties): the two would cut each other's rows and snapshots.
+	lock, err := lockNode(dir, nodeHolder("arbiter snapshot"),
+		"stop that server first (a graceful stop writes a snapshot itself), or write these snapshots elsewhere with --snapshots; nothing was written")
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	reg := games()
 	a := &app{store: store, engine: engine.New(engine.Config{Store: store, Games: reg, Logger: log})}

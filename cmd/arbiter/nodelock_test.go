@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	snapfile "github.com/arbiter-games/arbiter/snapshot"
+)
+
+// TestASnapshotIsRefusedWhileItsNodeServes: a serving node holds the lock of its
+// snapshots and archive index, so `arbiter snapshot` on the same files, or a second serve,
+// is refused with the running server named (its process, its URL) and what to do, and
+// changes none of the node's files. Once the server is killed with SIGKILL the kernel has
+// released the lock, and the snapshot is written.
+func TestASnapshotIsRefusedWhileItsNodeServes(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	first := startServer(t, db)
+	first.register(t, "Ada")
+	first.stop(t) // a graceful stop writes the node's first snapshot
+	snaps := snapshotDir("", db)
+	if l, err := snapfile.List(snaps); err != nil || len(l) != 1 {
+		t.Fatalf("the graceful stop left the snapshots %v (%v), want one", l, err)
+	}
+
+	srv, proc := startProcess(t, db)
+	srv.register(t, "Bo")
+	before := nodeFiles(t, db)
+	for _, args := range [][]string{
+		{"snapshot", "--db", db},
+		{"serve", "--addr", "127.0.0.1:0", "--db", db},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), args, &stdout, &stderr)
+		msg := stderr.String()
+		if code != 1 || !strings.Contains(msg, "pid "+strconv.Itoa(proc.Process.Pid)) || !strings.Contains(msg, "arbiter serve of "+db+" on "+srv.url+"/") ||
+			!strings.Contains(msg, "stop that server") || !strings.Contains(msg, "--snapshots") || !strings.Contains(msg, snaps) {
+			t.Errorf("arbiter %s while the node serves: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), msg)
+		}
+		if after := nodeFiles(t, db); after != before {
+			t.Fatalf("the refused arbiter %s changed the node's files:\nbefore %s\nafter  %s", args[0], before, after)
+		}
+	}
+
+	if err := proc.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = proc.Wait() // the process is gone, and its lock with it
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"snapshot", "--db", db}, &stdout, &stderr); code != 0 {
+		t.Fatalf("arbiter snapshot after the server was killed: exit %d\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "wrote "+snaps) {
+		t.Fatalf("arbiter snapshot after the server was killed printed %q", stdout.String())
+	}
+	if l, err := snapfile.List(snaps); err != nil || len(l) != 2 {
+		t.Fatalf("after the snapshot the directory holds %v (%v), want two snapshots", l, err)
+	}
+}
+
+// nodeFiles describes the node's files beside the store at db, those a serve or a
+// snapshot of the node writes (its snapshots and its archive index): each file's name,
+// size and SHA-256. The store, its key and its head log are left out: the server writes
+// them as it serves.
+func nodeFiles(t *testing.T, db string) string {
+	t.Helper()
+	var out strings.Builder
+	dir := snapshotDir("", db)
+	for _, root := range []string{dir, archivePath(dir), archivePath(dir) + "-wal"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&out, "%s %d %x; ", strings.TrimPrefix(path, filepath.Dir(db)), len(b), sha256.Sum256(b))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out.String()
+}
