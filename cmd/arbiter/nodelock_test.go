@@ -37,8 +37,15 @@ func TestASnapshotIsRefusedWhileItsNodeServes(t *testing.T) {
 		{"snapshot", "--db", db},
 		{"serve", "--addr", "127.0.0.1:0", "--db", db},
 	} {
+		// A serve that is not refused stops at once (its context is over) rather than
+		// serving for good: the test then fails on its exit code, and does not hang.
+		ctx, cancel := context.WithCancel(context.Background())
+		if args[0] == "serve" {
+			cancel()
+		}
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), args, &stdout, &stderr)
+		code := run(ctx, args, &stdout, &stderr)
+		cancel()
 		msg := stderr.String()
 		if code != 1 || !strings.Contains(msg, "pid "+strconv.Itoa(proc.Process.Pid)) || !strings.Contains(msg, "arbiter serve of "+db+" on "+srv.url+"/") ||
 			!strings.Contains(msg, "stop that server") || !strings.Contains(msg, "--snapshots") || !strings.Contains(msg, snaps) {
