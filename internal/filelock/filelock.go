@@ -63,7 +63,8 @@ func Acquire(path, holder string) (*Lock, error) {
 		f.Close()
 		return nil, &HeldError{Path: path, Holder: strings.TrimSpace(string(b))}
 	}
-	if err := f.Truncate(0); err == nil {
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt([]byte(holder+"\n"), 0)
 	}
 	if err != nil {
