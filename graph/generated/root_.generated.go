@@ -5055,7 +5055,7 @@ type MagicChessState @goModel(model: "github.com/arbiter-games/arbiter/domain/ga
   board: MagicChessBoard!
   "The turns played, in SAN, cards as [card targets]."
   moves: [String!]!
-  "planning (nobody moves; end it with choose \"ready\"), play, check, move-after-card, reaction-R1 (R2, R3), over."
+  "planning (nobody moves; end it with choose \"ready\"), play, check, move-after-card, reaction-R1 (R2, R3), over (once the match has ended, in whatever phase: a resignation in the planning reads over)."
   phase: String!
   "The planning's deadline while the planning lasts (the same for every viewer, and for the four seats of doubles); null outside the planning. It may end sooner: when every seat has chosen \"ready\"."
   planEnds: Time
@@ -5094,7 +5094,7 @@ type MagicChessTableBoard @goModel(model: "github.com/arbiter-games/arbiter/doma
   moves: [String!]!
   "This board's clock (its two seats); null without one. No clock runs on a board while a reaction window is open there."
   clock: Clock @goField(forceResolver: true)
-  "This board's phase: planning, play, check, move-after-card, reaction-R1 (R2, R3), over."
+  "This board's phase: planning, play, check, move-after-card, reaction-R1 (R2, R3), over (once the match has ended, in whatever phase)."
   phase: String!
   "Advanced mode: the reaction window open on this board, for the seat across the board from the one who acted; the same for every viewer; null when none is."
   reaction: MagicChessReaction

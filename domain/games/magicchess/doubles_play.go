@@ -152,7 +152,7 @@ func (t Table) status() game.Status {
 		return game.Status{}
 	}
 	if o, over := t.outcome(); over {
-		return game.Status{Phase: "over", Over: true, Outcome: o}
+		return game.Status{Phase: Over, Over: true, Outcome: o}
 	}
 	if t.Phase == Planning {
 		var seats []int

@@ -61,6 +61,9 @@ func (t Table) view(p game.Viewpoint) *View {
 	}
 	v := Rules{}.View(t.Boards[b], lp).(*View)
 	v.Phase, v.offset, v.ready, v.PlanEnds = status.Phase, seatOn(b, 0), nil, nil
+	if lp.Over {
+		v.Phase = Over // the match's end, or the table's (status.Over): see Over
+	}
 	if status.Phase == Planning && !lp.Over { // the table's deadline, one for the four seats, while the match lasts
 		end := t.PlanEnds
 		v.PlanEnds = &end
@@ -95,7 +98,7 @@ func (t Table) view(p game.Viewpoint) *View {
 			Discard: slices.Clone(discard), Played: cards.Counts(s.Played[localOf(seat)])})
 	}
 	for i := range t.Boards {
-		v.Boards = append(v.Boards, t.tableBoard(i, status))
+		v.Boards = append(v.Boards, t.tableBoard(i, status, lp.Over))
 	}
 	// A viewer that holds a seat on the other board too may act there as well.
 	for _, seat := range p.Seats {
@@ -113,8 +116,9 @@ func (t Table) view(p game.Viewpoint) *View {
 	return v
 }
 
-// tableBoard is board b as TableBoard shows it.
-func (t Table) tableBoard(b int, status game.Status) TableBoard {
+// tableBoard is board b as TableBoard shows it; over is the match's end (the game's
+// status.Over, or the match's own event, which the table's state does not hold).
+func (t Table) tableBoard(b int, status game.Status, over bool) TableBoard {
 	s := &t.Boards[b]
 	tb := TableBoard{Board: b, FEN: s.Pos.FEN(), Seats: [2]int{seatOn(b, 0), seatOn(b, 1)}, ToAct: -1,
 		InCheck: s.Pos.InCheck(), Moves: slices.Clone(s.Record), Marks: s.marks()}
@@ -126,8 +130,8 @@ func (t Table) tableBoard(b int, status game.Status) TableBoard {
 	}
 	var gs game.Status
 	switch {
-	case status.Over:
-		gs.Over, tb.Phase = true, "over"
+	case over:
+		gs.Over, tb.Phase = true, Over
 	case t.Phase == Play:
 		tb.ToAct = seatOn(b, s.toAct())
 		gs = game.Status{ToAct: []int{s.toAct()}, Deadline: s.Clock.Deadline(s.toAct())}

@@ -783,7 +783,7 @@ func (Rules) Status(st game.State) game.Status {
 		return game.Status{}
 	}
 	if o, over := s.outcome(); over {
-		return game.Status{Phase: "over", Over: true, Outcome: o}
+		return game.Status{Phase: Over, Over: true, Outcome: o}
 	}
 	if s.Phase == Planning {
 		var seats []int

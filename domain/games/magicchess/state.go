@@ -13,6 +13,10 @@ import (
 const (
 	Planning = "planning" // the cards are dealt; nobody moves (rule 2)
 	Play     = "play"
+	// Over is the phase of a game that is over: by the game's own end (mate, a flag...)
+	// or by the match's (a resignation, an abort, an agreed draw), which the game's state
+	// does not hold and a view learns from its viewpoint (game.Viewpoint.Over).
+	Over = "over"
 )
 
 // State is a match of Ajedrez Mágico on one board. It is a value: every slice in it is

@@ -85,6 +85,11 @@ func (r Rules) View(st game.State, p game.Viewpoint) game.View {
 	}
 	status := r.Status(s)
 	v := &View{Board: r.Board(s), Moves: r.MoveList(s), Phase: status.Phase, pos: s.Pos, seat: -1, react: -1}
+	if p.Over {
+		// The match ended by its own event (a resignation, an abort...), which the game's
+		// state does not hold: its phase (the planning, say) is no longer the match's.
+		v.Phase = Over
+	}
 	v.Reaction = s.reactionView()
 	if status.Phase == Planning && !p.Over { // a match ended in its planning has no deadline left
 		end := s.PlanEnds
