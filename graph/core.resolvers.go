@@ -401,18 +401,7 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 	if f.After, err = r.lobbyCursor(after); err != nil {
 		return nil, err
 	}
-	views, err := r.Lobby.List(ctx, f)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*model.Match, len(views))
-	for i, v := range views {
-		if v, _, err = r.delayedView(ctx, v, spectatorDelay(v, viewerID(p))); err != nil {
-			return nil, err
-		}
-		out[i] = matchModel(v, viewerID(p))
-	}
-	return out, nil
+	return r.lobby(ctx, viewerID(p), f)
 }
 
 // Player is the resolver for the player field.

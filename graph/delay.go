@@ -41,11 +41,27 @@ func holdFor(ctx context.Context, at time.Time, delay time.Duration) bool {
 	}
 }
 
-// delayedView returns a live match as a spectator held back by delay may see it: as of
-// its last event older than the delay, folded from the store on demand (as an archived
+// heldBack reports whether a viewer held back by delay sees v's match other than the read
+// side holds it: from its start, and after its end until the end is older than the delay
+// (the end, its result and its last moves are what the delay holds back last). A match
+// waiting for players is shown as it is: nothing is played in it.
+func heldBack(v *projections.MatchView, delay time.Duration) bool {
+	switch {
+	case delay <= 0:
+		return false
+	case v.State.Status == match.Live:
+		return true
+	case v.State.Status == match.Finished:
+		return time.Now().Before(v.UpdatedAt.Add(delay))
+	}
+	return false
+}
+
+// delayedView returns a match as a spectator held back by delay may see it (heldBack): as
+// of its last event older than the delay, folded from the store on demand (as an archived
 // match's board is), and when the next event is due to be released (zero if none waits).
-// A match that is not live, or not delayed, is shown as it is: before the start nothing
-// is played, and after the end nothing can be relayed to a player.
+// A match not held back is shown as it is. The lobby shows a match through it too
+// (lobby.go), its status, result and times included.
 //
 // The view is folded once each time it moves and shared by every caller (Resolver.delayed):
 // each field that shows the match (a hundred aliases of match(id), a lobby page of
@@ -55,7 +71,7 @@ func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, de
 	if delay <= 0 {
 		return v, time.Time{}, nil
 	}
-	if v.State.Status != match.Live {
+	if !heldBack(v, delay) {
 		r.delayed.forget(v.ID)
 		return v, time.Time{}, nil
 	}
@@ -75,6 +91,13 @@ func (r *Resolver) delayedView(ctx context.Context, v *projections.MatchView, de
 }
 
 // foldDelayed computes delayedView.
+//
+// A match waiting for players is shown live (delayedView), so the events before its
+// start are shown whatever their age; the delay holds back the command that starts it
+// and everything after. That command's first events (the last seat taken) were never
+// shown either: the view goes back to the state before it, the one the lobby showed
+// while the match waited. Were the last seat shown, a full match still waiting would
+// tell that it had started.
 func (r *Resolver) foldDelayed(ctx context.Context, v *projections.MatchView, delay time.Duration) (*projections.MatchView, time.Time, error) {
 	cutoff := time.Now().Add(-delay)
 	f := match.Folder{Games: r.Engine.Games()}
@@ -83,10 +106,21 @@ func (r *Resolver) foldDelayed(ctx context.Context, v *projections.MatchView, de
 	var (
 		due    time.Time // when the first event held back is released
 		folded error
+		// before is the view before the command of the event being folded, which a
+		// command is known by: its ID, its actor and its time (one for all its events).
+		before  projections.MatchView
+		command [3]string
 	)
 	_, err := r.eachEvent(ctx, stream, 0, v.Version, func(ev eventstore.Event) bool {
+		if c := [3]string{ev.CommandID, ev.Actor, ev.Time.String()}; c != command {
+			before, command = *out, c
+		}
 		// The first event (MatchCreated) is always shown: it holds no move.
-		if out.Version > 0 && ev.Time.After(cutoff) {
+		started := out.State.Status != match.Open || ev.Type == (match.MatchStarted{}).EventType()
+		if out.Version > 0 && started && ev.Time.After(cutoff) {
+			if out.State.Status == match.Open && before.Version > 0 {
+				*out = before
+			}
 			due = next(ev, out.Version, v.Version, delay)
 			return false
 		}

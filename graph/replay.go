@@ -49,8 +49,14 @@ func (r *Resolver) replayEvents(ctx context.Context, matchID string, speed *floa
 	if v == nil {
 		return nil, r.noMatch(matchID)
 	}
-	if v.State.Status != match.Finished {
-		return nil, game.Reject(game.BadInput, "match %s is %s: a replay is of a finished match; matchEvents follows one live", matchID, v.State.Status)
+	// A match is finished for a replay once the viewer sees its end: a spectator held back
+	// by a delay sees it that much later (delayedView), and is told the status it sees.
+	shown, _, err := r.delayedView(ctx, v, spectatorDelay(v, viewerID(p)))
+	if err != nil {
+		return nil, err
+	}
+	if shown.State.Status != match.Finished {
+		return nil, game.Reject(game.BadInput, "match %s is %s: a replay is of a finished match; matchEvents follows one live", matchID, shown.State.Status)
 	}
 	release, err := r.admitSubscription(ctx)
 	if err != nil {

@@ -140,7 +140,7 @@ func (r *Resolver) checkAfter(ctx context.Context, matchID, playerID, stream str
 	}
 	if v, err := r.Lobby.Get(ctx, matchID); err != nil {
 		return err
-	} else if v != nil && v.State.Status == match.Live && spectatorDelay(v, playerID) > 0 {
+	} else if v != nil && heldBack(v, spectatorDelay(v, playerID)) {
 		delay := spectatorDelay(v, playerID)
 		dv, _, err := r.delayedView(ctx, v, delay)
 		if err != nil {

@@ -24,18 +24,7 @@ func TestFinishedMatchesAreArchived(t *testing.T) {
 	clock := func() time.Time { return now }
 	reg := game.NewRegistry(classic.Rules{})
 	eng := engine.New(engine.Config{Store: store, Games: reg, Now: clock})
-	newMatch := func() string {
-		ack, err := eng.Create(ctx, engine.CreateMatch{Game: classic.ID}, engine.Meta{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range []string{"white", "black"} {
-			if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return ack.MatchID
-	}
+	newMatch := func() string { return seatedChess(t, eng, nil) }
 	play := func(id string, moves ...string) {
 		for i, mv := range moves {
 			if _, err := eng.Handle(ctx, id, match.Act{PlayerID: []string{"white", "black"}[i%2], Do: game.Move{Notation: mv}}, engine.Meta{}); err != nil {
@@ -170,5 +159,87 @@ func TestFinishedMatchIsArchivedWithoutAnotherEvent(t *testing.T) {
 	}
 	if never := NewMatches(reg); !never.Archive(ended.Add(time.Hour)).IsZero() {
 		t.Fatal("a model that never archives has a match due")
+	}
+}
+
+// seatedChess creates a chess match with the options opts and seats white and black.
+func seatedChess(t *testing.T, eng *engine.Engine, opts game.Options) string {
+	t.Helper()
+	ctx := context.Background()
+	ack, err := eng.Create(ctx, engine.CreateMatch{Game: classic.ID, Options: opts}, engine.Meta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"white", "black"} {
+		if _, err := eng.Handle(ctx, ack.MatchID, match.Join{PlayerID: p, Name: p}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ack.MatchID
+}
+
+// A finished match with a spectator delay longer than ArchiveAfter stays in memory until
+// the delay is over: until then a spectator's lobby lists it as its delayed view shows it
+// (graph/lobby.go, Filter.May), which an archived row, finished and nothing more, could
+// not. A match without a delay behind it in the queue is archived with it, once it is due.
+func TestADelayedMatchIsArchivedOnceItsDelayIsOver(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New()
+	start := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	now := start
+	reg := game.NewRegistry(classic.Rules{})
+	eng := engine.New(engine.Config{Store: store, Games: reg, Now: func() time.Time { return now }})
+	m := NewMatches(reg, ArchiveAfter(time.Minute, store))
+	ended := func(opts game.Options) string {
+		id := seatedChess(t, eng, opts)
+		if _, err := eng.Handle(ctx, id, match.Resign{PlayerID: "black"}, engine.Meta{}); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	delayed := ended(game.Options{match.SpectatorDelayOption: "600"})
+	plain := ended(nil)
+	evs, err := store.ReadAll(ctx, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if err := m.Apply(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	archived := func(id string) bool {
+		t.Helper()
+		v, err := m.Get(ctx, id)
+		if err != nil || v == nil {
+			t.Fatalf("%s: %v, %v", id, v, err)
+		}
+		return v.Archived
+	}
+	finished := func() []string {
+		views, err := m.List(ctx, Filter{Status: match.Finished, May: func(v *MatchView) bool { return v.State.Status == match.Finished }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, v := range views {
+			ids = append(ids, v.ID)
+		}
+		return ids
+	}
+	for _, at := range []time.Duration{2 * time.Minute, 10*time.Minute - time.Second} {
+		m.Archive(start.Add(at))
+		if archived(delayed) || archived(plain) {
+			t.Fatalf("%v after the end of a match delayed by 10 minutes: archived %v, the undelayed one behind it %v", at, archived(delayed), archived(plain))
+		}
+	}
+	if got := finished(); len(got) != 2 {
+		t.Fatalf("the lobby lists %v as finished, want both matches", got)
+	}
+	if next := m.Archive(start.Add(10 * time.Minute)); !next.IsZero() || !archived(delayed) || !archived(plain) {
+		t.Fatalf("10 minutes after the end: archived %v and %v, next %v", archived(delayed), archived(plain), next)
+	}
+	if got := finished(); len(got) != 2 {
+		t.Fatalf("the lobby lists %v as finished once archived, want both matches", got)
 	}
 }

@@ -66,10 +66,10 @@ type Matches struct {
 // MatchesOption configures NewMatches.
 type MatchesOption func(*Matches)
 
-// ArchiveAfter drops a match from memory once it has been over for d: the model keeps a
-// few tens of bytes of it for its listings (archive), and Get and List fold its view
-// again from store when asked, without its board, which the API folds in turn from the
-// store when asked. Time is that of the events applied since (so a rebuild archives as
+// ArchiveAfter drops a match from memory once it has been over for d (or for its
+// spectator delay, when longer: kept): the model keeps a few tens of bytes of it for its
+// listings (archive), and Get and List fold its view again from store when asked,
+// without its board, which the API folds in turn from the store when asked. Time is that of the events applied since (so a rebuild archives as
 // it goes), and of the clock RunArchiver reads (so a match is archived on time when no
 // event follows its end). A negative d, the default, never archives. A nil store serves
 // only models that are never read (arbiter rebuild's digests): Get of an archived match
@@ -127,8 +127,8 @@ func over(v *MatchView) bool { return v.State.Status == match.Finished && v.Stat
 func (m *Matches) archiveDue(now time.Time) time.Time {
 	for len(m.finished) > 0 {
 		old := m.byID[m.finished[0]]
-		if old != nil && now.Sub(old.UpdatedAt) < m.archiveAfter {
-			return old.UpdatedAt.Add(m.archiveAfter)
+		if old != nil && now.Sub(old.UpdatedAt) < m.kept(old) {
+			return old.UpdatedAt.Add(m.kept(old))
 		}
 		m.finished = m.finished[1:]
 		if old != nil {
@@ -137,6 +137,16 @@ func (m *Matches) archiveDue(now time.Time) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// kept is how long a finished match stays in memory before it is archived: ArchiveAfter,
+// or the match's spectator delay when longer. Until the delay is over a spectator sees the
+// match as it was before its end (graph/delay.go), live or waiting for players, and the
+// lobby lists it so (Filter.May), which an archived row, finished and nothing more,
+// could not. A match behind it in the queue waits for it: at most match.MaxSpectatorDelay.
+func (m *Matches) kept(v *MatchView) time.Duration {
+	d, _ := match.SpectatorDelay(v.State.Options) // checked when the match was created
+	return max(m.archiveAfter, d)
 }
 
 // Archive archives the finished matches that have been over for ArchiveAfter by the time
@@ -325,6 +335,13 @@ type Filter struct {
 	Player string       // "" for any; else the matches where it holds a seat, or that it created
 	Limit  int          // <= 0 for no limit
 	After  string       // "" for none; else only the matches that come after this one, newest first
+	// May, when set, stands in for Status for the matches in memory: a viewer held back by
+	// a spectator delay sees a match in the status of its delayed view, which the caller
+	// tells apart (graph/lobby.go) and may only guess here, from the view alone, erring
+	// towards listing. It runs under the model's lock: no I/O, no call into the model. The
+	// archived matches are listed by Status: a match stays in memory until its delay is
+	// over (kept), so an archived one looks finished to every viewer.
+	May func(*MatchView) bool
 }
 
 // List returns matches, newest first: created later, or at the same time with a smaller
@@ -377,7 +394,11 @@ func (m *Matches) listing(f Filter) ([]listed, error) {
 	// the archive gives its page already in order, and the two are merged.
 	var live []listed
 	for _, v := range m.byID {
-		if (f.Status == "" || v.State.Status == f.Status) && (f.Game == "" || v.State.Game == f.Game) &&
+		status := f.Status == "" || v.State.Status == f.Status
+		if f.May != nil {
+			status = f.May(v)
+		}
+		if status && (f.Game == "" || v.State.Game == f.Game) &&
 			(f.Player == "" || v.State.CreatedBy == f.Player || v.State.SeatOf(f.Player) >= 0) {
 			if l := (listed{view: v, id: v.ID, created: v.CreatedAt.UnixNano()}); cursor == nil || byNewest(l, *cursor) > 0 {
 				live = append(live, l)

@@ -11,6 +11,16 @@ import (
 // delayedMatch creates a chess match with a spectator delay, both seats taken.
 func delayedMatch(t *testing.T, srv *server, white, black, delay string) string {
 	t.Helper()
+	id, _ := delayedMatchWaiting(t, srv, white, black, delay)
+	return id
+}
+
+// delayedMatchWaiting is delayedMatch, and the version a spectator read of the match
+// while it waited for black: what a spectator held back by the delay goes on reading
+// until the start is older than the delay (the command that starts it is held back
+// whole, its last seat taken included).
+func delayedMatchWaiting(t *testing.T, srv *server, white, black, delay string) (id string, waiting int) {
+	t.Helper()
 	var c struct {
 		CreateMatch struct {
 			Match struct {
@@ -24,11 +34,16 @@ func delayedMatch(t *testing.T, srv *server, white, black, delay string) string 
 	if o := c.CreateMatch.Match.Options; len(o) != 1 || o[0].Key != "spectatorDelay" || o[0].Value != delay {
 		t.Fatalf("the match's options are %+v, want spectatorDelay %s", o, delay)
 	}
-	id := c.CreateMatch.Match.ID
+	id = c.CreateMatch.Match.ID
 	for seat, tok := range []string{white, black} {
+		if seat == 1 {
+			var w struct{ Match struct{ Version int } }
+			srv.must(t, "", `query($m:ID!){match(id:$m){version}}`, map[string]any{"m": id}, &w)
+			waiting = w.Match.Version
+		}
 		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
 	}
-	return id
+	return id, waiting
 }
 
 // TestSpectatorDelay: a match created with spectatorDelay holds each event back from its
@@ -47,7 +62,7 @@ func TestSpectatorDelay(t *testing.T) {
 
 	// Ten minutes of delay: the players follow every move at once, while a spectator's
 	// match is still as it was created, whatever it asks.
-	long := delayedMatch(t, srv, white, black, "600")
+	long, waiting := delayedMatchWaiting(t, srv, white, black, "600")
 	players := srv.subscribe(t, ctx, "graphql-ws", white, long, 0)
 	spectatorUpdates := srv.subscribeRaw(t, ctx, "graphql-transport-ws", "", `subscription($m:ID!){matchUpdates(matchId:$m){version status board{fen}}}`, map[string]any{"m": long})
 	var last int
@@ -78,8 +93,9 @@ func TestSpectatorDelay(t *testing.T) {
 		}
 	}
 	srv.must(t, "", `query($m:ID!){match(id:$m){version status moves}}`, map[string]any{"m": long}, &seen)
-	if seen.Match.Version != 1 || len(seen.Match.Moves) != 0 {
-		t.Fatalf("a spectator of a match delayed by 10 minutes reads version %d and moves %v", seen.Match.Version, seen.Match.Moves)
+	if seen.Match.Version != waiting || seen.Match.Status != "OPEN" || len(seen.Match.Moves) != 0 {
+		t.Fatalf("a spectator of a match delayed by 10 minutes reads version %d, %s, moves %v; want version %d, OPEN, as it waited for Black",
+			seen.Match.Version, seen.Match.Status, seen.Match.Moves, waiting)
 	}
 	srv.must(t, black, `query($m:ID!){match(id:$m){version status moves}}`, map[string]any{"m": long}, &seen)
 	if seen.Match.Version != last || len(seen.Match.Moves) != 3 {
@@ -88,8 +104,8 @@ func TestSpectatorDelay(t *testing.T) {
 	select {
 	case data := <-spectatorUpdates:
 		var u struct{ MatchUpdates struct{ Version int } }
-		if err := json.Unmarshal(data, &u); err != nil || u.MatchUpdates.Version != 1 {
-			t.Fatalf("a spectator's first matchUpdates: %s (%v), want version 1", data, err)
+		if err := json.Unmarshal(data, &u); err != nil || u.MatchUpdates.Version != waiting {
+			t.Fatalf("a spectator's first matchUpdates: %s (%v), want version %d", data, err, waiting)
 		}
 	case <-ctx.Done():
 		t.Fatal("no matchUpdates for the spectator")
