@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/arbiter-games/arbiter/internal/filelock"
 	_ "modernc.org/sqlite" // the driver "sqlite"
 )
 
@@ -31,8 +32,9 @@ import (
 type ArchiveFile struct {
 	db      *sql.DB
 	path    string
-	temp    bool   // removed by Close
-	tempDir string // also removed by Close: a copy's directory
+	temp    bool           // removed by Close
+	tempDir string         // also removed by Close: the temporary file's directory
+	lock    *filelock.Lock // a temporary file's directory's, released by Close
 
 	// db is taken for reading by the queries and for writing by a batch's write, so that
 	// a query sees each row once: in the file, or still pending.
@@ -108,22 +110,89 @@ func OpenArchiveFile(ctx context.Context, path string, opts ...ArchiveFileOption
 	return f, nil
 }
 
-// TempArchiveFile opens an archive index in a new file of the temporary directory, which
-// Close removes: for a node without a directory of snapshots, whose read side folds from
-// zero at each boot anyway.
+// TempArchiveFile opens an archive index in a new directory of the temporary directory
+// (tempArchiveDir), which Close removes: for a node without a directory of snapshots,
+// whose read side folds from zero at each boot anyway. The directories that processes
+// which ended without Close (kill -9) left there are removed first, and logged.
 func TempArchiveFile(ctx context.Context, opts ...ArchiveFileOption) (*ArchiveFile, error) {
-	t, err := os.CreateTemp("", "arbiter-archive-*.db")
+	dir, lock, removed, err := tempArchiveDir()
 	if err != nil {
-		return nil, fmt.Errorf("projections: a temporary archive index: %w", err)
-	}
-	t.Close()
-	f, err := OpenArchiveFile(ctx, t.Name(), opts...)
-	if err != nil {
-		os.Remove(t.Name())
 		return nil, err
 	}
-	f.temp = true
+	f, err := OpenArchiveFile(ctx, filepath.Join(dir, "archive.db"), opts...)
+	if err != nil {
+		os.RemoveAll(dir)
+		lock.Release()
+		return nil, err
+	}
+	f.temp, f.tempDir, f.lock = true, dir, lock
+	if len(removed) > 0 {
+		f.log.Info("removed the temporary archive indexes of processes that ended without removing them (killed)", "removed", removed)
+	}
 	return f, nil
+}
+
+// tempArchivePattern names the directories of the temporary archive indexes
+// (TempArchiveFile, CopyArchiveFile) in the temporary directory, each locked
+// (filelock.AcquireDir) by the process that uses it for as long as it does.
+const tempArchivePattern = "arbiter-archive-*.d"
+
+// tempArchiveDir makes a new directory for a temporary archive index and takes its lock,
+// after removing the directories of the pattern whose lock nobody holds: those of
+// processes that ended without removing theirs (the kernel released their locks).
+// removed is the directories removed.
+func tempArchiveDir() (dir string, lock *filelock.Lock, removed []string, err error) {
+	removed = removeStaleArchiveDirs(os.TempDir())
+	// Another process removing stale directories may take this one's lock between its
+	// creation and its locking, and remove it: then it is made again.
+	for range 8 {
+		dir, err := os.MkdirTemp("", tempArchivePattern)
+		if err != nil {
+			return "", nil, removed, fmt.Errorf("projections: a temporary archive index: %w", err)
+		}
+		lock, err := filelock.AcquireDir(dir)
+		if errors.Is(err, filelock.ErrHeld) || errors.Is(err, os.ErrNotExist) {
+			continue // taken for stale, and being removed
+		}
+		if err != nil {
+			os.Remove(dir)
+			return "", nil, removed, fmt.Errorf("projections: a temporary archive index: %w", err)
+		}
+		locked, err1 := lock.Stat()
+		named, err2 := os.Stat(dir)
+		if err1 != nil || err2 != nil || !os.SameFile(locked, named) {
+			lock.Release() // locked once removed: the path names no directory, or another
+			continue
+		}
+		return dir, lock, removed, nil
+	}
+	return "", nil, removed, fmt.Errorf("projections: a temporary archive index: each new directory of %s was removed before it was locked", os.TempDir())
+}
+
+// removeStaleArchiveDirs removes the directories of temporary archive indexes in tmp that
+// no process holds the lock of, and returns them. One in use is locked, and left alone.
+func removeStaleArchiveDirs(tmp string) []string {
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil // nothing to clean where nothing can be read; MkdirTemp will say why
+	}
+	prefix, suffix, _ := strings.Cut(tempArchivePattern, "*")
+	var removed []string
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), prefix) || !strings.HasSuffix(e.Name(), suffix) {
+			continue
+		}
+		dir := filepath.Join(tmp, e.Name())
+		lock, err := filelock.AcquireDir(dir)
+		if err != nil {
+			continue // in use, or gone already
+		}
+		if os.RemoveAll(dir) == nil {
+			removed = append(removed, dir)
+		}
+		lock.Release()
+	}
+	return removed
 }
 
 // Path is the file's path.
@@ -139,13 +208,11 @@ func (f *ArchiveFile) Close() error {
 	}
 	if f.temp {
 		for _, p := range []string{f.path, f.path + "-wal", f.path + "-shm", f.tempDir} {
-			if p == "" {
-				continue
-			}
 			if rerr := os.Remove(p); err == nil && rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 				err = rerr
 			}
 		}
+		f.lock.Release() // after the removal: a directory unlocked is anyone's to remove
 	}
 	return err
 }
@@ -423,7 +490,7 @@ func CopyArchiveFile(ctx context.Context, path string) (*ArchiveFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "arbiter-archive-")
+	dir, lock, _, err := tempArchiveDir()
 	if err != nil {
 		src.Close()
 		return nil, fmt.Errorf("projections: copying the archive index: %w", err)
@@ -439,8 +506,9 @@ func CopyArchiveFile(ctx context.Context, path string) (*ArchiveFile, error) {
 	}
 	if err != nil {
 		os.RemoveAll(dir)
+		lock.Release()
 		return nil, fmt.Errorf("projections: copying the archive index %s: %w", path, err)
 	}
-	f.temp, f.tempDir = true, dir
+	f.temp, f.tempDir, f.lock = true, dir, lock
 	return f, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -365,5 +366,57 @@ func TestHoldsReportsAnUnreadableArchiveIndex(t *testing.T) {
 	exec("DROP TABLE archived")
 	if held, err := m.Holds("nowhere"); err == nil {
 		t.Fatalf("Holds on an unreadable archive index = %v, nil; want an error", held)
+	}
+}
+
+// TestTempArchiveFileRemovesTheStaleOnes: a temporary archive index lives in a directory
+// its process holds the lock of; opening a new one removes the directories whose lock
+// nobody holds (a process killed with SIGKILL left them: the kernel released its lock,
+// see cmd/arbiter's TestATemporaryArchiveIndexLeftByAKillIsRemoved) and logs them, and
+// leaves those in use. Close removes its own.
+func TestTempArchiveFileRemovesTheStaleOnes(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	inUse, err := TempArchiveFile(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inUse.Close()
+	stale, err := os.MkdirTemp(tmp, tempArchivePattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(stale, "archive.db"), []byte("left by a kill"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	f, err := TempArchiveFile(context.Background(), ArchiveLogger(slog.New(slog.NewTextHandler(&logged, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the stale directory %s is still there (%v)", stale, err)
+	}
+	if got := logged.String(); !strings.Contains(got, "removed the temporary archive indexes") || !strings.Contains(got, stale) {
+		t.Fatalf("the removal logged %q", got)
+	}
+	for _, g := range []*ArchiveFile{inUse, f} {
+		if _, err := os.Stat(g.Path()); err != nil {
+			t.Fatalf("an archive index in use was removed: %v", err)
+		}
+		if filepath.Dir(filepath.Dir(g.Path())) != tmp {
+			t.Fatalf("a temporary archive index at %s, outside %s", g.Path(), tmp)
+		}
+	}
+	f.add(StoredArchived{ID: "m1", Created: 1, Game: "chess", Players: []string{"p"}}, 1)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Dir(f.Path())); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Close left the temporary directory %s (%v)", filepath.Dir(f.Path()), err)
+	}
+	entries, _ := os.ReadDir(tmp)
+	if len(entries) != 1 || entries[0].Name() != filepath.Base(filepath.Dir(inUse.Path())) {
+		t.Fatalf("the temporary directory holds %v, want the index in use alone", entries)
 	}
 }

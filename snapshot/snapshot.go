@@ -224,14 +224,8 @@ func syncDir(dir string) error {
 // prune removes all but the newest Keep snapshots of dir, and the temporary files a
 // write that did not finish left (a process killed during a write).
 func prune(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".tmp-"+prefix) {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
+	if _, err := RemoveTemporary(dir); err != nil {
+		return err
 	}
 	paths, err := List(dir)
 	if err != nil {
@@ -245,9 +239,27 @@ func prune(dir string) error {
 	return nil
 }
 
-// List returns the snapshot files of dir, newest first; none (and no error) when dir does
-// not exist.
-func List(dir string) ([]string, error) {
+// RemoveTemporary removes the temporary files that writes which did not finish left in
+// dir (a process killed during a write), and returns them; none when dir does not exist.
+// Only the directory's one writer may call it (serve holds a lock for that): a write
+// under way has such a file too.
+func RemoveTemporary(dir string) ([]string, error) {
+	paths, err := matching(dir, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), ".tmp-"+prefix) })
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, p := range paths {
+		if os.Remove(p) == nil {
+			removed = append(removed, p)
+		}
+	}
+	return removed, nil
+}
+
+// matching is the paths of the entries of dir that keep takes; none (and no error) when
+// dir does not exist.
+func matching(dir string, keep func(os.DirEntry) bool) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -257,9 +269,22 @@ func List(dir string) ([]string, error) {
 	}
 	var paths []string
 	for _, e := range entries {
-		if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, suffix) && e.Type().IsRegular() {
-			paths = append(paths, filepath.Join(dir, n))
+		if keep(e) {
+			paths = append(paths, filepath.Join(dir, e.Name()))
 		}
+	}
+	return paths, nil
+}
+
+// List returns the snapshot files of dir, newest first; none (and no error) when dir does
+// not exist.
+func List(dir string) ([]string, error) {
+	paths, err := matching(dir, func(e os.DirEntry) bool {
+		n := e.Name()
+		return strings.HasPrefix(n, prefix) && strings.HasSuffix(n, suffix) && e.Type().IsRegular()
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.Sort(paths)
 	slices.Reverse(paths)

@@ -130,3 +130,28 @@ func TestKillNineDuringAWriteLeavesTheLastSnapshot(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// RemoveTemporary removes the temporary files of writes that did not finish, and nothing
+// else: the snapshots stay, and a directory that does not exist is no error.
+func TestRemoveTemporaryRemovesOnlyTheLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	path, err := Write(dir, sample(1, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := filepath.Join(dir, ".tmp-"+prefix+"123456")
+	if err := os.WriteFile(left, []byte("half a snapshot"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := RemoveTemporary(dir)
+	if err != nil || len(removed) != 1 || removed[0] != left {
+		t.Fatalf("RemoveTemporary = %v, %v; want [%s]", removed, err, left)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || filepath.Join(dir, entries[0].Name()) != path {
+		t.Fatalf("after RemoveTemporary the directory holds %v, want %s alone", entries, path)
+	}
+	if removed, err := RemoveTemporary(filepath.Join(dir, "missing")); removed != nil || err != nil {
+		t.Fatalf("RemoveTemporary of a missing directory = %v, %v", removed, err)
+	}
+}

@@ -31,8 +31,14 @@ func TestMain(m *testing.M) {
 // startProcess runs `arbiter serve` in a child process and returns its URL.
 func startProcess(t *testing.T, db string, extra ...string) (*server, *exec.Cmd) {
 	t.Helper()
+	return startProcessEnv(t, nil, db, extra...)
+}
+
+// startProcessEnv is startProcess with env added to the process's environment.
+func startProcessEnv(t *testing.T, env []string, db string, extra ...string) (*server, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "ARBITER_TEST_MAIN="+strings.Join(append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...), " "))
+	cmd.Env = append(append(os.Environ(), env...), "ARBITER_TEST_MAIN="+strings.Join(append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, extra...), " "))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	snapfile "github.com/arbiter-games/arbiter/snapshot"
@@ -97,4 +100,57 @@ func nodeFiles(t *testing.T, db string) string {
 		}
 	}
 	return out.String()
+}
+
+// TestATemporaryArchiveIndexLeftByAKillIsRemoved: a server without a directory of
+// snapshots keeps its archive index in a directory of the temporary directory, which a
+// kill with SIGKILL leaves behind. The next server to open one removes it (its process,
+// gone, no longer holds its lock), and leaves alone the one of a server still running; a
+// graceful stop removes the server's own.
+func TestATemporaryArchiveIndexLeftByAKillIsRemoved(t *testing.T) {
+	tmp := t.TempDir()
+	env := []string{"TMPDIR=" + tmp}
+	indexes := func() []string {
+		t.Helper()
+		dirs, err := filepath.Glob(filepath.Join(tmp, "arbiter-archive-*.d"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dirs
+	}
+	_, killed := startProcessEnv(t, env, filepath.Join(t.TempDir(), "a.db"), "--snapshots", "off")
+	left := indexes()
+	if len(left) != 1 {
+		t.Fatalf("a server without snapshots keeps %v in the temporary directory, want one archive index", left)
+	}
+	if err := killed.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = killed.Wait()
+	if got := indexes(); len(got) != 1 || got[0] != left[0] {
+		t.Fatalf("after the kill the temporary directory holds %v, want %s left behind", got, left[0])
+	}
+
+	srv, running := startProcessEnv(t, env, filepath.Join(t.TempDir(), "b.db"), "--snapshots", "off")
+	srv.register(t, "Ada") // it serves
+	kept := indexes()
+	if len(kept) != 1 || kept[0] == left[0] {
+		t.Fatalf("after the next boot the temporary directory holds %v: %s, the killed server's, should be gone and the new server's there", kept, left[0])
+	}
+	_, other := startProcessEnv(t, env, filepath.Join(t.TempDir(), "c.db"), "--snapshots", "off")
+	both := indexes()
+	if len(both) != 2 || !slices.Contains(both, kept[0]) {
+		t.Fatalf("with two servers running the temporary directory holds %v, want %s (still in use) and the new one's", both, kept[0])
+	}
+	for _, p := range []*exec.Cmd{running, other} {
+		if err := p.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Wait(); err != nil {
+			t.Fatalf("a graceful stop: %v", err)
+		}
+	}
+	if got := indexes(); len(got) != 0 {
+		t.Fatalf("after two graceful stops the temporary directory holds %v", got)
+	}
 }

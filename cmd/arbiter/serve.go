@@ -20,6 +20,7 @@ import (
 	"github.com/arbiter-games/arbiter/projections/singlewriter"
 	"github.com/arbiter-games/arbiter/replay"
 	"github.com/arbiter-games/arbiter/serverkey"
+	snapfile "github.com/arbiter-games/arbiter/snapshot"
 )
 
 func init() {
@@ -112,6 +113,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer lock.Release() // after a.stop, deferred below, has written the last snapshot
+		// A server killed while it wrote a snapshot left its temporary file, which the
+		// next write would remove: a boot with the lock is the directory's one writer too.
+		removed, err := snapfile.RemoveTemporary(snapshots)
+		if err != nil {
+			return err
+		}
+		if len(removed) > 0 {
+			log.Info("removed the temporary files of snapshots a killed server did not finish", "removed", removed)
+		}
 	}
 	keyFile, logFile, _ := keys.paths(dbPath(*db))
 	key, created, err := signingKey(keyFile)
