@@ -482,8 +482,14 @@ func (d *decision) timeout() {
 	}
 }
 
-// checkEnd ends the fight when one team alone has a hero standing (or none has).
+// checkEnd ends the fight when one team alone has a hero standing (or none has), and
+// reports whether it is over. A fight ended already is not ended again: a trap sprung
+// inside a spell's effect (a push, a pull, a swap, a teleport onto it) may end it before
+// the effect's own check comes.
 func (d *decision) checkEnd() bool {
+	if d.s.Phase == PhaseOver {
+		return true
+	}
 	var alive []int
 	for _, t := range d.s.teams() {
 		for _, f := range d.s.Fighters {

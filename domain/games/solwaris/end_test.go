@@ -1,9 +1,12 @@
 package solwaris
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
 )
 
 // The end of a fight (« Comment se termine un combat »): a side with no hero standing
@@ -37,4 +40,25 @@ func TestASideWithOnlyItsSummonLoses(t *testing.T) {
 		t.Fatalf("status %+v", st)
 	}
 	refused(t, s, 1, EndTurn{}, game.NotYourTurn)
+}
+
+// A fight ends once. The Guerrier's Coup de bouclier (9 to 11 damage, push 2) throws the
+// Arcaniste, at 20 HP, onto the Guerrier's own trap at d1, which deals 30: the trap's
+// blow ends the fight inside the push, and the cast that pushed must not end it again.
+// The same holds for a swap and a teleport that land in a trap (they spring it the same
+// way, in the middle of a spell's effects).
+func TestAFightEndsOnceWhenATrapEndsItInAForcedMove(t *testing.T) {
+	s := position(t, `
+		.12...
+		......
+	`)
+	s = lay(t, s, 0, "d1", arena.Shape{}, grimoire.Effect{Kind: grimoire.Damage, To: grimoire.ToAll, Min: 30, Max: 30})
+	s.Fighters[1].HP = 20
+	s, evs := act(t, s, 0, CastSpell{Spell: "coup-de-bouclier", Cell: "c1"})
+	if n := len(events[FightEnded](evs)); n != 1 || s.Phase != PhaseOver || !slices.Equal(s.Winners, []int{0}) {
+		t.Fatalf("%d FightEnded, phase %s, winners %v: %+v", n, s.Phase, s.Winners, evs)
+	}
+	if _, ok := evs[len(evs)-1].Event.(FightEnded); !ok {
+		t.Fatalf("an event after the end: %+v", evs[len(evs)-1].Event)
+	}
 }
