@@ -214,10 +214,14 @@ func (d *decision) apply(caster int, sp *grimoire.Spell, e grimoire.Effect, from
 		case grimoire.APGain, grimoire.MPGain, grimoire.Boost, grimoire.Resistance, grimoire.Armour, grimoire.SetState:
 			d.emit(Affected{Fighter: t, Caster: caster, Kind: string(e.Kind), Amount: e.Amount, State: string(e.State), Ends: d.s.Turn + e.Duration})
 		}
-		if d.checkEnd() {
+		if d.s.Phase == PhaseOver { // a trap sprung by this target's forced move ended it
 			return
 		}
 	}
+	// The end is judged once the effect has reached every entity it picks: its hits land
+	// together, and a hero falling first in the zone's cell order must not spare the rest
+	// (nor make a side win where both lost their last hero to the same effect).
+	d.checkEnd()
 }
 
 // roll is a draw for a roll between lo and hi; chance one for a percent chance.

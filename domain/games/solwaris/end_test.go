@@ -62,3 +62,33 @@ func TestAFightEndsOnceWhenATrapEndsItInAForcedMove(t *testing.T) {
 		t.Fatalf("an event after the end: %+v", evs[len(evs)-1].Event)
 	}
 }
+
+// A spell's zone strikes everything in it before the fight's end is judged: the hits of
+// one effect land together (« à tout le monde »), never in an order that the cells' names
+// would choose. The Guerrier's Tourbillon strikes the Arcaniste (at 10 HP, on b1) and its
+// Élémentaire (on b3) around it: the Arcaniste falls first in the zone's order, and the
+// Élémentaire is struck all the same, then the fight ends, once.
+func TestAZoneStrikesAllBeforeTheEnd(t *testing.T) {
+	s := position(t, `
+		.2.
+		.1.
+		...
+	`)
+	s.Fighters = append(s.Fighters, summoned(s.catalog(), s.Fighters[1], Summoned{Fighter: 2, Summoner: 1, Entity: "elementaire-de-flamme", Cell: "b3"}))
+	s.Fighters[1].HP = 10
+	s, evs := act(t, s, 0, CastSpell{Spell: "tourbillon", Cell: "b2"})
+	var struck []int
+	for _, h := range events[Damaged](evs) {
+		struck = append(struck, h.Fighter)
+	}
+	if !slices.Equal(struck, []int{1, 2}) || s.Fighters[2].HP >= s.Fighters[2].MaxHP {
+		t.Fatalf("the whirlwind struck %v: %+v", struck, evs)
+	}
+	if n := len(events[FightEnded](evs)); n != 1 || !slices.Equal(s.Winners, []int{0}) {
+		t.Fatalf("%d FightEnded, winners %v", n, s.Winners)
+	}
+	if _, ok := evs[len(evs)-1].Event.(FightEnded); !ok {
+		t.Fatalf("an event after the end: %+v", evs[len(evs)-1].Event)
+	}
+}
+
