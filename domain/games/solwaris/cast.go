@@ -202,13 +202,15 @@ func (d *decision) apply(caster int, sp *grimoire.Spell, e grimoire.Effect, from
 			}
 		case grimoire.Swap:
 			if t != caster && !d.s.anchored(t) && !d.s.anchored(caster) {
+				a, b := d.s.Fighters[caster].Cell, d.s.Fighters[t].Cell
 				d.emit(Swapped{A: caster, B: t})
-				d.arrive(caster, []string{d.s.Fighters[caster].Cell.String()})
-				d.arrive(t, []string{d.s.Fighters[t].Cell.String()})
+				d.arrive(caster, a, []string{b.String()})
+				d.arrive(t, b, []string{a.String()})
 			}
 		case grimoire.Teleport:
+			was := d.s.Fighters[t].Cell
 			d.emit(Teleported{Fighter: t, Cell: to.String()})
-			d.arrive(t, []string{to.String()})
+			d.arrive(t, was, []string{to.String()})
 		case grimoire.APRemoval, grimoire.MPRemoval:
 			d.remove(t, e)
 		case grimoire.APGain, grimoire.MPGain, grimoire.Boost, grimoire.Resistance, grimoire.Armour, grimoire.SetState:
@@ -250,8 +252,8 @@ func (d *decision) hit(caster, t int, sp *grimoire.Spell, dmg *grimoire.Effect, 
 }
 
 // push moves t n cells in direction dir (a pull is a push towards the puller), unless
-// it is anchored. A trap on the way stops it on the first cell of the trap's zone, without
-// shock, and springs. A blocked push (shocks true) deals its shock to t and half of it to
+// it is anchored. A trap on the way stops it on the first cell where it enters the trap's
+// zone, without shock, and springs. A blocked push (shocks true) deals its shock to t and half of it to
 // the entity struck, each a hit of caster; a blocked pull deals none: the rules give a
 // shock to pushes only, and a pull is blocked by its caster as often as by anything.
 func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int, shocks bool) {
@@ -259,13 +261,11 @@ func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int, shocks boo
 		return
 	}
 	g := d.s.grid()
-	p := g.Push(d.s.Fighters[t].Cell, dir, n, d.s.occupied(t))
+	from := d.s.Fighters[t].Cell
+	p := g.Push(from, dir, n, d.s.occupied(t))
 	stop := p.Stop.String()
-	for i, c := range p.Path {
-		if d.s.trapAt(c) >= 0 {
-			p.Path, p.Missed, stop = p.Path[:i+1], 0, "trap"
-			break
-		}
+	if k, trapped := d.s.untilTrap(from, p.Path); trapped {
+		p.Path, p.Missed, stop = p.Path[:k], 0, "trap"
 	}
 	names := make([]string, len(p.Path))
 	for i, c := range p.Path {
@@ -276,7 +276,7 @@ func (d *decision) push(caster, t int, dir arena.Dir, n, perCell int, shocks boo
 		struck = d.s.at(p.Struck)
 	}
 	d.emit(Pushed{Fighter: t, Path: names, Missed: p.Missed, Stop: stop, Struck: struck})
-	if d.arrive(t, names) || p.Missed == 0 || !shocks {
+	if d.arrive(t, from, names) || p.Missed == 0 || !shocks {
 		return
 	}
 	victim, other := combat.Shock(p.Missed, perCell)

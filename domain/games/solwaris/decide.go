@@ -342,32 +342,32 @@ func (d *decision) move(seat int, m MoveFighter) error {
 
 // walk moves f along path, cut where it enters a trap's zone: the trap ends the walk.
 func (d *decision) walk(f int, path []arena.Cell) {
-	for i, c := range path {
-		if d.s.trapAt(c) >= 0 {
-			path = path[:i+1]
-			break
-		}
-	}
+	from := d.s.Fighters[f].Cell
+	n, _ := d.s.untilTrap(from, path)
+	path = path[:n]
 	names := make([]string, len(path))
 	for i, c := range path {
 		names[i] = c.String()
 	}
 	d.emit(FighterMoved{Fighter: f, Path: names})
-	d.arrive(f, names)
+	d.arrive(f, from, names)
 }
 
-// arrive ends a move of f through cells, whatever moved it (a walk, a push, a pull, a
-// swap, a teleport): f takes the bonuses lying on them, in order, then springs the trap
-// whose zone holds the last cell, if any. A move never goes on past a trap's zone: the
-// walk and the push cut their path at it, a swap and a teleport land in one step. It
-// reports whether a trap sprang.
-func (d *decision) arrive(f int, cells []string) bool {
+// arrive ends a move of f from cell from through cells, whatever moved it (a walk, a
+// push, a pull, a swap, a teleport): f takes the bonuses lying on them, in order, then
+// springs the trap whose zone its last step entered, if any. A move never goes on past
+// a trap's zone: the walk and the push cut their path at it, a swap and a teleport land
+// in one step. It reports whether a trap sprang.
+func (d *decision) arrive(f int, from arena.Cell, cells []string) bool {
 	d.pickUp(f, cells)
 	if len(cells) == 0 || !d.s.Fighters[f].Standing() {
 		return false
 	}
+	if len(cells) > 1 {
+		from, _ = arena.ParseCell(cells[len(cells)-2])
+	}
 	c, _ := arena.ParseCell(cells[len(cells)-1])
-	t := d.s.trapAt(c)
+	t := d.s.entered(from, c)
 	if t < 0 {
 		return false
 	}
@@ -389,15 +389,30 @@ func (d *decision) pickUp(f int, cells []string) {
 	}
 }
 
-// trapAt is the index of an unsprung trap whose zone holds c, or -1.
-func (s *State) trapAt(c arena.Cell) int {
+// entered is the index of an unsprung trap whose zone a move from cell from onto cell
+// to enters (« quiconque entre dans sa zone »): the zone holds to and not from, so that a
+// fighter standing in a zone when the trap was laid moves within it unharmed. -1: none.
+func (s *State) entered(from, to arena.Cell) int {
 	g := s.grid()
 	for i, t := range s.Traps {
-		if !t.Sprung && slices.Contains(g.Area(t.Zone, t.Cell, t.Cell), c) {
+		if zone := g.Area(t.Zone, t.Cell, t.Cell); !t.Sprung && slices.Contains(zone, to) && !slices.Contains(zone, from) {
 			return i
 		}
 	}
 	return -1
+}
+
+// untilTrap is how much of path, walked or pushed from cell from, is travelled: up to
+// and with the first step that enters a trap's zone (trapped), the whole path when none
+// does.
+func (s *State) untilTrap(from arena.Cell, path []arena.Cell) (n int, trapped bool) {
+	for i, c := range path {
+		if s.entered(from, c) >= 0 {
+			return i + 1, true
+		}
+		from = c
+	}
+	return len(path), false
 }
 
 // endTurn ends the acting fighter's turn.

@@ -91,4 +91,3 @@ func TestAZoneStrikesAllBeforeTheEnd(t *testing.T) {
 		t.Fatalf("an event after the end: %+v", evs[len(evs)-1].Event)
 	}
 }
-

@@ -1,6 +1,7 @@
 package solwaris
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -209,5 +210,40 @@ func TestALastingEffectOfAFallenCasterEnds(t *testing.T) {
 	s, _ = act(t, s, 1, EndTurn{})
 	if s.Actor != 0 || s.Turn != round+2 || len(s.Fighters[0].Lasting) != 0 {
 		t.Fatalf("round %d, fighter %d acts: the fallen caster's effect is %+v", s.Turn, s.Actor, s.Fighters[0].Lasting)
+	}
+}
+
+// A trap springs on whoever enters its zone (« quiconque entre dans sa zone »): a move
+// from a cell outside the zone into it. A fighter that stood in the zone when the trap
+// was laid has not entered it: it walks within the zone, or is pushed within it, without
+// springing it, and springs it when it comes back in from outside.
+func TestATrapSpringsOnEnteringItsZone(t *testing.T) {
+	s := position(t, `
+		..1..
+		..^..
+		.....
+		....2
+	`)
+	s.Traps[0].Zone = arena.Shape{Kind: arena.Cross, Size: 1} // c1, b2, c2, d2, c3
+	s, evs := act(t, s, 0, MoveFighter{Path: []string{"c2", "c3", "c4"}})
+	if len(events[TrapTriggered](evs)) != 0 || s.Fighters[0].Cell.String() != "c4" || s.Fighters[0].MP != 3 {
+		t.Fatalf("a walk from inside the zone: on %s with %d MP, %+v", s.Fighters[0].Cell, s.Fighters[0].MP, evs)
+	}
+	s, evs = act(t, s, 0, MoveFighter{Path: []string{"c3", "d3"}})
+	if tr := events[TrapTriggered](evs); len(tr) != 1 || tr[0].Cell != "c3" || s.Fighters[0].Cell.String() != "c3" || s.Fighters[0].MP != 0 {
+		t.Fatalf("back into the zone from c4: on %s, %+v", s.Fighters[0].Cell, evs)
+	}
+
+	// The Guerrier's Coup de bouclier pushes the Arcaniste from d2, inside the zone, 2
+	// cells west to c2 and b2, inside it still: no trap springs.
+	s = position(t, `
+		.....
+		..^21
+		.....
+	`)
+	s.Traps[0].Zone = arena.Shape{Kind: arena.Cross, Size: 1}
+	s, evs = act(t, s, 0, CastSpell{Spell: "coup-de-bouclier", Cell: "d2"})
+	if p := events[Pushed](evs); len(p) != 1 || !slices.Equal(p[0].Path, []string{"c2", "b2"}) || len(events[TrapTriggered](evs)) != 0 || s.Traps[0].Sprung {
+		t.Fatalf("a push within the zone: %+v", evs)
 	}
 }
