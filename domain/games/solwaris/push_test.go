@@ -228,3 +228,24 @@ func TestOndeDeChocHasItsOwnShock(t *testing.T) {
 		t.Fatalf("the hits %+v: want the spell's roll, then a shock of 36 by the Guerrier", hits)
 	}
 }
+
+// A push of a target off the caster's row and column goes along the axis where the target
+// is farther from the caster, horizontally at an equal gap (the rules only say that a
+// push « éloigne en ligne droite »). The Arcaniste's Onde répulsive (range 1 to 2, no line
+// needed) from b2: the Guerrier on c3, one column and one row away, is pushed east, not
+// south.
+func TestAPushOffTheLineTakesTheLongerAxis(t *testing.T) {
+	for _, c := range []struct {
+		picture string
+		path    []string
+	}{
+		{".......\n.2.....\n..1....\n.......", []string{"d3", "e3", "f3"}},
+	} {
+		s := arcaniste(position(t, c.picture))
+		cell := s.Fighters[0].Cell.String()
+		_, evs := act(t, s, 1, CastSpell{Spell: "onde-repulsive", Cell: cell})
+		if p := events[Pushed](evs); len(p) != 1 || !slices.Equal(p[0].Path, c.path) {
+			t.Fatalf("the Guerrier on %s pushed %+v, want along %v", cell, p, c.path)
+		}
+	}
+}
