@@ -130,6 +130,11 @@ func (a *archive) addDigest(line string) {
 func (a *archive) addToFile(v *MatchView, line string, pos int64) {
 	if !a.ready {
 		a.err, a.ready = a.file.cut(context.Background(), 0, "", nil, 0), true
+		if a.err != nil {
+			// Every listing of archived matches fails with it (find, match): an operator
+			// hears of it once, here.
+			a.file.log.Error("the lobby's archive index could not be emptied for a fold from zero: listings and lookups of archived matches fail until the node starts again; "+archiveFix, "file", a.file.path, "err", a.err)
+		}
 	}
 	r := StoredArchived{ID: string([]byte(v.ID)), Created: v.CreatedAt.UnixNano(), Game: v.State.Game}
 	note := func(player string) {

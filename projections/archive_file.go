@@ -100,7 +100,7 @@ func OpenArchiveFile(ctx context.Context, path string, opts ...ArchiveFileOption
 	db.SetMaxIdleConns(4)
 	if _, err := db.ExecContext(ctx, archiveSchema); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("projections: opening the archive index %s: %w", path, err)
+		return nil, fmt.Errorf("projections: opening the archive index %s: %w (the file is a cache of the events: move it away, or delete it, and start again; the boot folds the events from zero and writes it anew)", path, err)
 	}
 	f := &ArchiveFile{db: db, path: path, wake: make(chan struct{}, 1), done: make(chan struct{}), log: slog.Default()}
 	for _, o := range opts {
@@ -198,11 +198,22 @@ func removeStaleArchiveDirs(tmp string) []string {
 // Path is the file's path.
 func (f *ArchiveFile) Path() string { return f.path }
 
-// Close writes the pending rows and closes the file (and removes a temporary one).
+// archiveFix is what an operator does about an archive index that takes no writes.
+const archiveFix = "make the file writable (its directory too) or free its disk; or stop the server, delete the file and start again: it is a cache of the events, which the boot folds again to write it anew"
+
+// Close writes the pending rows and closes the file (and removes a temporary one). Rows it
+// cannot write are logged, and lost from the file, not from the store: the next boot
+// folds their events again (from a snapshot that did not see them, or from zero).
 func (f *ArchiveFile) Close() error {
 	close(f.wake)
 	<-f.done
 	err := f.flush()
+	if err != nil {
+		f.mu.Lock()
+		n := len(f.pending)
+		f.mu.Unlock()
+		f.log.Error("the lobby's archive index was not written as it closed: the next boot archives its rows again; "+archiveFix, "file", f.path, "pending", n, "err", err)
+	}
 	if cerr := f.db.Close(); err == nil {
 		err = cerr
 	}
@@ -226,7 +237,7 @@ func (f *ArchiveFile) run() {
 			f.mu.Lock()
 			n := len(f.pending)
 			f.mu.Unlock()
-			f.log.Error("the lobby's archive index was not written: its rows stay in memory until a write succeeds", "file", f.path, "pending", n, "err", err)
+			f.log.Error("the lobby's archive index was not written: its rows stay in memory until a write succeeds; "+archiveFix, "file", f.path, "pending", n, "err", err)
 		}
 	}
 }

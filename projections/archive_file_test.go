@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -418,5 +419,69 @@ func TestTempArchiveFileRemovesTheStaleOnes(t *testing.T) {
 	entries, _ := os.ReadDir(tmp)
 	if len(entries) != 1 || entries[0].Name() != filepath.Base(filepath.Dir(inUse.Path())) {
 		t.Fatalf("the temporary directory holds %v, want the index in use alone", entries)
+	}
+}
+
+// readOnly makes the file at path one this process cannot open for writing: mode 0444,
+// or for root, whom modes do not stop, the immutable attribute (chattr +i), both undone
+// at the test's end. The test fails unless an open for writing then fails.
+func readOnly(t *testing.T, path string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if err := os.Chmod(path, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(path, 0o644) })
+	} else {
+		if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+			t.Skipf("root is stopped by no file mode, and chattr +i %s failed: %v %s", path, err, out)
+		}
+		t.Cleanup(func() { exec.Command("chattr", "-i", path).Run() })
+	}
+	if w, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+		w.Close()
+		t.Fatalf("%s still opens for writing", path)
+	}
+}
+
+// TestArchiveFileLogsAWriteToAReadOnlyFile: an archive index on a file that takes no
+// writes (a real read-only file, not a damaged one) logs each batch its writer cannot
+// write, saying what failed and what to do; the rows stay readable from memory; Close
+// returns the failure and logs the rows it could not write either.
+func TestArchiveFileLogsAWriteToAReadOnlyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "archive.db")
+	f, err := OpenArchiveFile(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	readOnly(t, path)
+	var logged bytes.Buffer
+	f, err = OpenArchiveFile(context.Background(), path, ArchiveLogger(slog.New(slog.NewTextHandler(&logged, nil))))
+	if err != nil {
+		t.Fatalf("an archive index on a read-only file does not open for reading: %v", err)
+	}
+	rows := archivedRows(rand.New(rand.NewPCG(7, 8)), archiveBatch, 8)
+	for _, r := range rows { // the last one wakes the writer, which Close waits for
+		f.add(r, 5)
+	}
+	if _, ok, err := f.find(rows[archiveBatch-1].ID); !ok || err != nil {
+		t.Fatalf("a row of the batch not written is not found (err %v)", err)
+	}
+	if err := f.Close(); err == nil || !strings.Contains(err.Error(), "readonly") {
+		t.Fatalf("Close of an index on a read-only file: %v, want SQLite's readonly error", err)
+	}
+	lines := strings.Split(strings.TrimSpace(logged.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("logged %d lines, want the writer's and Close's:\n%s", len(lines), logged.String())
+	}
+	for i, want := range []string{"archive index was not written: its rows stay in memory", "archive index was not written as it closed"} {
+		l := lines[i]
+		if !strings.Contains(l, "level=ERROR") || !strings.Contains(l, want) || !strings.Contains(l, "make the file writable") ||
+			!strings.Contains(l, "file="+path) || !strings.Contains(l, fmt.Sprintf("pending=%d", archiveBatch)) || !strings.Contains(l, "readonly") {
+			t.Errorf("line %d logged %q, want %q, what to do, the file, the rows pending and the error", i+1, l, want)
+		}
 	}
 }

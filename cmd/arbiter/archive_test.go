@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -303,3 +304,39 @@ func TestALobbyCursorOnAnUnreadableArchiveIndexFails(t *testing.T) {
 		t.Fatalf("a cursor on an unreadable archive index: %s %v, want an error of the server's", r.Data, r.Errors)
 	}
 }
+
+// TestAnUnreadableArchiveIndexStopsTheBootSayingWhatToDo: a node's archive index that is
+// no SQLite file (a real file of other bytes: overwritten, or another program's) stops
+// serve before it serves, with an error naming the file and what to do, and the file is
+// left as it was: a boot that went on would answer every archived match as one it does
+// not hold.
+func TestAnUnreadableArchiveIndexStopsTheBootSayingWhatToDo(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	first := startServer(t, db)
+	first.register(t, "Ada")
+	first.stop(t)
+	path := archivePath(snapshotDir("", db))
+	garbage := bytes.Repeat([]byte("not an archive index\n"), 400)
+	if err := os.WriteFile(path, garbage, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A serve that boots anyway prints its URL, which ends it: the test then fails on its
+	// exit code rather than waiting on a server.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr syncBuffer
+	code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db}, cancelOnWrite{cancel}, &stderr)
+	msg := stderr.String()
+	if code != 1 || !strings.Contains(msg, "the archive index "+path) || !strings.Contains(msg, "not a database") ||
+		!strings.Contains(msg, "delete it, and start again") {
+		t.Fatalf("serve on an archive index that is no SQLite file: exit %d\n%s", code, msg)
+	}
+	if b, err := os.ReadFile(path); err != nil || !bytes.Equal(b, garbage) {
+		t.Fatalf("the refused boot changed the unreadable archive index (%v)", err)
+	}
+}
+
+// cancelOnWrite cancels its context at the first write.
+type cancelOnWrite struct{ cancel context.CancelFunc }
+
+func (c cancelOnWrite) Write(p []byte) (int, error) { c.cancel(); return len(p), nil }
