@@ -47,6 +47,9 @@ type Resolver struct {
 	// the trees of the receipts, built once per stream and size (receipts.go).
 	delayed *buildCache[string, delayedEntry]
 	logs    *buildCache[logKey, *matchLog]
+	// sockets counts the websockets open, for their caps (wscap.go): the node's, whatever
+	// handlers serve it.
+	sockets wsCounts
 }
 
 // Close stops what Handler started to run beside the requests, the writers of the live

@@ -42,6 +42,12 @@ type Limits struct {
 	RateBurst     int
 	// SubscriptionsPerConn caps the live subscriptions of one websocket (default 100).
 	SubscriptionsPerConn int
+	// WebsocketsPerPlayer caps the websockets one player holds open at once on a node
+	// (default 8); WebsocketsPerAddress those without a token from one address (an IPv6
+	// address's /64), and apart from them those from it awaiting their connection_init
+	// (default 32). The next is refused, with close code 1013 (wscap.go).
+	WebsocketsPerPlayer  int
+	WebsocketsPerAddress int
 	// WSInitTimeout closes a websocket that sends no connection_init in time (default 10 s).
 	WSInitTimeout time.Duration
 	// SlowConsumerAfter ends a subscription whose outgoing buffer stayed full this long
@@ -77,6 +83,8 @@ func (l *Limits) defaults() {
 	set(&l.MaxDirectives, 100)
 	set(&l.MaxErrors, 20)
 	set(&l.SubscriptionsPerConn, 100)
+	set(&l.WebsocketsPerPlayer, 8)
+	set(&l.WebsocketsPerAddress, 32)
 	setDuration := func(v *time.Duration, d time.Duration) {
 		if *v <= 0 {
 			*v = d
@@ -130,7 +138,7 @@ func newExecutor(r *Resolver, limits Limits, limit *limiter) *handler.Server {
 	// and share the document (read-only to gqlgen and to the extensions below), instead of
 	// keeping a copy per subscription for the subscription's whole life.
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](queryCacheSize))
-	srv.AddTransport(newWSTransport(limits, hideInitFailure(limits.Log, r.wsInit)))
+	srv.AddTransport(newWSTransport(limits, hideInitFailure(limits.Log, r.wsInit), &r.sockets))
 	srv.AddTransport(transport.GET{})
 	srv.AddTransport(transport.POST{})
 	srv.SetParserTokenLimit(limits.MaxTokens)

@@ -56,6 +56,12 @@ type wsTransport struct {
 	readLimit    int64
 	log          *slog.Logger
 
+	// The caps on the sockets open at once (wscap.go): counts is the resolver's, shared
+	// by every handler it serves.
+	counts     *wsCounts
+	perPlayer  int
+	perAddress int
+
 	// life ends every websocket when an http.Server that accepted them shuts down: a
 	// websocket outlives its request, which net/http cancels as the upgrade returns.
 	life    context.Context
@@ -66,9 +72,10 @@ type wsTransport struct {
 
 var _ graphql.Transport = (*wsTransport)(nil)
 
-func newWSTransport(limits Limits, init transport.WebsocketInitFunc) *wsTransport {
+func newWSTransport(limits Limits, init transport.WebsocketInitFunc, counts *wsCounts) *wsTransport {
 	t := &wsTransport{init: init, initTimeout: limits.WSInitTimeout, writeTimeout: limits.WSWriteTimeout,
-		readLimit: limits.MaxBodyBytes, log: limits.Log, watched: map[*http.Server]bool{}}
+		readLimit: limits.MaxBodyBytes, log: limits.Log, watched: map[*http.Server]bool{},
+		counts: counts, perPlayer: limits.WebsocketsPerPlayer, perAddress: limits.WebsocketsPerAddress}
 	t.life, t.end = context.WithCancel(context.Background())
 	return t
 }
@@ -90,6 +97,12 @@ func (t *wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 		writeError(w, status, "BAD_REQUEST", refusal)
 		return
 	}
+	// Counted against its address until its connection_init is read; over the cap it is
+	// still upgraded, to be refused in its protocol (serve), which a browser's page can
+	// read, as it cannot an HTTP status.
+	addr := addressKey(remoteHost(r))
+	awaiting := wsKey{class: wsAwaiting, who: addr}
+	admitted := t.counts.take(awaiting, t.perAddress)
 	h := w.Header()
 	h.Set("Upgrade", "websocket")
 	h.Set("Connection", "Upgrade")
@@ -101,6 +114,9 @@ func (t *wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 	nc, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		t.log.Warn("taking a websocket's connection over failed", "err", err)
+		if admitted {
+			t.counts.give(awaiting)
+		}
 		return
 	}
 	var in io.Reader = nc
@@ -112,7 +128,7 @@ func (t *wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 		protocol = legacyWS
 	}
 	c := &wsConn{t: t, nc: nc, exec: exec, protocol: protocol, in: frameReader{r: in, limit: t.readLimit},
-		opened: time.Now(), remote: r.RemoteAddr, subs: map[string]*wsSub{}}
+		opened: time.Now(), remote: r.RemoteAddr, subs: map[string]*wsSub{}, counted: addr, held: awaiting, holds: admitted}
 	if up := callerOf(r.Context()); up != nil {
 		c.addr = up.addr
 	}
@@ -148,6 +164,11 @@ type wsConn struct {
 	opened   time.Time
 	remote   string
 	inited   bool // connection_init was accepted (read by serve's goroutine only)
+	// What the socket counts against (wscap.go), used by serve's goroutine only once it
+	// started.
+	counted string // its address, as addressKey gives it
+	held    wsKey  // the place it holds, while holds
+	holds   bool   // false from the start: refused at the upgrade
 
 	wmu    sync.Mutex // one frame at a time
 	broken bool       // under wmu: a write failed, maybe midway: nothing more can be written
@@ -176,6 +197,9 @@ type wsOut struct {
 func (c *wsConn) serve() {
 	defer c.finish()
 	_ = c.nc.SetReadDeadline(time.Now().Add(c.t.initTimeout))
+	if !c.holds { // over its address's cap of sockets awaiting connection_init
+		c.tooMany(wsAwaiting, c.t.perAddress)
+	}
 	for {
 		b, err := c.in.next(c.control)
 		var ce *wsCloseError
@@ -223,6 +247,7 @@ func (c *wsConn) control(f control) error {
 		if err := checkClose(f.payload); err != nil && !c.closing() {
 			return err // closed with the code the RFC gives it, not echoed
 		}
+		c.release() // before the answer: a client that reads it may open another at once
 		c.mu.Lock()
 		answered := c.closeSent
 		c.closeSent = true
@@ -250,7 +275,7 @@ func (c *wsConn) refuse(why, legacyReason string) {
 		c.closeWith(closeBadMessage, why)
 		return
 	}
-	c.connectionError(why)
+	c.connectionError("", why)
 	c.closeWith(closeProtocolError, legacyReason)
 }
 
@@ -281,11 +306,21 @@ func (c *wsConn) initialise(m wsIn) {
 		if c.protocol == transportWS {
 			c.closeWith(closeForbidden, "Forbidden: "+err.Error())
 		} else {
-			c.connectionError(err.Error())
+			c.connectionError("", err.Error())
 			c.closeWith(closeNormal, "terminated")
 		}
 		return
 	}
+	key, most := wsKey{class: wsAnonymous, who: c.counted}, c.t.perAddress
+	if who := callerOf(ctx); who != nil && who.player != nil {
+		key, most = wsKey{class: wsPlayer, who: who.player.ID}, c.t.perPlayer
+	}
+	if !c.t.counts.take(key, most) {
+		c.tooMany(key.class, most) // still counted as awaiting until it ends
+		return
+	}
+	c.release() // no longer awaiting
+	c.held, c.holds = key, true
 	c.ctx = ctx // the same cancellation, with the caller
 	c.inited = true
 	_ = c.nc.SetReadDeadline(time.Time{})
@@ -295,6 +330,24 @@ func (c *wsConn) initialise(m wsIn) {
 		c.mu.Lock()
 		c.ka = time.AfterFunc(wsKeepAlive, c.keepAlive)
 		c.mu.Unlock()
+	}
+}
+
+// tooMany refuses a socket over the cap of its class: in graphql-ws a connection_error
+// TOO_MANY_CONNECTIONS, then in both protocols close 1013 (try again later) with the
+// reason.
+func (c *wsConn) tooMany(class wsClass, most int) {
+	reason := tooManyReason(class, most)
+	c.t.log.Info("websocket refused", "reason", reason, "remote", c.remote)
+	c.connectionError(CodeTooManyConnections, reason)
+	c.closeWith(closeTryAgainLater, reason)
+}
+
+// release gives back the place the socket holds, if any.
+func (c *wsConn) release() {
+	if c.holds {
+		c.t.counts.give(c.held)
+		c.holds = false
 	}
 }
 
@@ -415,13 +468,18 @@ func (c *wsConn) sendErrors(id string, errs []*gqlerror.Error) error {
 	return c.send(wsOut{Payload: b, ID: id, Type: "error"})
 }
 
-// connectionError tells a graphql-ws client why its connection ends (graphql-transport-ws
-// has no such message: its close frame's reason says it).
-func (c *wsConn) connectionError(message string) {
+// connectionError tells a graphql-ws client why its connection ends, with code
+// (BAD_REQUEST when ""); graphql-transport-ws has no such message: its close frame's
+// reason says it.
+func (c *wsConn) connectionError(code, message string) {
 	if c.protocol != legacyWS {
 		return
 	}
-	b, err := json.Marshal(withCodes([]*gqlerror.Error{{Message: message}})[0])
+	e := &gqlerror.Error{Message: message}
+	if code != "" {
+		e.Extensions = map[string]any{"code": code}
+	}
+	b, err := json.Marshal(withCodes([]*gqlerror.Error{e})[0])
 	if err == nil {
 		c.send(wsOut{Payload: b, Type: "connection_error"})
 	}
@@ -559,6 +617,7 @@ func (c *wsConn) finish() {
 		s.stop()
 	}
 	_ = c.nc.Close()
+	c.release()
 	c.t.log.Info("websocket closed", "path", "/graphql", "duration", time.Since(c.opened), "remote", c.remote)
 }
 

@@ -552,6 +552,14 @@ func (a *app) gauges(hub *graph.Hub) {
 		return float64(max(0, head-a.follower.Position()))
 	}))
 	a.metrics.Gauge("arbiter_subscriptions", "Subscriptions open on this node.", metrics.One(func() float64 { return float64(hub.Watching()) }))
+	a.metrics.Gauge("arbiter_websockets", "Websockets open on this node, by what they count against: awaiting_init and anonymous (their address), player.", func() []metrics.Sample {
+		awaiting, anonymous, players := a.resolver.Websockets()
+		return []metrics.Sample{
+			{Labels: []string{"counted", "awaiting_init"}, Value: float64(awaiting)},
+			{Labels: []string{"counted", "anonymous"}, Value: float64(anonymous)},
+			{Labels: []string{"counted", "player"}, Value: float64(players)},
+		}
+	})
 	a.metrics.Gauge("arbiter_engine_cached_matches", "Match states the engine holds in memory.", metrics.One(func() float64 { return float64(a.engine.Cached()) }))
 }
 

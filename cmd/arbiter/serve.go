@@ -43,6 +43,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	abortAfter := fs.Duration("abort-after", time.Duration(match.DefaultAbandon.FirstMovesMs)*time.Millisecond, "how long after its start a live match waits for every seat's first move before it is aborted, with no result and no rating change (0: never; for matches created from now on)")
 	registrations := fs.Int("registrations-per-hour", 20, "players registerPlayer may create from one address in any hour; beyond, RATE_LIMITED with a retry-after (0: no limit)")
 	botForfeitAfter := fs.Duration("bot-forfeit-after", time.Duration(match.DefaultAbandon.BotForfeitAfterMs)*time.Millisecond, "how long a player who left a live match against the bot alone may be away before it forfeits (for matches created from now on)")
+	wsPerPlayer := fs.Int("ws-per-player", 8, "websockets one player may hold open at once on this node (each with up to 100 subscriptions); the next is refused with close code 1013")
+	wsPerAddress := fs.Int("ws-per-address", 32, "websockets without a token one address (an IPv6 /64) may hold open at once on this node, and apart from them websockets awaiting their connection_init; behind a proxy every client has the proxy's address")
 	allowOrigin := fs.String("allow-origin", "", "browser origins allowed to call the API from other sites, comma-separated (https://app.example.com,https://other.example); * for any; default none but the server's own")
 	readTimeout := fs.Duration("read-timeout", 30*time.Second, "how long a client may take to send a whole request")
 	writeTimeout := fs.Duration("write-timeout", 60*time.Second, "how long a request may take from its headers to the end of its answer (websockets have their own limits)")
@@ -65,6 +67,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *rate < 0 || *burst < 0 {
 		return fmt.Errorf("--rate and --burst must be 0 or more (got %g and %d)", *rate, *burst)
+	}
+	if *wsPerPlayer < 1 || *wsPerPlayer > maxWebsocketCap || *wsPerAddress < 1 || *wsPerAddress > maxWebsocketCap {
+		return fmt.Errorf("--ws-per-player and --ws-per-address must be from 1 to %d (got %d and %d)", maxWebsocketCap, *wsPerPlayer, *wsPerAddress)
 	}
 	if *claimAfter <= 0 || *forfeitAfter < *claimAfter {
 		return fmt.Errorf("--claim-after must be above 0 and --forfeit-after at least as long (got %s and %s)", *claimAfter, *forfeitAfter)
@@ -164,7 +169,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	defer func() { stopKeeping(); <-kept }()
-	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log}
+	limits := graph.Limits{RatePerSecond: *rate, RateBurst: *burst, RegistrationsPerHour: *registrations, AllowOrigins: splitList(*allowOrigin), Log: log,
+		WebsocketsPerPlayer: *wsPerPlayer, WebsocketsPerAddress: *wsPerAddress}
 	a, err := startApp(ctx, store, appConfig{busURL: *busURL, abandon: abandon, archiveAfter: time.Duration(archiveAfter), limits: limits, noSettle: !*settle, sharedDB: sharedDB(dbPath(*db)), lease: *lease, renew: *renew, key: key,
 		snapshots: snapshots, snapshotEvery: *snaps.every, snapshotInterval: *snaps.interval}, log)
 	if err != nil {
@@ -197,6 +203,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// maxWebsocketCap bounds --ws-per-player and --ws-per-address: a million sockets is more
+// than a node's file descriptors, and a refusal's reason names the cap in the 123 bytes of
+// a close frame.
+const maxWebsocketCap = 1_000_000
 
 // whatToDo adds to the error of a damaged store what an operator can do about it.
 func whatToDo(err error) error {
