@@ -10,13 +10,17 @@ import (
 	"time"
 )
 
+// manySockets lifts the caps on websockets (TestWebsocketsPerPlayer) for the tests that
+// open a socket per subscriber, scores of them per player and from one address.
+var manySockets = []string{"--ws-per-player", "1000", "--ws-per-address", "1000"}
+
 // TestManySubscribersShareAMatch: 200 websockets on one live match, spectators and both
 // players over both protocols, some from the start, some joining while moves are played
 // (their catch-up from the store meets the live feed), some resuming from a version. Each
 // receives every event after its start exactly once, in order, as its viewer class may
 // see it: the secret seed redacted for all until the end, then revealed.
 func TestManySubscribersShareAMatch(t *testing.T) {
-	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"), manySockets...)
 	_, white := srv.register(t, "White")
 	_, black := srv.register(t, "Black")
 	id := srv.newMatch(t, white, black, false)
@@ -113,7 +117,7 @@ func TestManySubscribersShareAMatch(t *testing.T) {
 //	go test -run '^$' -bench FanOut -benchtime 60x ./cmd/arbiter/
 func BenchmarkFanOut(b *testing.B) {
 	const subscribers = 200
-	srv := startServer(b, filepath.Join(b.TempDir(), "arbiter.db"))
+	srv := startServer(b, filepath.Join(b.TempDir(), "arbiter.db"), manySockets...)
 	_, white := srv.register(b, "White")
 	_, black := srv.register(b, "Black")
 	ctx, cancel := context.WithCancel(context.Background())

@@ -26,7 +26,7 @@ import (
 func runSpectators(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench spectators", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("url", "", "a running server to load, e.g. http://127.0.0.1:8080 (its /metrics gives the memory figures)")
+	url := fs.String("url", "", "a running server to load, e.g. http://127.0.0.1:8080 (its /metrics gives the memory figures; start it with --ws-per-address above the spectators, who all connect from this host)")
 	serveOwn := fs.Bool("serve", false, "start a server of this binary as a child process, on a new SQLite file in the temporary directory, and load it")
 	spectators := fs.Int("spectators", 1000, "websocket subscribers per match, each on its own connection")
 	matches := fs.Int("matches", 1, "live chess matches played at once, all by the same two players, each with its own spectators")

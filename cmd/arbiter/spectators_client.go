@@ -380,7 +380,10 @@ func startChildServer(ctx context.Context) (*childServer, error) {
 		return nil, err
 	}
 	defer logf.Close()
-	s.cmd = exec.Command(exe, "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "spectators.db"))
+	// Every spectator connects from this host, without a token: the caps on websockets
+	// per address (and per player) are lifted.
+	s.cmd = exec.Command(exe, "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(dir, "spectators.db"),
+		"--ws-per-address", fmt.Sprint(maxWebsocketCap), "--ws-per-player", fmt.Sprint(maxWebsocketCap))
 	s.cmd.Stderr = logf
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {

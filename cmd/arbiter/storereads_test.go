@@ -43,7 +43,7 @@ func TestSubscribersReadTheStoreOncePerMatch(t *testing.T) {
 	t.Cleanup(func() { sqlite.Close() })
 	store := &countingStore{Store: sqlite}
 	log := slog.New(slog.DiscardHandler)
-	a, err := startApp(ctx, store, appConfig{limits: graph.Limits{Log: log}}, log)
+	a, err := startApp(ctx, store, appConfig{limits: graph.Limits{Log: log, WebsocketsPerPlayer: 1000, WebsocketsPerAddress: 1000}}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
