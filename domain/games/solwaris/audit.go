@@ -36,6 +36,22 @@ func (r Rules) Audit(before game.State, e game.Event) error {
 		if len(e.Path) > s.Fighters[e.Fighter].MP {
 			return fmt.Errorf("fighter %d walks %d steps with %d MP", e.Fighter, len(e.Path), s.Fighters[e.Fighter].MP)
 		}
+		// Step by step, as Decide checks it: free adjacent cells nobody stands on, and no
+		// step past the first that enters a trap's zone (the trap ends the walk there).
+		from, path := s.Fighters[e.Fighter].Cell, make([]arena.Cell, len(e.Path))
+		for i, name := range e.Path {
+			c, err := s.grid().ParseCell(name)
+			if err != nil {
+				return fmt.Errorf("fighter %d's step %d: %w", e.Fighter, i+1, err)
+			}
+			path[i] = c
+		}
+		if err := s.grid().ValidatePath(from, path, s.occupied(e.Fighter)); err != nil {
+			return fmt.Errorf("fighter %d's walk %v: %w", e.Fighter, e.Path, err)
+		}
+		if n, _ := s.untilTrap(from, path); n != len(path) {
+			return fmt.Errorf("fighter %d walks %v on past the trap it sprang on its step %d", e.Fighter, e.Path, n)
+		}
 	case TurnEnded:
 		if s.Phase != PhasePlay || s.Actor != e.Fighter {
 			return fmt.Errorf("fighter %d ends a turn that is not its own", e.Fighter)

@@ -66,3 +66,33 @@ func TestAuditRedrawsRandomOutcomes(t *testing.T) {
 		t.Fatal("another designated side passes the audit")
 	}
 }
+
+// The audit re-checks a walk step by step, as Decide does: a recorded walk through an
+// obstacle, through a fighter, by a jump, off the arena, or on past a trap's zone it
+// entered is refused; the walk Decide records passes.
+func TestAuditRechecksAWalk(t *testing.T) {
+	s := position(t, `
+		1.#...
+		......
+		...2..
+		.*....
+	`)
+	for _, path := range [][]string{
+		{"b1", "c1", "d1"},             // through the rock
+		{"a2", "a3", "a4", "b4", "c4"}, // into its own team's trap at b4, and on
+		{"c2"},                         // a jump
+		{"a2", "b2", "c2", "c3", "d3"}, // onto the Arcaniste
+		{"a0"},
+	} {
+		if err := (Rules{}).Audit(s, FighterMoved{Fighter: 0, Path: path}); err == nil {
+			t.Errorf("a walk along %v passes the audit", path)
+		}
+	}
+	evs, err := Rules{}.Decide(s, game.Action{Seat: 0, Do: MoveFighter{Path: []string{"a2", "a3", "a4", "b4", "c4"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (Rules{}).Audit(s, evs[0].Event); err != nil {
+		t.Fatalf("the audit refuses the walk Decide records, %+v: %v", evs[0].Event, err)
+	}
+}
