@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/arbiter-games/arbiter/internal/cputime"
 	"github.com/arbiter-games/arbiter/metrics"
 	"github.com/arbiter-games/arbiter/replay/playout"
@@ -300,7 +302,11 @@ func benchSpectators(ctx context.Context, cfg spectatorConfig) (spectatorResult,
 	})
 	if err != nil {
 		stopTicker()
-		return res, fmt.Errorf("opening the spectators' connections (%d open): %w", opened.Load(), err)
+		hint := ""
+		if websocket.CloseStatus(err) == websocket.StatusTryAgainLater {
+			hint = " (every spectator connects from this host without a token: start the server with --ws-per-address above the connections, or use --serve)"
+		}
+		return res, fmt.Errorf("opening the spectators' connections (%d open): %w%s", opened.Load(), err, hint)
 	}
 	// Every subscription has answered once before the first move, so that none misses it.
 	var gone *spectator

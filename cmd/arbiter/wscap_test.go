@@ -370,3 +370,17 @@ func TestWebsocketCapFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchSpectatorsNamesTheCap: bench spectators against a server whose cap per address
+// is below its spectators fails saying so, and what to do.
+func TestBenchSpectatorsNamesTheCap(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "a.db"), "--ws-per-address", "3")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := benchSpectators(ctx, spectatorConfig{URL: srv.url, Kind: "events", Spectators: 5, Matches: 1, Moves: 2, Rate: 50, Seed: 7})
+	// Opened 64 at a time, they meet the cap on anonymous sockets or the one on sockets
+	// awaiting their connection_init, whichever comes first: both name the 3.
+	if err == nil || !regexp.MustCompile(`TOO_MANY_CONNECTIONS: [^"]*\b3 websockets`).MatchString(err.Error()) || !strings.Contains(err.Error(), "start the server with --ws-per-address above the connections") {
+		t.Fatalf("bench spectators over the cap: %v", err)
+	}
+}
