@@ -29,11 +29,11 @@ const ID = "MAGIC_CHESS"
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
 // Matches recorded under an older version are played by the rules of that version
 // (Under): the older versions differ from this one only where noted there.
-const RulesVersion = "magic-2026.5"
+const RulesVersion = "magic-2026.6"
 
 // versions are the rules versions the game has had, oldest first: a match plays by the
 // rules of its own (Under), and a rule added since some version holds from it on (older).
-var versions = []string{"magic-2026.1", "magic-2026.2", "magic-2026.3", "magic-2026.4", RulesVersion}
+var versions = []string{"magic-2026.1", "magic-2026.2", "magic-2026.3", "magic-2026.4", "magic-2026.5", RulesVersion}
 
 // older reports whether rules version v came before version than.
 func older(v, than string) bool { return slices.Index(versions, v) < slices.Index(versions, than) }
@@ -139,6 +139,11 @@ func (r Rules) Info() game.Info {
 //     once, when it runs out (rule 8: a card of duration stays face up). Under the older
 //     versions it went to the discard pile when laid and again when it ran out, so that
 //     a doubles reshuffle dealt it twice (State.discardClosing).
+//   - magic-2026.5 to magic-2026.6, in the advanced mode: a move that opens a reaction
+//     window (rule 16) and leaves the opponent stalemated, or reaches the 75-move rule,
+//     ends the game only once its window has closed, as a mate did (rule 19: the
+//     reaction comes before the end is judged). Under the older versions such a move
+//     ended the game at once and opened no window (State.endAtMove).
 func (Rules) Under(version string) (game.Rules, bool) {
 	if i := slices.Index(versions, version); i >= 0 && version != RulesVersion {
 		return Rules{pinned: version}, true // the deck is the mode's: no match of then had another
@@ -678,7 +683,7 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 		}
 		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock,
 			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true, oldGrants: r.before("magic-2026.3"),
-			discardClosing: r.before("magic-2026.5")}
+			discardClosing: r.before("magic-2026.5"), endAtMove: r.before("magic-2026.6")}
 	}
 	s, ok := st.(State)
 	if !ok {

@@ -19,7 +19,8 @@ import (
 //   - R1 after a card is laid, before it resolves: the card is held face up (CardPlayed
 //     with the result "held") and resolves when the window closes (CardResolved);
 //   - R2 after a move that checks, captures, promotes, castles, allows an en passant
-//     capture or mates;
+//     capture or mates; the end such a move makes (a mate, a stalemate, the 75-move
+//     rule) is judged once its window has closed;
 //   - R3 after a trigger written on a card (Setback's: an enemy pawn reaches its seventh
 //     rank); a move that is both opens one window, named R2, with both triggers.
 //
@@ -218,11 +219,17 @@ func (s *State) triggered(before *State, seat int, m chess.Move) *Window {
 		}
 		add(ep, TriggerEnPassant)
 	}
+	// The end the move would make is judged after its window (rule 19): a mate is a
+	// trigger of its own; a stalemate or the 75-move rule waits for the window its
+	// other triggers open (none: the game ends at once). Before magic-2026.6 only a mate
+	// waited.
 	if o, over := s.outcome(); over {
-		if o.Reason != "checkmate" {
+		switch {
+		case o.Reason == "checkmate":
+			add(true, TriggerMate)
+		case s.endAtMove:
 			return nil
 		}
-		add(true, TriggerMate)
 	}
 	kind := R2
 	if len(trig) == 0 {

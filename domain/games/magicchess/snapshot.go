@@ -241,13 +241,16 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 	if version != r.Info().RulesVersion {
 		return nil, &stateform.Error{Game: ID, Reason: "a state of rules " + strconv.Quote(version) + ", read by rules " + r.Info().RulesVersion}
 	}
-	// What the form does not store, its rules version gives (State.discardClosing).
+	// What the form does not store, its rules version gives (State.discardClosing,
+	// State.endAtMove).
 	switch s := st.(type) {
 	case State:
-		s.discardClosing = r.before("magic-2026.5")
+		s.discardClosing, s.endAtMove = r.before("magic-2026.5"), r.before("magic-2026.6")
 		st = s
 	case Table:
-		s.Boards[0].discardClosing, s.Boards[1].discardClosing = r.before("magic-2026.5"), r.before("magic-2026.5")
+		for b := range s.Boards {
+			s.Boards[b].discardClosing, s.Boards[b].endAtMove = r.before("magic-2026.5"), r.before("magic-2026.6")
+		}
 		st = s
 	}
 	var why string

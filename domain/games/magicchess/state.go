@@ -58,6 +58,11 @@ type State struct {
 	// closing card (Sentinel, Ambush, Trail) on the discard pile when it was laid as well
 	// as when it ran out. It is not stored: the stored form's rules version gives it.
 	discardClosing bool
+	// endAtMove: the match is of a rules version before magic-2026.6, under which a move
+	// that opens a reaction window and leaves the opponent stalemated, or reaches the
+	// 75-move rule, ended the game at once, with no window; from magic-2026.6 the end is
+	// judged after the window (rule 19), as a mate's always was. Not stored either.
+	endAtMove bool
 }
 
 // Laid is a card that was laid and resolved: who laid it, on what.
