@@ -10,8 +10,8 @@ import (
 // history decides. "Unless otherwise stated, all rules of traditional chess apply": a
 // position repeated three times (same board, player to move, owned colours and castling
 // rights) may be claimed a draw and five times is one; so are fifty moves by each player
-// without a capture, a pawn move or a regime change (claimable at 100 plies, automatic at
-// 150). Insufficient material is not applied: with neutral armies that any player may
+// without a capture, a pawn move or a regime change (claimable at 100 plies with two
+// players, 200 in Royale: [Game.FiftyMovePlies]; automatic at 150, two players only). Insufficient material is not applied: with neutral armies that any player may
 // come to control it is not a question one can answer from the board.
 type Game struct {
 	start, pos Position
@@ -115,7 +115,26 @@ func (g *Game) Repetitions() int {
 
 // ClaimableDraw reports whether the player to move may claim a draw: threefold
 // repetition or fifty moves each without a capture, pawn move or regime change.
-func (g *Game) ClaimableDraw() bool { return g.Repetitions() >= 3 || g.quiet >= 100 }
+func (g *Game) ClaimableDraw() bool {
+	return g.Repetitions() >= 3 || g.quiet >= g.FiftyMovePlies()
+}
+
+// QuietPlies is the number of plies since the last capture, pawn move, regime change,
+// escape or withdrawal.
+func (g *Game) QuietPlies() int { return g.quiet }
+
+// FiftyMovePlies is how many quiet plies make fifty moves by each player still playing:
+// 100 with two players, 200 in Royale, 50 fewer for each player who withdrew (a
+// withdrawal starts the count again, so every ply counted is one of theirs).
+func (g *Game) FiftyMovePlies() int {
+	n := g.pos.Players()
+	for pl := range Player(g.pos.Players()) {
+		if g.pos.Withdrawn(pl) {
+			n--
+		}
+	}
+	return 50 * n
+}
 
 // AutomaticDraw reports whether the history alone ends a two-player game in a draw:
 // fivefold repetition or seventy-five moves each without a capture, pawn move or regime

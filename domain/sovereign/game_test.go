@@ -57,3 +57,18 @@ func TestGameRepetition(t *testing.T) {
 		t.Errorf("illegal move: %v", err)
 	}
 }
+
+// "All rules of traditional chess apply": the fifty-move rule is fifty moves by each
+// player without a capture or a pawn move. With four players that is 200 plies, not the
+// 100 of two players; a withdrawal starts the count again, and from then on each round
+// has one ply fewer. (The whole claim, played: TestRoyaleFiftyMoveClaimIsFiftyMovesEach.)
+func TestFiftyMovesAreFiftyByEachPlayer(t *testing.T) {
+	two := NewGame(StartPosition(), Opening{Decided: true})
+	royale := NewGame(RoyaleStartPosition(), Opening{})
+	if two.FiftyMovePlies() != 100 || royale.FiftyMovePlies() != 200 {
+		t.Errorf("fifty moves each: %d plies with two players, %d in Royale", two.FiftyMovePlies(), royale.FiftyMovePlies())
+	}
+	if !royale.Withdraw(2) || royale.FiftyMovePlies() != 150 || royale.QuietPlies() != 0 {
+		t.Errorf("after Slate withdrew: %d plies, %d quiet", royale.FiftyMovePlies(), royale.QuietPlies())
+	}
+}

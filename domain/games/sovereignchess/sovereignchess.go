@@ -29,7 +29,7 @@ import (
 const ID = "SOVEREIGN_CHESS"
 
 // RulesVersion changes whenever a rule of this package or of domain/sovereign changes.
-const RulesVersion = "rulebook-2017.3"
+const RulesVersion = "rulebook-2017.4"
 
 // The modes, values of the option "mode".
 const (
@@ -399,8 +399,8 @@ func (s State) decide(seat int, do any, st clock.Stamp) (game.Event, error) {
 	case game.Choose:
 		return s.choose(seat, do.Option, st)
 	case game.ClaimDraw:
-		if !s.Game.ClaimableDraw() {
-			return nil, game.Reject(game.IllegalMove, "no draw can be claimed: the position has not occurred three times, and fifty moves each have not been played without a capture, a pawn move or a regime change")
+		if !s.claimable() {
+			return nil, game.Reject(game.IllegalMove, "no draw can be claimed: the position has not occurred three times, and fifty moves each have not been played without a capture, a pawn move or a regime change (%d of %d plies)", s.Game.QuietPlies(), s.fiftyMovePlies())
 		}
 		reason := "threefold repetition"
 		if s.Game.Repetitions() < 3 {
@@ -409,6 +409,22 @@ func (s State) decide(seat int, do any, st clock.Stamp) (game.Event, error) {
 		return DrawClaimed{Seat: seat, Reason: reason, Stamp: st}, nil
 	}
 	return nil, game.Unsupported("Sovereign Chess", do, "a move, a defection, the opening choice or a draw claim")
+}
+
+// fiftyMovePlies is how many quiet plies allow a claim under the fifty-move rule: fifty
+// moves by each player still playing, or 100 plies whatever the players under the
+// versions before rulebook-2017.4 (variant.fiftyIn100).
+func (s State) fiftyMovePlies() int {
+	if s.v.fiftyIn100 {
+		return 100
+	}
+	return s.Game.FiftyMovePlies()
+}
+
+// claimable reports whether the seat to move may claim a draw: threefold repetition, or
+// the fifty-move rule.
+func (s State) claimable() bool {
+	return s.Game.Repetitions() >= 3 || s.Game.QuietPlies() >= s.fiftyMovePlies()
 }
 
 // move checks a move in the move notation.

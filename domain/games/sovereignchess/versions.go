@@ -19,18 +19,23 @@ type variant struct {
 	// noWithdrawal: a Royale seat that resigned while the game went on kept its king, its
 	// army and its turns (Withdraw recorded nothing); since rulebook-2017.2 it withdraws.
 	noWithdrawal bool
+	// fiftyIn100: a draw on the fifty-move rule could be claimed after 100 quiet plies in
+	// Royale too, that is 25 moves by each of four players; since rulebook-2017.4 it takes
+	// fifty moves by each player still playing (sovereign.Game.FiftyMovePlies).
+	fiftyIn100 bool
 }
 
 // variants are the older versions this build plays.
 var variants = map[string]variant{
-	"rulebook-2017.1": {kingTakes: true, noWithdrawal: true},
-	"rulebook-2017.2": {kingTakes: true},
+	"rulebook-2017.1": {kingTakes: true, noWithdrawal: true, fiftyIn100: true},
+	"rulebook-2017.2": {kingTakes: true, fiftyIn100: true},
+	"rulebook-2017.3": {fiftyIn100: true},
 }
 
 var _ game.Pinned = Rules{}
 
 // Under is the rules of an older version, for the matches recorded under it
-// (game.Pinned): rulebook-2017.1 and rulebook-2017.2, whose differences are variants'.
+// (game.Pinned): rulebook-2017.1 to rulebook-2017.3, whose differences are variants'.
 func (Rules) Under(version string) (game.Rules, bool) {
 	if _, ok := variants[version]; !ok {
 		return nil, false

@@ -1,6 +1,7 @@
 package sovereignchess
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -20,12 +21,12 @@ func under(t *testing.T, version string, e GameStarted) State {
 }
 
 func TestUnderKnowsTheOlderVersionsOnly(t *testing.T) {
-	for _, v := range []string{"rulebook-2017.1", "rulebook-2017.2"} {
+	for _, v := range []string{"rulebook-2017.1", "rulebook-2017.2", "rulebook-2017.3"} {
 		if old, ok := r.Under(v); !ok || old.Info().RulesVersion != v || old.Info().ID != ID {
 			t.Errorf("Under(%s) = %v, %v", v, old, ok)
 		}
 	}
-	for _, v := range []string{RulesVersion, "rulebook-2017.4", "rulebook-2016.1", ""} {
+	for _, v := range []string{RulesVersion, "rulebook-2017.5", "rulebook-2016.1", ""} {
 		if old, ok := r.Under(v); ok {
 			t.Errorf("Under(%q) = %v", v, old.Info())
 		}
@@ -73,4 +74,64 @@ func TestUnder20171AResignedRoyaleSeatKeptItsTurns(t *testing.T) {
 	same(t, "the status", r.Status(st), game.Status{ToAct: []int{2}, Phase: "play"})
 	_, seats := toAct(t, st, 4)
 	same(t, "turns", seats, []int{2, 0, 3, 1})
+}
+
+// quietRoyale plays the rounds from to to (at most 50) of a Royale game in which nothing is
+// captured, no pawn moves and no position comes twice: White's rook on c2 walks a snake
+// over ranks 2 to 4 (files c to n), the rook on c13 steps once, and the first rook walks
+// back, while Ash, Slate and Black shuffle their kings in the corners, out of reach.
+// White plays at seat 2 (royaleOrder2031).
+func quietRoyale(t *testing.T, st State, from, to int) State {
+	t.Helper()
+	var walk []string
+	for _, rank := range []string{"2", "3", "4"} {
+		for f := range 12 {
+			if rank == "3" {
+				f = 11 - f
+			}
+			walk = append(walk, string(rune('c'+f))+rank)
+		}
+	}
+	var white []string
+	for i := 1; i < len(walk); i++ {
+		white = append(white, walk[i-1]+walk[i])
+	}
+	white = append(white, "c13d13")
+	for i := len(walk) - 1; i > 21; i-- {
+		white = append(white, walk[i]+walk[i-1])
+	}
+	kings := [2][3]string{{"a16b16", "p16o16", "p1o1"}, {"b16a16", "o16p16", "o1p1"}}
+	for r := from; r < to; r++ {
+		st = play(t, st, white[r], kings[r%2][0], kings[r%2][1], kings[r%2][2])
+	}
+	return st
+}
+
+const quietRoyaleStart = "wka1 wrc2 wrc13 aka16 skp16 bkp1"
+
+// The fifty-move rule is fifty moves by each player. Under rulebook-2017.3 a Royale draw
+// could be claimed after 100 quiet plies, 25 moves by each of the four; since
+// rulebook-2017.4 it takes 200. A stored claim at 100 still passes the audit under 2017.3.
+func TestRoyaleFiftyMoveClaimIsFiftyMovesEach(t *testing.T) {
+	e := GameStarted{Mode: Royale, Position: notation(t, quietRoyaleStart, "1 w a s b - 0"), FirstMover: -1, Order: royaleOrder2031}
+	st := quietRoyale(t, from(t, e), 0, 25)
+	if err := refused(t, st, 2, game.ClaimDraw{}, game.IllegalMove); !strings.Contains(err.Reason, "100 of 200 plies") {
+		t.Errorf("refusal after 25 moves each: %q", err.Reason)
+	}
+	old := quietRoyale(t, under(t, "rulebook-2017.3", e), 0, 25)
+	stored := decided(t, old, 2, game.ClaimDraw{})
+	same(t, "rulebook-2017.3: the claim after 25 moves each", stored, []game.Event{
+		DrawClaimed{Seat: 2, Reason: "fifty-move rule"},
+		GameEnded{Reason: "draw claimed (fifty-move rule)", Winners: []int{}, Standings: []string{"tied", "tied", "tied", "tied"}},
+	})
+	var s game.State = old
+	for i, ev := range stored {
+		if err := r.Audit(s, ev); err != nil {
+			t.Fatalf("rulebook-2017.3: event %d (%s) refused: %v", i, ev.EventType(), err)
+		}
+		s = r.Evolve(s, ev)
+	}
+	st = quietRoyale(t, st, 25, 50)
+	_, evs := act(t, st, 2, game.ClaimDraw{})
+	same(t, "the claim after 50 moves each", evs[0], DrawClaimed{Seat: 2, Reason: "fifty-move rule"})
 }
