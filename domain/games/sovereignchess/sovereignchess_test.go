@@ -306,3 +306,49 @@ func square(s string) sovereign.Square {
 	}
 	return sq
 }
+
+// An adversary's moves, each refused with a typed error and changing nothing. White (seat
+// 0) has its king on i1 behind its bishop on i2, which the black rook on i8 (a white
+// square, which gives Black nothing: White owns white) pins; a knight on h3; a rook on
+// a2 facing the green queen on a9, which nobody controls; a pawn on e5, a navy square (so
+// White controls navy, and l12 stays empty); a pawn on f11, a yellow square; a rook on
+// l4; a knight on g11; a pawn on g6 at the edge of the central 4x4.
+func TestAnAdversarysMovesAreRefused(t *testing.T) {
+	st := twoPlayer(t, "wki1 wbi2 wnh3 wra2 gqa9 wpe5 wpf11 wrl4 wng11 wpg6 bki16 bri8", "1 w b - 10")
+	refusedAll(t, st, 0, []refusal{
+		{game.Move{Notation: "i2j3"}, game.IllegalMove, "not a legal move"},   // the pinned bishop leaves the king in check
+		{game.Move{Notation: "a2a9"}, game.IllegalMove, "not a legal move"},   // takes a piece nobody controls
+		{game.Move{Notation: "g11h9"}, game.IllegalMove, "not a legal move"},  // onto a square of its own colour
+		{game.Move{Notation: "l4l12"}, game.IllegalMove, "not a legal move"},  // onto navy, whose other square is taken
+		{game.Move{Notation: "a2a12"}, game.IllegalMove, "not a legal move"},  // past a piece
+		{game.Move{Notation: "l4l13"}, game.IllegalMove, "not a legal move"},  // nine squares
+		{game.Move{Notation: "g6g7"}, game.IllegalMove, "must promote"},       // into the central 4x4 without promoting
+		{game.Move{Notation: "e5e6q"}, game.IllegalMove, "not a legal move"},  // a promotion outside it
+		{game.Move{Notation: "g6g7p"}, game.BadInput, "malformed"},            // to a pawn
+		{game.Move{Notation: "i1k1O"}, game.IllegalMove, "not a legal move"},  // castling with no rook
+		{game.Move{Notation: "=nh3f2"}, game.IllegalMove, "not a legal move"}, // a defection then another piece's move
+		{game.Move{Notation: "i16i15"}, game.IllegalMove, "does not control the black king"},
+		{game.Move{Notation: strings.Repeat("e2", 5000)}, game.BadInput, "malformed"},
+		// Defecting to yellow turns White's army neutral; the black rook on i8, a white
+		// square, then gives Black the white pieces, and the knight on h3 checks the new
+		// yellow king: a regime change may not put the new king in check.
+		{Defect{Colour: "yellow"}, game.IllegalMove, "not a legal move"},
+		{Defect{Colour: "navy", KingMove: "i1h1"}, game.IllegalMove, "is the whole move"},
+	})
+	refused(t, st, 1, game.Move{Notation: "i8i3"}, game.NotYourTurn)
+	refused(t, st, 1, Defect{Colour: "black"}, game.NotYourTurn)
+	refused(t, st, 1, game.ClaimDraw{}, game.NotYourTurn)
+	// The same defection is legal once the knight is gone: what refused it was the check.
+	st = twoPlayer(t, "wki1 wbi2 wra2 gqa9 wpe5 wpf11 wrl4 wng11 wpg6 bki16 bri8", "1 w b - 10")
+	act(t, st, 0, Defect{Colour: "yellow"})
+}
+
+// A Royale seat may neither escape nor pass while it has a move that keeps its king out
+// of check.
+func TestRoyaleEscapeAndPassOnlyWhenDue(t *testing.T) {
+	st := royale(t, royaleKings+"wki1 wpe2", "1 w a s b - 0")
+	refusedAll(t, st, 2, []refusal{
+		{game.Move{Notation: "escape"}, game.IllegalMove, "not a legal move"},
+		{game.Move{Notation: "pass"}, game.IllegalMove, "not a legal move"},
+	})
+}
