@@ -66,6 +66,13 @@ func TestRoyaleEscape(t *testing.T) {
 	if got := p.LegalMoves(nil); len(got) != 1 || !got[0].IsPass() {
 		t.Errorf("moves %v, want [pass]", got)
 	}
+	// A king in check with no move at all does not escape (the rulebook's escape is for a
+	// king not in check): the rulebook does not require addressing a check, so the
+	// player passes, and the king stays to be captured. Its green neighbours are nobody's.
+	p = pos(t, royaleKings+"wka1 gra2 grb1 grb2 anc2", "1 w a s b - 0")
+	if got := p.LegalMoves(nil); !p.InCheck(0) || len(got) != 1 || !got[0].IsPass() {
+		t.Errorf("in check without a move: %v, want [pass]", got)
+	}
 }
 
 func TestRoyaleLastKingStanding(t *testing.T) {
