@@ -74,7 +74,10 @@ func exchanging(pick func(chess.Piece) bool, partners func(s *State, sq chess.Sq
 				if pb.Color == pa.Color && (!s.free(b) || !s.open(a)) {
 					continue
 				}
-				out = append(out, play{targets: names(a, b), do: func(f *fold) { must(f.Pos.Exchange(a, b)) }})
+				out = append(out, play{targets: names(a, b), do: func(f *fold) {
+					must(f.Pos.Exchange(a, b))
+					f.moved(a, b)
+				}})
 			}
 		}
 		if len(out) == 0 {
@@ -130,4 +133,23 @@ func push(s *State, seat int) ([]play, string) {
 		return nil, "no enemy piece can be pushed"
 	}
 	return out, ""
+}
+
+// homes are the castling rights a rook keeps only while it has never left its corner.
+var homes = map[chess.Square]chess.CastlingRights{
+	chess.A1: chess.WhiteQueenSide, chess.H1: chess.WhiteKingSide,
+	chess.A8: chess.BlackQueenSide, chess.H8: chess.BlackKingSide,
+}
+
+// moved drops the castling rights of the corners among squares, whose pieces a card has
+// just moved: "il faut que ni l'un ni l'autre n'ait encore bougé". The board alone cannot
+// say so when two rooks trade places and a rook still stands in each corner. Under
+// unfair-2026.1 and 2026.2 (variant.swapKeepsCastling) the rights followed the board.
+func (f *fold) moved(squares ...chess.Square) {
+	if f.v.swapKeepsCastling {
+		return
+	}
+	for _, sq := range squares {
+		f.Pos.DropCastling(homes[sq])
+	}
 }

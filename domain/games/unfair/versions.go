@@ -24,19 +24,24 @@ type variant struct {
 	// moveSavesAfterCard: in check, a card that adds to the move was playable whenever a
 	// legal move could follow it; since unfair-2026.2 the card itself must save the king.
 	moveSavesAfterCard bool
+	// swapKeepsCastling: two rooks that traded places by a card (swap) kept the castling
+	// rights of their corners, the board still showing a rook in each; since
+	// unfair-2026.3 a rook moved by a card has moved, and its corner's right is lost.
+	swapKeepsCastling bool
 }
 
 // variants are the older versions this build plays. unfair-2026.1's catalog put the
 // antidote in the statuses group, not the extra one: the group is a label, the card
 // played the same.
 var variants = map[string]variant{
-	"unfair-2026.1": {wakeOnAnyCheck: true, movesAgainstStalemate: true, moveSavesAfterCard: true},
+	"unfair-2026.1": {wakeOnAnyCheck: true, movesAgainstStalemate: true, moveSavesAfterCard: true, swapKeepsCastling: true},
+	"unfair-2026.2": {swapKeepsCastling: true},
 }
 
 var _ game.Pinned = Rules{}
 
 // Under is the rules of an older version, for the matches recorded under it
-// (game.Pinned): unfair-2026.1, whose differences are variants'.
+// (game.Pinned): unfair-2026.1 and unfair-2026.2, whose differences are variants'.
 func (Rules) Under(version string) (game.Rules, bool) {
 	if _, ok := variants[version]; !ok {
 		return nil, false
