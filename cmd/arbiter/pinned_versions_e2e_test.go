@@ -17,9 +17,10 @@ import (
 // testdata/<rules version> was recorded by the build of that version of UnfairChess or
 // Sovereign Chess (its README.md says which, and how): today's server shows each match
 // with its version, `verify --fairness` and `replay` re-derive every one with that
-// version's rules (game.Pinned), and the match left unfinished plays on under them. unfair-2026.2 is
-// today's version, recorded by the build before the move generator's fix of
-// magic-2026.3 (8726897), which changed no UnfairChess play.
+// version's rules (game.Pinned), and the match left unfinished plays on under them. unfair-2026.2's
+// store was recorded by the build before the move generator's fix of magic-2026.3
+// (8726897), which changed no UnfairChess play; unfair-2026.3 (a swapped rook loses its
+// castling right) has no store of its own, its build being today's.
 func TestEveryStoredVersionLoadsVerifiesAndPlaysOn(t *testing.T) {
 	for _, c := range []struct {
 		version, game string
