@@ -161,14 +161,14 @@ func dealOf(deck []string, size, seats, seat int) []string {
 // startTable is the table GameStarted sets under rules version: both boards from its
 // position, in planning; the boards' moves of a match before magic-2026.3 by the grants
 // of then (State.oldGrants), their closing cards discarded as then (State.discardClosing), their games ended
-// at a move as then (State.endAtMove).
+// at a move and their Rewinds as then (State.endAtMove, State.rewoundRanOut).
 func startTable(e GameStarted, version string) Table {
 	one := e
 	one.Boards = 0
 	b := Rules{}.Evolve(nil, one).(State)
 	b.oldGrants = older(version, "magic-2026.3")
 	b.discardClosing = older(version, "magic-2026.5")
-	b.endAtMove = older(version, "magic-2026.6")
+	b.endAtMove, b.rewoundRanOut = older(version, "magic-2026.6"), older(version, "magic-2026.6")
 	return Table{Boards: [2]State{b, b}, Phase: Planning, PlanEnds: e.PlanEnds, started: true, version: version}
 }
 

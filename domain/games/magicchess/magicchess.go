@@ -143,7 +143,9 @@ func (r Rules) Info() game.Info {
 //     window (rule 16) and leaves the opponent stalemated, or reaches the 75-move rule,
 //     ends the game only once its window has closed, as a mate did (rule 19: the
 //     reaction comes before the end is judged). Under the older versions such a move
-//     ended the game at once and opened no window (State.endAtMove).
+//     ended the game at once and opened no window (State.endAtMove). And Rewind,
+//     which puts back face up a card that the move it takes back ran out, takes it off
+//     the discard pile; under the older versions it stayed there too (State.rewoundRanOut).
 func (Rules) Under(version string) (game.Rules, bool) {
 	if i := slices.Index(versions, version); i >= 0 && version != RulesVersion {
 		return Rules{pinned: version}, true // the deck is the mode's: no match of then had another
@@ -683,7 +685,8 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 		}
 		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock,
 			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true, oldGrants: r.before("magic-2026.3"),
-			discardClosing: r.before("magic-2026.5"), endAtMove: r.before("magic-2026.6")}
+			discardClosing: r.before("magic-2026.5"), endAtMove: r.before("magic-2026.6"),
+			rewoundRanOut: r.before("magic-2026.6")}
 	}
 	s, ok := st.(State)
 	if !ok {

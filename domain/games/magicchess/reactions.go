@@ -576,6 +576,9 @@ var reactionCards = map[string]plays{
 		return []play{{targets: []string{}, do: func(s *State, _ int) outcome {
 			b := *s.Window.before
 			b.Hands, b.Played, b.Discard, b.Deck = s.Hands, s.Played, s.Discard, s.Deck
+			if !s.rewoundRanOut {
+				b.Discard = faceUpAgain(s.Discard, b.Lasting, s.Lasting)
+			}
 			b.Record, b.Players = s.Record, s.Players
 			b.Window = s.Window
 			*s = b
@@ -594,6 +597,25 @@ var reactionCards = map[string]plays{
 			return resolved
 		}}}
 	}),
+}
+
+// faceUpAgain is the discard pile after a move that Rewind takes back: the cards that
+// the move ran out (face up before it, not after) are face up again, so they leave the
+// pile, each its last copy there.
+func faceUpAgain(discard []string, before, after []Lasting) []string {
+	out := discard
+	for _, l := range before {
+		if slices.ContainsFunc(after, func(a Lasting) bool { return a.Card == l.Card }) {
+			continue
+		}
+		for i := len(out) - 1; i >= 0; i-- {
+			if out[i] == l.Card {
+				out = slices.Concat(out[:i], out[i+1:]) // a new array: the state's slices are shared
+				break
+			}
+		}
+	}
+	return out
 }
 
 // inR1 builds the plays of a reaction to a card just laid.

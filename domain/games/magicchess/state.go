@@ -63,6 +63,11 @@ type State struct {
 	// 75-move rule, ended the game at once, with no window; from magic-2026.6 the end is
 	// judged after the window (rule 19), as a mate's always was. Not stored either.
 	endAtMove bool
+	// rewoundRanOut: the match is of a rules version before magic-2026.6, under which
+	// Rewind put back face up a card that the move taken back had run out, and left it on
+	// the discard pile as well, so that it was there twice once it ran out again. Not
+	// stored either.
+	rewoundRanOut bool
 }
 
 // Laid is a card that was laid and resolved: who laid it, on what.
