@@ -58,11 +58,6 @@ func keptRightsUnmoved(t *testing.T, what string, before, after chess.Position) 
 // square; and a right, once gone, never comes back: so the board alone is enough here,
 // unlike UnfairChess before unfair-2026.3. This test pins that.
 func TestACardThatMovesAKingOrRookTakesItsCastlingRight(t *testing.T) {
-	ids := make([]string, 0, len(effects))
-	for id := range effects {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
 	for _, c := range []struct {
 		fen   string
 		twice bool
@@ -75,33 +70,37 @@ func TestACardThatMovesAKingOrRookTakesItsCastlingRight(t *testing.T) {
 		s := table(t, c.fen, nil, nil)
 		laid := 0
 		for seat := range 2 {
-			for _, id := range ids {
-				first, _ := effects[id](&s, seat)
-				for _, p := range first {
-					f := s
-					if o := p.do(&f, seat); o.result == Annulled {
-						continue
-					}
-					laid++
-					keptRightsUnmoved(t, c.fen+" "+id+" "+strings.Join(p.targets, ","), s.Pos, f.Pos)
-					if !c.twice {
-						continue
-					}
-					for _, id2 := range ids {
-						second, _ := effects[id2](&f, seat)
-						for _, q := range second {
-							g := f
-							if o := q.do(&g, seat); o.result == Annulled {
-								continue
-							}
-							keptRightsUnmoved(t, c.fen+" "+id+" "+strings.Join(p.targets, ",")+" then "+id2+" "+strings.Join(q.targets, ","), s.Pos, g.Pos)
-						}
-					}
+			everyPlay(s, seat, func(f State, what string) {
+				laid++
+				keptRightsUnmoved(t, c.fen+" "+what, s.Pos, f.Pos)
+				if c.twice {
+					everyPlay(f, seat, func(g State, then string) {
+						keptRightsUnmoved(t, c.fen+" "+what+" then "+then, s.Pos, g.Pos)
+					})
 				}
-			}
+			})
 		}
 		if laid == 0 {
 			t.Fatalf("%s: no card could be laid, the test checks nothing", c.fen)
+		}
+	}
+}
+
+// everyPlay calls after with the state after each play, not annulled, of every card
+// for seat from s, and what names the card and its targets.
+func everyPlay(s State, seat int, after func(f State, what string)) {
+	ids := make([]string, 0, len(effects))
+	for id := range effects {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		all, _ := effects[id](&s, seat)
+		for _, p := range all {
+			f := s
+			if o := p.do(&f, seat); o.result != Annulled {
+				after(f, id+" "+strings.Join(p.targets, ","))
+			}
 		}
 	}
 }
