@@ -10,15 +10,25 @@ import (
 	"testing"
 )
 
-// scrape returns the value of one metric without labels from /metrics.
-func (s *server) scrape(t *testing.T, name string) string {
+// metrics returns the body of the server's /metrics.
+func (s *server) metrics(t *testing.T) []byte {
 	t.Helper()
 	resp, err := http.Get(s.url + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading /metrics: %v", err)
+	}
+	return body
+}
+
+// scrape returns the value of one metric without labels from /metrics.
+func (s *server) scrape(t *testing.T, name string) string {
+	t.Helper()
+	body := s.metrics(t)
 	m := regexp.MustCompile(`(?m)^` + name + ` (\S+)$`).FindSubmatch(body)
 	if m == nil {
 		t.Fatalf("/metrics lacks %s:\n%s", name, body)

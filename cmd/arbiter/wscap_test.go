@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -94,14 +93,8 @@ var websocketsGauge = regexp.MustCompile(`(?m)^arbiter_websockets\{counted="(\w+
 // websockets reads arbiter_websockets from /metrics: awaiting_init, anonymous, player.
 func (s *server) websockets(t *testing.T) [3]string {
 	t.Helper()
-	resp, err := http.Get(s.url + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
 	var out [3]string
-	for _, m := range websocketsGauge.FindAllSubmatch(body, -1) {
+	for _, m := range websocketsGauge.FindAllSubmatch(s.metrics(t), -1) {
 		switch string(m[1]) {
 		case "awaiting_init":
 			out[0] = string(m[2])
