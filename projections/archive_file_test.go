@@ -485,3 +485,47 @@ func TestArchiveFileLogsAWriteToAReadOnlyFile(t *testing.T) {
 		}
 	}
 }
+
+// TestAFailedEmptyingOfTheArchiveIndexIsLoggedOnce: a fold from zero empties the index
+// before its first archived match; on a read-only file that fails, every listing of
+// archived matches then fails with it, and the operator hears of it once, with the file
+// and what to do, however many matches are archived after.
+func TestAFailedEmptyingOfTheArchiveIndexIsLoggedOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "archive.db")
+	f, err := OpenArchiveFile(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range archivedRows(rand.New(rand.NewPCG(3, 4)), 3, 4) {
+		f.add(r, 5)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	readOnly(t, path)
+	var logged bytes.Buffer
+	f, err = OpenArchiveFile(context.Background(), path, ArchiveLogger(slog.New(slog.NewTextHandler(&logged, nil))))
+	if err != nil {
+		t.Fatalf("an archive index on a read-only file does not open for reading: %v", err)
+	}
+	a := &archive{file: f}
+	for _, id := range []string{"m-1", "m-2", "m-3"} {
+		a.addToFile(&MatchView{ID: id}, id, 9)
+	}
+	_ = f.Close() // its pending rows cannot be written either: logged apart
+	if a.err == nil || !strings.Contains(a.err.Error(), "readonly") {
+		t.Fatalf("the archive's error after a failed emptying: %v, want SQLite's readonly error", a.err)
+	}
+	var lines []string
+	for _, l := range strings.Split(logged.String(), "\n") {
+		if strings.Contains(l, "could not be emptied for a fold from zero") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 {
+		t.Fatalf("the failed emptying logged %d times, want once:\n%s", len(lines), logged.String())
+	}
+	if l := lines[0]; !strings.Contains(l, "level=ERROR") || !strings.Contains(l, "file="+path) || !strings.Contains(l, "make the file writable") || !strings.Contains(l, "readonly") {
+		t.Errorf("logged %q, want the level, the file, what to do and the error", l)
+	}
+}
