@@ -450,19 +450,7 @@ func readOnly(t *testing.T, path string) {
 // returns the failure and logs the rows it could not write either.
 func TestArchiveFileLogsAWriteToAReadOnlyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "archive.db")
-	f, err := OpenArchiveFile(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	readOnly(t, path)
-	var logged bytes.Buffer
-	f, err = OpenArchiveFile(context.Background(), path, ArchiveLogger(slog.New(slog.NewTextHandler(&logged, nil))))
-	if err != nil {
-		t.Fatalf("an archive index on a read-only file does not open for reading: %v", err)
-	}
+	f, logged := readOnlyArchive(t, path, nil)
 	rows := archivedRows(rand.New(rand.NewPCG(7, 8)), archiveBatch, 8)
 	for _, r := range rows { // the last one wakes the writer, which Close waits for
 		f.add(r, 5)
@@ -492,22 +480,7 @@ func TestArchiveFileLogsAWriteToAReadOnlyFile(t *testing.T) {
 // and what to do, however many matches are archived after.
 func TestAFailedEmptyingOfTheArchiveIndexIsLoggedOnce(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "archive.db")
-	f, err := OpenArchiveFile(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range archivedRows(rand.New(rand.NewPCG(3, 4)), 3, 4) {
-		f.add(r, 5)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	readOnly(t, path)
-	var logged bytes.Buffer
-	f, err = OpenArchiveFile(context.Background(), path, ArchiveLogger(slog.New(slog.NewTextHandler(&logged, nil))))
-	if err != nil {
-		t.Fatalf("an archive index on a read-only file does not open for reading: %v", err)
-	}
+	f, logged := readOnlyArchive(t, path, archivedRows(rand.New(rand.NewPCG(3, 4)), 3, 4))
 	a := &archive{file: f}
 	for _, id := range []string{"m-1", "m-2", "m-3"} {
 		a.addToFile(&MatchView{ID: id}, id, 9)
@@ -528,4 +501,27 @@ func TestAFailedEmptyingOfTheArchiveIndexIsLoggedOnce(t *testing.T) {
 	if l := lines[0]; !strings.Contains(l, "level=ERROR") || !strings.Contains(l, "file="+path) || !strings.Contains(l, "make the file writable") || !strings.Contains(l, "readonly") {
 		t.Errorf("logged %q, want the level, the file, what to do and the error", l)
 	}
+}
+
+// readOnlyArchive writes rows into a new archive index at path, makes the file read-only
+// (readOnly) and opens it again with a logger into the returned buffer.
+func readOnlyArchive(t *testing.T, path string, rows []StoredArchived) (*ArchiveFile, *bytes.Buffer) {
+	t.Helper()
+	f, err := OpenArchiveFile(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		f.add(r, 5)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	readOnly(t, path)
+	logged := new(bytes.Buffer)
+	f, err = OpenArchiveFile(context.Background(), path, ArchiveLogger(slog.New(slog.NewTextHandler(logged, nil))))
+	if err != nil {
+		t.Fatalf("an archive index on a read-only file does not open for reading: %v", err)
+	}
+	return f, logged
 }
