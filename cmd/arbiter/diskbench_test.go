@@ -24,6 +24,16 @@ func TestBenchDisk(t *testing.T) {
 	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 0 {
 		t.Errorf("bench disk left %v in %s (%v)", entries, dir, err)
 	}
+	_, out = lastLine(t, "bench", "disk", "--dir", dir, "--duration", "300ms", "--burst", "8", "--burst-every", "20ms",
+		"--rate", "500", "--clients", "10", "--work", "5us")
+	for _, want := range []string{"500 appends/s from 10 clients (5µs of CPU before each)", "log alone:", "beside bursts:", "of CPU per append", "over 10ms"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench disk --rate output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, " 0 appends") {
+		t.Errorf("a run acknowledged no append:\n%s", out)
+	}
 	_, out = lastLine(t, "bench", "disk", "--dir", dir, "--duration", "100ms", "--burst", "0")
 	if !strings.Contains(out, "log alone:") || strings.Contains(out, "beside bursts:") {
 		t.Errorf("--burst 0 runs the log alone:\n%s", out)
@@ -41,6 +51,7 @@ func TestBenchDiskRefusesBadFlags(t *testing.T) {
 		{[]string{"--dir", missing, "--duration", "100ms"}, "writable directory"},
 		{[]string{"--dir", t.TempDir(), "--duration", "0"}, "positive duration"},
 		{[]string{"--dir", t.TempDir(), "--pages", "0"}, "1 page or more"},
+		{[]string{"--dir", t.TempDir(), "--rate", "100", "--clients", "0"}, "1 client or more"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), append([]string{"bench", "disk"}, tc.args...), &stdout, &stderr)

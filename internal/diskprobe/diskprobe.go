@@ -5,7 +5,9 @@
 // written to a second file and flushed, as the store's checkpoints copy the log into the
 // database file. An append is acknowledged only after its flush, so the flush's latency
 // is a floor under the append's: `arbiter bench disk` prints it, so that a figure from
-// `arbiter bench` can be read against the disk it ran on.
+// `arbiter bench` can be read against the disk it ran on. RunAppends (appends.go) goes one
+// step closer to the bench: appends offered at a rate by many clients and acknowledged by
+// a bare group commit, the machine's floor under the bench's latency.
 package diskprobe
 
 import (
