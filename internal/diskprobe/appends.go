@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -64,16 +63,11 @@ func RunAppends(ctx context.Context, cfg AppendsConfig) (res AppendsResult, err 
 		return res, fmt.Errorf("%w: duration %s, %g appends/s from %d clients, pages of %d bytes, bursts of %d pages every %s: need a positive duration and rate, 1 client or more, pages of 512 bytes or more, and a positive interval for bursts",
 			ErrBadConfig, cfg.Duration, cfg.Rate, cfg.Clients, cfg.PageSize, cfg.BurstPages, cfg.BurstEvery)
 	}
-	dir, err := os.MkdirTemp(cfg.Dir, "arbiter-diskprobe-")
+	files, err := newScratch(cfg.Dir, cfg.BurstPages > 0)
 	if err != nil {
-		return res, fmt.Errorf("diskprobe: make a directory to write in (is %s a writable directory?): %w", cfg.Dir, err)
+		return res, err
 	}
-	defer func() { err = errors.Join(err, os.RemoveAll(dir)) }()
-	log, err := os.Create(filepath.Join(dir, "log"))
-	if err != nil {
-		return res, fmt.Errorf("diskprobe: %w", err)
-	}
-	defer log.Close()
+	defer func() { err = errors.Join(err, files.remove()) }()
 
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
@@ -82,18 +76,13 @@ func RunAppends(ctx context.Context, cfg AppendsConfig) (res AppendsResult, err 
 		burstErr, writerErr error
 		burstCount          int
 	)
-	if cfg.BurstPages > 0 {
-		db, err := os.Create(filepath.Join(dir, "db"))
-		if err != nil {
-			return res, fmt.Errorf("diskprobe: %w", err)
-		}
-		defer db.Close()
+	if files.db != nil {
 		wg.Go(func() {
-			burstCount, burstErr = bursts(ctx, db, Config{PageSize: cfg.PageSize, BurstPages: cfg.BurstPages, BurstEvery: cfg.BurstEvery})
+			burstCount, burstErr = bursts(ctx, files.db, Config{PageSize: cfg.PageSize, BurstPages: cfg.BurstPages, BurstEvery: cfg.BurstEvery})
 		})
 	}
 
-	w := &groupWriter{f: log, page: make([]byte, cfg.PageSize), header: make([]byte, 24), wake: make(chan struct{}, 1)}
+	w := &groupWriter{f: files.log, page: make([]byte, cfg.PageSize), header: make([]byte, 24), wake: make(chan struct{}, 1)}
 	writerDone := make(chan struct{})
 	go func() { defer close(writerDone); writerErr = w.run(ctx) }()
 

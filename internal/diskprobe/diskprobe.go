@@ -70,16 +70,11 @@ func Run(ctx context.Context, cfg Config) (res Result, err error) {
 		return res, fmt.Errorf("%w: duration %s, %d pages of %d bytes a flush, bursts of %d pages every %s: need a positive duration, 1 page or more of 512 bytes or more, and a positive interval for bursts",
 			ErrBadConfig, cfg.Duration, cfg.Pages, cfg.PageSize, cfg.BurstPages, cfg.BurstEvery)
 	}
-	dir, err := os.MkdirTemp(cfg.Dir, "arbiter-diskprobe-")
+	files, err := newScratch(cfg.Dir, cfg.BurstPages > 0)
 	if err != nil {
-		return res, fmt.Errorf("diskprobe: make a directory to write in (is %s a writable directory?): %w", cfg.Dir, err)
+		return res, err
 	}
-	defer func() { err = errors.Join(err, os.RemoveAll(dir)) }()
-	log, err := os.Create(filepath.Join(dir, "log"))
-	if err != nil {
-		return res, fmt.Errorf("diskprobe: %w", err)
-	}
-	defer log.Close()
+	defer func() { err = errors.Join(err, files.remove()) }()
 
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
@@ -87,21 +82,49 @@ func Run(ctx context.Context, cfg Config) (res Result, err error) {
 		wg       sync.WaitGroup
 		burstErr error
 	)
-	if cfg.BurstPages > 0 {
-		db, err := os.Create(filepath.Join(dir, "db"))
-		if err != nil {
-			return res, fmt.Errorf("diskprobe: %w", err)
-		}
-		defer db.Close()
-		wg.Go(func() { res.Bursts, burstErr = bursts(ctx, db, cfg) })
+	if files.db != nil {
+		wg.Go(func() { res.Bursts, burstErr = bursts(ctx, files.db, cfg) })
 	}
 	start := time.Now()
-	res.Latencies, err = flushes(ctx, log, cfg, start)
+	res.Latencies, err = flushes(ctx, files.log, cfg, start)
 	cancel()
 	wg.Wait()
 	res.Elapsed = time.Since(start)
 	slices.Sort(res.Latencies)
 	return res, errors.Join(err, burstErr)
+}
+
+// scratch is what a run writes in: a new directory under the one asked for, the log in
+// it and, for bursts, a second file.
+type scratch struct {
+	dir     string
+	log, db *os.File
+}
+
+func newScratch(parent string, withBursts bool) (s *scratch, err error) {
+	dir, err := os.MkdirTemp(parent, "arbiter-diskprobe-")
+	if err != nil {
+		return nil, fmt.Errorf("diskprobe: make a directory to write in (is %s a writable directory?): %w", parent, err)
+	}
+	s = &scratch{dir: dir}
+	if s.log, err = os.Create(filepath.Join(dir, "log")); err == nil && withBursts {
+		s.db, err = os.Create(filepath.Join(dir, "db"))
+	}
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("diskprobe: %w", err), s.remove())
+	}
+	return s, nil
+}
+
+// remove closes the files and removes the directory with them.
+func (s *scratch) remove() error {
+	var errs []error
+	for _, f := range []*os.File{s.log, s.db} {
+		if f != nil {
+			errs = append(errs, f.Close())
+		}
+	}
+	return errors.Join(append(errs, os.RemoveAll(s.dir))...)
 }
 
 // logBytes bounds the log file: it is written over from its start, as the store's

@@ -46,20 +46,30 @@ func TestTheLogAloneWritesNoSecondFile(t *testing.T) {
 
 func TestABadConfigIsRefusedAndWritesNothing(t *testing.T) {
 	good := Config{Duration: time.Second, Pages: 1, PageSize: 4096}
-	for name, change := range map[string]func(*Config){
+	refusedWritingNothing(t, map[string]func(*Config){
 		"no duration":        func(c *Config) { c.Duration = 0 },
 		"no pages":           func(c *Config) { c.Pages = 0 },
 		"tiny pages":         func(c *Config) { c.PageSize = 100 },
 		"negative burst":     func(c *Config) { c.BurstPages = -1 },
 		"bursts without gap": func(c *Config) { c.BurstPages = 10 },
-	} {
+	}, func(dir string, change func(*Config)) error {
+		cfg := good
+		cfg.Dir = dir
+		change(&cfg)
+		_, err := Run(context.Background(), cfg)
+		return err
+	})
+}
+
+// refusedWritingNothing runs each change of a good configuration in a directory of its
+// own: each must be refused with ErrBadConfig, leaving the directory empty.
+func refusedWritingNothing[C any](t *testing.T, changes map[string]func(*C), run func(dir string, change func(*C)) error) {
+	t.Helper()
+	for name, change := range changes {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			cfg := good
-			cfg.Dir = dir
-			change(&cfg)
-			if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrBadConfig) {
-				t.Errorf("Run(%+v) = %v; want ErrBadConfig", cfg, err)
+			if err := run(dir, change); !errors.Is(err, ErrBadConfig) {
+				t.Errorf("the run = %v; want ErrBadConfig", err)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 				t.Errorf("a refused run wrote %v", entries)
