@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql/executor"
@@ -209,6 +210,9 @@ func Handler(r *Resolver, limits Limits) http.Handler {
 				return
 			}
 			req.Body = io.NopCloser(bytes.NewReader(body))
+		} else if msg := paramsShape(req.URL.Query()); msg != "" {
+			writeError(w, http.StatusBadRequest, "BAD_REQUEST", msg)
+			return
 		}
 		srv.ServeHTTP(w, req)
 	}))
@@ -245,7 +249,61 @@ func readBody(w http.ResponseWriter, req *http.Request, maxBytes int64) ([]byte,
 		writeError(w, http.StatusBadRequest, "BAD_REQUEST", "the request body is not JSON: send {\"query\": ..., \"variables\": ...}")
 		return nil, false
 	}
+	if msg := bodyShape(body); msg != "" {
+		writeError(w, http.StatusBadRequest, "BAD_REQUEST", msg)
+		return nil, false
+	}
 	return body, true
+}
+
+// requestFields are the members of a GraphQL request and the JSON each must be: gqlgen
+// fails to decode a body of any other shape and answers it as a failure of the server
+// (INTERNAL, logged at error level), which would let anyone fill the error log.
+var requestFields = []struct{ name, kind string }{
+	{"query", "string"}, {"operationName", "string"}, {"variables", "object"}, {"extensions", "object"},
+}
+
+// bodyShape names what is wrong with the shape of a POST's JSON body, or returns "".
+func bodyShape(body []byte) string {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil {
+		if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
+			return "the request body is a list: batched requests are not served, send one operation per request as {\"query\": ..., \"variables\": ...}"
+		}
+		return "the request body is not a JSON object: send {\"query\": ..., \"variables\": ...}"
+	}
+	for _, f := range requestFields {
+		if msg := fieldShape(f.name, f.kind, fields[f.name]); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// paramsShape names what is wrong with the JSON parameters of a GET, or returns "".
+func paramsShape(q url.Values) string {
+	for _, f := range requestFields {
+		if v := q.Get(f.name); v != "" && f.kind == "object" {
+			if msg := fieldShape(f.name, f.kind, json.RawMessage(v)); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
+}
+
+// fieldShape names what is wrong with the member name of a request, which must be null
+// (or absent) or JSON of this kind, or returns "".
+func fieldShape(name, kind string, raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	first := map[string]byte{"string": '"', "object": '{'}[kind]
+	if raw[0] != first || !json.Valid(raw) {
+		return fmt.Sprintf("%s must be a JSON %s, not %.40s", name, kind, raw)
+	}
+	return ""
 }
 
 // writeError answers an HTTP request with one GraphQL error of this code.

@@ -256,15 +256,26 @@ func TestTransportErrorsHaveCodes(t *testing.T) {
 		{"a validation error", "POST", "application/json", mustJSON(map[string]any{"query": "{games{nope}}"}), "GRAPHQL_VALIDATION_FAILED"},
 		{"a subscription over POST", "POST", "application/json", mustJSON(map[string]any{"query": sub}), "WEBSOCKET_REQUIRED"},
 		{"a subscription over GET", "GET", "", "", "WEBSOCKET_REQUIRED"},
+		// JSON of another shape than a request was answered INTERNAL and logged as a
+		// failure of the server, at anyone's will: each names what was wrong.
+		{"a batch", "POST", "application/json", `[{"query":"{games{id}}"},{"query":"{games{id}}"}]`, "BAD_REQUEST batched requests are not served"},
+		{"a string", "POST", "application/json", `"{games{id}}"`, "BAD_REQUEST not a JSON object"},
+		{"a query that is a number", "POST", "application/json", `{"query":5}`, "BAD_REQUEST query must be a JSON string"},
+		{"variables that are a string", "POST", "application/json", `{"query":"{games{id}}","variables":"x"}`, "BAD_REQUEST variables must be a JSON object"},
+		{"an operationName that is a list", "POST", "application/json", `{"query":"{games{id}}","operationName":[]}`, "BAD_REQUEST operationName must be a JSON string"},
+		{"extensions that are a number", "POST", "application/json", `{"query":"{games{id}}","extensions":1}`, "BAD_REQUEST extensions must be a JSON object"},
+		{"GET variables that are not JSON", "GET", "", "&variables=x", "BAD_REQUEST variables must be a JSON object"},
+		{"GET extensions that are a list", "GET", "", "&extensions=[]", "BAD_REQUEST extensions must be a JSON object"},
 	} {
-		u := gql
+		u, send := gql, c.body
 		if c.method == "GET" {
-			u += "?query=" + url.QueryEscape(sub)
+			u, send = u+"?query="+url.QueryEscape(sub)+c.body, ""
 		}
-		status, body := rawRequest(t, c.method, u, c.contentType, c.body)
+		status, body := rawRequest(t, c.method, u, c.contentType, send)
+		code, says, _ := strings.Cut(c.want, " ")
 		var r gqlResponse
-		if err := json.Unmarshal([]byte(body), &r); err != nil || r.code() != c.want {
-			t.Errorf("%s: %d %.300s, want code %s", c.name, status, body, c.want)
+		if err := json.Unmarshal([]byte(body), &r); err != nil || r.code() != code || !strings.Contains(r.Errors[0].Message, says) {
+			t.Errorf("%s: %d %.300s, want code %s saying %q", c.name, status, body, code, says)
 		} else if c.want == "WEBSOCKET_REQUIRED" && !strings.Contains(r.Errors[0].Message, "websocket") {
 			t.Errorf("%s: %q does not say to use a websocket", c.name, r.Errors[0].Message)
 		}
