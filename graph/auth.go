@@ -2,7 +2,6 @@ package graph
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -21,7 +20,7 @@ type callerKey struct{}
 type caller struct {
 	player *engine.Player
 	err    error  // the token sent was wrong; nil for a spectator
-	addr   string // the remote host
+	addr   string // the address it counts against: clientAddress
 	method string // the HTTP method; "" on a websocket
 	ws     bool   // an operation sent over a websocket
 	subs   atomic.Int32
@@ -45,7 +44,7 @@ func callerOf(ctx context.Context) *caller {
 // token fails only the resolvers that need the viewer, so a spectator's bad header does
 // not fail a public query.
 func (r *Resolver) identify(req *http.Request) *http.Request {
-	c := &caller{addr: remoteHost(req), method: req.Method}
+	c := &caller{addr: clientAddress(req), method: req.Method}
 	if h := req.Header.Get("Authorization"); h != "" {
 		if tok, ok := strings.CutPrefix(h, "Bearer "); ok {
 			pl, err := r.Engine.Authenticate(req.Context(), strings.TrimSpace(tok))
@@ -59,15 +58,6 @@ func (r *Resolver) identify(req *http.Request) *http.Request {
 		}
 	}
 	return req.WithContext(context.WithValue(req.Context(), callerKey{}, c))
-}
-
-// remoteHost is the address a request came from, without its port.
-func remoteHost(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // wsInit reads the token of a websocket from the connection_init payload: the

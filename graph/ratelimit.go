@@ -11,7 +11,7 @@ import (
 )
 
 // limiter is a token bucket per caller: the player a valid Bearer token names, or the
-// remote address without one (or with a wrong one). Each request to /graphql takes a
+// remote address without one (or with a wrong one), an IPv6 one by its /64 (clientAddress). Each request to /graphql takes a
 // token, and so does each operation sent over a websocket. A request without tokens left
 // is answered 429 with a GraphQL error RATE_LIMITED and a Retry-After; a websocket
 // operation, with that error.

@@ -12,7 +12,6 @@ package graph
 
 import (
 	"fmt"
-	"net/netip"
 	"sync"
 )
 
@@ -37,7 +36,7 @@ const (
 // wsKey is whom a websocket counts against.
 type wsKey struct {
 	class wsClass
-	who   string // the player's ID, or addressKey's
+	who   string // the player's ID, or clientAddress's
 }
 
 // wsCounts holds the websockets open, by whom they count against. A key is forgotten
@@ -92,25 +91,6 @@ func (s *wsCounts) totals() (byClass [wsClasses]int, keys int) {
 func (r *Resolver) Websockets() (awaiting, anonymous, players int) {
 	t, _ := r.sockets.totals()
 	return t[wsAwaiting], t[wsAnonymous], t[wsPlayer]
-}
-
-// addressKey is the address a socket without an account counts against: an IPv4 address
-// as it is, an IPv6 one by its /64, the block a single subscriber is usually given
-// (counting each address of it apart would give one client 2^64 caps).
-func addressKey(host string) string {
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	a = a.Unmap()
-	if a.Is4() {
-		return a.String()
-	}
-	p, err := a.WithZone("").Prefix(64)
-	if err != nil {
-		return host
-	}
-	return p.String()
 }
 
 // tooManyReason is the reason a socket over the cap of its class is refused with: it

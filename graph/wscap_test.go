@@ -51,24 +51,6 @@ func TestWebsocketCounts(t *testing.T) {
 	}
 }
 
-// An IPv6 client counts by its /64: the addresses of one subscriber's block are one.
-func TestAddressKey(t *testing.T) {
-	for host, want := range map[string]string{
-		"192.0.2.7":                  "192.0.2.7",
-		"::ffff:192.0.2.7":           "192.0.2.7",
-		"2001:db8:1:2::1":            "2001:db8:1:2::/64",
-		"2001:db8:1:2:ffff::9":       "2001:db8:1:2::/64",
-		"2001:db8:1:3::1":            "2001:db8:1:3::/64",
-		"fe80::1%eth0":               "fe80::/64",
-		"not an address":             "not an address",
-		"2001:db8:1:2:aaaa:bbbb:0:1": "2001:db8:1:2::/64",
-	} {
-		if got := addressKey(host); got != want {
-			t.Errorf("addressKey(%q) = %q, want %q", host, got, want)
-		}
-	}
-}
-
 // A refusal's reason fits a close frame (123 bytes) whole at the largest cap serve takes,
 // and names the cap and the code.
 func TestTooManyReasonFitsACloseFrame(t *testing.T) {

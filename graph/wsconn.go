@@ -100,7 +100,7 @@ func (t *wsTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gr
 	// Counted against its address until its connection_init is read; over the cap it is
 	// still upgraded, to be refused in its protocol (serve), which a browser's page can
 	// read, as it cannot an HTTP status.
-	addr := addressKey(remoteHost(r))
+	addr := clientAddress(r)
 	awaiting := wsKey{class: wsAwaiting, who: addr}
 	admitted := t.counts.take(awaiting, t.perAddress)
 	h := w.Header()
@@ -166,7 +166,7 @@ type wsConn struct {
 	inited   bool // connection_init was accepted (read by serve's goroutine only)
 	// What the socket counts against (wscap.go), used by serve's goroutine only once it
 	// started.
-	counted string // its address, as addressKey gives it
+	counted string // its address, as clientAddress gives it
 	held    wsKey  // the place it holds, while holds
 	holds   bool   // false from the start: refused at the upgrade
 
