@@ -29,7 +29,7 @@ import (
 const ID = "SOVEREIGN_CHESS"
 
 // RulesVersion changes whenever a rule of this package or of domain/sovereign changes.
-const RulesVersion = "rulebook-2017.4"
+const RulesVersion = "rulebook-2017.5"
 
 // The modes, values of the option "mode".
 const (
@@ -399,6 +399,9 @@ func (s State) decide(seat int, do any, st clock.Stamp) (game.Event, error) {
 	case game.Choose:
 		return s.choose(seat, do.Option, st)
 	case game.ClaimDraw:
+		if s.capturedKing(seat) {
+			return nil, game.Reject(game.IllegalMove, "your king was captured: an army in Interregnum can neither win nor tie, so it claims no draw; crown a new king by promotion first, or play on")
+		}
 		if !s.claimable() {
 			return nil, game.Reject(game.IllegalMove, "no draw can be claimed: the position has not occurred three times, and fifty moves each have not been played without a capture, a pawn move or a regime change (%d of %d plies)", s.Game.QuietPlies(), s.fiftyMovePlies())
 		}
@@ -419,6 +422,16 @@ func (s State) fiftyMovePlies() int {
 		return 100
 	}
 	return s.Game.FiftyMovePlies()
+}
+
+// capturedKing reports whether seat plays a Royale army whose king was captured and not
+// replaced (sovereign.Interregnum; an escaped king is not one), under a rules version that
+// holds it to that: from rulebook-2017.5 such a seat claims no draw, and a draw claimed
+// ranks it lost (variant.capturedClaims).
+func (s State) capturedKing(seat int) bool {
+	pl, ok := s.playerOf(seat)
+	pos := s.Game.Position()
+	return !s.v.capturedClaims && ok && pos.Royale() && pos.Status().Standings[pl] == sovereign.Interregnum
 }
 
 // claimable reports whether the seat to move may claim a draw: threefold repetition, or
@@ -589,7 +602,7 @@ func (s State) apply(e game.Event) State {
 		standings := make([]string, pos.Players())
 		for pl := range sovereign.Player(pos.Players()) {
 			standings[s.seatOf(pl)] = sovereign.Tied.String()
-			if pos.Withdrawn(pl) {
+			if pos.Withdrawn(pl) || s.capturedKing(s.seatOf(pl)) {
 				standings[s.seatOf(pl)] = sovereign.Lost.String()
 			}
 		}

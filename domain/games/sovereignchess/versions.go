@@ -23,19 +23,25 @@ type variant struct {
 	// Royale too, that is 25 moves by each of four players; since rulebook-2017.4 it takes
 	// fifty moves by each player still playing (sovereign.Game.FiftyMovePlies).
 	fiftyIn100 bool
+	// capturedClaims: a Royale seat whose king was captured, and who had crowned no new
+	// one, could claim a draw and was ranked tied by any claimed draw; since
+	// rulebook-2017.5 it may not claim (it can neither win nor tie: rulebook p.4), and a
+	// draw another seat claims ranks it lost, as the end of the battle would.
+	capturedClaims bool
 }
 
 // variants are the older versions this build plays.
 var variants = map[string]variant{
-	"rulebook-2017.1": {kingTakes: true, noWithdrawal: true, fiftyIn100: true},
-	"rulebook-2017.2": {kingTakes: true, fiftyIn100: true},
-	"rulebook-2017.3": {fiftyIn100: true},
+	"rulebook-2017.1": {kingTakes: true, noWithdrawal: true, fiftyIn100: true, capturedClaims: true},
+	"rulebook-2017.2": {kingTakes: true, fiftyIn100: true, capturedClaims: true},
+	"rulebook-2017.3": {fiftyIn100: true, capturedClaims: true},
+	"rulebook-2017.4": {capturedClaims: true},
 }
 
 var _ game.Pinned = Rules{}
 
 // Under is the rules of an older version, for the matches recorded under it
-// (game.Pinned): rulebook-2017.1 to rulebook-2017.3, whose differences are variants'.
+// (game.Pinned): rulebook-2017.1 to rulebook-2017.4, whose differences are variants'.
 func (Rules) Under(version string) (game.Rules, bool) {
 	if _, ok := variants[version]; !ok {
 		return nil, false

@@ -1,6 +1,7 @@
 package sovereignchess
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,16 +22,30 @@ func under(t *testing.T, version string, e GameStarted) State {
 }
 
 func TestUnderKnowsTheOlderVersionsOnly(t *testing.T) {
-	for _, v := range []string{"rulebook-2017.1", "rulebook-2017.2", "rulebook-2017.3"} {
+	for _, v := range []string{"rulebook-2017.1", "rulebook-2017.2", "rulebook-2017.3", "rulebook-2017.4"} {
 		if old, ok := r.Under(v); !ok || old.Info().RulesVersion != v || old.Info().ID != ID {
 			t.Errorf("Under(%s) = %v, %v", v, old, ok)
 		}
 	}
-	for _, v := range []string{RulesVersion, "rulebook-2017.5", "rulebook-2016.1", ""} {
+	for _, v := range []string{RulesVersion, "rulebook-2017.6", "rulebook-2016.1", ""} {
 		if old, ok := r.Under(v); ok {
 			t.Errorf("Under(%q) = %v", v, old.Info())
 		}
 	}
+}
+
+// audited checks that each of the stored events passes the audit from the state before
+// it under the rules of version (the state's own), and folds them.
+func audited(t *testing.T, version string, st State, stored []game.Event) game.State {
+	t.Helper()
+	var s game.State = st
+	for i, e := range stored {
+		if err := r.Audit(s, e); err != nil {
+			t.Fatalf("%s: event %d (%s) refused: %v", version, i, e.EventType(), err)
+		}
+		s = r.Evolve(s, e)
+	}
+	return s
 }
 
 // Before rulebook-2017.3 a two-player defection's forced king move could take the other
@@ -45,13 +60,7 @@ func TestUnder20172ADefectionsKingMoveTookTheKing(t *testing.T) {
 	for _, v := range []string{"rulebook-2017.1", "rulebook-2017.2"} {
 		st := under(t, v, start)
 		same(t, v+": the move decided", decided(t, st, 1, game.Move{Notation: "=yk6j7"}), stored)
-		var s game.State = st
-		for i, e := range stored {
-			if err := r.Audit(s, e); err != nil {
-				t.Fatalf("%s: event %d (%s) refused: %v", v, i, e.EventType(), err)
-			}
-			s = r.Evolve(s, e)
-		}
+		s := audited(t, v, st, stored)
 		if st := r.Status(s); !st.Over || st.Outcome.Reason != "stalemate" || len(st.Outcome.Winners) != 0 {
 			t.Errorf("%s: the game after the capture: %+v", v, st)
 		}
@@ -124,14 +133,60 @@ func TestRoyaleFiftyMoveClaimIsFiftyMovesEach(t *testing.T) {
 		DrawClaimed{Seat: 2, Reason: "fifty-move rule"},
 		GameEnded{Reason: "draw claimed (fifty-move rule)", Winners: []int{}, Standings: []string{"tied", "tied", "tied", "tied"}},
 	})
-	var s game.State = old
-	for i, ev := range stored {
-		if err := r.Audit(s, ev); err != nil {
-			t.Fatalf("rulebook-2017.3: event %d (%s) refused: %v", i, ev.EventType(), err)
-		}
-		s = r.Evolve(s, ev)
-	}
+	audited(t, "rulebook-2017.3", old, stored)
 	st = quietRoyale(t, st, 25, 50)
 	_, evs := act(t, st, 2, game.ClaimDraw{})
 	same(t, "the claim after 50 moves each", evs[0], DrawClaimed{Seat: 2, Reason: "fifty-move rule"})
+}
+
+// A Royale army whose king was captured "can not win the game" and, unlike an escaped
+// king's, is never "considered to have tied" (rulebook p.4): from rulebook-2017.5 its seat
+// may not claim a draw, and a draw another seat claims ranks it lost. White (seat 2) lost
+// its king; its rook and the three kings shuffle until the start comes a third time.
+// Under rulebook-2017.4 White's claim ended the game with all four tied.
+func TestRoyaleSeatWithoutItsKingClaimsNoDraw(t *testing.T) {
+	e := GameStarted{Mode: Royale, Position: notation(t, "wrc2 aka16 skp16 bkp1", "1 w a s b - 0"), FirstMover: -1, Order: royaleOrder2031}
+	round := []string{"c2d2", "a16b16", "p16o16", "p1o1", "d2c2", "b16a16", "o16p16", "o1p1"}
+	repeat := func(st State) State { return play(t, st, slices.Concat(round, round, round, round)...) }
+
+	st := repeat(from(t, e))
+	if !st.claimable() {
+		t.Fatal("the start has not come three times")
+	}
+	err := refused(t, st, 2, game.ClaimDraw{}, game.IllegalMove)
+	if !strings.Contains(err.Reason, "your king was captured") {
+		t.Errorf("White's claim refused with %q", err.Reason)
+	}
+	// White plays on; Ash, whose king stands, claims: White ranks lost, the others tied.
+	st = play(t, st, "c2d2")
+	_, evs := act(t, st, 0, game.ClaimDraw{})
+	same(t, "Ash's claim", evs, []game.Event{
+		DrawClaimed{Seat: 0, Reason: "threefold repetition"},
+		GameEnded{Reason: "draw claimed (threefold repetition)", Winners: []int{}, Standings: []string{"tied", "tied", "lost", "tied"}},
+	})
+
+	old := repeat(under(t, "rulebook-2017.4", e))
+	stored := decided(t, old, 2, game.ClaimDraw{})
+	same(t, "rulebook-2017.4: White's claim", stored, []game.Event{
+		DrawClaimed{Seat: 2, Reason: "threefold repetition"},
+		GameEnded{Reason: "draw claimed (threefold repetition)", Winners: []int{}, Standings: []string{"tied", "tied", "tied", "tied"}},
+	})
+	audited(t, "rulebook-2017.4", old, stored)
+	// Under rulebook-2017.5 the same stored claim is refused by the audit.
+	if err := r.Audit(repeat(from(t, e)), stored[0]); err == nil {
+		t.Error("rulebook-2017.5: the audit takes White's claim")
+	}
+}
+
+// An escaped king's seat still claims under rulebook-2017.5: it ties if the battle ends
+// before it crowns a new king, and a claim gives it just that.
+func TestRoyaleSeatWhoseKingEscapedClaimsADraw(t *testing.T) {
+	st := royale(t, "wrc2 aka16 skp16 bkp1", "1 w* a s b - 0")
+	round := []string{"c2d2", "a16b16", "p16o16", "p1o1", "d2c2", "b16a16", "o16p16", "o1p1"}
+	st = play(t, st, slices.Concat(round, round, round, round)...)
+	_, evs := act(t, st, 2, game.ClaimDraw{})
+	same(t, "White's claim", evs, []game.Event{
+		DrawClaimed{Seat: 2, Reason: "threefold repetition"},
+		GameEnded{Reason: "draw claimed (threefold repetition)", Winners: []int{}, Standings: []string{"tied", "tied", "tied", "tied"}},
+	})
 }
