@@ -305,9 +305,24 @@ func (d *decision) actor(seat int, what string) (int, error) {
 	return d.s.Actor, nil
 }
 
+// MaxPathSteps is the longest path a walk may be given: a step costs an MP, and no
+// fighter holds more than maxPoints of them (the state's bound on any AP or MP figure). A
+// longer path is refused before any of it is read, so that its length costs the server
+// nothing.
+const MaxPathSteps = maxPoints
+
+// ErrPathTooLong is the refusal of a path of more than MaxPathSteps steps (errors.Is
+// finds it through the game.Error).
+var ErrPathTooLong = errors.New("solwaris: the path is longer than any walk")
+
 // move walks the acting fighter along a path. A hidden trap on the way ends the walk
 // where it triggers: an event, never a rejection, which would betray the trap.
 func (d *decision) move(seat int, m MoveFighter) error {
+	if len(m.Path) > MaxPathSteps {
+		return &game.Error{Code: game.BadInput, Err: ErrPathTooLong, Reason: fmt.Sprintf(
+			"a path of %d steps: at most %d, one MP a step and no fighter has more; send one cell a step, within the fighter's MP",
+			len(m.Path), MaxPathSteps)}
+	}
 	f, err := d.actor(seat, "moving")
 	if err != nil {
 		return err

@@ -1,6 +1,8 @@
 package solwaris
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -26,6 +28,36 @@ func TestWalk(t *testing.T) {
 	}
 	refused(t, s, 0, MoveFighter{Path: []string{"e1", "e2", "e3"}}, game.IllegalMove)       // onto the Arcaniste
 	refused(t, s, 0, MoveFighter{Path: []string{"e1", "e2", "d2", "d3"}}, game.IllegalMove) // 4 steps, 3 MP
+}
+
+// A path longer than any walk (more steps than a fighter ever has MP) is refused as bad
+// input before any of its cells is read: a million steps or a hundred and one names
+// that are no cells alike, naming the limit, with no event. A path of MaxPathSteps steps
+// is read, and refused for the MP it costs.
+func TestPathLongerThanAnyWalk(t *testing.T) {
+	s := position(t, `
+		1....
+		.....
+		....2
+	`)
+	huge := make([]string, 1_000_000)
+	for i := range huge {
+		huge[i] = []string{"b1", "a1"}[i%2]
+	}
+	junk := make([]string, MaxPathSteps+1)
+	for i := range junk {
+		junk[i] = strings.Repeat("?", 1000)
+	}
+	for name, path := range map[string][]string{"a million steps": huge, "101 names that are no cells": junk} {
+		evs, err := (Rules{}).Decide(s, game.Action{Seat: 0, At: noon, Do: MoveFighter{Path: path}})
+		if game.CodeOf(err) != game.BadInput || !errors.Is(err, ErrPathTooLong) || !strings.Contains(err.Error(), "at most 100") || len(evs) != 0 {
+			t.Fatalf("%s: %v, %d events; want bad input by ErrPathTooLong naming the 100", name, err, len(evs))
+		}
+	}
+	_, err := (Rules{}).Decide(s, game.Action{Seat: 0, At: noon, Do: MoveFighter{Path: huge[:MaxPathSteps]}})
+	if game.CodeOf(err) != game.IllegalMove || errors.Is(err, ErrPathTooLong) {
+		t.Fatalf("a path of %d steps: %v, want refused for its MP", MaxPathSteps, err)
+	}
 }
 
 // A trap of the other team is not in its view, nor are its reachable cells computed
