@@ -5469,7 +5469,7 @@ extend type Mutation {
   bid(matchId: ID!, commandId: ID): ActionPayload!
   "Solwaris: let the standing bid (or the seed's designation) win the initiative."
   passBid(matchId: ID!, commandId: ID): ActionPayload!
-  "Solwaris: walk the acting fighter along a path of adjacent cells, one MP a step."
+  "Solwaris: walk the acting fighter along a path of adjacent cells, one MP a step (at most 100 steps: a longer path is BAD_USER_INPUT)."
   moveFighter(matchId: ID!, path: [String!]!, commandId: ID): ActionPayload!
   "Solwaris: cast a spell of the acting fighter on a cell."
   castSpell(matchId: ID!, spell: String!, cell: String!, commandId: ID): ActionPayload!
