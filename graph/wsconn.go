@@ -388,10 +388,20 @@ func (c *wsConn) handle(m wsIn, start time.Time) {
 	}
 }
 
+// maxOperationIDBytes bounds the id a client gives each operation. The id is kept as
+// long as its operation runs and sent back with each of its results: ids of a message's
+// size made each socket keep and echo megabytes (100 subscriptions of 1 MiB ids), where a
+// client needs a counter or a UUID.
+const maxOperationIDBytes = 128
+
 // subscribe starts an operation: a query or mutation answers once, a subscription until
 // it ends. A live subscription joins its group (joinLive) and holds no goroutine; any
 // other runs on a goroutine of its own.
 func (c *wsConn) subscribe(m wsIn, start time.Time) {
+	if len(m.ID) > maxOperationIDBytes {
+		c.refuse(fmt.Sprintf("the operation's id has %d bytes; at most %d are allowed: number your operations", len(m.ID), maxOperationIDBytes), "operation id too long")
+		return
+	}
 	c.mu.Lock()
 	_, taken := c.subs[m.ID]
 	c.mu.Unlock()

@@ -226,6 +226,12 @@ func TestWebsocketProtocolMistakes(t *testing.T) {
 			initTW(ws)
 			ws.send(map[string]any{"type": "start", "id": "1"})
 		}, 4400, "unexpected message start"},
+		// An id is kept while its operation runs and echoed in each result: ids of a
+		// message's size made a socket keep and send megabytes.
+		{"an operation id of 129 bytes", func(ws *rawWS) {
+			initTW(ws)
+			ws.send(map[string]any{"id": strings.Repeat("a", 129), "type": "subscribe", "payload": sub})
+		}, 4400, "the operation's id has 129 bytes; at most 128 are allowed"},
 		{"a bad token", func(ws *rawWS) {
 			ws.send(map[string]any{"type": "connection_init", "payload": map[string]any{"Authorization": "Bearer nope.0000"}})
 		}, 4403, "Forbidden"},
@@ -236,6 +242,27 @@ func TestWebsocketProtocolMistakes(t *testing.T) {
 			ws.closed(c.code, c.reason)
 		})
 	}
+
+	t.Run("an operation id of 129 bytes in graphql-ws", func(t *testing.T) {
+		ws := dialRaw(t, srv, "graphql-ws")
+		ws.send(map[string]any{"type": "connection_init"})
+		for _, want := range []string{"connection_ack", "ka"} {
+			if m := ws.message(); m.Type != want {
+				t.Fatalf("connection_init answered %+v, want %s", m, want)
+			}
+		}
+		ws.send(map[string]any{"id": strings.Repeat("a", 128), "type": "start", "payload": sub})
+		for _, want := range []string{"data", "complete"} { // no such match: its error
+			if m := ws.message(); m.ID != strings.Repeat("a", 128) || m.Type != want {
+				t.Fatalf("a start with an id of 128 bytes answered %+v, want its %s", m, want)
+			}
+		}
+		ws.send(map[string]any{"id": strings.Repeat("a", 129), "type": "start", "payload": sub})
+		if m := ws.message(); m.Type != "connection_error" || !strings.Contains(string(m.Payload), "the operation's id has 129 bytes; at most 128 are allowed") {
+			t.Fatalf("a start with an id of 129 bytes answered %+v", m)
+		}
+		ws.closed(1002, "operation id too long")
+	})
 
 	t.Run("an ID in use", func(t *testing.T) {
 		_, white := srv.register(t, "White")
