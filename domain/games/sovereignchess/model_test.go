@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,15 +16,19 @@ import (
 // An independent model of two-player Sovereign Chess, written from the rules files
 // (shared/rules/sovereign-chess.en.txt and sovereign-chess-board.md) and from nothing
 // in domain/sovereign: its own reading of the notation, its own squares of colour, its
-// own control (a fixpoint from the owned colours), its own attacks and its own effect of
-// a move. Seeded random games are played through Decide, Audit and Evolve, and every
-// move the rules record is checked against it: the mover controls what it moves, the
-// piece moves as its role may, never onto a square of its own colour nor onto a colour
-// whose twin square is taken, captures only what the opponent controls and never a king;
-// a defection goes to a colour the mover controls and moves the king off a square of its
-// new colour when it stands on one; the position recorded after the move is the model's;
-// the mover's king is not attacked after it; each player keeps one king, of its owned
-// colour; no Royale event appears; a checkmate is a king in check, a stalemate is not.
+// own control (a fixpoint from the owned colours), its own attacks, its own effect of a
+// move and its own list of the legal moves (model_moves_test.go). Seeded random games
+// are played through Decide, Audit and Evolve and checked against it both ways: at every
+// ply the moves Board offers are exactly the moves the model finds legal, and every move
+// the rules record is legal by the model and gives the position the model gives. Legal
+// means: the mover controls what it moves, the piece moves as its role may, never onto a
+// square of its own colour nor onto a colour whose twin square is taken, captures only
+// what the opponent controls and never a king; a pawn entering the centre promotes; a
+// castling is of an unmoved king and rook, not out of, through or into check; a
+// defection goes to a colour the mover controls and moves the king off a square of its
+// new colour when it stands on one; the mover's king is not attacked after it. Each
+// player keeps one king, of its owned colour; no Royale event appears; a checkmate is a
+// king in check with no legal move, a stalemate a king not in check with none.
 
 // mPiece is a piece as the notation writes it: colour letter and role letter; 0 is empty.
 type mPiece struct{ c, r byte }
@@ -37,12 +42,34 @@ type mPos struct {
 
 type mSq struct{ x, y int }
 
+func (s mSq) String() string { return fmt.Sprintf("%c%d", 'a'+s.x, s.y+1) }
+
 // mColourSquares are the squares of colour of the board facts file, section 2.
 var mColourSquares = map[byte][2]string{
 	'w': {"h9", "i8"}, 'b': {"h8", "i9"}, 'a': {"g7", "j10"}, 's': {"g10", "j7"},
 	'p': {"i6", "h11"}, 'v': {"h6", "i11"}, 'r': {"e12", "l5"}, 'n': {"e5", "l12"},
 	'o': {"f9", "k8"}, 'c': {"f8", "k9"}, 'y': {"f11", "k6"}, 'g': {"f6", "k11"},
 }
+
+// mColours are the colour letters of the armies, in the order the model tries them.
+var mColours = slices.Sorted(func(yield func(byte) bool) {
+	for c := range mColourSquares {
+		if !yield(c) {
+			return
+		}
+	}
+})
+
+// mColourAt is mColourSquares by square: the colour of a square of colour, or 0.
+var mColourAt = func() (at [16][16]byte) {
+	for c, names := range mColourSquares {
+		for _, n := range names {
+			s, _ := mSquare(n)
+			at[s.x][s.y] = c
+		}
+	}
+	return at
+}()
 
 func mSquare(name string) (mSq, bool) {
 	if len(name) < 2 || name[0] < 'a' || name[0] > 'p' {
@@ -56,18 +83,11 @@ func mSquare(name string) (mSq, bool) {
 }
 
 // mColourOf is the colour of a square of colour, or 0.
-func mColourOf(s mSq) byte {
-	for c, names := range mColourSquares {
-		for _, n := range names {
-			if q, _ := mSquare(n); q == s {
-				return c
-			}
-		}
-	}
-	return 0
-}
+func mColourOf(s mSq) byte { return mColourAt[s.x][s.y] }
 
 func mTwin(s mSq) mSq { return mSq{15 - s.x, 15 - s.y} }
+
+func mOnBoard(x, y int) bool { return x >= 0 && x < 16 && y >= 0 && y < 16 }
 
 // mParse reads the notation: rank 16 first, pieces as colour+role letters, digits for
 // empty runs; then the side to move ("1" or "2") and the two owned colours.
@@ -108,23 +128,39 @@ func mParse(t *testing.T, notation string) mPos {
 
 func (p *mPos) at(s mSq) mPiece { return p.board[s.x][s.y] }
 
+// mCtl is who controls each colour, indexed by colour letter: player 0 or 1, -1 for
+// nobody.
+type mCtl [256]int8
+
+func (ctl mCtl) String() string {
+	var b strings.Builder
+	for _, c := range mColours {
+		if ctl[c] >= 0 {
+			fmt.Fprintf(&b, "%c:%d ", c, ctl[c])
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
 // control is who controls each colour: the owners their colours, then, until nothing
 // changes, a colour whose occupied square holds a piece of a colour a player controls,
 // unless the other player owns it (rules 11 and 13; chains and cycles fall out).
-func (p *mPos) control() map[byte]int {
-	ctl := map[byte]int{p.owned[0]: 0, p.owned[1]: 1}
+func (p *mPos) control() mCtl {
+	var ctl mCtl
+	for i := range ctl {
+		ctl[i] = -1
+	}
+	ctl[p.owned[0]], ctl[p.owned[1]] = 0, 1
 	for changed := true; changed; {
 		changed = false
-		for c, names := range mColourSquares {
-			if _, ok := ctl[c]; ok {
+		for _, c := range mColours {
+			if ctl[c] >= 0 {
 				continue
 			}
-			for _, n := range names {
+			for _, n := range mColourSquares[c] {
 				s, _ := mSquare(n)
-				if pc := p.at(s); pc.c != 0 {
-					if pl, ok := ctl[pc.c]; ok {
-						ctl[c], changed = pl, true
-					}
+				if pc := p.at(s); pc.c != 0 && ctl[pc.c] >= 0 {
+					ctl[c], changed = ctl[pc.c], true
 				}
 			}
 		}
@@ -132,10 +168,7 @@ func (p *mPos) control() map[byte]int {
 	return ctl
 }
 
-func controlledBy(ctl map[byte]int, c byte, pl int) bool {
-	who, ok := ctl[c]
-	return ok && who == pl
-}
+func controlledBy(ctl mCtl, c byte, pl int) bool { return c != 0 && ctl[c] == int8(pl) }
 
 func mAbs(v int) int {
 	if v < 0 {
@@ -194,7 +227,7 @@ func (p *mPos) reaches(pc mPiece, a, b mSq) bool {
 
 // attacked reports whether a piece player by controls could capture on s: never a piece
 // of the colour of the square s (rule 5).
-func (p *mPos) attacked(s mSq, by int, ctl map[byte]int) bool {
+func (p *mPos) attacked(s mSq, by int, ctl mCtl) bool {
 	for x := range 16 {
 		for y := range 16 {
 			pc := p.board[x][y]
@@ -227,117 +260,21 @@ func (p *mPos) inCheck(pl int) bool {
 	return len(k) == 1 && p.attacked(k[0], 1-pl, p.control())
 }
 
-// mMove is the move notation read by the model.
-type mMove struct {
-	defect   byte
-	from, to mSq
-	step     bool
-	promo    byte
-	castle   bool
-}
-
-func mReadMove(t *testing.T, s string) mMove {
-	t.Helper()
-	var m mMove
-	rest := s
-	if strings.HasPrefix(rest, "=") {
-		m.defect, rest = rest[1], rest[2:]
-		if rest == "" {
-			return m
-		}
-	}
-	// from and to: a letter and one or two digits each; a greedy rank, as ranks go to 16.
-	read := func() mSq {
-		i := 1
-		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' && i < 3 {
-			i++
-		}
-		if i == 3 && rest[1:3] > "16" {
-			i = 2
-		}
-		sq, ok := mSquare(rest[:i])
-		if !ok {
-			t.Fatalf("model: move %q", s)
-		}
-		rest = rest[i:]
-		return sq
-	}
-	m.from, m.step = read(), true
-	m.to = read()
-	switch rest {
-	case "":
-	case "O":
-		m.castle = true
-	default:
-		m.promo = rest[0]
-	}
-	return m
-}
-
 // check checks the move notation, played from before, against the rules, and that after
 // is what it gives.
-func (before mPos) check(t *testing.T, ctx, notation string, after mPos) (captured bool) {
+func (before mPos) check(t *testing.T, ctx, notation string, after mPos, u *mUnmoved) (captured bool) {
 	t.Helper()
 	fail := func(format string, args ...any) {
 		t.Helper()
 		t.Fatalf("%s: %s: %s", ctx, notation, fmt.Sprintf(format, args...))
 	}
-	pl := before.turn
 	m := mReadMove(t, notation)
-	mid := before
-	ctl := before.control()
-	kings := mid.kings(mid.owned[pl])
-	if len(kings) != 1 {
-		fail("the mover has %d kings", len(kings))
+	if why := before.illegal(m, u); why != "" {
+		fail("%s", why)
 	}
-	if m.defect != 0 {
-		// Defection: to a colour the mover controls but does not own; the king takes it.
-		if !controlledBy(ctl, m.defect, pl) || m.defect == mid.owned[pl] {
-			fail("defection to %c, which the mover does not control (control %v)", m.defect, ctl)
-		}
-		k := kings[0]
-		mid.board[k.x][k.y] = mPiece{m.defect, 'k'}
-		mid.owned[pl] = m.defect
-		onOwn := mColourOf(k) == m.defect
-		if onOwn != m.step || (m.step && m.from != k) {
-			fail("a defecting king on a square of its new colour moves off it, and only then")
-		}
-		ctl = mid.control()
-	}
-	next := mid
-	if m.step {
-		pc := mid.at(m.from)
-		if pc.c == 0 || !controlledBy(ctl, pc.c, pl) {
-			fail("the mover does not control the piece on %v", m.from)
-		}
-		victim := mid.at(m.to)
-		captured = victim.c != 0 && !m.castle
-		switch {
-		case m.castle:
-			m.checkCastling(fail, &mid, ctl, pl, pc)
-		case victim.c != 0 && victim.r == 'k':
-			fail("a king is captured in a two-player game")
-		case victim.c != 0 && !controlledBy(ctl, victim.c, 1-pl):
-			fail("captures %c%c, which the opponent does not control", victim.c, victim.r)
-		case victim.c != 0 && !mid.reaches(pc, m.from, m.to):
-			fail("%c%c cannot capture that way", pc.c, pc.r)
-		case victim.c == 0 && !mid.stepTo(pc, m.from, m.to):
-			fail("%c%c cannot move that way", pc.c, pc.r)
-		}
-		if c := mColourOf(m.to); c != 0 && (c == pc.c || (mid.at(mTwin(m.to)).c != 0 && mTwin(m.to) != m.from)) {
-			fail("lands on a square of colour %c that it may not occupy", c)
-		}
-		if pc.r == 'p' && mInZone(m.to) != (m.promo != 0) || pc.r != 'p' && m.promo != 0 || m.promo == 'p' {
-			fail("promotion %q of %c%c to %v", m.promo, pc.c, pc.r, m.to)
-		}
-		next.apply(m, pl)
-	}
-	next.turn = 1 - pl
+	next := before.play(m)
 	if next.board != after.board || next.owned != after.owned || after.turn != next.turn {
 		fail("the rules record %v, the model gives %v", after, next)
-	}
-	if after.inCheck(pl) {
-		fail("leaves the mover's own king attacked")
 	}
 	for q := range 2 {
 		if k := after.kings(after.owned[q]); len(k) != 1 {
@@ -359,7 +296,6 @@ func (before mPos) check(t *testing.T, ctx, notation string, after mPos) (captur
 	if nk != 2 {
 		fail("%d kings on the board", nk)
 	}
-
 	for c, names := range mColourSquares {
 		a, _ := mSquare(names[0])
 		b, _ := mSquare(names[1])
@@ -367,124 +303,18 @@ func (before mPos) check(t *testing.T, ctx, notation string, after mPos) (captur
 			fail("both squares of colour %c are occupied", c)
 		}
 	}
-	return captured
-}
-
-// offered checks what the model can tell of every move listed as legal without playing
-// it: the mover controls what it moves or the colour it defects to, and takes no king.
-func (p mPos) offered(t *testing.T, ctx string, moves []string) {
-	t.Helper()
-	pl, ctl := p.turn, p.control()
-	for _, notation := range moves {
-		m := mReadMove(t, notation)
-		if m.defect != 0 && (!controlledBy(ctl, m.defect, pl) || m.defect == p.owned[pl]) {
-			t.Fatalf("%s: %s offered: the mover does not control %c", ctx, notation, m.defect)
-		}
-		if !m.step {
-			continue
-		}
-		pc, victim := p.at(m.from), p.at(m.to)
-		if m.defect == 0 && !controlledBy(ctl, pc.c, pl) || m.defect != 0 && pc != (mPiece{p.owned[pl], 'k'}) {
-			t.Fatalf("%s: %s offered: the mover may not move %c%c", ctx, notation, pc.c, pc.r)
-		}
-		if victim.r == 'k' && !m.castle {
-			t.Fatalf("%s: %s offered: it captures a king in a two-player game", ctx, notation)
-		}
+	if m.step && !m.castle && before.at(m.to).c != 0 {
+		return true
 	}
-}
-
-// stepTo reports whether pc on a may move to the empty square b without capturing.
-func (p *mPos) stepTo(pc mPiece, a, b mSq) bool {
-	if pc.r != 'p' {
-		return p.reaches(pc, a, b)
-	}
-	dx, dy := b.x-a.x, b.y-a.y
-	if mAbs(dx)+mAbs(dy) == 1 {
-		return towardCentre(a, b)
-	}
-	// Two squares away from the closest edge, from the first or second ring, over an
-	// empty square.
-	if (dx != 0 && dy != 0) || mAbs(dx)+mAbs(dy) != 2 {
-		return false
-	}
-	ex, ey := min(a.x, 15-a.x), min(a.y, 15-a.y)
-	away := func(d, pos int) bool { return (pos <= 7 && d > 0) || (pos > 7 && d < 0) }
-	ok := dx != 0 && ex <= 1 && ex <= ey && away(dx, a.x) || dy != 0 && ey <= 1 && ey <= ex && away(dy, a.y)
-	return ok && p.board[a.x+dx/2][a.y+dy/2].c == 0
-}
-
-// checkCastling checks a castling (rule 14 and section 8): a king on an edge, the empty
-// squares between it and a rook the player controls, the king stopping on one of them,
-// neither moving more than eight squares; not out of, through or into check.
-func (m mMove) checkCastling(fail func(string, ...any), p *mPos, ctl map[byte]int, pl int, king mPiece) {
-	if king.r != 'k' {
-		fail("castling without the king")
-	}
-	dx, dy := sign(m.to.x-m.from.x), sign(m.to.y-m.from.y)
-	if dx != 0 && dy != 0 {
-		fail("castling off a line")
-	}
-	s := m.from
-	for {
-		if p.attacked(s, 1-pl, ctl) {
-			fail("castling out of, through or into check at %v", s)
-		}
-		if s == m.to {
-			break
-		}
-		s = mSq{s.x + dx, s.y + dy}
-		if p.at(s).c != 0 {
-			fail("castling over a piece")
-		}
-	}
-	r := mSq{m.to.x + dx, m.to.y + dy}
-	for p.at(r).c == 0 {
-		r = mSq{r.x + dx, r.y + dy}
-	}
-	rook := p.at(r)
-	if rook.r != 'r' || !controlledBy(ctl, rook.c, pl) {
-		fail("castling with %c%c, not a rook the player controls", rook.c, rook.r)
-	}
-	if max(mAbs(m.to.x-m.from.x), mAbs(m.to.y-m.from.y)) > 8 || max(mAbs(r.x-m.to.x), mAbs(r.y-m.to.y))-1 > 8 {
-		fail("castling over more than eight squares")
-	}
-}
-
-// apply plays the step of m (a defection is already made) by player pl.
-func (p *mPos) apply(m mMove, pl int) {
-	pc := p.at(m.from)
-	p.board[m.from.x][m.from.y] = mPiece{}
-	if m.castle {
-		dx, dy := sign(m.to.x-m.from.x), sign(m.to.y-m.from.y)
-		r := m.to
-		for p.at(r).c == 0 {
-			r = mSq{r.x + dx, r.y + dy}
-		}
-		rook := p.at(r)
-		p.board[r.x][r.y] = mPiece{}
-		p.board[m.to.x][m.to.y] = pc
-		p.board[m.to.x-dx][m.to.y-dy] = rook
-		return
-	}
-	switch m.promo {
-	case 0:
-	case 'k':
-		// A regime change: the old king leaves; the pawn's colour is owned from now on.
-		for _, k := range p.kings(p.owned[pl]) {
-			p.board[k.x][k.y] = mPiece{}
-		}
-		p.owned[pl] = pc.c
-		pc.r = 'k'
-	default:
-		pc.r = m.promo
-	}
-	p.board[m.to.x][m.to.y] = pc
+	return false
 }
 
 // TestModelPlayouts plays seeded random two-player games through Decide, Audit and
-// Evolve and checks every move against the model. The moves are drawn among those Board
-// lists, uniformly in odd games, and in even games with defections, promotions and
-// castlings favoured so that the rules they bring come up within a few hundred plies.
+// Evolve and checks them against the model: at every ply the moves Board offers are
+// the model's legal moves, no more and no fewer, and every move played is legal by the
+// model and gives the position it gives. The moves are drawn among those Board lists,
+// uniformly in odd games, and in even games with defections, promotions and castlings
+// favoured so that the rules they bring come up within a few hundred plies.
 func TestModelPlayouts(t *testing.T) {
 	// A few seconds by default; SOVEREIGN_MODEL_GAMES=300 for a long run (the defection
 	// that took a king came up in game 97 of 300).
@@ -493,35 +323,44 @@ func TestModelPlayouts(t *testing.T) {
 	if long {
 		plies = 1000
 	}
-	total, offered, seen := 0, 0, map[string]int{}
+	total, offered, seen, listed := 0, 0, map[string]int{}, map[string]int{}
 	for g := range games {
 		st, started := seeded(t, nil, fmt.Sprintf("model-%d", g))
 		rng := rand.New(rand.NewPCG(uint64(g), 0x50e))
 		cur := started.Position
+		if f := strings.Fields(cur); f[len(f)-1] != "0" {
+			t.Fatalf("game %d starts at %s, not at the start: the model cannot tell which pieces moved", g, cur)
+		}
+		unmoved := mStart(mParse(t, cur))
 		for ply := 0; ply < plies; ply++ {
 			status := r.Status(st)
 			if status.Over {
 				break
 			}
 			seat := status.ToAct[0]
+			ctx := fmt.Sprintf("game %d ply %d from %s", g, ply, cur)
 			var do any
 			if len(status.Choices) > 0 {
 				do = game.Choose{Option: status.Choices[rng.IntN(len(status.Choices))]}
 			} else {
 				moves := r.Board(st).LegalMoves
-				mParse(t, cur).offered(t, fmt.Sprintf("game %d ply %d from %s", g, ply, cur), moves)
+				mParse(t, cur).compare(t, ctx, moves, unmoved)
 				offered += len(moves)
+				for _, m := range moves {
+					listed[moveKind(m)]++
+				}
 				do = game.Move{Notation: pickModelMove(rng, moves, g%2 == 0)}
 			}
 			var evs []game.Event
 			st, evs = act(t, st, seat, do)
 			for _, e := range evs {
-				ctx := fmt.Sprintf("game %d ply %d from %s", g, ply, cur)
 				switch e := e.(type) {
 				case MovePlayed:
-					if mParse(t, cur).check(t, ctx, e.Move, mParse(t, e.Position)) {
+					before, after := mParse(t, cur), mParse(t, e.Position)
+					if before.check(t, ctx, e.Move, after, unmoved) {
 						seen["capture"]++
 					}
+					unmoved.played(before, after, mReadMove(t, e.Move))
 					cur = e.Position
 					total++
 					seen[moveKind(e.Move)]++
@@ -529,17 +368,18 @@ func TestModelPlayouts(t *testing.T) {
 					t.Fatalf("%s: %s in a two-player game", ctx, e.EventType())
 				case GameEnded:
 					loser := mParse(t, cur)
-					switch check := loser.inCheck(loser.turn); {
-					case e.Reason == "checkmate" && !check, e.Reason == "stalemate" && check:
-						t.Fatalf("%s: %s with the king in check %v", ctx, e.Reason, check)
+					check, moves := loser.inCheck(loser.turn), loser.legalMoves(unmoved)
+					switch {
+					case e.Reason == "checkmate" && (!check || len(moves) > 0), e.Reason == "stalemate" && (check || len(moves) > 0):
+						t.Fatalf("%s: %s with the king in check %v and the model's legal moves %v", ctx, e.Reason, check, moves)
 					}
 					seen["end: "+e.Reason]++
 				}
 			}
 		}
 	}
-	t.Logf("%d games, %d moves played and %d offered checked against the model: %v", games, total, offered, seen)
-	for _, k := range []string{"defection", "promotion", "capture"} {
+	t.Logf("%d games, %d moves played and %d offered checked against the model: played %v; offered %v", games, total, offered, seen, listed)
+	for _, k := range []string{"defection", "promotion", "capture", "castling"} {
 		if seen[k] == 0 && !testing.Short() {
 			t.Errorf("the playouts never met a %s", k)
 		}
