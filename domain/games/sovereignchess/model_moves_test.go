@@ -166,7 +166,9 @@ func (p mPos) illegalUnder(m mMove, ctl mCtl, u *mUnmoved) string {
 }
 
 // fault says why m breaks a rule of movement in p, whose control is ctl, or "" when it
-// breaks none; whether the mover's king is safe afterwards is illegal's to say.
+// breaks none; whether the mover's king is safe afterwards is illegal's to say. The
+// reasons are constant strings where they can be: legalMoves asks of thousands of
+// candidates a ply, and a failure's message names the move and the position.
 func (p mPos) fault(m mMove, ctl mCtl, u *mUnmoved) string {
 	pl := p.turn
 	mid := p
@@ -195,7 +197,7 @@ func (p mPos) fault(m mMove, ctl mCtl, u *mUnmoved) string {
 	}
 	pc, victim := mid.at(m.from), mid.at(m.to)
 	if pc.c == 0 || !controlledBy(ctl, pc.c, pl) {
-		return fmt.Sprintf("the mover does not control the piece on %v", m.from)
+		return "the mover does not control the piece it moves"
 	}
 	switch {
 	case m.castle:
@@ -205,17 +207,17 @@ func (p mPos) fault(m mMove, ctl mCtl, u *mUnmoved) string {
 	case victim.r == 'k':
 		return "a king is captured in a two-player game"
 	case victim.c != 0 && !controlledBy(ctl, victim.c, 1-pl):
-		return fmt.Sprintf("captures %c%c, which the opponent does not control", victim.c, victim.r)
+		return "captures a piece the opponent does not control"
 	case victim.c != 0 && !mid.reaches(pc, m.from, m.to):
-		return fmt.Sprintf("%c%c cannot capture that way", pc.c, pc.r)
+		return "the piece cannot capture that way"
 	case victim.c == 0 && !mid.stepTo(pc, m.from, m.to):
-		return fmt.Sprintf("%c%c cannot move that way", pc.c, pc.r)
+		return "the piece cannot move that way"
 	}
 	if !mid.landable(pc, m.from, m.to) {
-		return fmt.Sprintf("lands on a square of colour %c that it may not occupy", mColourOf(m.to))
+		return "lands on a square of its own colour, or of a colour whose other square is taken"
 	}
 	if pc.r == 'p' && mInZone(m.to) != (m.promo != 0) || pc.r != 'p' && m.promo != 0 {
-		return fmt.Sprintf("promotion %q of %c%c to %v: a pawn entering the centre promotes, nothing else does", m.promo, pc.c, pc.r, m.to)
+		return "a pawn entering the centre promotes (to a queen, rook, bishop, knight or king), and nothing else does"
 	}
 	return ""
 }
@@ -236,7 +238,7 @@ func (p *mPos) castlingFault(m mMove, ctl mCtl, pl int, u *mUnmoved) string {
 	}
 	for s := m.from; ; {
 		if p.attacked(s, 1-pl, ctl) {
-			return fmt.Sprintf("castling out of, through or into check at %v", s)
+			return "castling out of, through or into check"
 		}
 		if s == m.to {
 			break
@@ -256,11 +258,11 @@ func (p *mPos) castlingFault(m mMove, ctl mCtl, pl int, u *mUnmoved) string {
 	rook, rookTo := p.at(r), mSq{m.to.x - dx, m.to.y - dy}
 	switch {
 	case rook.r != 'r' || !controlledBy(ctl, rook.c, pl) || !u[r.x][r.y]:
-		return fmt.Sprintf("castling with %c%c on %v, not an unmoved rook the player controls", rook.c, rook.r, r)
+		return "castling with a piece that is not an unmoved rook the player controls"
 	case max(mAbs(m.to.x-m.from.x), mAbs(m.to.y-m.from.y)) > 8 || max(mAbs(r.x-rookTo.x), mAbs(r.y-rookTo.y)) > 8:
 		return "castling moves a piece more than eight squares"
 	case !p.landable(rook, r, rookTo):
-		return fmt.Sprintf("castling lands the rook on %v, where it may not stand", rookTo)
+		return "castling lands the rook where it may not stand"
 	}
 	return ""
 }
