@@ -113,6 +113,11 @@ func (r *matchResolver) Events(ctx context.Context, obj *model.Match, after *int
 
 // Rematch is the resolver for the rematch field.
 func (r *matchResolver) Rematch(ctx context.Context, obj *model.Match) (*model.Match, error) {
+	if obj.View.State.Status != match.Finished {
+		// A rematch follows the end: none is shown before the caller sees the match end
+		// (a spectator held back by its delay, not before the delay is over).
+		return nil, nil
+	}
 	v, err := r.Lobby.Get(ctx, match.RematchID(obj.ID))
 	if err != nil {
 		return nil, err
@@ -339,7 +344,7 @@ func (r *playerResolver) CardsPlayed(ctx context.Context, obj *model.Player) ([]
 	if r.Cards == nil {
 		return out, nil
 	}
-	for _, x := range r.Cards.Of(obj.ID) {
+	for _, x := range r.playedCards(obj.ID) {
 		rules, err := r.Engine.Games().Get(x.Game)
 		if err != nil {
 			continue // a game no longer hosted here

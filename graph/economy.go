@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/economy/badges"
 	"github.com/arbiter-games/arbiter/domain/economy/daily"
@@ -13,6 +14,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/graph/model"
+	"github.com/arbiter-games/arbiter/projections"
 )
 
 // The economy's reads (docs/economy.md): what a player owns, its challenges and its
@@ -117,6 +119,12 @@ func (r *Resolver) classLeagues(playerID string) []*model.ClassLeague {
 	return out
 }
 
+// playedCards is what a player has played, as the profile shows it now to everyone: a
+// delayed match's cards once its end is as old as its delay (projections.CardsPlayed).
+func (r *Resolver) playedCards(playerID string) []projections.CardCount {
+	return r.Cards.Of(playerID, time.Now())
+}
+
 // badges is what the player's played cards unlocked.
 func (r *Resolver) badges(playerID string) []*model.Badge {
 	out := []*model.Badge{}
@@ -124,7 +132,7 @@ func (r *Resolver) badges(playerID string) []*model.Badge {
 		return out
 	}
 	played := map[string]map[string]int{}
-	for _, c := range r.Cards.Of(playerID) {
+	for _, c := range r.playedCards(playerID) {
 		if played[c.Game] == nil {
 			played[c.Game] = map[string]int{}
 		}

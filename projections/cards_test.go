@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"testing"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/cards"
 	"github.com/arbiter-games/arbiter/domain/game"
@@ -12,6 +13,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/games/unfair"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
+	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/eventstore/memstore"
 	"github.com/arbiter-games/arbiter/replay/playout"
 )
@@ -97,7 +99,7 @@ func TestCardsPlayed(t *testing.T) {
 	}
 	for _, p := range players {
 		got := map[string]int{}
-		for _, c := range rebuilt.Of(p) {
+		for _, c := range rebuilt.Of(p, time.Now()) {
 			if c.Game != unfair.ID {
 				t.Fatalf("%s has cards counted in %s", p, c.Game)
 			}
@@ -109,11 +111,13 @@ func TestCardsPlayed(t *testing.T) {
 	}
 }
 
-// TestCardsOfADelayedMatchCountAtItsEnd: a match with a spectator delay counts its cards
-// when it ends, not as they are played, in the model fed live and in one restored from
-// its stored form in the middle: a player's cards are public, and a count that moved at
-// once would show a spectator held minutes behind the card just played.
-func TestCardsOfADelayedMatchCountAtItsEnd(t *testing.T) {
+// TestCardsOfADelayedMatchCountOnceItsEndIsAsOldAsItsDelay: a match with a spectator
+// delay counts its cards once its end is as old as its delay, not as they are played nor
+// at its end, in the model fed live and in ones restored from its stored form in the
+// middle and after the end: a player's cards are public, and a count that moved sooner
+// would show a spectator held minutes behind the card just played, or the end.
+func TestCardsOfADelayedMatchCountOnceItsEndIsAsOldAsItsDelay(t *testing.T) {
+	const delay = time.Minute
 	ctx := context.Background()
 	store := memstore.New()
 	reg := game.NewRegistry(unfair.Rules{})
@@ -153,6 +157,7 @@ func TestCardsOfADelayedMatchCountAtItsEnd(t *testing.T) {
 		t.Fatal("no card was played in 40 turns")
 	}
 	fed := NewCardsPlayed(reg)
+	var last int64
 	feed := func(models ...*CardsPlayed) {
 		t.Helper()
 		all, err := store.ReadAll(ctx, 0, 0)
@@ -166,29 +171,60 @@ func TestCardsOfADelayedMatchCountAtItsEnd(t *testing.T) {
 				}
 			}
 		}
+		last = all[len(all)-1].Position
+	}
+	restore := func() *CardsPlayed {
+		t.Helper()
+		pos, data, err := fed.Save()
+		if err != nil {
+			t.Fatal(err)
+		}
+		restored := NewCardsPlayed(reg)
+		if err := restored.Restore(ctx, store, pos, data); err != nil {
+			t.Fatal(err)
+		}
+		return restored
+	}
+	counted := func(name string, m *CardsPlayed, at time.Time, want int) {
+		t.Helper()
+		got := m.Of(played, at)
+		if n := 0; len(got) == 1 {
+			n = got[0].Count
+			if n != want {
+				t.Errorf("%s: %s's cards %+v, want %d", name, played, got, want)
+			}
+		} else if len(got) != want {
+			t.Errorf("%s: %s's cards %+v, want %d", name, played, got, want)
+		}
 	}
 	feed(fed)
-	if got := fed.Of(played); len(got) != 0 {
-		t.Fatalf("%s's cards of a delayed match, live: %+v, want none before its end", played, got)
-	}
-	pos, data, err := fed.Save()
-	if err != nil {
-		t.Fatal(err)
-	}
-	restored := NewCardsPlayed(reg)
-	if err := restored.Restore(ctx, store, pos, data); err != nil {
-		t.Fatal(err)
-	}
+	counted("live", fed, time.Now().Add(time.Hour), 0)
+	during := restore()
 	if _, err := eng.Handle(ctx, id, match.Resign{PlayerID: "bob"}, engine.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	feed(fed, restored)
-	for name, m := range map[string]*CardsPlayed{"fed": fed, "restored": restored} {
-		if got := m.Of(played); len(got) != 1 || got[0].Count != 1 {
-			t.Errorf("%s: %s's cards after the end: %+v, want the one played", name, played, got)
+	ended := time.Now() // the end's event is no later
+	feed(fed, during)
+	after := restore()
+	for name, m := range map[string]*CardsPlayed{"fed": fed, "restored live": during, "restored ended": after} {
+		counted(name+", at the end", m, ended, 0)
+		counted(name+", a second before the delay is over", m, ended.Add(delay-time.Second), 0)
+		counted(name+", once the delay is over", m, ended.Add(delay), 1)
+		if m.Digest() != fed.Digest() {
+			t.Errorf("%s %s, fed %s", name, m.Digest(), fed.Digest())
 		}
 	}
-	if fed.Digest() != restored.Digest() {
-		t.Errorf("fed %s, restored %s", fed.Digest(), restored.Digest())
+
+	// An event later than the delay counts the cards in the model itself, alike whatever
+	// the time it is read at.
+	later := eventstore.Event{Proposed: eventstore.Proposed{Type: "Noted", Time: ended.Add(delay + time.Second)}, Stream: "player-x", Position: last + 1}
+	for name, m := range map[string]*CardsPlayed{"fed": fed, "restored ended": after} {
+		if err := m.Apply(later); err != nil {
+			t.Fatal(err)
+		}
+		counted(name+", after an event past the delay", m, time.Time{}, 1)
+	}
+	if fed.Digest() != after.Digest() {
+		t.Errorf("fed %s, restored %s", fed.Digest(), after.Digest())
 	}
 }

@@ -2,6 +2,7 @@ package projections
 
 import (
 	"strings"
+	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
@@ -16,18 +17,20 @@ type seatedMatches struct {
 	games   *game.Registry
 	follows func(game.Rules) bool // whether a game's matches are followed
 	byID    map[string]*seatedMatch
-	// ended, when set, is called with a followed match as it ends, before it is forgotten.
-	ended func(*seatedMatch)
+	// ended, when set, is called with a followed match as it ends, and the time of its
+	// end, before it is forgotten.
+	ended func(m *seatedMatch, at time.Time)
 }
 
 type seatedMatch struct {
 	rules   game.Rules
 	players []string // by seat
-	// delayed is true for a match with a spectator delay (match.SpectatorDelayOption):
-	// what it records reaches anyone seated nowhere in it only once the delay is over, so
-	// a model read by everyone holds the match's facts until its end (held).
-	delayed bool
-	held    []HeldCard // the cards played in a delayed match, counted at its end
+	// delay is a match's spectator delay (match.SpectatorDelayOption), 0 for none: what it
+	// records reaches anyone seated nowhere in it only once the delay is over, its end
+	// included, so a model read by everyone holds the match's facts until its end is
+	// older than the delay (held, then CardsPlayed.due).
+	delay time.Duration
+	held  []HeldCard // the cards played in a delayed match, counted once its end is as old as its delay
 }
 
 func newSeatedMatches(reg *game.Registry, follows func(game.Rules) bool) seatedMatches {
@@ -71,7 +74,7 @@ func (ms seatedMatches) lifecycle(id string, ev eventstore.Event) {
 		}
 		if ms.follows(rules) {
 			delay, _ := match.SpectatorDelay(e.Options) // checked when the match was created
-			ms.byID[id] = &seatedMatch{rules: rules, players: make([]string, e.Seats), delayed: delay > 0}
+			ms.byID[id] = &seatedMatch{rules: rules, players: make([]string, e.Seats), delay: delay}
 		}
 	case match.SeatTaken:
 		if m := ms.byID[id]; m != nil && e.Seat >= 0 && e.Seat < len(m.players) {
@@ -79,7 +82,7 @@ func (ms seatedMatches) lifecycle(id string, ev eventstore.Event) {
 		}
 	case match.MatchEnded:
 		if m := ms.byID[id]; m != nil && ms.ended != nil {
-			ms.ended(m)
+			ms.ended(m, ev.Time)
 		}
 		delete(ms.byID, id)
 	}

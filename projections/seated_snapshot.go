@@ -5,24 +5,28 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/arbiter-games/arbiter/eventstore"
 )
 
 // CardsFormat and ChoicesFormat are the versions of StoredCards and StoredChoices.
 const (
-	CardsFormat   = 1
+	CardsFormat   = 2 // 2: the delay of each match, and the cards due (CardsPlayed.due)
 	ChoicesFormat = 1
 )
 
 // StoredSeated is a followed match going on (seatedMatches): its game, who sits where,
-// and for a match with a spectator delay the cards played that count at its end. A form
-// written before the delay was kept has neither: its delayed matches' cards were counted.
+// and for a match with a spectator delay, the delay and the cards played that count once
+// its end is as old as the delay. A form written before the delay was kept has none of
+// them: its delayed matches' cards were counted; one written before the delay's length
+// was (Delayed alone) is of CardsFormat 1, refused, and its choices need no delay.
 type StoredSeated struct {
 	ID      string
 	Game    string
 	Players []string
 	Delayed bool
+	Delay   time.Duration
 	Held    []HeldCard
 }
 
@@ -31,6 +35,7 @@ type StoredCards struct {
 	Matches []StoredSeated
 	Players []string    // Counts[i]'s player
 	Counts  []CardCount // by player, game and card
+	Due     []DueCard   // as CardsPlayed.due
 }
 
 // StoredChoices is Choices written down.
@@ -44,7 +49,7 @@ func (ms seatedMatches) save() []StoredSeated {
 	out := make([]StoredSeated, 0, len(ms.byID))
 	for _, id := range slices.Sorted(maps.Keys(ms.byID)) {
 		m := ms.byID[id]
-		out = append(out, StoredSeated{ID: id, Game: m.rules.Info().ID, Players: m.players, Delayed: m.delayed, Held: m.held})
+		out = append(out, StoredSeated{ID: id, Game: m.rules.Info().ID, Players: m.players, Delayed: m.delay > 0, Delay: m.delay, Held: m.held})
 	}
 	return out
 }
@@ -61,7 +66,7 @@ func (ms seatedMatches) restore(stored []StoredSeated) (map[string]*seatedMatch,
 		if players == nil {
 			players = []string{}
 		}
-		byID[s.ID] = &seatedMatch{rules: rules, players: players, delayed: s.Delayed, held: s.Held}
+		byID[s.ID] = &seatedMatch{rules: rules, players: players, delay: s.Delay, held: s.Held}
 	}
 	return byID, nil
 }
@@ -73,7 +78,7 @@ func (c *CardsPlayed) Format() int { return CardsFormat }
 func (c *CardsPlayed) Save() (int64, []byte, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	s := StoredCards{Matches: c.matches.save()}
+	s := StoredCards{Matches: c.matches.save(), Due: c.due}
 	for _, p := range slices.Sorted(maps.Keys(c.byPlayer)) {
 		for _, x := range c.of(p) {
 			s.Players, s.Counts = append(s.Players, p), append(s.Counts, x)
@@ -104,9 +109,16 @@ func (c *CardsPlayed) Restore(_ context.Context, _ eventstore.Store, pos int64, 
 		}
 		byPlayer[p][[2]string{x.Game, x.Card}] = &x
 	}
+	var next time.Time
+	for _, d := range s.Due {
+		if next.IsZero() || d.At.Before(next) {
+			next = d.At
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.matches.byID, c.byPlayer, c.pos = matches, byPlayer, pos
+	c.due, c.nextDue = s.Due, next
 	return nil
 }
 

@@ -40,7 +40,8 @@ func TestASpectatorDelayHoldsOnEveryPath(t *testing.T) {
 	srv.must(t, ann, `mutation{createMatch(input:{game:UNFAIR_CHESS, options:[{key:"spectatorDelay", value:"600"}]}){match{id}}}`, nil, &c)
 	id := c.CreateMatch.Match.ID
 	tokens := []string{ann, bob}
-	var waiting struct{ Match struct{ Version int } } // what a spectator reads until the start is 10 minutes old
+	cancels := []string{cancelRefusal(t, srv, eve, id)} // Eve's refusal, before the start then at each step
+	var waiting struct{ Match struct{ Version int } }   // what a spectator reads until the start is 10 minutes old
 	for seat, tok := range tokens {
 		if seat == 1 {
 			srv.must(t, "", `query($m:ID!){match(id:$m){version}}`, map[string]any{"m": id}, &waiting)
@@ -48,44 +49,10 @@ func TestASpectatorDelayHoldsOnEveryPath(t *testing.T) {
 		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
 	}
 
-	// Ann plays the first card she may (a move whenever the seat to act has none), so
-	// that a card is on the record of a match its spectators see as it was created.
-	played := ""
-	for step := 0; step < 40 && played == ""; step++ {
-		v := readView(t, srv, ann, id)
-		if v.Match.Status != "LIVE" || v.Match.Turn == nil {
-			t.Fatalf("step %d: the match is %s, turn %v", step, v.Match.Status, v.Match.Turn)
-		}
-		seat := *v.Match.Turn
-		v = readView(t, srv, tokens[seat], id)
-		if seat == 0 && (v.Match.Phase == nil || *v.Match.Phase != "move-after-card") {
-			for _, h := range v.Match.Hand {
-				if !h.Playable {
-					continue
-				}
-				targets := []string{}
-				if len(h.Targets) > 0 {
-					targets = h.Targets[0]
-				}
-				srv.must(t, ann, `mutation($m:ID!,$s:Int,$t:[String!]){playCard(matchId:$m, slot:$s, targets:$t){version}}`,
-					map[string]any{"m": id, "s": h.Slot, "t": targets}, nil)
-				played = h.Card.ID
-				break
-			}
-			if played != "" {
-				break
-			}
-		}
-		if len(v.Match.Board.LegalMoves) == 0 {
-			t.Fatalf("step %d: seat %d has no legal move and no card was played", step, seat)
-		}
-		if r := srv.play(t, tokens[seat], id, v.Match.Board.LegalMoves[0]); len(r.Errors) > 0 {
-			t.Fatalf("step %d: seat %d playing %s: %+v", step, seat, v.Match.Board.LegalMoves[0], r.Errors)
-		}
-	}
-	if played == "" {
-		t.Fatal("Ann found no card to play in 40 turns")
-	}
+	// Ann plays a card, so that one is on the record of a match its spectators see as it
+	// was created.
+	playACard(t, srv, tokens, id)
+	cancels = append(cancels, cancelRefusal(t, srv, eve, id))
 	var live struct{ Match struct{ Version int } }
 	srv.must(t, ann, `query($m:ID!){match(id:$m){version}}`, map[string]any{"m": id}, &live)
 
@@ -128,14 +95,149 @@ func TestASpectatorDelayHoldsOnEveryPath(t *testing.T) {
 		t.Errorf("Eve disputing a match she does not play, citing event 100000: %+v, want FORBIDDEN naming no version", r.Errors)
 	}
 
-	// A profile reads the same for everyone, so the card counts for nobody before the
-	// end (Bob sees it on the board); once the match is over nothing can be relayed to a
-	// player, and the card counts.
-	var p profile
+	// Over, and Ann asks for the rematch: to a spectator the match is still live, without
+	// a rematch, and Ann's profile counts the card for nobody until the end is 10 minutes
+	// old (TestCardsOfADelayedMatchCountOnceItsDelayIsOver sees it counted then). The
+	// profile used to count it at the end, and match(id){rematch} named the rematch at
+	// once: each told a spectator that the match had ended.
 	srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
-	srv.must(t, "", profileQuery, map[string]any{"m": id, "p": annID}, &p)
-	if len(p.Player.CardsPlayed) != 1 || p.Player.CardsPlayed[0].Card.ID != played || len(p.Player.Badges) == 0 {
-		t.Errorf("after the end a spectator reads Ann's cards %+v and badges %+v, want %s and its badge", p.Player.CardsPlayed, p.Player.Badges, played)
+	srv.must(t, ann, `mutation($m:ID!){rematch(matchId:$m){seat}}`, map[string]any{"m": id}, nil)
+	cancels = append(cancels, cancelRefusal(t, srv, eve, id))
+	for name, tok := range map[string]string{"a spectator": "", "Eve": eve} {
+		var p struct {
+			Match struct {
+				Status  string
+				Rematch *struct{ ID string }
+			}
+			Player struct {
+				CardsPlayed []struct{ Card struct{ ID string } }
+				Badges      []struct{ ID string }
+			}
+		}
+		srv.must(t, tok, `query($m:ID!,$p:ID!){match(id:$m){status rematch{id}} player(id:$p){cardsPlayed{card{id}} badges{id}}}`,
+			map[string]any{"m": id, "p": annID}, &p)
+		if p.Match.Status != "OPEN" || p.Match.Rematch != nil {
+			t.Errorf("%s reads the match delayed by 10 minutes, over a moment ago, as %s with the rematch %+v: want OPEN, as it waited for Bob, and none",
+				name, p.Match.Status, p.Match.Rematch)
+		}
+		if len(p.Player.CardsPlayed) != 0 || len(p.Player.Badges) != 0 {
+			t.Errorf("%s reads Ann's cards %+v and badges %+v at the end of a match delayed by 10 minutes: want none yet", name, p.Player.CardsPlayed, p.Player.Badges)
+		}
+	}
+	var mine struct {
+		Match struct{ Rematch *struct{ ID string } }
+	}
+	srv.must(t, bob, `query($m:ID!){match(id:$m){rematch{id}}}`, map[string]any{"m": id}, &mine)
+	if mine.Match.Rematch == nil {
+		t.Error("Bob, a player of the match, does not read the rematch Ann asked for")
+	}
+	// cancelMatch told whoever was seated nowhere the match's live status.
+	for i, c := range cancels {
+		if c != cancels[0] {
+			t.Errorf("Eve cancelling the match is refused %q, then at step %d %q: want one refusal, whatever the match's progress", cancels[0], i, c)
+		}
+	}
+}
+
+// cancelRefusal is the code and message that refuse the caller of token cancelling match id.
+func cancelRefusal(t *testing.T, srv *server, token, id string) string {
+	t.Helper()
+	r := srv.post(t, token, `mutation($m:ID!){cancelMatch(matchId:$m){version}}`, map[string]any{"m": id})
+	if len(r.Errors) == 0 {
+		t.Fatalf("the match %s was cancelled", id)
+	}
+	return r.code() + ": " + r.Errors[0].Message
+}
+
+// playACard plays UnfairChess match id (tokens by seat) until its seat 0 has played a
+// card, moving whenever the seat to act has none to play, and returns the card.
+func playACard(t *testing.T, srv *server, tokens []string, id string) string {
+	t.Helper()
+	for step := 0; step < 40; step++ {
+		v := readView(t, srv, tokens[0], id)
+		if v.Match.Status != "LIVE" || v.Match.Turn == nil {
+			t.Fatalf("step %d: the match is %s, turn %v", step, v.Match.Status, v.Match.Turn)
+		}
+		seat := *v.Match.Turn
+		v = readView(t, srv, tokens[seat], id)
+		if seat == 0 && (v.Match.Phase == nil || *v.Match.Phase != "move-after-card") {
+			for _, h := range v.Match.Hand {
+				if !h.Playable {
+					continue
+				}
+				targets := []string{}
+				if len(h.Targets) > 0 {
+					targets = h.Targets[0]
+				}
+				srv.must(t, tokens[0], `mutation($m:ID!,$s:Int,$t:[String!]){playCard(matchId:$m, slot:$s, targets:$t){version}}`,
+					map[string]any{"m": id, "s": h.Slot, "t": targets}, nil)
+				return h.Card.ID
+			}
+		}
+		if len(v.Match.Board.LegalMoves) == 0 {
+			t.Fatalf("step %d: seat %d has no legal move and no card was played", step, seat)
+		}
+		if r := srv.play(t, tokens[seat], id, v.Match.Board.LegalMoves[0]); len(r.Errors) > 0 {
+			t.Fatalf("step %d: seat %d playing %s: %+v", step, seat, v.Match.Board.LegalMoves[0], r.Errors)
+		}
+	}
+	t.Fatal("seat 0 found no card to play in 40 turns")
+	return ""
+}
+
+// TestCardsOfADelayedMatchCountOnceItsDelayIsOver: a player's profile counts the cards of
+// a match with a spectator delay once the match's end is as old as the delay, when the
+// match shows its end to a spectator, and not sooner; its rematch shows then too.
+func TestCardsOfADelayedMatchCountOnceItsDelayIsOver(t *testing.T) {
+	const delay = 2 * time.Second
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	annID, ann := srv.register(t, "Ann")
+	_, bob := srv.register(t, "Bob")
+	_, eve := srv.register(t, "Eve")
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, ann, `mutation{createMatch(input:{game:UNFAIR_CHESS, options:[{key:"spectatorDelay", value:"2"}]}){match{id}}}`, nil, &c)
+	id, tokens := c.CreateMatch.Match.ID, []string{ann, bob}
+	for seat, tok := range tokens {
+		srv.must(t, tok, `mutation($m:ID!,$s:Int){joinMatch(matchId:$m, seat:$s){seat}}`, map[string]any{"m": id, "s": seat}, nil)
+	}
+	played := playACard(t, srv, tokens, id)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ended := time.Now() // the end's event is recorded after it
+	srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	srv.must(t, ann, `mutation($m:ID!){rematch(matchId:$m){seat}}`, map[string]any{"m": id}, nil)
+	for {
+		var p struct {
+			Match struct {
+				Status  string
+				Rematch *struct{ ID string }
+			}
+			Player struct {
+				CardsPlayed []struct{ Card struct{ ID string } }
+			}
+		}
+		srv.must(t, eve, `query($m:ID!,$p:ID!){match(id:$m){status rematch{id}} player(id:$p){cardsPlayed{card{id}}}}`,
+			map[string]any{"m": id, "p": annID}, &p)
+		read := time.Now()
+		shown := len(p.Player.CardsPlayed) > 0 || p.Match.Rematch != nil || p.Match.Status == "FINISHED"
+		if shown && read.Before(ended.Add(delay)) {
+			t.Fatalf("%v after the end, before its delay of %v, Eve reads the match %s, its rematch %+v and Ann's cards %+v",
+				read.Sub(ended), delay, p.Match.Status, p.Match.Rematch, p.Player.CardsPlayed)
+		}
+		if len(p.Player.CardsPlayed) > 0 {
+			if p.Player.CardsPlayed[0].Card.ID != played || p.Match.Status != "FINISHED" {
+				t.Fatalf("Eve reads Ann's cards %+v with the match %s, want %s with the match FINISHED", p.Player.CardsPlayed, p.Match.Status, played)
+			}
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("Ann's card does not count a minute after the end of a match delayed by %v", delay)
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
 }
 

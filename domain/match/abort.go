@@ -91,13 +91,26 @@ func keepsRecord(rules game.Rules) bool {
 	return turned || recorded
 }
 
+// cancel ends an open match, for its creator or its only seated player.
+//
+// Whoever is neither the match's creator nor seated in it is refused before the match's
+// status is looked at, and the creator seated nowhere is told no more than that the match
+// has started: both see a match with a spectator delay as it was the delay ago (graph's
+// delayed view), and a refusal that named the status would tell them its start and its
+// end early.
 func cancel(s State, c Cancel) ([]game.Emitted, error) {
-	if s.Status != Open {
-		return nil, game.Reject(game.Conflict, "only an open match can be cancelled: this one is %s (resign, or offer a draw, instead)", s.Status)
+	seat, creator := -1, false
+	if c.PlayerID != "" { // nobody's: an anonymous caller, never a free seat's
+		seat, creator = s.SeatOf(c.PlayerID), c.PlayerID == s.CreatedBy
 	}
-	seat := s.SeatOf(c.PlayerID)
-	alone := seat >= 0 && len(s.Seats)-freeSeats(s) == 1
-	if c.PlayerID == "" || (c.PlayerID != s.CreatedBy && !alone) {
+	switch {
+	case seat < 0 && !creator:
+		return nil, game.Reject(game.Forbidden, "only the creator of this match, or its only seated player, may cancel it")
+	case s.Status != Open && seat < 0:
+		return nil, game.Reject(game.Conflict, "only an open match can be cancelled: this one has started")
+	case s.Status != Open:
+		return nil, game.Reject(game.Conflict, "only an open match can be cancelled: this one is %s (resign, or offer a draw, instead)", s.Status)
+	case !creator && len(s.Seats)-freeSeats(s) > 1:
 		return nil, game.Reject(game.Forbidden, "only the creator of this match, or its only seated player, may cancel it: leave your seat with leaveMatch instead")
 	}
 	return end(s, nil, Cancelled), nil

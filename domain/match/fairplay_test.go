@@ -2,6 +2,7 @@ package match_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,6 +141,34 @@ func TestCancelAndLeaveAnOpenMatch(t *testing.T) {
 	tb = rated(t, false)
 	tb.refuse(match.Cancel{PlayerID: "alice"}, game.Conflict)
 	tb.refuse(match.Unseat{PlayerID: "bob"}, game.Conflict)
+}
+
+// A refusal to cancel a match that has started tells whoever is seated nowhere in it no
+// more than a delayed spectator sees: a spectator is refused as before the start, and a
+// creator seated nowhere learns that it started, not whether it is over.
+func TestCancelTellsASpectatorNothingOfTheMatch(t *testing.T) {
+	tb := &table{t: t}
+	tb.do(match.Create{Game: classic.ID, Seed: seed, At: t0, By: "carol"})
+	refusal := func(player string) string {
+		t.Helper()
+		_, err := match.Decide(rules, tb.state, match.Cancel{PlayerID: player})
+		if err == nil {
+			t.Fatalf("%s cancelled a %s match", player, tb.state.Status)
+		}
+		return err.Error() // its code, then its message
+	}
+	open := refusal("mallory")
+	tb.do(match.Join{Entropy: entropy, PlayerID: "alice", Name: "Alice", At: t0})
+	tb.do(match.Join{Entropy: entropy, PlayerID: "bob", Name: "Bob", At: t0})
+	live, creatorLive := refusal("mallory"), refusal("carol")
+	tb.do(match.Resign{PlayerID: "bob", At: t0})
+	over, creatorOver := refusal("mallory"), refusal("carol")
+	if live != open || over != open {
+		t.Errorf("a spectator is refused %q before the start, %q live and %q over: want one refusal", open, live, over)
+	}
+	if creatorLive != creatorOver || !strings.Contains(creatorLive, "started") {
+		t.Errorf("the creator seated nowhere is refused %q live and %q over: want one refusal, that it started", creatorLive, creatorOver)
+	}
 }
 
 // A player whose connection closed is away from the moment it closed, even when the
