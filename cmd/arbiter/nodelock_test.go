@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -19,10 +20,10 @@ import (
 )
 
 // TestASnapshotIsRefusedWhileItsNodeServes: a serving node holds the lock of its
-// snapshots and archive index, so `arbiter snapshot` on the same files, or a second serve,
-// is refused with the running server named (its process, its URL) and what to do, and
-// changes none of the node's files. Once the server is killed with SIGKILL the kernel has
-// released the lock, and the snapshot is written.
+// snapshots and archive index, and of its store, so `arbiter snapshot` on the same files,
+// or a second serve, is refused with the running server named (its process, its URL) and
+// what to do, and changes none of the node's files. Once the server is killed with
+// SIGKILL the kernel has released the lock, and the snapshot is written.
 func TestASnapshotIsRefusedWhileItsNodeServes(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "arbiter.db")
 	first := startServer(t, db)
@@ -50,8 +51,12 @@ func TestASnapshotIsRefusedWhileItsNodeServes(t *testing.T) {
 		code := run(ctx, args, &stdout, &stderr)
 		cancel()
 		msg := stderr.String()
+		held, what := snaps, "--snapshots" // the snapshot command is refused the node's lock
+		if args[0] == "serve" {
+			held, what = storeLockPath(db), "--db" // a serve, the store's first
+		}
 		if code != 1 || !strings.Contains(msg, "pid "+strconv.Itoa(proc.Process.Pid)) || !strings.Contains(msg, "arbiter serve of "+db+" on "+srv.url+"/") ||
-			!strings.Contains(msg, "stop that server") || !strings.Contains(msg, "--snapshots") || !strings.Contains(msg, snaps) {
+			!strings.Contains(msg, "stop that server") || !strings.Contains(msg, what) || !strings.Contains(msg, held) {
 			t.Errorf("arbiter %s while the node serves: exit %d\n%s%s", strings.Join(args, " "), code, stdout.String(), msg)
 		}
 		if after := nodeFiles(t, db); after != before {
@@ -73,6 +78,57 @@ func TestASnapshotIsRefusedWhileItsNodeServes(t *testing.T) {
 	if l, err := snapfile.List(snaps); err != nil || len(l) != 2 {
 		t.Fatalf("after the snapshot the directory holds %v (%v), want two snapshots", l, err)
 	}
+}
+
+// TestOneServerAFileWhateverItsSnapshots: a serve holds the lock of its SQLite file
+// (<db>.lock) with or without a directory of snapshots, so a second serve of the same
+// file is refused, with --snapshots off as with another directory of snapshots, naming
+// the running server and what to do, before it writes anything (no archive index of its
+// own in the temporary directory, no lock of its snapshots). Once the server is killed with SIGKILL,
+// the next serve of the file serves.
+func TestOneServerAFileWhateverItsSnapshots(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the refused serves below run in this process
+	env := []string{"TMPDIR=" + tmp}
+	db := filepath.Join(t.TempDir(), "arbiter.db")
+	indexes := func() []string {
+		t.Helper()
+		dirs, err := filepath.Glob(filepath.Join(tmp, "arbiter-archive-*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dirs
+	}
+	srv, proc := startProcessEnv(t, env, db, "--snapshots", "off")
+	srv.register(t, "Ada")
+	before := indexes()
+	other := filepath.Join(t.TempDir(), "other.snapshots")
+	for _, snapshots := range []string{"off", other} {
+		// A serve that is not refused stops at once (its context is over) rather than
+		// serving for good: the test then fails on its exit code, and does not hang.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		var stdout, stderr bytes.Buffer
+		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--db", db, "--snapshots", snapshots}, &stdout, &stderr)
+		msg := stderr.String()
+		if code != 1 || !strings.Contains(msg, "pid "+strconv.Itoa(proc.Process.Pid)) || !strings.Contains(msg, "arbiter serve of "+db+" on "+srv.url+"/") ||
+			!strings.Contains(msg, "lock "+db+".lock") || !strings.Contains(msg, "stop that server first, or serve another --db") {
+			t.Errorf("a second serve of %s with --snapshots %s: exit %d\n%s%s", db, snapshots, code, stdout.String(), msg)
+		}
+		if got := indexes(); !slices.Equal(got, before) {
+			t.Errorf("the refused serve with --snapshots %s left %v in the temporary directory, want %v", snapshots, got, before)
+		}
+		if _, err := os.Stat(lockPath(other)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the refused serve with --snapshots %s made the snapshots' lock %s: %v", snapshots, lockPath(other), err)
+		}
+	}
+
+	if err := proc.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = proc.Wait() // the process is gone, and its lock with it
+	next, _ := startProcessEnv(t, env, db, "--snapshots", "off")
+	next.register(t, "Bo")
 }
 
 // nodeFiles describes the node's files beside the store at db, those a serve or a

@@ -108,11 +108,22 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := checkDB(dbPath(*db)); err != nil {
 		return err
 	}
+	holder := nodeHolder(fmt.Sprintf("arbiter serve of %s on http://%s/", describeStore(dbPath(*db)), ln.Addr()))
+	if !isServer(dbPath(*db)) {
+		// An SQLite file has one server, whatever the snapshots (a second would append
+		// beside it and write the same head log): taken first, so that a refused serve
+		// writes nothing, and released last, once the store is closed.
+		lock, err := lockStore(dbPath(*db), holder)
+		if err != nil {
+			return err
+		}
+		defer lock.Release()
+	}
 	snapshots := snapshotDir(*snaps.dir, dbPath(*db))
 	if snapshots != "" {
 		// The node's own files have one writer at a time (not a second serve, nor `arbiter
 		// snapshot`): taken before the store is opened, so that a refused serve writes nothing.
-		lock, err := lockNode(snapshots, nodeHolder(fmt.Sprintf("arbiter serve of %s on http://%s/", describeStore(dbPath(*db)), ln.Addr())),
+		lock, err := lockNode(snapshots, holder,
 			"each server needs a directory of snapshots of its own: stop that server, or give this one another --snapshots")
 		if err != nil {
 			return err

@@ -71,9 +71,32 @@ func lockPath(dir string) string { return filepath.Clean(dir) + ".lock" }
 // elsewhere is an error that names its holder and says what to do (refusal, the
 // command's own reason), and nothing has been written.
 func lockNode(dir, holder, refusal string) (*filelock.Lock, error) {
-	path := lockPath(dir)
+	return lockFile(lockPath(dir), "the snapshots "+dir+" are", holder, refusal)
+}
+
+// storeLockPath is the lock serve holds on an SQLite store at db: beside the file,
+// <db>.lock, of the file the path leads to when it is a link.
+func storeLockPath(db string) string {
+	if real, err := filepath.EvalSymlinks(db); err == nil {
+		db = real
+	}
+	return db + ".lock"
+}
+
+// lockStore takes the lock of the SQLite store at db (storeLockPath), which serve holds
+// as long as it runs, whatever its snapshots: one file has one server, which alone
+// appends to it and writes its head log. A PostgreSQL store is shared by its nodes and
+// takes none.
+func lockStore(db, holder string) (*filelock.Lock, error) {
+	return lockFile(storeLockPath(db), "the store "+db+" is", holder,
+		"an SQLite file is served by one server at a time: stop that server first, or serve another --db (nodes that share a store put it in PostgreSQL)")
+}
+
+// lockFile takes the lock at path for holder; held elsewhere, the error says what is held
+// (what: "the store x.db is"), by whom, and what to do (refusal).
+func lockFile(path, what, holder, refusal string) (*filelock.Lock, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, fmt.Errorf("the directory of the snapshots' lock: %w", err)
+		return nil, fmt.Errorf("the directory of the lock %s: %w", path, err)
 	}
 	l, err := filelock.Acquire(path, holder)
 	var held *filelock.HeldError
@@ -82,7 +105,7 @@ func lockNode(dir, holder, refusal string) (*filelock.Lock, error) {
 		if who == "" {
 			who = "another process"
 		}
-		return nil, fmt.Errorf("%w: the snapshots %s are held by %s (lock %s): %s", ErrNodeBusy, dir, who, path, refusal)
+		return nil, fmt.Errorf("%w: %s held by %s (lock %s): %s", ErrNodeBusy, what, who, path, refusal)
 	}
 	return l, err
 }
