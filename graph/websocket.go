@@ -10,17 +10,25 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 )
 
-// admitSubscription counts a subscription against its websocket's cap; release gives its
-// place back when it ends.
+// admitSubscription counts a subscription against its websocket's operations
+// (admitOperation); release gives its place back when it ends.
 func (r *Resolver) admitSubscription(ctx context.Context) (release func(), err error) {
 	c := callerOf(ctx)
 	if c == nil || !c.ws {
 		return func() {}, nil
 	}
-	most := int32(r.limits.SubscriptionsPerConn) // Handler set the default
-	if c.subs.Add(1) > most {
+	return admitOperation(c, r.limits.SubscriptionsPerConn, "TOO_MANY_SUBSCRIPTIONS")
+}
+
+// admitOperation takes one of the most places of a websocket's operations: its live
+// subscriptions, and its queries and mutations not answered yet (wsConn.subscribe). A
+// socket's client may send operations without waiting for their answers, and each runs
+// on a goroutine of its own: uncounted, 5,000 queries sent at once ran together and took
+// a gigabyte. Beyond, the operation is refused with code and never runs.
+func admitOperation(c *caller, most int, code string) (release func(), err error) {
+	if c.subs.Add(1) > int32(most) {
 		c.subs.Add(-1)
-		return nil, game.Reject(game.Code("TOO_MANY_SUBSCRIPTIONS"), "this websocket already holds %d subscriptions, the most allowed: complete one, or open another connection", most)
+		return nil, game.Reject(game.Code(code), "this websocket already runs %d operations (subscriptions, and queries or mutations not answered yet), the most allowed: wait for an answer, complete a subscription, or open another connection", most)
 	}
 	return func() { c.subs.Add(-1) }, nil
 }

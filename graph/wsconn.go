@@ -31,6 +31,8 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/arbiter-games/arbiter/domain/game"
 )
 
 // The subprotocols served.
@@ -61,6 +63,7 @@ type wsTransport struct {
 	counts     *wsCounts
 	perPlayer  int
 	perAddress int
+	perConnOps int // the operations one socket runs at once (admitOperation)
 
 	// life ends every websocket when an http.Server that accepted them shuts down: a
 	// websocket outlives its request, which net/http cancels as the upgrade returns.
@@ -75,7 +78,8 @@ var _ graphql.Transport = (*wsTransport)(nil)
 func newWSTransport(limits Limits, init transport.WebsocketInitFunc, counts *wsCounts) *wsTransport {
 	t := &wsTransport{init: init, initTimeout: limits.WSInitTimeout, writeTimeout: limits.WSWriteTimeout,
 		readLimit: limits.MaxBodyBytes, log: limits.Log, watched: map[*http.Server]bool{},
-		counts: counts, perPlayer: limits.WebsocketsPerPlayer, perAddress: limits.WebsocketsPerAddress}
+		counts: counts, perPlayer: limits.WebsocketsPerPlayer, perAddress: limits.WebsocketsPerAddress,
+		perConnOps: limits.SubscriptionsPerConn}
 	t.life, t.end = context.WithCancel(context.Background())
 	return t
 }
@@ -430,6 +434,17 @@ func (c *wsConn) subscribe(m wsIn, start time.Time) {
 		c.send(wsOut{ID: m.ID, Type: "complete"})
 		return
 	}
+	release := func() {}
+	if rc.Operation.Operation != ast.Subscription { // a subscription is counted by its resolver
+		var err error
+		if release, err = admitOperation(callerOf(c.ctx), c.t.perConnOps, "TOO_MANY_OPERATIONS"); err != nil {
+			var rej *game.Error
+			errors.As(err, &rej)
+			c.sendErrors(m.ID, []*gqlerror.Error{{Message: rej.Reason, Extensions: map[string]any{"code": string(rej.Code)}}})
+			c.send(wsOut{ID: m.ID, Type: "complete"})
+			return
+		}
+	}
 	s := &wsSub{conn: c, id: m.ID}
 	ctx, s.cancel = context.WithCancel(graphql.WithOperationContext(ctx, rc))
 	ctx = context.WithValue(ctx, wsSubKey{}, s)
@@ -442,7 +457,10 @@ func (c *wsConn) subscribe(m wsIn, start time.Time) {
 	c.subs[m.ID] = s
 	c.mu.Unlock()
 	if rc.Operation.Operation != ast.Subscription {
-		go s.run(ctx, rc, nil)
+		go func() {
+			defer release()
+			s.run(ctx, rc, nil)
+		}()
 		return
 	}
 	responses, ok := s.dispatch(ctx, rc)

@@ -218,7 +218,8 @@ func TestWebsocketMessageLimit(t *testing.T) {
 }
 
 // TestSubscriptionsPerConnection: one websocket holds at most 100 subscriptions; the rest
-// are refused with TOO_MANY_SUBSCRIPTIONS, and another socket still gets its own.
+// are refused with TOO_MANY_SUBSCRIPTIONS, queries and mutations beyond them with
+// TOO_MANY_OPERATIONS, and another socket still gets its own.
 func TestSubscriptionsPerConnection(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
 	_, white := srv.register(t, "White")
@@ -251,6 +252,40 @@ func TestSubscriptionsPerConnection(t *testing.T) {
 	}
 	if refused != sent-100 {
 		t.Fatalf("%d of %d subscriptions on one socket refused, want %d", refused, sent, sent-100)
+	}
+	// Queries and mutations not answered yet count among the socket's operations: each
+	// runs on a goroutine of its own, and 5,000 sent at once ran together (a gigabyte).
+	sendOp(t, ctx, conn, "query", `{games{id}}`, nil)
+	sendOp(t, ctx, conn, "mutation", `mutation{registerPlayer(name:"Eve"){token}}`, nil)
+	for want := map[string]bool{"query": true, "mutation": true}; len(want) > 0; {
+		var m wsMsg
+		if err := wsjson.Read(ctx, conn, &m); err != nil {
+			t.Fatalf("waiting for %v: %v", want, err)
+		}
+		if !want[m.ID] || m.Type == "complete" {
+			continue
+		}
+		if code := errorCode(m); code != "TOO_MANY_OPERATIONS" || !strings.Contains(string(m.Payload), "already runs 100 operations") {
+			t.Fatalf("%s on a socket of 100 subscriptions: %s %s, want TOO_MANY_OPERATIONS", m.ID, m.Type, m.Payload)
+		}
+		delete(want, m.ID)
+	}
+	// A completed subscription gives its place back: the query runs.
+	if err := wsjson.Write(ctx, conn, map[string]any{"id": "0", "type": "complete"}); err != nil {
+		t.Fatal(err)
+	}
+	sendOp(t, ctx, conn, "query", `{games{id}}`, nil)
+	for {
+		var m wsMsg
+		if err := wsjson.Read(ctx, conn, &m); err != nil {
+			t.Fatalf("waiting for the query: %v", err)
+		}
+		if m.ID == "query" {
+			if m.Type != "next" || errorCode(m) != "" {
+				t.Fatalf("the query after a subscription was completed: %s %s", m.Type, m.Payload)
+			}
+			break
+		}
 	}
 	other := srv.dialWS(t, ctx, nil)
 	initWS(t, ctx, other, "")
