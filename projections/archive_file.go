@@ -142,7 +142,7 @@ const tempArchivePattern = "arbiter-archive-*.d"
 // processes that ended without removing theirs (the kernel released their locks).
 // removed is the directories removed.
 func tempArchiveDir() (dir string, lock *filelock.Lock, removed []string, err error) {
-	removed = removeStaleArchiveDirs(os.TempDir())
+	removed = append(removeStaleArchiveDirs(os.TempDir()), removeOldArchiveFiles(os.TempDir())...)
 	// Another process removing stale directories may take this one's lock between its
 	// creation and its locking, and remove it: then it is made again.
 	for range 8 {
@@ -191,6 +191,45 @@ func removeStaleArchiveDirs(tmp string) []string {
 			removed = append(removed, dir)
 		}
 		lock.Release()
+	}
+	return removed
+}
+
+// oldTempArchivePattern names the temporary archive indexes of the builds before the
+// locked directories (session 18): files of the temporary directory, with SQLite's -wal
+// and -shm beside them, which a kill -9 left there for good.
+const oldTempArchivePattern = "arbiter-archive-*.db"
+
+// removeOldArchiveFiles removes the files of the old pattern in tmp (oldTempArchivePattern,
+// with their -wal, -shm and -journal) that no process holds, and returns them. Those builds
+// took no flock, but SQLite holds a record lock on the -shm of a WAL database for as long
+// as a connection has it open, and on the database itself in a transaction
+// (filelock.RecordLocked): a file with either locked, or whose locks cannot be asked
+// about, is in use, and left alone.
+func removeOldArchiveFiles(tmp string) []string {
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil
+	}
+	held := func(path string) bool {
+		locked, err := filelock.RecordLocked(path)
+		return locked || err != nil
+	}
+	var removed []string
+	for _, e := range entries {
+		if match, _ := filepath.Match(oldTempArchivePattern, e.Name()); !match || !e.Type().IsRegular() {
+			continue
+		}
+		db := filepath.Join(tmp, e.Name())
+		if held(db) || held(db+"-shm") {
+			continue
+		}
+		for _, p := range []string{db + "-wal", db + "-shm", db + "-journal"} {
+			os.Remove(p)
+		}
+		if os.Remove(db) == nil { // last: a file left is found again by the next open
+			removed = append(removed, db)
+		}
 	}
 	return removed
 }

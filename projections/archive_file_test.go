@@ -1,11 +1,13 @@
 package projections
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -420,6 +422,105 @@ func TestTempArchiveFileRemovesTheStaleOnes(t *testing.T) {
 	if len(entries) != 1 || entries[0].Name() != filepath.Base(filepath.Dir(inUse.Path())) {
 		t.Fatalf("the temporary directory holds %v, want the index in use alone", entries)
 	}
+}
+
+// TestTempArchiveFileRemovesTheOldFilesNobodyHolds: the builds before the locked
+// directories kept a temporary archive index in a file $TMPDIR/arbiter-archive-*.db, which
+// a kill left behind for good. Opening a new one removes those files (their -wal and -shm
+// too) that no process holds, and logs them; one that another process has open (SQLite's
+// record lock on its -shm) is left alone, and removed by the next open once that process
+// was killed. Files of other names are not touched.
+func TestTempArchiveFileRemovesTheOldFilesNobodyHolds(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	left := filepath.Join(tmp, "arbiter-archive-1111.db")
+	other := filepath.Join(tmp, "arbiter-archive-1111.txt")
+	for _, p := range []string{left, left + "-wal", left + "-shm", other} {
+		if err := os.WriteFile(p, []byte("left by a kill"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := filepath.Join(tmp, "arbiter-archive-2222.db")
+	holder := exec.Command(os.Args[0], "-test.run=^TestHoldAnOldArchiveIndex$")
+	holder.Env = append(os.Environ(), "ARBITER_TEST_HOLD_ARCHIVE="+held)
+	stdin, err := holder.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = holder.Process.Kill(); _ = holder.Wait() })
+	for lines := bufio.NewScanner(stdout); ; { // the holder says "held" once the index is open
+		if !lines.Scan() {
+			t.Fatalf("the holder of %s ended before it held it: %v", held, lines.Err())
+		}
+		if lines.Text() == "held" {
+			break
+		}
+	}
+	open := func() string {
+		t.Helper()
+		var logged bytes.Buffer
+		f, err := TempArchiveFile(context.Background(), ArchiveLogger(slog.New(slog.NewTextHandler(&logged, nil))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return logged.String()
+	}
+	exists := func(path string) bool {
+		_, err := os.Stat(path)
+		return err == nil
+	}
+
+	logged := open()
+	for _, p := range []string{left, left + "-wal", left + "-shm"} {
+		if exists(p) {
+			t.Errorf("%s, left by an old build, is still there", p)
+		}
+	}
+	if !strings.Contains(logged, "removed the temporary archive indexes") || !strings.Contains(logged, left) || strings.Contains(logged, held) {
+		t.Errorf("the removal logged %q", logged)
+	}
+	if !exists(held) || !exists(held+"-shm") || !exists(other) {
+		t.Fatalf("a file in use (%s: %v, its -shm: %v) or of another name (%v) was removed", held, exists(held), exists(held+"-shm"), exists(other))
+	}
+
+	if err := holder.Process.Kill(); err != nil { // as kill -9: its locks go with it
+		t.Fatal(err)
+	}
+	_ = holder.Wait()
+	logged = open()
+	if exists(held) || exists(held+"-shm") || !strings.Contains(logged, held) {
+		t.Fatalf("once its holder was killed, %s is there: %v (its -shm: %v); logged %q", held, exists(held), exists(held+"-shm"), logged)
+	}
+	if !exists(other) {
+		t.Fatalf("%s, of another name, was removed", other)
+	}
+}
+
+// TestHoldAnOldArchiveIndex is no test of its own: TestTempArchiveFileRemovesTheOldFilesNobodyHolds
+// runs it in a process of its own, to hold an archive index as an old build's server did
+// (SQLite's connections open on it), until its standard input ends or it is killed.
+func TestHoldAnOldArchiveIndex(t *testing.T) {
+	path := os.Getenv("ARBITER_TEST_HOLD_ARCHIVE")
+	if path == "" {
+		t.Skip("run by TestTempArchiveFileRemovesTheOldFilesNobodyHolds, in a process of its own")
+	}
+	f, err := OpenArchiveFile(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fmt.Println("held")
+	_, _ = io.Copy(io.Discard, os.Stdin)
 }
 
 // readOnly makes the file at path one this process cannot open for writing: mode 0444,

@@ -97,6 +97,29 @@ func AcquireDir(dir string) (*Lock, error) {
 // the path still names it compares it with os.Stat of the path (os.SameFile).
 func (l *Lock) Stat() (os.FileInfo, error) { return l.f.Stat() }
 
+// RecordLocked reports whether another process holds a POSIX record lock (fcntl(2)) on
+// any part of the file at path: the locks SQLite takes, on a database in a transaction and
+// on the -shm file of a WAL database for as long as a connection has it open. It tells a
+// file some running process uses from one a process that ended left behind (the kernel
+// drops the locks of a process that ends, kill -9 included) for files that were never
+// given a flock. A missing file is not locked; where the kernel cannot be asked (not
+// Unix), every file is.
+func RecordLocked(path string) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("filelock: %w", err)
+	}
+	defer f.Close() // this process holds no record lock on it, which a close would drop
+	locked, err := recordLocked(f)
+	if err != nil {
+		return false, fmt.Errorf("filelock: asking for the record locks of %s: %w", path, err)
+	}
+	return locked, nil
+}
+
 // Release frees the lock. It may be called more than once.
 func (l *Lock) Release() error {
 	if l == nil || l.f == nil {

@@ -59,3 +59,18 @@ func TestAcquireDir(t *testing.T) {
 		t.Fatalf("AcquireDir of a missing directory: %v", err)
 	}
 }
+
+// RecordLocked finds no lock on a file nobody locks, nor on a missing one; a file another
+// process holds locked is found (projections' TestTempArchiveFileRemovesTheOldFilesNobodyHolds,
+// with SQLite's locks in a process of its own).
+func TestRecordLockedWithoutALock(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	for _, want := range []string{"missing", "unlocked"} {
+		if locked, err := RecordLocked(path); locked || err != nil {
+			t.Fatalf("a %s file: locked %v, %v", want, locked, err)
+		}
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
