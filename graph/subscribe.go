@@ -49,6 +49,10 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 		defer release()
 		defer stop()
 		defer r.Presence.attach(r.Engine, matchID, viewerID(p))()
+		// For a viewer held back by a delay: the version its delayed view showed when last
+		// read, and whether an event past it has come (the delayed view is not read again
+		// after it: every event from then on waits for its delay).
+		shown, past := int64(0), false
 		for {
 			wake := f.n.Wait()
 			evs, inRing := f.after(last)
@@ -99,8 +103,22 @@ func (r *Resolver) subscribe(ctx context.Context, matchID string, after *int) (<
 				r.Presence.here(r.Engine, v.State, matchID, viewerID(p))
 				viewer := projections.ViewerOf(v.State, viewerID(p))
 				delay := spectatorDelay(v, viewerID(p))
+				if delay > 0 && !past {
+					// What the delayed view shows goes at once: the events before the
+					// command that starts the match, whatever their age, as match(id)
+					// shows them. From that command on, each event waits for its delay.
+					dv, _, err := r.delayedView(ctx, v, delay)
+					if err != nil {
+						if ctx.Err() == nil {
+							slog.Warn("subscription stopped: folding the delayed view failed", "match", matchID, "err", err)
+						}
+						return
+					}
+					shown = dv.Version
+				}
 				for _, s := range evs {
-					if !holdFor(ctx, s.ev.Time, delay) {
+					past = past || s.ev.Version > shown
+					if past && !holdFor(ctx, s.ev.Time, delay) {
 						return
 					}
 					// Each event as of its version: the stream is the same whenever it is read.
