@@ -2,13 +2,12 @@ package engine_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
-	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire/grimoiretest"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/matchstream"
@@ -19,24 +18,8 @@ import (
 // of part 1 lays one.
 func trapRules(t *testing.T) solwaris.Rules {
 	t.Helper()
-	var classes []map[string]any
-	if err := json.Unmarshal(grimoire.EmbeddedJSON(), &classes); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range classes {
-		for _, s := range c["spells"].([]any) {
-			if s := s.(map[string]any); s["id"] == "bond" {
-				s["effects"] = []any{map[string]any{"kind": "trap", "to": "cell", "duration": 8, "zone": map[string]any{"kind": "cross", "size": 1},
-					"effects": []any{map[string]any{"kind": "damage", "to": "all", "min": 20, "max": 20}}}}
-			}
-		}
-	}
-	data, _ := json.Marshal(classes)
-	cat, err := grimoire.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return solwaris.Rules{Catalog: cat}
+	return solwaris.Rules{Catalog: grimoiretest.Spell(t, "bond", map[string]any{"effects": []any{map[string]any{"kind": "trap", "to": "cell", "duration": 8, "zone": map[string]any{"kind": "cross", "size": 1},
+		"effects": []any{map[string]any{"kind": "damage", "to": "all", "min": 20, "max": 20}}}}})}
 }
 
 // A trap laid goes to its team's hidden stream, never to the match's: the match's

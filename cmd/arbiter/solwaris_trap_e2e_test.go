@@ -15,6 +15,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire/grimoiretest"
 )
 
 // trapSpell is the Guerrier's spell the test's catalog turns into a trap: Leap already
@@ -26,26 +27,8 @@ const trapSpell = "bond"
 // lays one, and the test's server hosts this catalog alone.
 func trapCatalog(t *testing.T) *grimoire.Catalog {
 	t.Helper()
-	var classes []map[string]any
-	if err := json.Unmarshal(grimoire.EmbeddedJSON(), &classes); err != nil {
-		t.Fatal(err)
-	}
-	laid := false
-	for _, c := range classes {
-		for _, s := range c["spells"].([]any) {
-			if s := s.(map[string]any); s["id"] == trapSpell {
-				s["effects"] = []any{map[string]any{"kind": "trap", "to": "cell", "duration": 8, "zone": map[string]any{"kind": "cross", "size": 1},
-					"effects": []any{map[string]any{"kind": "damage", "to": "all", "min": 20, "max": 20}}}}
-				laid = true
-			}
-		}
-	}
-	data, _ := json.Marshal(classes)
-	cat, err := grimoire.Parse(data)
-	if !laid || err != nil {
-		t.Fatalf("the trap catalog (%s found: %v): %v", trapSpell, laid, err)
-	}
-	return cat
+	return grimoiretest.Spell(t, trapSpell, map[string]any{"effects": []any{map[string]any{"kind": "trap", "to": "cell", "duration": 8, "zone": map[string]any{"kind": "cross", "size": 1},
+		"effects": []any{map[string]any{"kind": "damage", "to": "all", "min": 20, "max": 20}}}}})
 }
 
 // solwarisFullState selects every field of SolwarisState.

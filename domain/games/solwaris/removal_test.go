@@ -1,7 +1,6 @@
 package solwaris
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire/grimoiretest"
 )
 
 // recast gives seat's hero the grimoire of class with variants from catalog cat, on its
@@ -123,33 +123,6 @@ func TestRemovalIsResistedPointByPoint(t *testing.T) {
 	}
 }
 
-// derive is the embedded catalog with each spell and passive passed through edit (its
-// JSON object), for a figure the catalog of part 1 never reaches.
-func derive(t *testing.T, edit func(id string, obj map[string]any)) *grimoire.Catalog {
-	t.Helper()
-	var classes []map[string]any
-	if err := json.Unmarshal(grimoire.EmbeddedJSON(), &classes); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range classes {
-		for _, list := range []string{"spells", "passives"} {
-			for _, obj := range c[list].([]any) {
-				obj := obj.(map[string]any)
-				edit(obj["id"].(string), obj)
-			}
-		}
-	}
-	data, err := json.Marshal(classes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cat, err := grimoire.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat
-}
-
 // setAmount sets the amount of obj's effects of kind.
 func setAmount(obj map[string]any, kind string, amount int) {
 	for _, e := range obj["effects"].([]any) {
@@ -163,7 +136,7 @@ func setAmount(obj map[string]any, kind string, amount int) {
 // have another amount.
 func withAmount(t *testing.T, id, kind string, amount int) *grimoire.Catalog {
 	t.Helper()
-	return derive(t, func(got string, obj map[string]any) {
+	return grimoiretest.Derive(t, func(got string, obj map[string]any) {
 		if got == id {
 			setAmount(obj, kind, amount)
 		}
@@ -175,7 +148,7 @@ func withAmount(t *testing.T, id, kind string, amount int) *grimoire.Catalog {
 // (Mutisme removes 2 AP once a turn on one target; Entrave 2 MP and the Feu follet's
 // Brûlure 1 MP), but the classes to come and 2v2 will: this catalog lets a duel show it.
 func removingThree(t *testing.T) *grimoire.Catalog {
-	return derive(t, func(id string, sp map[string]any) {
+	return grimoiretest.Derive(t, func(id string, sp map[string]any) {
 		switch id {
 		case "mutisme":
 			sp["perTarget"] = 2

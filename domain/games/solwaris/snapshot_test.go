@@ -16,6 +16,7 @@ import (
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/arena"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/combat"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire"
+	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire/grimoiretest"
 )
 
 // snapshotMatch is one kind of match TestStoredStates plays.
@@ -39,7 +40,7 @@ var snapshotMatches = []snapshotMatch{
 // in it, so that matches hold hidden traps, laid, sprung and expired.
 func trapRules(t *testing.T) Rules {
 	t.Helper()
-	cat := derive(t, func(id string, obj map[string]any) {
+	cat := grimoiretest.Derive(t, func(id string, obj map[string]any) {
 		if id == "bond" {
 			obj["effects"] = []any{map[string]any{"kind": "trap", "to": "cell", "duration": grimoire.TrapTurns, "zone": map[string]any{"kind": "cross", "size": 1},
 				"effects": []any{map[string]any{"kind": "damage", "to": "all", "min": 20, "max": 30}}}}
