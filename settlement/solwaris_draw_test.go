@@ -5,10 +5,12 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/arbiter-games/arbiter/domain/economy/daily"
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris"
 	"github.com/arbiter-games/arbiter/domain/games/solwaris/grimoire/grimoiretest"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/wallet"
 	"github.com/arbiter-games/arbiter/projections"
 	"github.com/arbiter-games/arbiter/replay"
 	"github.com/arbiter-games/arbiter/settlement"
@@ -18,8 +20,8 @@ import (
 // effect brings both heroes to 0 HP, neither side has a hero standing, and the fight is a
 // draw (« Le camp qui n'a plus de héros debout perd »: both have none). It settles as
 // every draw does (match.Settlement): no stake moves, each hold of 200 is released
-// whole, and the auction's bid alone is paid, by its bidder; the coins the two wallets
-// hold with the bid make the 2000 they started with. No class of part 1 can strike its
+// whole, and the auction's bid alone is paid, by its bidder: the match's lines on the two
+// wallets add up to minus the bid, nothing lost or made. No class of part 1 can strike its
 // own hero, so the Guerrier's Whirlwind is given, for the test, a range of 12 and a
 // square zone of 6 cells each way that strikes everyone in it for 5000: cast on g7, it
 // reaches the Guerrier on d1 and the Arcaniste on k12.
@@ -58,20 +60,35 @@ func TestAStakedSolwarisDoubleKnockOutSettlesAsADraw(t *testing.T) {
 		t.Fatal(err)
 	}
 	step(t, store, p)
+	// Each wallet's lines of this match: the hold, its release or settlement. The others
+	// are the starting grant and the daily challenges the match completed, which the
+	// economy pays whatever the result (which ones depends on the player and the day).
 	var total int64
 	for seat := range 2 {
-		want := int64(1000)
+		want := int64(0)
 		if seat == bidder {
-			want -= solwaris.BidStep
+			want = -solwaris.BidStep
 		}
-		b, holds := balance(t, d.e, d.at(seat))
-		if b != want || holds != 0 {
-			t.Errorf("seat %d (the bidder is seat %d): balance %d with %d holds, want %d with none", seat, bidder, b, holds, want)
+		w, err := d.e.ReadWallet(ctx, d.at(seat).ID)
+		if err != nil {
+			t.Fatal(err)
 		}
-		total += b
+		var moved int64
+		for _, en := range w.Entries {
+			switch {
+			case en.Match == d.id:
+				moved += en.Amount
+			case en.Reason != wallet.ReasonStarting && en.Reason != daily.ReasonChallenge:
+				t.Errorf("seat %d: a line of %d for %q, not of the match", seat, en.Amount, en.Reason)
+			}
+		}
+		if moved != want || len(w.State.Holds) != 0 {
+			t.Errorf("seat %d (the bidder is seat %d): the match moved %d and left %d holds, want %d and none", seat, bidder, moved, len(w.State.Holds), want)
+		}
+		total += moved
 	}
-	if total+solwaris.BidStep != 2000 {
-		t.Errorf("the wallets hold %d after a bid of %d: coins were lost or made", total, solwaris.BidStep)
+	if total != -solwaris.BidStep {
+		t.Errorf("the match moved %d coins in all, the bid is %d: coins were lost or made", total, solwaris.BidStep)
 	}
 	if n := step(t, store, p); n != 0 {
 		t.Errorf("a second step took %d steps", n)
