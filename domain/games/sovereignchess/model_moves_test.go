@@ -43,6 +43,23 @@ func (m mMove) String() string {
 	return b.String()
 }
 
+// mReadSquare reads a square name at the start of s, a letter and one or two digits
+// (greedily, as ranks go to 16), and says how many bytes it took: 0 for none.
+func mReadSquare(s string) (mSq, int) {
+	n := 1
+	for n < len(s) && n < 3 && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	if n == 3 && s[1:3] > "16" {
+		n = 2
+	}
+	sq, ok := mSquare(s[:n])
+	if !ok {
+		return mSq{}, 0
+	}
+	return sq, n
+}
+
 func mReadMove(t *testing.T, s string) mMove {
 	t.Helper()
 	var m mMove
@@ -53,23 +70,12 @@ func mReadMove(t *testing.T, s string) mMove {
 			return m
 		}
 	}
-	// from and to: a letter and one or two digits each; a greedy rank, as ranks go to 16.
 	read := func() mSq {
-		if len(rest) < 2 {
+		sq, n := mReadSquare(rest)
+		if n == 0 {
 			t.Fatalf("model: move %q", s)
 		}
-		i := 1
-		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' && i < 3 {
-			i++
-		}
-		if i == 3 && rest[1:3] > "16" {
-			i = 2
-		}
-		sq, ok := mSquare(rest[:i])
-		if !ok {
-			t.Fatalf("model: move %q", s)
-		}
-		rest = rest[i:]
+		rest = rest[n:]
 		return sq
 	}
 	m.from, m.step = read(), true
@@ -91,12 +97,41 @@ func mReadMove(t *testing.T, s string) mMove {
 // defected is still otherwise eligible to castle".
 type mUnmoved [16][16]bool
 
-// mStart marks every piece of the start position as unmoved.
-func mStart(p mPos) *mUnmoved {
+// mUnmovedOf reads the castling field of the notation: the squares of the rooks that
+// have not moved ("C" for c1, "c" for c16, a square name such as "a5" elsewhere on an
+// edge), or "-"; a king on an edge with such a rook on the same edge has not moved
+// either.
+func mUnmovedOf(t *testing.T, p mPos, field string) *mUnmoved {
+	t.Helper()
 	var u mUnmoved
+	for rest := field; rest != "-" && rest != ""; {
+		c := rest[0]
+		switch sq, n := mReadSquare(rest); {
+		case n > 0:
+			u[sq.x][sq.y], rest = true, rest[n:]
+		case c >= 'A' && c <= 'P':
+			u[c-'A'][0], rest = true, rest[1:]
+		case c >= 'a' && c <= 'p':
+			u[c-'a'][15], rest = true, rest[1:]
+		default:
+			t.Fatalf("model: castling field %q", field)
+		}
+	}
+	edges := func(s mSq) [4]bool { return [4]bool{s.y == 0, s.y == 15, s.x == 0, s.x == 15} }
 	for x := range 16 {
 		for y := range 16 {
-			u[x][y] = p.board[x][y].c != 0
+			if p.board[x][y].r != 'k' {
+				continue
+			}
+			for rx := range 16 {
+				for ry := range 16 {
+					ke, re := edges(mSq{x, y}), edges(mSq{rx, ry})
+					shared := ke[0] && re[0] || ke[1] && re[1] || ke[2] && re[2] || ke[3] && re[3]
+					if u[rx][ry] && p.board[rx][ry].r == 'r' && shared {
+						u[x][y] = true
+					}
+				}
+			}
 		}
 	}
 	return &u

@@ -309,12 +309,143 @@ func (before mPos) check(t *testing.T, ctx, notation string, after mPos, u *mUnm
 	return false
 }
 
+// mStartBoard is the two-player start position's board, as the board facts file
+// (section 4) writes it, and mStartCastling its castling rooks.
+const (
+	mStartBoard    = "aqabvrvnbrbnbbbqbkbbbnbrynyrsbsq/aranvpvpbpbpbpbpbpbpbpbpypypsnsr/nbnp12opob/nqnp12opoq/crcp12rprr/cncp12rprn/gbgp12pppb/gqgp12pppq/yqyp12vpvq/ybyp12vpvb/onop12npnn/orop12npnr/rqrp12cpcq/rbrp12cpcb/srsnppppwpwpwpwpwpwpwpwpgpgpanar/sqsbprpnwrwnwbwqwkwbwnwrgngrabaq"
+	mStartCastling = "CELNceln"
+)
+
+// mNotation writes a position in the notation at ply 0, side 1 to move.
+func (p mPos) mNotation(castling string) string {
+	var b strings.Builder
+	for y := 15; y >= 0; y-- {
+		empty := 0
+		for x := range 16 {
+			pc := p.board[x][y]
+			if pc.c == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteString(strconv.Itoa(empty))
+				empty = 0
+			}
+			b.WriteString(string([]byte{pc.c, pc.r}))
+		}
+		if empty > 0 {
+			b.WriteString(strconv.Itoa(empty))
+		}
+		if y > 0 {
+			b.WriteByte('/')
+		}
+	}
+	return fmt.Sprintf("%s 1 %c %c %s 0", b.String(), p.owned[0], p.owned[1], castling)
+}
+
+// mOpening is a position the playouts also start from: what random games from the start
+// position meet seldom or never.
+type mOpening struct{ name, notation string }
+
+// mOpenings are start positions edited to bring castling up: the back ranks cleared
+// between the kings and the rooks (the white and black rooks at once; the pink, green,
+// violet and yellow rooks once their colours are controlled), and kings in the corners
+// whose only castling is the one that keeps both king and rook within eight squares.
+func mOpenings(t *testing.T) []mOpening {
+	t.Helper()
+	start := mParse(t, mStartBoard+" 1 w b "+mStartCastling+" 0")
+	without := func(squares string) mPos {
+		p := start
+		for _, n := range strings.Fields(squares) {
+			s, _ := mSquare(n)
+			p.board[s.x][s.y] = mPiece{}
+		}
+		return p
+	}
+	var corners mPos
+	corners.owned = [2]byte{'w', 'b'}
+	for _, f := range strings.Fields("wka1 wrp1 wpe2 wpf2 wpg2 wph2 wpi2 wpj2 wpk2 wpl2 wnc3 wnn3 bkp16 bra16 bpe15 bpf15 bpg15 bph15 bpi15 bpj15 bpk15 bpl15 bnc14 bnn14") {
+		s, _ := mSquare(f[2:])
+		corners.board[s.x][s.y] = mPiece{f[0], f[1]}
+	}
+	return []mOpening{
+		{"short castlings", without("f1 g1 h1 j1 k1 f16 g16 h16 j16 k16").mNotation(mStartCastling)},
+		{"castlings with the chromatic rooks", without("d1 e1 f1 g1 h1 j1 k1 l1 m1 d16 e16 f16 g16 h16 j16 k16 l16 m16").mNotation("CNcn")},
+		{"castlings of eight squares", corners.mNotation("Pa")},
+	}
+}
+
+// mTally counts what the playouts met: the moves played and offered, by kind.
+type mTally struct {
+	games, total, offered int
+	seen, listed          map[string]int
+}
+
+// play plays one seeded random game from the position the options give (the start
+// position without one) and checks it against the model; favour favours the rare moves.
+func (tally *mTally) play(t *testing.T, name, seed string, opts game.Options, plies int, favour bool) {
+	t.Helper()
+	st, started := seeded(t, opts, seed)
+	rng := rand.New(rand.NewPCG(uint64(tally.games), 0x50e))
+	cur := started.Position
+	f := strings.Fields(cur)
+	unmoved := mUnmovedOf(t, mParse(t, cur), f[len(f)-2])
+	tally.games++
+	for ply := 0; ply < plies; ply++ {
+		status := r.Status(st)
+		if status.Over {
+			break
+		}
+		seat := status.ToAct[0]
+		ctx := fmt.Sprintf("%s ply %d from %s", name, ply, cur)
+		var do any
+		if len(status.Choices) > 0 {
+			do = game.Choose{Option: status.Choices[rng.IntN(len(status.Choices))]}
+		} else {
+			moves := r.Board(st).LegalMoves
+			mParse(t, cur).compare(t, ctx, moves, unmoved)
+			tally.offered += len(moves)
+			for _, m := range moves {
+				tally.listed[moveKind(m)]++
+			}
+			do = game.Move{Notation: pickModelMove(rng, moves, favour)}
+		}
+		var evs []game.Event
+		st, evs = act(t, st, seat, do)
+		for _, e := range evs {
+			switch e := e.(type) {
+			case MovePlayed:
+				before, after := mParse(t, cur), mParse(t, e.Position)
+				if before.check(t, ctx, e.Move, after, unmoved) {
+					tally.seen["capture"]++
+				}
+				unmoved.played(before, after, mReadMove(t, e.Move))
+				cur = e.Position
+				tally.total++
+				tally.seen[moveKind(e.Move)]++
+			case KingCaptured, InterregnumBegun, KingEscaped, ChecksAnnounced, PlayerWithdrew:
+				t.Fatalf("%s: %s in a two-player game", ctx, e.EventType())
+			case GameEnded:
+				loser := mParse(t, cur)
+				check, moves := loser.inCheck(loser.turn), loser.legalMoves(unmoved)
+				switch {
+				case e.Reason == "checkmate" && (!check || len(moves) > 0), e.Reason == "stalemate" && (check || len(moves) > 0):
+					t.Fatalf("%s: %s with the king in check %v and the model's legal moves %v", ctx, e.Reason, check, moves)
+				}
+				tally.seen["end: "+e.Reason]++
+			}
+		}
+	}
+}
+
 // TestModelPlayouts plays seeded random two-player games through Decide, Audit and
 // Evolve and checks them against the model: at every ply the moves Board offers are
 // the model's legal moves, no more and no fewer, and every move played is legal by the
-// model and gives the position it gives. The moves are drawn among those Board lists,
-// uniformly in odd games, and in even games with defections, promotions and castlings
-// favoured so that the rules they bring come up within a few hundred plies.
+// model and gives the position it gives. The games start from the start position, and
+// two each from the edited positions of mOpenings. The moves are drawn among those
+// Board lists, uniformly in odd games, and in even games with defections, promotions
+// and castlings favoured so that the rules they bring come up within a few hundred
+// plies.
 func TestModelPlayouts(t *testing.T) {
 	// A few seconds by default; SOVEREIGN_MODEL_GAMES=300 for a long run (the defection
 	// that took a king came up in game 97 of 300).
@@ -323,64 +454,23 @@ func TestModelPlayouts(t *testing.T) {
 	if long {
 		plies = 1000
 	}
-	total, offered, seen, listed := 0, 0, map[string]int{}, map[string]int{}
+	tally := &mTally{seen: map[string]int{}, listed: map[string]int{}}
+	st, _ := seeded(t, nil, "model-start")
+	if want := mStartBoard + " 1 w b " + mStartCastling + " 0"; r.Board(st).FEN != want {
+		t.Fatalf("the start position is\n%s\nthe board facts file writes it\n%s", r.Board(st).FEN, want)
+	}
 	for g := range games {
-		st, started := seeded(t, nil, fmt.Sprintf("model-%d", g))
-		rng := rand.New(rand.NewPCG(uint64(g), 0x50e))
-		cur := started.Position
-		if f := strings.Fields(cur); f[len(f)-1] != "0" {
-			t.Fatalf("game %d starts at %s, not at the start: the model cannot tell which pieces moved", g, cur)
-		}
-		unmoved := mStart(mParse(t, cur))
-		for ply := 0; ply < plies; ply++ {
-			status := r.Status(st)
-			if status.Over {
-				break
-			}
-			seat := status.ToAct[0]
-			ctx := fmt.Sprintf("game %d ply %d from %s", g, ply, cur)
-			var do any
-			if len(status.Choices) > 0 {
-				do = game.Choose{Option: status.Choices[rng.IntN(len(status.Choices))]}
-			} else {
-				moves := r.Board(st).LegalMoves
-				mParse(t, cur).compare(t, ctx, moves, unmoved)
-				offered += len(moves)
-				for _, m := range moves {
-					listed[moveKind(m)]++
-				}
-				do = game.Move{Notation: pickModelMove(rng, moves, g%2 == 0)}
-			}
-			var evs []game.Event
-			st, evs = act(t, st, seat, do)
-			for _, e := range evs {
-				switch e := e.(type) {
-				case MovePlayed:
-					before, after := mParse(t, cur), mParse(t, e.Position)
-					if before.check(t, ctx, e.Move, after, unmoved) {
-						seen["capture"]++
-					}
-					unmoved.played(before, after, mReadMove(t, e.Move))
-					cur = e.Position
-					total++
-					seen[moveKind(e.Move)]++
-				case KingCaptured, InterregnumBegun, KingEscaped, ChecksAnnounced, PlayerWithdrew:
-					t.Fatalf("%s: %s in a two-player game", ctx, e.EventType())
-				case GameEnded:
-					loser := mParse(t, cur)
-					check, moves := loser.inCheck(loser.turn), loser.legalMoves(unmoved)
-					switch {
-					case e.Reason == "checkmate" && (!check || len(moves) > 0), e.Reason == "stalemate" && (check || len(moves) > 0):
-						t.Fatalf("%s: %s with the king in check %v and the model's legal moves %v", ctx, e.Reason, check, moves)
-					}
-					seen["end: "+e.Reason]++
-				}
-			}
+		tally.play(t, fmt.Sprintf("game %d", g), fmt.Sprintf("model-%d", g), nil, plies, g%2 == 0)
+	}
+	for _, o := range mOpenings(t) {
+		for g := range 2 {
+			name := fmt.Sprintf("%s, game %d", o.name, g)
+			tally.play(t, name, "model-"+name, game.Options{"position": o.notation}, plies/3, g == 0)
 		}
 	}
-	t.Logf("%d games, %d moves played and %d offered checked against the model: played %v; offered %v", games, total, offered, seen, listed)
+	t.Logf("%d games, %d moves played and %d offered checked against the model: played %v; offered %v", tally.games, tally.total, tally.offered, tally.seen, tally.listed)
 	for _, k := range []string{"defection", "promotion", "capture", "castling"} {
-		if seen[k] == 0 && !testing.Short() {
+		if tally.seen[k] == 0 && !testing.Short() {
 			t.Errorf("the playouts never met a %s", k)
 		}
 	}
