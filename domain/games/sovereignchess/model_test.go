@@ -348,9 +348,10 @@ func (p mPos) mNotation(castling string) string {
 type mOpening struct{ name, notation string }
 
 // mOpenings are start positions edited to bring castling up: the back ranks cleared
-// between the kings and the rooks (the white and black rooks at once; the pink, green,
-// violet and yellow rooks once their colours are controlled), and kings in the corners
-// whose only castling is the one that keeps both king and rook within eight squares.
+// between the kings and the rooks (the white and black rooks at once, with and without
+// a square the king would pass guarded; the pink, green, violet and yellow rooks once
+// their colours are controlled), and kings in the corners whose only castling is the
+// one that keeps both king and rook within eight squares.
 func mOpenings(t *testing.T) []mOpening {
 	t.Helper()
 	start := mParse(t, mStartBoard+" 1 w b "+mStartCastling+" 0")
@@ -368,8 +369,11 @@ func mOpenings(t *testing.T) []mOpening {
 		s, _ := mSquare(f[2:])
 		corners.board[s.x][s.y] = mPiece{f[0], f[1]}
 	}
+	guarded := without("f1 g1 h1 j1 k1 f16 g16 h16 j16 k16")
+	guarded.board[5][2] = mPiece{'b', 'n'} // a black knight on f3 guards g1 (and e1, h2)
 	return []mOpening{
 		{"short castlings", without("f1 g1 h1 j1 k1 f16 g16 h16 j16 k16").mNotation(mStartCastling)},
+		{"castlings by a guarded square", guarded.mNotation(mStartCastling)},
 		{"castlings with the chromatic rooks", without("d1 e1 f1 g1 h1 j1 k1 l1 m1 d16 e16 f16 g16 h16 j16 k16 l16 m16").mNotation("CNcn")},
 		{"castlings of eight squares", corners.mNotation("Pa")},
 	}
