@@ -96,12 +96,26 @@ func (p *Position) removeKing(pl Player) {
 }
 
 // clearEdges forgets the castling rights of an unmoved king on k that moves or leaves:
-// its own, and those of the rooks on its edges, which no other king can use.
+// its own, and those of the rooks on its edges that no other unmoved king shares an edge
+// with ("as long as neither piece has moved": another king's rook has not moved). The
+// notation lists rooks only, and reads a king on an edge with a listed rook as unmoved,
+// so a rook no king can use any more leaves the list.
 func (p *Position) clearEdges(k Square) {
 	p.clearUnmoved(k)
 	for s := 0; s < 256; s++ {
-		if p.isUnmoved(Square(s)) && sameEdge(k, Square(s)) {
-			p.clearUnmoved(Square(s))
+		if sq := Square(s); p.isUnmoved(sq) && sameEdge(k, sq) && (p.clearsShared || !p.usableByAnother(k, sq)) {
+			p.clearUnmoved(sq)
 		}
 	}
+}
+
+// usableByAnother reports whether an unmoved king other than the one on k stands on an
+// edge of s, or is on s.
+func (p *Position) usableByAnother(k, s Square) bool {
+	for pl := 0; pl < int(p.players); pl++ {
+		if o, ok := p.King(Player(pl)); ok && o != k && p.isUnmoved(o) && (o == s || sameEdge(o, s)) {
+			return true
+		}
+	}
+	return false
 }

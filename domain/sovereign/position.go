@@ -26,6 +26,10 @@ type Position struct {
 	// matches recorded then (KingTakes): a defection's forced king move could take the
 	// other king.
 	kingTakes bool
+	// clearsShared is the castling bookkeeping before rulebook-2017.6, kept to replay the
+	// matches recorded then (ClearsSharedEdges): an unmoved king that moved or left took
+	// the rights of every rook and king on its edges, another unmoved king's included.
+	clearsShared bool
 
 	// Derived from the above by updateControl after every change.
 	controller [12]int8  // the player controlling each colour, -1 for none
@@ -58,6 +62,16 @@ func mustParse(s string) Position {
 // then, and every position played from p keeps it; nothing new is decided with it.
 func (p Position) KingTakes() Position {
 	p.kingTakes = true
+	return p
+}
+
+// ClearsSharedEdges is p as the rules before rulebook-2017.6 played it: an unmoved king
+// that moves or leaves takes the castling rights of every rook and unmoved king on its
+// edges, even those another unmoved king castles with (the fix:
+// TestAKingsMoveKeepsTheRightsOfAnotherKingsRook). It is for replaying the matches
+// recorded then, and every position played from p keeps it.
+func (p Position) ClearsSharedEdges() Position {
+	p.clearsShared = true
 	return p
 }
 

@@ -313,6 +313,24 @@ func TestCastling(t *testing.T) {
 	expectMoves(t, p, "i1f1O", "")
 }
 
+// "A player may castle with their king and a rook that they either own or control, as
+// long as neither piece has moved during the game" (rulebook, Castling). The white
+// king's move off a1 moves neither Black's king nor its rook: the rook on a16 shares
+// file a with a1, but it is Black's king on p16, on its own edge, that castles with it.
+// Under rulebook-2017.5 the white king's move took that right away (ClearsSharedEdges).
+// Found by the independent model of domain/games/sovereignchess (TestModelPlayouts).
+func TestAKingsMoveKeepsTheRightsOfAnotherKingsRook(t *testing.T) {
+	p := pos(t, "wka1 wrp1 wpe2 bkp16 bra16 bpe15", "1 w b Pa 0")
+	expectMoves(t, p, "a1i1O", "a1h1O a1j1O")
+	p = play(t, p, "a1a2")
+	expectMoves(t, p, "p16h16O", "p16i16O p16g16O")
+	old := play(t, pos(t, "wka1 wrp1 wpe2 bkp16 bra16 bpe15", "1 w b Pa 0").ClearsSharedEdges(), "a1a2")
+	expectMoves(t, old, "", "p16h16O")
+	// Another unmoved king's own right stays too: two kings on rank 1.
+	p = play(t, pos(t, "wki1 wrp1 bka1 brc1 wpe2 bpe15", "1 w b CP 0"), "i1i2")
+	expectMoves(t, p, "a1b1O", "")
+}
+
 func TestParseMoveErrors(t *testing.T) {
 	p := StartPosition()
 	for s, want := range map[string]error{

@@ -139,9 +139,7 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 	if err != nil || pos.Notation() != notation {
 		return refuse("the start position is not one this game writes")
 	}
-	if s.v.kingTakes {
-		pos = pos.KingTakes()
-	}
+	pos = s.v.position(pos)
 	s.Game, s.Clock = sovereign.NewGame(pos, opening), clk
 	for i := 0; i <= len(moves); i++ {
 		for len(withdrawals) > 0 && withdrawals[0].After == i {

@@ -29,7 +29,7 @@ import (
 const ID = "SOVEREIGN_CHESS"
 
 // RulesVersion changes whenever a rule of this package or of domain/sovereign changes.
-const RulesVersion = "rulebook-2017.5"
+const RulesVersion = "rulebook-2017.6"
 
 // The modes, values of the option "mode".
 const (
@@ -539,9 +539,7 @@ func started(e GameStarted, v variant) State {
 	if err != nil {
 		panic(fmt.Sprintf("sovereignchess: a stored GameStarted does not start a game: %v", err))
 	}
-	if v.kingTakes {
-		pos = pos.KingTakes()
-	}
+	pos = v.position(pos)
 	opening := sovereign.Opening{Decided: true} // seat 0 plays the side that moves first
 	if e.FirstMover >= 0 {
 		opening = sovereign.NewOpening(uint64(e.FirstMover))

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/domain/sovereign"
 )
 
 // The older rules versions, kept as data: a variant says where an older version played
@@ -28,20 +29,37 @@ type variant struct {
 	// rulebook-2017.5 it may not claim (it can neither win nor tie: rulebook p.4), and a
 	// draw another seat claims ranks it lost, as the end of the battle would.
 	capturedClaims bool
+	// clearsShared: an unmoved king that moved or left took the castling rights of every
+	// rook on its edges, those another unmoved king castles with included
+	// (sovereign.Position.ClearsSharedEdges); since rulebook-2017.6 a rook keeps its
+	// right while it has not moved and another unmoved king shares an edge with it.
+	clearsShared bool
+}
+
+// position is pos as the version plays it.
+func (v variant) position(pos sovereign.Position) sovereign.Position {
+	if v.kingTakes {
+		pos = pos.KingTakes()
+	}
+	if v.clearsShared {
+		pos = pos.ClearsSharedEdges()
+	}
+	return pos
 }
 
 // variants are the older versions this build plays.
 var variants = map[string]variant{
-	"rulebook-2017.1": {kingTakes: true, noWithdrawal: true, fiftyIn100: true, capturedClaims: true},
-	"rulebook-2017.2": {kingTakes: true, fiftyIn100: true, capturedClaims: true},
-	"rulebook-2017.3": {fiftyIn100: true, capturedClaims: true},
-	"rulebook-2017.4": {capturedClaims: true},
+	"rulebook-2017.1": {kingTakes: true, noWithdrawal: true, fiftyIn100: true, capturedClaims: true, clearsShared: true},
+	"rulebook-2017.2": {kingTakes: true, fiftyIn100: true, capturedClaims: true, clearsShared: true},
+	"rulebook-2017.3": {fiftyIn100: true, capturedClaims: true, clearsShared: true},
+	"rulebook-2017.4": {capturedClaims: true, clearsShared: true},
+	"rulebook-2017.5": {clearsShared: true},
 }
 
 var _ game.Pinned = Rules{}
 
 // Under is the rules of an older version, for the matches recorded under it
-// (game.Pinned): rulebook-2017.1 to rulebook-2017.4, whose differences are variants'.
+// (game.Pinned): rulebook-2017.1 to rulebook-2017.5, whose differences are variants'.
 func (Rules) Under(version string) (game.Rules, bool) {
 	if _, ok := variants[version]; !ok {
 		return nil, false

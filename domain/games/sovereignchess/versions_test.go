@@ -22,12 +22,12 @@ func under(t *testing.T, version string, e GameStarted) State {
 }
 
 func TestUnderKnowsTheOlderVersionsOnly(t *testing.T) {
-	for _, v := range []string{"rulebook-2017.1", "rulebook-2017.2", "rulebook-2017.3", "rulebook-2017.4"} {
+	for _, v := range []string{"rulebook-2017.1", "rulebook-2017.2", "rulebook-2017.3", "rulebook-2017.4", "rulebook-2017.5"} {
 		if old, ok := r.Under(v); !ok || old.Info().RulesVersion != v || old.Info().ID != ID {
 			t.Errorf("Under(%s) = %v, %v", v, old, ok)
 		}
 	}
-	for _, v := range []string{RulesVersion, "rulebook-2017.6", "rulebook-2016.1", ""} {
+	for _, v := range []string{RulesVersion, "rulebook-2017.7", "rulebook-2016.1", ""} {
 		if old, ok := r.Under(v); ok {
 			t.Errorf("Under(%q) = %v", v, old.Info())
 		}
@@ -189,4 +189,18 @@ func TestRoyaleSeatWhoseKingEscapedClaimsADraw(t *testing.T) {
 		DrawClaimed{Seat: 2, Reason: "threefold repetition"},
 		GameEnded{Reason: "draw claimed (threefold repetition)", Winners: []int{}, Standings: []string{"tied", "tied", "tied", "tied"}},
 	})
+}
+
+// "A player may castle with their king and a rook that they either own or control, as
+// long as neither piece has moved during the game" (rulebook, Castling). From
+// rulebook-2017.6 the white king's move off a1 keeps the right of Black's rook on a16
+// (on file a with a1, but on rank 16 with Black's unmoved king), and Black castles;
+// under rulebook-2017.5 the move took that right, and a match of then still refuses the
+// castling. Found by TestModelPlayouts, from its opening "castlings of eight squares".
+func TestAKingsMoveKeepsAnotherKingsCastling(t *testing.T) {
+	e := GameStarted{Mode: TwoPlayer, Position: notation(t, "wka1 wrp1 wpe2 bkp16 bra16 bpe15", "1 w b Pa 10"), FirstMover: -1}
+	st := play(t, from(t, e), "a1a2", "p16h16O")
+	same(t, "after the castling", r.Board(st).FEN, notation(t, "wka2 wrp1 wpe2 bkh16 bri16 bpe15", "1 w b - 12"))
+	old := play(t, under(t, "rulebook-2017.5", e), "a1a2")
+	refused(t, old, 1, game.Move{Notation: "p16h16O"}, game.IllegalMove)
 }
