@@ -59,6 +59,15 @@ func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 		if gerr.Extensions["code"] != nil {
 			return gerr // gqlgen's own: the document did not parse or validate
 		}
+		if callerLeft(ctx, err) {
+			// Its client went away (its socket closed, it completed the subscription):
+			// nobody reads this answer, and an error-level line for each field cut short
+			// let a client fill the log by hanging up (27,000 lines for one socket).
+			log.DebugContext(ctx, "a request was cancelled by its caller", "path", gerr.Path.String())
+			gerr.Message = "the request was cancelled before its answer; nothing was changed"
+			gerr.Extensions["code"] = CodeTimeout
+			return gerr
+		}
 		code, message, id := logFailure(ctx, log, err, "path", gerr.Path.String())
 		gerr.Message = message
 		gerr.Extensions["code"] = code
@@ -91,10 +100,21 @@ func hideInitFailure(log *slog.Logger, init transport.WebsocketInitFunc) transpo
 	}
 }
 
+// callerLeft reports whether err is a query's or subscription's own context cancelled:
+// its caller ended it, not a failure of the server. A mutation cut short is still logged,
+// as its outcome may be unknown.
+func callerLeft(ctx context.Context, err error) bool {
+	return errors.Is(err, context.Canceled) && errors.Is(ctx.Err(), context.Canceled) && !isMutation(ctx)
+}
+
+func isMutation(ctx context.Context) bool {
+	return graphql.HasOperationContext(ctx) && graphql.GetOperationContext(ctx).Operation != nil &&
+		graphql.GetOperationContext(ctx).Operation.Operation == ast.Mutation
+}
+
 // classify tells what a failure of the server means for the request.
 func classify(ctx context.Context, err error) (code, message string) {
-	mutation := graphql.HasOperationContext(ctx) && graphql.GetOperationContext(ctx).Operation != nil &&
-		graphql.GetOperationContext(ctx).Operation.Operation == ast.Mutation
+	mutation := isMutation(ctx)
 	switch {
 	case errors.Is(err, engine.ErrOutcomeUnknown) || mutation && !errors.Is(err, engine.ErrUnavailable):
 		return CodeUnknownOutcome, "the server failed while handling this command, which may have been applied: send it again with the same commandId to learn its outcome (without one, read the match first)"
