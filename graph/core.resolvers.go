@@ -160,6 +160,9 @@ func (r *mutationResolver) CreateMatch(ctx context.Context, input model.CreateMa
 	if err != nil {
 		return nil, err
 	}
+	if len(input.Options) > maxMatchOptions {
+		return nil, game.Reject(game.BadInput, "%d options: at most %d (every game takes a handful, docs/games); give each key once", len(input.Options), maxMatchOptions)
+	}
 	opts := game.Options{}
 	for _, o := range input.Options {
 		if _, dup := opts[o.Key]; dup {

@@ -178,3 +178,8 @@ func (e *errorCap) capErrors(resp *graphql.Response) {
 		Extensions: map[string]any{"code": "TOO_MANY_ERRORS"},
 	})
 }
+
+// maxMatchOptions bounds the options of createMatch: the most a game reads is a handful
+// (Ajedrez Mágico's six, with the match's stake, training and spectatorDelay), and a
+// longer list is refused before it is read into a map.
+const maxMatchOptions = 16
