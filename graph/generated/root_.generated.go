@@ -4244,7 +4244,7 @@ input CreateMatchInput {
   game: Game!
   "Rated matches change Elo ratings; friendly ones do not. Default false."
   rated: Boolean
-  "Game options, e.g. {key: \"fen\", value: \"...\"} to start from a position."
+  "Game options, e.g. {key: \"fen\", value: \"...\"} to start from a position. At most 16, each key once (BAD_USER_INPUT)."
   options: [OptionInput!]
   "The game's mode, for a game that has several; the same as option mode."
   mode: Mode

@@ -95,7 +95,7 @@ type CreateMatchInput struct {
 	Game Game `json:"game"`
 	// Rated matches change Elo ratings; friendly ones do not. Default false.
 	Rated *bool `json:"rated,omitempty"`
-	// Game options, e.g. {key: "fen", value: "..."} to start from a position.
+	// Game options, e.g. {key: "fen", value: "..."} to start from a position. At most 16, each key once (BAD_USER_INPUT).
 	Options []*OptionInput `json:"options,omitempty"`
 	// The game's mode, for a game that has several; the same as option mode.
 	Mode *Mode `json:"mode,omitempty"`
