@@ -4337,7 +4337,10 @@ type Player {
   name: String!
   "Elo per game, rated matches only; empty before the first rated result."
   ratings: [Rating!]!
-  "The cards this player has played, per game and card (what badges are earned from)."
+  """
+  The cards this player has played, per game and card (what badges are earned from). The
+  cards of a match with a spectatorDelay count once its end is as old as the delay.
+  """
   cardsPlayed: [PlayedCard!]!
   """
   The player's coins, shown to that player alone (read it as me { wallet }): anyone else
@@ -4443,7 +4446,10 @@ type Match {
   events(after: Int, first: Int): [MatchEvent!]!
   "The finished match this one is the rematch of."
   rematchOf: ID
-  "This match's rematch, once a player has asked for it."
+  """
+  This match's rematch, once a player has asked for it; null while the match is not over as
+  the caller sees it (a spectator held back by its spectatorDelay: until its end is that old).
+  """
   rematch: Match
   "Card games: your own hand, with what you may play now; null unless you sit here."
   hand: [HandCard!] @deprecated(reason: "Use state: hand is in your card game's state type.")
