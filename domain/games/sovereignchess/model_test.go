@@ -452,7 +452,7 @@ func (tally *mTally) play(t *testing.T, name, seed string, opts game.Options, pl
 // plies.
 func TestModelPlayouts(t *testing.T) {
 	// A few seconds by default; SOVEREIGN_MODEL_GAMES=300 for a long run (the defection
-	// that took a king came up in game 97 of 300).
+	// that took a king came up in game 97 of 300), with 25 games from each opening.
 	games, long := longtest.Games(t, "SOVEREIGN_MODEL_GAMES", 6, 24)
 	plies := 300
 	if long {
@@ -466,10 +466,14 @@ func TestModelPlayouts(t *testing.T) {
 	for g := range games {
 		tally.play(t, fmt.Sprintf("game %d", g), fmt.Sprintf("model-%d", g), nil, plies, g%2 == 0)
 	}
+	perOpening := 2
+	if long {
+		perOpening = max(2, games/12)
+	}
 	for _, o := range mOpenings(t) {
-		for g := range 2 {
+		for g := range perOpening {
 			name := fmt.Sprintf("%s, game %d", o.name, g)
-			tally.play(t, name, "model-"+name, game.Options{"position": o.notation}, plies/3, g == 0)
+			tally.play(t, name, "model-"+name, game.Options{"position": o.notation}, plies/3, g%2 == 0)
 		}
 	}
 	t.Logf("%d games, %d moves played and %d offered checked against the model: played %v; offered %v", tally.games, tally.total, tally.offered, tally.seen, tally.listed)
