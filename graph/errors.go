@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"unicode/utf8"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
@@ -39,41 +40,66 @@ const (
 // a generic message and an error ID, and one log line with the cause under that ID.
 func presentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 	return func(ctx context.Context, err error) *gqlerror.Error {
-		gerr := graphql.DefaultErrorPresenter(ctx, err)
-		if gerr.Extensions == nil {
-			gerr.Extensions = map[string]any{}
-		}
-		var rej *game.Error
-		if errors.As(err, &rej) {
-			gerr.Message = rej.Reason
-			gerr.Extensions["code"] = string(rej.Code)
-			// A refusal whose cause says more (a cooldown's end) gives it as extensions.
-			var more interface{ Extensions() map[string]any }
-			if errors.As(err, &more) {
-				for k, v := range more.Extensions() {
-					gerr.Extensions[k] = v
-				}
-			}
-			return gerr
-		}
-		if gerr.Extensions["code"] != nil {
-			return gerr // gqlgen's own: the document did not parse or validate
-		}
-		if callerLeft(ctx, err) {
-			// Its client went away (its socket closed, it completed the subscription):
-			// nobody reads this answer, and an error-level line for each field cut short
-			// let a client fill the log by hanging up (27,000 lines for one socket).
-			log.DebugContext(ctx, "a request was cancelled by its caller", "path", gerr.Path.String())
-			gerr.Message = "the request was cancelled before its answer; nothing was changed"
-			gerr.Extensions["code"] = CodeTimeout
-			return gerr
-		}
-		code, message, id := logFailure(ctx, log, err, "path", gerr.Path.String())
-		gerr.Message = message
-		gerr.Extensions["code"] = code
-		gerr.Extensions["errorId"] = id
+		gerr := present(ctx, log, err)
+		gerr.Message = cutMessage(gerr.Message)
 		return gerr
 	}
+}
+
+// maxMessageBytes bounds an error's message. A refusal quotes what it refuses (an
+// option, a cursor, a name), and a request of 100 aliases each quoting a variable of
+// 900 KB was answered with 18 MB of errors: 18 times what it sent.
+const maxMessageBytes = 1024
+
+// cutMessage cuts a message longer than maxMessageBytes, on a character's boundary, and
+// says how much was left out.
+func cutMessage(m string) string {
+	if len(m) <= maxMessageBytes {
+		return m
+	}
+	cut := maxMessageBytes
+	for cut > 0 && !utf8.RuneStart(m[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes left out)", m[:cut], len(m)-cut)
+}
+
+// present gives err its code and message (presentError).
+func present(ctx context.Context, log *slog.Logger, err error) *gqlerror.Error {
+	gerr := graphql.DefaultErrorPresenter(ctx, err)
+	if gerr.Extensions == nil {
+		gerr.Extensions = map[string]any{}
+	}
+	var rej *game.Error
+	if errors.As(err, &rej) {
+		gerr.Message = rej.Reason
+		gerr.Extensions["code"] = string(rej.Code)
+		// A refusal whose cause says more (a cooldown's end) gives it as extensions.
+		var more interface{ Extensions() map[string]any }
+		if errors.As(err, &more) {
+			for k, v := range more.Extensions() {
+				gerr.Extensions[k] = v
+			}
+		}
+		return gerr
+	}
+	if gerr.Extensions["code"] != nil {
+		return gerr // gqlgen's own: the document did not parse or validate
+	}
+	if callerLeft(ctx, err) {
+		// Its client went away (its socket closed, it completed the subscription):
+		// nobody reads this answer, and an error-level line for each field cut short
+		// let a client fill the log by hanging up (27,000 lines for one socket).
+		log.DebugContext(ctx, "a request was cancelled by its caller", "path", gerr.Path.String())
+		gerr.Message = "the request was cancelled before its answer; nothing was changed"
+		gerr.Extensions["code"] = CodeTimeout
+		return gerr
+	}
+	code, message, id := logFailure(ctx, log, err, "path", gerr.Path.String())
+	gerr.Message = message
+	gerr.Extensions["code"] = code
+	gerr.Extensions["errorId"] = id
+	return gerr
 }
 
 // logFailure logs a failure of the server at error level under a new error ID, and

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 	"github.com/coder/websocket/wsjson"
@@ -382,4 +383,31 @@ func TestErrorsAreCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("websocket", r.Errors)
+}
+
+// TestErrorsQuoteInputsShort: a refusal quotes what it refuses, and 100 aliases of a
+// field quoting one variable of 900 KB were answered with 18 MB of errors, 18 times the
+// request. Each message is now cut at 1 KiB, saying how much was left out.
+func TestErrorsQuoteInputsShort(t *testing.T) {
+	s := startServer(t, filepath.Join(t.TempDir(), "a.db"))
+	var q strings.Builder
+	q.WriteString("query($c:String){")
+	for i := range 100 {
+		fmt.Fprintf(&q, " l%d: leaderboard(key:\"CHESS\", after:$c){cursor}", i)
+	}
+	q.WriteString(" }")
+	big := strings.Repeat("é", 450_000) // 900 KB, cut on a character's boundary
+	body := mustJSON(map[string]any{"query": q.String(), "variables": map[string]any{"c": big}})
+	status, answer := rawRequest(t, "POST", s.url+"/graphql", "application/json", body)
+	var r gqlResponse
+	if err := json.Unmarshal([]byte(answer), &r); err != nil || len(r.Errors) != 21 {
+		t.Fatalf("%d: %.300s, want 21 errors", status, answer)
+	}
+	if len(answer) > 32<<10 {
+		t.Errorf("a request of %d bytes was answered with %d", len(body), len(answer))
+	}
+	m := r.Errors[0].Message
+	if r.code() != "BAD_USER_INPUT" || !strings.HasPrefix(m, `after "éé`) || !strings.HasSuffix(m, " more bytes left out)") || len(m) > 1100 || !utf8.ValidString(m) {
+		t.Errorf("the first error: %s %q", r.code(), m)
+	}
 }
