@@ -20,7 +20,8 @@ import (
 // version's rules (game.Pinned), and the match left unfinished plays on under them. unfair-2026.2's
 // store was recorded by the build before the move generator's fix of magic-2026.3
 // (8726897), which changed no UnfairChess play; unfair-2026.3 (a swapped rook loses its
-// castling right) has no store of its own, its build being today's.
+// castling right) and unfair-2026.4 (a pawn a card brought takes no en passant) have no
+// store of their own: their builds are today's, and the corpus holds a match of each.
 func TestEveryStoredVersionLoadsVerifiesAndPlaysOn(t *testing.T) {
 	for _, c := range []struct {
 		version, game string

@@ -74,6 +74,9 @@ func (r Rules) EncodeState(st game.State) ([]byte, error) {
 	}
 	w.Uint(ref[s.Turn.Card])
 	w.Uint(uint64(s.Turn.MovesDue))
+	if !s.v.cardPawnTakesEnPassant {
+		w.Uint(uint64(s.Turn.Brought)) // from unfair-2026.4: the versions before have no such field
+	}
 	w.Bool(s.Suspended)
 	w.Uint(uint64(len(s.Record)))
 	for _, entry := range s.Record {
@@ -201,6 +204,9 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 		bars.Pawns, bars.Truce = rd.Bool(), rd.Bool()
 	}
 	s.Turn = Turn{Card: cr.card(false), MovesDue: rd.Small(2)}
+	if !s.v.cardPawnTakesEnPassant {
+		s.Turn.Brought = pieceID(rd)
+	}
 	s.Suspended = rd.Bool()
 	if n := rd.Count(1); n > 0 {
 		s.Record = make([]string, n)

@@ -43,6 +43,8 @@ func (s *State) check() string {
 	switch {
 	case s.Turn.MovesDue > 0 && s.Turn.Card == "":
 		return "moves due without the card that owes them"
+	case s.Turn.Brought != 0 && (s.Turn.MovesDue == 0 || beside(s.Pos)&s.Pos.SquaresOf(s.Turn.Brought) == 0):
+		return "a pawn brought by a card outside the move the card owes, or not beside a pawn to take en passant"
 	case len(s.Record) != len(s.Players):
 		return "a record and its players of different lengths"
 	case s.Flag != nil && !s.Clock.On:

@@ -161,6 +161,10 @@ func TestForgedStatesAreRefused(t *testing.T) {
 			s.Sides[0].Played = with(s.Sides[0].Played, s.Sides[0].Deck[0])
 		},
 		"moves due without a card": func(s *State) { s.Turn = Turn{MovesDue: 2} },
+		"a pawn brought outside a card's move": func(s *State) {
+			ids, _ := s.Pos.IDs()
+			s.Turn.MovesDue, s.Turn.Brought = 0, ids[0]
+		},
 		"a record without players": func(s *State) { s.Players = nil },
 		"a flag without a clock":   func(s *State) { s.Flag = &clock.FlagFell{Seat: 0} },
 	} {

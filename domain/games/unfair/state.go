@@ -81,6 +81,10 @@ type Turn struct {
 	// MovesDue is how many moves a card that adds to the move still owes: 1, or 2 for
 	// the double move (its first move may not give check); 0 when the turn is open.
 	MovesDue int
+	// Brought is the pawn that the card of this turn brought beside the enemy pawn that
+	// just advanced two squares (0 for none): it may not take it en passant, which only a
+	// pawn the enemy pawn came beside may (« vient se coller au tien »; from unfair-2026.4).
+	Brought chess.PieceID
 }
 
 // colour is the side a seat plays: seat 0 White, seat 1 Black.

@@ -41,6 +41,9 @@ func (s *State) refusal(m chess.Move) string {
 	if hit && victim.Role == chess.King {
 		return "a king is never captured"
 	}
+	if id, _ := s.Pos.PieceID(m.From()); m.IsEnPassant() && s.Turn.Brought != 0 && id == s.Turn.Brought {
+		return "en passant takes a pawn that came beside yours by its two-square advance, and this pawn was brought there by your card"
+	}
 	first := s.Turn.MovesDue == 2
 	if !first && !s.setsOff(m) {
 		return ""
@@ -148,17 +151,44 @@ func (f *fold) move(m chess.Move) string {
 // leaving the hand (see options): the effect, the sleepers a check wakes, the refill, and
 // the end of the turn or the move it owes.
 func (f *fold) playCard(seat int, d *def, p play) {
-	before := f.kingsAttacked()
+	before, pos := f.kingsAttacked(), f.Pos
 	p.do(f)
 	f.wakeOnAnyCheck(before)
 	f.refill(seat)
 	f.Record, f.Players = with(f.Record, d.notation(p.targets)), with(f.Players, seat)
 	if d.Cost == AddsToMove {
 		f.Turn.MovesDue = d.movesOwed()
+		if !f.v.cardPawnTakesEnPassant {
+			f.Turn.Brought = brought(pos, f.Pos)
+		}
 		return
 	}
 	f.Pos.PassTurn()
 	f.endTurn(seat)
+}
+
+// brought is the pawn of the side to move that stands, in after, beside the enemy pawn
+// that may be taken en passant, and did not stand there in before: a card between the
+// two brought it. 0 for none (no en passant, or only pawns that were there already).
+func brought(before, after chess.Position) chess.PieceID {
+	for _, sq := range beside(after).Squares() {
+		id, _ := after.PieceID(sq)
+		if was, _ := before.PieceID(sq); was != id {
+			return id
+		}
+	}
+	return 0
+}
+
+// beside is the pawns of the side to move in pos that stand beside the enemy pawn that
+// may be taken en passant: the squares from which a pawn takes it.
+func beside(pos chess.Position) chess.Bitboard {
+	ep, ok := pos.EnPassant()
+	if !ok {
+		return 0
+	}
+	us := pos.Turn()
+	return chess.Attacks(chess.Pawn, us.Other(), ep, 0) & pos.Pieces(us, chess.Pawn)
 }
 
 // endTurn closes seat's turn: a check it gives wakes the sleepers, the restrictions and

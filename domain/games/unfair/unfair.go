@@ -26,7 +26,7 @@ const ID = "UNFAIR_CHESS"
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
 // Matches recorded under an older version are played by the rules of that version
 // (Under, versions.go).
-const RulesVersion = "unfair-2026.3"
+const RulesVersion = "unfair-2026.4"
 
 // Rules is UnfairChess: under the current rules version, or under an older one for the
 // matches recorded then (Under).

@@ -28,20 +28,25 @@ type variant struct {
 	// rights of their corners, the board still showing a rook in each; since
 	// unfair-2026.3 a rook moved by a card has moved, and its corner's right is lost.
 	swapKeepsCastling bool
+	// cardPawnTakesEnPassant: a pawn that a card of the turn brought beside an enemy pawn
+	// just advanced two squares could take it en passant with the move the card owed;
+	// since unfair-2026.4 only a pawn the enemy pawn came beside may (Turn.Brought).
+	cardPawnTakesEnPassant bool
 }
 
 // variants are the older versions this build plays. unfair-2026.1's catalog put the
 // antidote in the statuses group, not the extra one: the group is a label, the card
 // played the same.
 var variants = map[string]variant{
-	"unfair-2026.1": {wakeOnAnyCheck: true, movesAgainstStalemate: true, moveSavesAfterCard: true, swapKeepsCastling: true},
-	"unfair-2026.2": {swapKeepsCastling: true},
+	"unfair-2026.1": {wakeOnAnyCheck: true, movesAgainstStalemate: true, moveSavesAfterCard: true, swapKeepsCastling: true, cardPawnTakesEnPassant: true},
+	"unfair-2026.2": {swapKeepsCastling: true, cardPawnTakesEnPassant: true},
+	"unfair-2026.3": {cardPawnTakesEnPassant: true},
 }
 
 var _ game.Pinned = Rules{}
 
 // Under is the rules of an older version, for the matches recorded under it
-// (game.Pinned): unfair-2026.1 and unfair-2026.2, whose differences are variants'.
+// (game.Pinned): unfair-2026.1 to unfair-2026.3, whose differences are variants'.
 func (Rules) Under(version string) (game.Rules, bool) {
 	if _, ok := variants[version]; !ok {
 		return nil, false

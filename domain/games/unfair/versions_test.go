@@ -26,7 +26,7 @@ func TestUnderKnowsTheOlderVersionsOnly(t *testing.T) {
 	if !ok || r.Info().RulesVersion != "unfair-2026.1" || r.Info().ID != ID {
 		t.Fatalf("Under(unfair-2026.1) = %v, %v", r, ok)
 	}
-	for _, v := range []string{RulesVersion, "unfair-2026.4", "unfair-2025.1", ""} {
+	for _, v := range []string{RulesVersion, "unfair-2026.5", "unfair-2025.1", ""} {
 		if r, ok := (Rules{}).Under(v); ok {
 			t.Errorf("Under(%q) = %v", v, r.Info())
 		}
