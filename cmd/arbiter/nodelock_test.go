@@ -91,14 +91,7 @@ func TestOneServerAFileWhateverItsSnapshots(t *testing.T) {
 	t.Setenv("TMPDIR", tmp) // the refused serves below run in this process
 	env := []string{"TMPDIR=" + tmp}
 	db := filepath.Join(t.TempDir(), "arbiter.db")
-	indexes := func() []string {
-		t.Helper()
-		dirs, err := filepath.Glob(filepath.Join(tmp, "arbiter-archive-*"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return dirs
-	}
+	indexes := func() []string { return tempArchiveIndexes(t, tmp) }
 	srv, proc := startProcessEnv(t, env, db, "--snapshots", "off")
 	srv.register(t, "Ada")
 	before := indexes()
@@ -129,6 +122,17 @@ func TestOneServerAFileWhateverItsSnapshots(t *testing.T) {
 	_ = proc.Wait() // the process is gone, and its lock with it
 	next, _ := startProcessEnv(t, env, db, "--snapshots", "off")
 	next.register(t, "Bo")
+}
+
+// tempArchiveIndexes lists the directories of temporary archive indexes in tmp, the
+// temporary directory of the servers a test starts.
+func tempArchiveIndexes(t *testing.T, tmp string) []string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(tmp, "arbiter-archive-*.d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs
 }
 
 // nodeFiles describes the node's files beside the store at db, those a serve or a
@@ -166,14 +170,7 @@ func nodeFiles(t *testing.T, db string) string {
 func TestATemporaryArchiveIndexLeftByAKillIsRemoved(t *testing.T) {
 	tmp := t.TempDir()
 	env := []string{"TMPDIR=" + tmp}
-	indexes := func() []string {
-		t.Helper()
-		dirs, err := filepath.Glob(filepath.Join(tmp, "arbiter-archive-*.d"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return dirs
-	}
+	indexes := func() []string { return tempArchiveIndexes(t, tmp) }
 	_, killed := startProcessEnv(t, env, filepath.Join(t.TempDir(), "a.db"), "--snapshots", "off")
 	left := indexes()
 	if len(left) != 1 {
