@@ -326,14 +326,9 @@ func TestADelayedMatchIsFoldedOncePerRelease(t *testing.T) {
 	store.stream.Store(&name)
 
 	const aliases = 50 // each of two fields: the most aliases an operation may have
-	var q strings.Builder
-	q.WriteString(`query($m:ID!){`)
-	for i := range aliases {
-		fmt.Fprintf(&q, "m%d: match(id:$m){version} l%d: matches(status:OPEN, first:5){version} ", i, i)
-	}
-	q.WriteString("}")
+	q := `query($m:ID!){` + aliased(aliases, "m%[1]d: match(id:$m){version} l%[1]d: matches(status:OPEN, first:5){version} ") + "}"
 	var got map[string]json.RawMessage
-	srv.must(t, "", q.String(), map[string]any{"m": id}, &got)
+	srv.must(t, "", q, map[string]any{"m": id}, &got)
 	for k, raw := range got {
 		if strings.Contains(string(raw), `"version":`) && !strings.Contains(string(raw), fmt.Sprintf(`"version":%d}`, waiting)) {
 			t.Fatalf("%s shows a spectator %s of a match delayed by 10 minutes, want version %d", k, raw, waiting)
@@ -365,17 +360,12 @@ func TestAReceiptReadsTheMatchOnce(t *testing.T) {
 	store.stream.Store(&name)
 
 	const aliases = 100
-	var q strings.Builder
-	q.WriteString(`query($m:ID!){`)
-	for i := range aliases {
-		fmt.Fprintf(&q, "r%d: receipt(matchId:$m){size root} ", i)
-	}
-	q.WriteString("}")
+	q := `query($m:ID!){` + aliased(aliases, "r%[1]d: receipt(matchId:$m){size root} ") + "}"
 	var got map[string]struct {
 		Size int
 		Root string
 	}
-	srv.must(t, "", q.String(), map[string]any{"m": id}, &got)
+	srv.must(t, "", q, map[string]any{"m": id}, &got)
 	want := got["r0"]
 	for k, r := range got {
 		if r != want || r.Size != version {

@@ -352,12 +352,7 @@ func TestWebsocketEndsAtShutdown(t *testing.T) {
 // more, TOO_MANY_ERRORS, over POST and over a websocket alike.
 func TestErrorsAreCapped(t *testing.T) {
 	s := startServer(t, filepath.Join(t.TempDir(), "a.db"))
-	var q strings.Builder
-	q.WriteString("{")
-	for i := range 25 {
-		fmt.Fprintf(&q, " m%d: me { id }", i)
-	}
-	q.WriteString(" }")
+	q := "{" + aliased(25, " m%[1]d: me { id }") + " }"
 	check := func(how string, errs []struct {
 		Message    string         `json:"message"`
 		Extensions map[string]any `json:"extensions"`
@@ -367,13 +362,13 @@ func TestErrorsAreCapped(t *testing.T) {
 			t.Fatalf("%s: 25 failing fields answered %d errors: %+v", how, len(errs), errs)
 		}
 	}
-	check("POST", s.post(t, "", q.String(), nil).Errors)
+	check("POST", s.post(t, "", q, nil).Errors)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn := s.dialWS(t, ctx, nil)
 	initWS(t, ctx, conn, "")
-	sendOp(t, ctx, conn, "1", q.String(), nil)
+	sendOp(t, ctx, conn, "1", q, nil)
 	var m wsMsg
 	if err := wsjson.Read(ctx, conn, &m); err != nil || m.Type != "next" {
 		t.Fatalf("the websocket answered %+v, %v", m, err)
@@ -390,14 +385,9 @@ func TestErrorsAreCapped(t *testing.T) {
 // request. Each message is now cut at 1 KiB, saying how much was left out.
 func TestErrorsQuoteInputsShort(t *testing.T) {
 	s := startServer(t, filepath.Join(t.TempDir(), "a.db"))
-	var q strings.Builder
-	q.WriteString("query($c:String){")
-	for i := range 100 {
-		fmt.Fprintf(&q, " l%d: leaderboard(key:\"CHESS\", after:$c){cursor}", i)
-	}
-	q.WriteString(" }")
+	q := "query($c:String){" + aliased(100, ` l%[1]d: leaderboard(key:"CHESS", after:$c){cursor}`) + " }"
 	big := strings.Repeat("é", 450_000) // 900 KB, cut on a character's boundary
-	body := mustJSON(map[string]any{"query": q.String(), "variables": map[string]any{"c": big}})
+	body := mustJSON(map[string]any{"query": q, "variables": map[string]any{"c": big}})
 	status, answer := rawRequest(t, "POST", s.url+"/graphql", "application/json", body)
 	var r gqlResponse
 	if err := json.Unmarshal([]byte(answer), &r); err != nil || len(r.Errors) != 21 {
@@ -410,4 +400,14 @@ func TestErrorsQuoteInputsShort(t *testing.T) {
 	if r.code() != "BAD_USER_INPUT" || !strings.HasPrefix(m, `after "éé`) || !strings.HasSuffix(m, " more bytes left out)") || len(m) > 1100 || !utf8.ValidString(m) {
 		t.Errorf("the first error: %s %q", r.code(), m)
 	}
+}
+
+// aliased returns n fields of a selection, each format with its index as %[1]d: the
+// aliases of one field that attacks and limits are made of.
+func aliased(n int, format string) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i)
+	}
+	return b.String()
 }
