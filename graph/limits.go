@@ -47,8 +47,15 @@ func (g operationGate) MutateOperationContext(ctx context.Context, oc *graphql.O
 }
 
 // shapeLimit refuses, before they run, operations nested deeper than depth or with more
-// aliases or directives than allowed, fragments counted each time they are spread.
+// aliases or directives than allowed, or that ask for the schema (__schema) more than
+// once, fragments counted each time they are spread.
 type shapeLimit struct{ depth, aliases, directives int }
+
+// maxSchemas is how often one operation may ask for __schema. Its fields cost nothing
+// in the complexity, yet one of them walks every type of the schema: 100 aliases of
+// __schema{types{fields{args{type{name}} type{fields{name}}}}} took 5 s of the server's
+// CPU to answer 3 MB, from a request of 10 KB. A client needs the schema once.
+const maxSchemas = 1
 
 var _ interface {
 	graphql.HandlerExtension
@@ -80,13 +87,15 @@ func (l shapeLimit) MutateOperationContext(_ context.Context, oc *graphql.Operat
 		return refuse("aliased fields", s.aliases, l.aliases)
 	case s.directives > l.directives:
 		return refuse("directives", s.directives, l.directives)
+	case s.schemas > maxSchemas:
+		return refuse("__schema fields", s.schemas, maxSchemas)
 	}
 	return nil
 }
 
 // shape is what a selection set adds up to. Counts saturate, so that a fragment spread
 // many times over cannot overflow them.
-type shape struct{ depth, aliases, directives int }
+type shape struct{ depth, aliases, directives, schemas int }
 
 const saturated = 1 << 30
 
@@ -94,6 +103,7 @@ func (s *shape) add(o shape) {
 	s.depth = max(s.depth, o.depth)
 	s.aliases = min(saturated, s.aliases+o.aliases)
 	s.directives = min(saturated, s.directives+o.directives)
+	s.schemas = min(saturated, s.schemas+o.schemas)
 }
 
 // shapeWalk measures each fragment once: spreading one twice counts it twice without
@@ -123,6 +133,9 @@ func (w shapeWalk) set(set ast.SelectionSet, level int) shape {
 				s.aliases++
 			}
 			s.directives += len(sel.Directives)
+			if sel.Name == "__schema" {
+				s.schemas++
+			}
 		case *ast.InlineFragment:
 			s = w.set(sel.SelectionSet, level+1)
 			s.directives += len(sel.Directives)

@@ -175,6 +175,22 @@ func TestCostLimits(t *testing.T) {
 			t.Fatalf("%s: %.200s %+v", q, r.Data, r.Errors)
 		}
 	}
+	// __schema costs nothing in the complexity and walks the whole schema: once is what
+	// a client needs, twice is refused, as an alias or a fragment spread.
+	walk := `__schema{types{fields{args{type{name}} type{fields{name}}}}}`
+	for _, q := range []string{`{` + aliased(2, "s%[1]d: "+walk) + `}`, `{...S s: __schema{types{name}}} fragment S on Query{` + walk + `}`} {
+		if r := srv.post(t, "", q, nil); r.code() != "COMPLEXITY_LIMIT_EXCEEDED" || r.Errors[0].Message != "the operation has 2 __schema fields; at most 1 are allowed" {
+			t.Fatalf("%.60s...: %.200s %+v", q, r.Data, r.Errors)
+		}
+	}
+	var schema struct {
+		Schema struct{ Types []struct{ Name string } }
+	}
+	srv.must(t, "", `{schema: __schema{types{name}} `+aliased(3, `t%[1]d: __type(name:"Match"){name} `)+`}`, nil, &schema)
+	if len(schema.Schema.Types) < 50 {
+		t.Fatalf("one __schema is still served: %+v", schema)
+	}
+
 	var one struct {
 		Match struct{ Board struct{ LegalMoves []string } }
 	}
