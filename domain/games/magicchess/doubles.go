@@ -161,7 +161,8 @@ func dealOf(deck []string, size, seats, seat int) []string {
 // startTable is the table GameStarted sets under rules version: both boards from its
 // position, in planning; the boards' moves of a match before magic-2026.3 by the grants
 // of then (State.oldGrants), their closing cards discarded as then (State.discardClosing), their games ended
-// at a move and their Rewinds as then (State.endAtMove, State.rewoundRanOut).
+// at a move and their Rewinds and reshuffles as then (State.endAtMove, State.rewoundRanOut,
+// State.shuffledRanOut).
 func startTable(e GameStarted, version string) Table {
 	one := e
 	one.Boards = 0
@@ -169,6 +170,7 @@ func startTable(e GameStarted, version string) Table {
 	b.oldGrants = older(version, "magic-2026.3")
 	b.discardClosing = older(version, "magic-2026.5")
 	b.endAtMove, b.rewoundRanOut = older(version, "magic-2026.6"), older(version, "magic-2026.6")
+	b.shuffledRanOut = older(version, "magic-2026.7")
 	return Table{Boards: [2]State{b, b}, Phase: Planning, PlanEnds: e.PlanEnds, started: true, version: version}
 }
 
@@ -223,7 +225,7 @@ func (t Table) evolve(e game.Event) Table {
 	case DeckReshuffled:
 		t.Deck, t.Shuffles = slices.Clip(e.Cards), t.Shuffles+1
 		for b := range t.Boards {
-			t.Boards[b].Discard = nil
+			_, t.Boards[b].Discard = t.Boards[b].reshuffled()
 		}
 	case Signalled:
 		team := teamOf(e.Seat)
@@ -364,9 +366,25 @@ func (s *State) handEmpty(local int) bool {
 	return !slices.ContainsFunc(s.Hands[local], func(c string) bool { return c != "" })
 }
 
-// discard is the table's discard pile: board A's, then board B's.
+// discard is the table's discard pile that a reshuffle takes: board A's, then board B's,
+// less the cards each board keeps back (State.reshuffled).
 func (t *Table) discard() []string {
-	return slices.Concat(t.Boards[0].Discard, t.Boards[1].Discard)
+	a, _ := t.Boards[0].reshuffled()
+	b, _ := t.Boards[1].reshuffled()
+	return slices.Concat(a, b)
+}
+
+// reshuffled splits board s's discard pile for a reshuffle: the cards it gives to the new
+// deck, and those it keeps. It keeps the cards that ran out at the move its open R2
+// window may still take back: a Rewind puts them back face up, so they must not be in the
+// deck or a hand by then (a card is in one place). They go to the next reshuffle once the
+// window has closed without a Rewind. Before magic-2026.7 it kept none (shuffledRanOut).
+func (s *State) reshuffled() (shuffled, kept []string) {
+	w := s.Window
+	if s.shuffledRanOut || w == nil || w.Kind != R2 || w.before == nil {
+		return s.Discard, nil
+	}
+	return faceUpAgain(s.Discard, w.before.Lasting, s.Lasting)
 }
 
 // pieceOf reads a piece passed, as passes writes it: "N" a white knight, "p" a black pawn.

@@ -27,7 +27,12 @@ import (
 // reaction windows of 10 seconds and the clock clk ("" for none).
 func advDoubles(t testing.TB, hands [4][]string, clk string) Table {
 	t.Helper()
-	r := Rules{}
+	return advDoublesUnder(t, Rules{}, hands, clk)
+}
+
+// advDoublesUnder is advDoubles under the rules r (an older version: Under).
+func advDoublesUnder(t testing.TB, r Rules, hands [4][]string, clk string) Table {
+	t.Helper()
 	var c *clock.Setup
 	if clk != "" {
 		s, err := clock.Parse(clk)

@@ -29,11 +29,11 @@ const ID = "MAGIC_CHESS"
 // RulesVersion changes whenever a rule of this package or a card of catalog.json changes.
 // Matches recorded under an older version are played by the rules of that version
 // (Under): the older versions differ from this one only where noted there.
-const RulesVersion = "magic-2026.6"
+const RulesVersion = "magic-2026.7"
 
 // versions are the rules versions the game has had, oldest first: a match plays by the
 // rules of its own (Under), and a rule added since some version holds from it on (older).
-var versions = []string{"magic-2026.1", "magic-2026.2", "magic-2026.3", "magic-2026.4", "magic-2026.5", RulesVersion}
+var versions = []string{"magic-2026.1", "magic-2026.2", "magic-2026.3", "magic-2026.4", "magic-2026.5", "magic-2026.6", RulesVersion}
 
 // older reports whether rules version v came before version than.
 func older(v, than string) bool { return slices.Index(versions, v) < slices.Index(versions, than) }
@@ -146,6 +146,11 @@ func (r Rules) Info() game.Info {
 //     ended the game at once and opened no window (State.endAtMove). And Rewind,
 //     which puts back face up a card that the move it takes back ran out, takes it off
 //     the discard pile; under the older versions it stayed there too (State.rewoundRanOut).
+//   - magic-2026.6 to magic-2026.7, in advanced doubles: a reshuffle of the discard pile
+//     leaves on it the cards that ran out at a move an open R2 window may still take back
+//     (Rewind puts them back face up), so that a card is in one place only. Under the
+//     older versions the reshuffle took them too, and a Rewind then showed face up a card
+//     that was in the deck, or in a hand, as well (State.shuffledRanOut).
 func (Rules) Under(version string) (game.Rules, bool) {
 	if i := slices.Index(versions, version); i >= 0 && version != RulesVersion {
 		return Rules{pinned: version}, true // the deck is the mode's: no match of then had another
@@ -686,7 +691,7 @@ func (r Rules) Evolve(st game.State, e game.Event) game.State {
 		return State{Pos: pos, Mode: e.Mode, Phase: Planning, PlanEnds: e.PlanEnds, HandSize: e.HandSize, control: e.Clock,
 			reaction: time.Duration(e.ReactionMs) * time.Millisecond, started: true, oldGrants: r.before("magic-2026.3"),
 			discardClosing: r.before("magic-2026.5"), endAtMove: r.before("magic-2026.6"),
-			rewoundRanOut: r.before("magic-2026.6")}
+			rewoundRanOut: r.before("magic-2026.6"), shuffledRanOut: r.before("magic-2026.7")}
 	}
 	s, ok := st.(State)
 	if !ok {

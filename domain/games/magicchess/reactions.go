@@ -577,7 +577,7 @@ var reactionCards = map[string]plays{
 			b := *s.Window.before
 			b.Hands, b.Played, b.Discard, b.Deck = s.Hands, s.Played, s.Discard, s.Deck
 			if !s.rewoundRanOut {
-				b.Discard = faceUpAgain(s.Discard, b.Lasting, s.Lasting)
+				b.Discard, _ = faceUpAgain(s.Discard, b.Lasting, s.Lasting)
 			}
 			b.Record, b.Players = s.Record, s.Players
 			b.Window = s.Window
@@ -601,21 +601,22 @@ var reactionCards = map[string]plays{
 
 // faceUpAgain is the discard pile after a move that Rewind takes back: the cards that
 // the move ran out (face up before it, not after) are face up again, so they leave the
-// pile, each its last copy there.
-func faceUpAgain(discard []string, before, after []Lasting) []string {
-	out := discard
+// pile, each its last copy there. It returns the pile, and the cards that left it.
+func faceUpAgain(discard []string, before, after []Lasting) (pile, up []string) {
+	pile = discard
 	for _, l := range before {
 		if slices.ContainsFunc(after, func(a Lasting) bool { return a.Card == l.Card }) {
 			continue
 		}
-		for i := len(out) - 1; i >= 0; i-- {
-			if out[i] == l.Card {
-				out = slices.Concat(out[:i], out[i+1:]) // a new array: the state's slices are shared
+		for i := len(pile) - 1; i >= 0; i-- {
+			if pile[i] == l.Card {
+				pile = slices.Concat(pile[:i], pile[i+1:]) // a new array: the state's slices are shared
+				up = append(up, l.Card)
 				break
 			}
 		}
 	}
-	return out
+	return pile, up
 }
 
 // inR1 builds the plays of a reaction to a card just laid.

@@ -242,14 +242,16 @@ func (r Rules) DecodeState(b []byte) (game.State, error) {
 		return nil, &stateform.Error{Game: ID, Reason: "a state of rules " + strconv.Quote(version) + ", read by rules " + r.Info().RulesVersion}
 	}
 	// What the form does not store, its rules version gives (State.discardClosing,
-	// State.endAtMove, State.rewoundRanOut).
+	// State.endAtMove, State.rewoundRanOut, State.shuffledRanOut).
 	switch s := st.(type) {
 	case State:
 		s.discardClosing, s.endAtMove, s.rewoundRanOut = r.before("magic-2026.5"), r.before("magic-2026.6"), r.before("magic-2026.6")
+		s.shuffledRanOut = r.before("magic-2026.7")
 		st = s
 	case Table:
 		for b := range s.Boards {
 			s.Boards[b].discardClosing, s.Boards[b].endAtMove, s.Boards[b].rewoundRanOut = r.before("magic-2026.5"), r.before("magic-2026.6"), r.before("magic-2026.6")
+			s.Boards[b].shuffledRanOut = r.before("magic-2026.7")
 		}
 		st = s
 	}

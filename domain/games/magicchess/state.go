@@ -68,6 +68,11 @@ type State struct {
 	// the discard pile as well, so that it was there twice once it ran out again. Not
 	// stored either.
 	rewoundRanOut bool
+	// shuffledRanOut: the match is of a rules version before magic-2026.7, under which a
+	// doubles reshuffle took into the deck the cards that ran out at a move an open R2
+	// window could still take back, which a Rewind then put back face up as well
+	// (State.reshuffled). Not stored either.
+	shuffledRanOut bool
 }
 
 // Laid is a card that was laid and resolved: who laid it, on what.
