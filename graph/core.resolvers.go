@@ -220,6 +220,9 @@ func (r *mutationResolver) JoinMatch(ctx context.Context, matchID string, seat *
 	if err != nil {
 		return nil, err
 	}
+	if err := r.notYet(ctx, matchID, p.ID); err != nil {
+		return nil, err
+	}
 	if err := r.joinCooldown(ctx, p.ID, matchID); err != nil {
 		return nil, err
 	}
@@ -238,6 +241,9 @@ func (r *mutationResolver) JoinMatch(ctx context.Context, matchID string, seat *
 func (r *mutationResolver) AddBot(ctx context.Context, matchID string, seat *int, commandID *string) (*model.JoinPayload, error) {
 	p, err := r.player(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.notYet(ctx, matchID, p.ID); err != nil {
 		return nil, err
 	}
 	ack, err := bot.Add(ctx, r.Engine, matchID, p.ID, seat, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
@@ -310,6 +316,9 @@ func (r *mutationResolver) Rematch(ctx context.Context, matchID string, commandI
 	if err != nil {
 		return nil, err
 	}
+	if err := r.notYet(ctx, matchID, p.ID); err != nil {
+		return nil, err
+	}
 	ack, err := r.Engine.RematchWith(ctx, matchID, p.ID, p.Name, ent, engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
 	if err != nil {
 		return nil, err
@@ -372,12 +381,12 @@ func (r *queryResolver) Match(ctx context.Context, id string) (*model.Match, err
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.Lobby.Get(ctx, id)
+	v, err := r.shownMatch(ctx, id, viewerID(p))
 	if err != nil {
 		return nil, err
 	}
 	if v == nil {
-		return nil, r.Lobby.Unavailable(id) // nil for a match that does not exist
+		return nil, r.Lobby.Unavailable(id) // nil for a match that does not exist (yet, for the caller)
 	}
 	v, _, err = r.delayedView(ctx, v, spectatorDelay(v, viewerID(p)))
 	if err != nil {
@@ -406,7 +415,7 @@ func (r *queryResolver) Matches(ctx context.Context, status *model.MatchStatus, 
 	if player != nil {
 		f.Player = *player
 	}
-	if f.After, err = r.lobbyCursor(after); err != nil {
+	if f.After, err = r.lobbyCursor(ctx, after, viewerID(p)); err != nil {
 		return nil, err
 	}
 	return r.lobby(ctx, viewerID(p), f)

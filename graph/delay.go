@@ -1,10 +1,12 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/matchstream"
@@ -162,3 +164,57 @@ type delayedEntry struct {
 // maxDelayedViews bounds the entries: a match that ends unread leaves its entry behind,
 // and a full cache is emptied rather than grown (the next reads fold again).
 const maxDelayedViews = 4096
+
+// hiddenRematch reports whether v, a match the read side holds (or nil), does not exist yet for
+// viewerID: the rematch of a match whose end the viewer does not see yet (heldBack by the
+// match's delay). A rematch is created at the end of the match it follows, under an ID
+// derived from it, so a rematch shown at once would tell a spectator held back by the
+// delay that the match had ended: every surface that takes a match ID answers it as a
+// match that does not exist until then (shownMatch, missing), and the lobby leaves it out.
+func (r *Resolver) hiddenRematch(ctx context.Context, v *projections.MatchView, viewerID string) (bool, error) {
+	if v == nil || v.State.RematchOf == "" || viewerID != "" && v.State.SeatOf(viewerID) >= 0 {
+		return false, nil
+	}
+	of, err := r.Lobby.Get(ctx, v.State.RematchOf)
+	if err != nil || of == nil {
+		return false, err
+	}
+	return heldBack(of, spectatorDelay(of, viewerID)), nil
+}
+
+// shownMatch is the read side's view of match id, or nil when it holds none or the match
+// does not exist yet for viewerID (hiddenRematch).
+func (r *Resolver) shownMatch(ctx context.Context, id, viewerID string) (*projections.MatchView, error) {
+	v, err := r.Lobby.Get(ctx, id)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	if hidden, err := r.hiddenRematch(ctx, v, viewerID); err != nil || hidden {
+		return nil, err
+	}
+	return v, nil
+}
+
+// notYet is the refusal of a match that does not exist when match id does not exist yet
+// for viewerID (hiddenRematch), else nil: a command on it is refused so before the engine
+// judges the live match, whose refusals would tell it apart from a missing one.
+func (r *Resolver) notYet(ctx context.Context, id, viewerID string) error {
+	v, err := r.Lobby.Get(ctx, id)
+	if err != nil || v == nil {
+		return err
+	}
+	if hidden, err := r.hiddenRematch(ctx, v, viewerID); err != nil || hidden {
+		return cmp.Or(err, r.noMatch(id))
+	}
+	return nil
+}
+
+// missing is notYet for a command the engine refused with err: a command of a player
+// seated nowhere in a match is refused FORBIDDEN (or CONFLICT) by the match's rules, which
+// are only then checked against hiddenRematch, so that commands accepted cost nothing.
+func (r *Resolver) missing(ctx context.Context, id, viewerID string, err error) error {
+	if c := game.CodeOf(err); c != game.Forbidden && c != game.Conflict {
+		return err
+	}
+	return cmp.Or(r.notYet(ctx, id, viewerID), err)
+}

@@ -39,6 +39,11 @@ func (r *Resolver) lobby(ctx context.Context, viewerID string, f projections.Fil
 				return out, nil // the cursor was set aside since: the listing began again
 			}
 			seen[v.ID] = true
+			if hidden, err := r.hiddenRematch(ctx, v, viewerID); err != nil {
+				return nil, err
+			} else if hidden {
+				continue // read past, as a match the status filter leaves out
+			}
 			shown, _, err := r.delayedView(ctx, v, spectatorDelay(v, viewerID))
 			if err != nil {
 				return nil, err

@@ -37,7 +37,7 @@ func (r *Resolver) readLog(ctx context.Context, matchID string) (*matchLog, erro
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.Lobby.Get(ctx, matchID)
+	v, err := r.shownMatch(ctx, matchID, viewerID(p))
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (r *Resolver) teamLog(ctx context.Context, matchID string) (*matchLog, erro
 	if err != nil {
 		return nil, err
 	}
-	v, err := r.Lobby.Get(ctx, matchID)
+	v, err := r.shownMatch(ctx, matchID, viewerID(p))
 	if err != nil {
 		return nil, err
 	}

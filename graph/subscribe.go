@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -158,6 +159,8 @@ func (r *Resolver) checkAfter(ctx context.Context, matchID, playerID, stream str
 	}
 	if v, err := r.Lobby.Get(ctx, matchID); err != nil {
 		return err
+	} else if hidden, err := r.hiddenRematch(ctx, v, playerID); err != nil || hidden {
+		return cmp.Or(err, r.noMatch(matchID))
 	} else if v != nil && heldBack(v, spectatorDelay(v, playerID)) {
 		delay := spectatorDelay(v, playerID)
 		dv, _, err := r.delayedView(ctx, v, delay)
@@ -213,7 +216,7 @@ func (r *Resolver) updates(ctx context.Context, matchID string) (<-chan *model.M
 	if err != nil {
 		return nil, err
 	}
-	if v, err := r.Lobby.Get(ctx, matchID); err != nil {
+	if v, err := r.shownMatch(ctx, matchID, viewerID(p)); err != nil {
 		return nil, err
 	} else if v == nil {
 		return nil, r.noMatch(matchID)

@@ -146,7 +146,7 @@ func (r *Resolver) act(ctx context.Context, matchID string, commandID *string, b
 	}
 	ack, err := r.Engine.Handle(ctx, matchID, build(p.ID), engine.Meta{CommandID: deref(commandID), Actor: "player:" + p.ID})
 	if err != nil {
-		return nil, err
+		return nil, r.missing(ctx, matchID, p.ID, err)
 	}
 	v, err := r.matchView(ctx, matchID, ack.LastPosition)
 	if err != nil {
@@ -198,13 +198,20 @@ const (
 
 // lobbyCursor checks the after of a page of the lobby: a match the read side holds (any
 // match's existence is public: match(id) tells it), else BAD_USER_INPUT.
-func (r *Resolver) lobbyCursor(after *string) (string, error) {
+func (r *Resolver) lobbyCursor(ctx context.Context, after *string, viewerID string) (string, error) {
 	if after == nil {
 		return "", nil
 	}
 	held, err := r.Lobby.Holds(*after)
 	if err != nil {
 		return "", err
+	}
+	if held { // a match not there yet for the viewer is no cursor either (hiddenRematch)
+		v, err := r.shownMatch(ctx, *after, viewerID)
+		if err != nil {
+			return "", err
+		}
+		held = v != nil
 	}
 	if !held {
 		return "", game.Reject(game.BadInput, "after %q names no match of the lobby: give the id of the last match of the page before", *after)

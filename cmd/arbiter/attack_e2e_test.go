@@ -101,8 +101,19 @@ func TestASpectatorDelayHoldsOnEveryPath(t *testing.T) {
 	// profile used to count it at the end, and match(id){rematch} named the rematch at
 	// once: each told a spectator that the match had ended.
 	srv.must(t, bob, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": id}, nil)
-	srv.must(t, ann, `mutation($m:ID!){rematch(matchId:$m){seat}}`, map[string]any{"m": id}, nil)
+	var asked struct {
+		Rematch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, ann, `mutation($m:ID!){rematch(matchId:$m){match{id}}}`, map[string]any{"m": id}, &asked)
+	rematch := asked.Rematch.Match.ID
 	cancels = append(cancels, cancelRefusal(t, srv, eve, id))
+	// The rematch, whose ID anyone derives from the match's, answers everyone held back
+	// as a match that does not exist, on every surface, until the end is shown.
+	for name, tok := range map[string]string{"a spectator": "", "Eve": eve} {
+		if got, none := probeMatch(t, ctx, srv, tok, rematch), probeMatch(t, ctx, srv, tok, "nosuchmatch00000"); got != none {
+			t.Errorf("%s probing the rematch of a match over a moment ago, delayed by 10 minutes, reads:\n%s\nwhere a match that does not exist reads:\n%s", name, got, none)
+		}
+	}
 	for name, tok := range map[string]string{"a spectator": "", "Eve": eve} {
 		var p struct {
 			Match struct {
@@ -128,15 +139,43 @@ func TestASpectatorDelayHoldsOnEveryPath(t *testing.T) {
 		Match struct{ Rematch *struct{ ID string } }
 	}
 	srv.must(t, bob, `query($m:ID!){match(id:$m){rematch{id}}}`, map[string]any{"m": id}, &mine)
-	if mine.Match.Rematch == nil {
-		t.Error("Bob, a player of the match, does not read the rematch Ann asked for")
+	if mine.Match.Rematch == nil || mine.Match.Rematch.ID != rematch {
+		t.Errorf("Bob, a player of the match, reads the rematch %+v, want %s, which Ann asked for", mine.Match.Rematch, rematch)
 	}
+	srv.must(t, bob, `mutation($m:ID!){joinMatch(matchId:$m){seat}}`, map[string]any{"m": rematch}, nil)
 	// cancelMatch told whoever was seated nowhere the match's live status.
 	for i, c := range cancels {
 		if c != cancels[0] {
 			t.Errorf("Eve cancelling the match is refused %q, then at step %d %q: want one refusal, whatever the match's progress", cancels[0], i, c)
 		}
 	}
+}
+
+// probeMatch is what the caller of token reads of match id on the surfaces that take a
+// match ID: the query, the lobby (listed, and as a cursor), a receipt, a subscription, a join and a move
+// (the last two as a free account), with the ID written ID.
+func probeMatch(t *testing.T, ctx context.Context, srv *server, token, id string) string {
+	t.Helper()
+	var out strings.Builder
+	vars := map[string]any{"m": id}
+	for _, q := range []string{
+		`query($m:ID!){match(id:$m){id}}`,
+		`query($m:ID!){matches(after:$m){id}}`,
+		`{matches(first:500){id}}`,
+		`query($m:ID!){receipt(matchId:$m){size}}`,
+		`mutation($m:ID!){joinMatch(matchId:$m){seat}}`,
+		`mutation($m:ID!){playMove(matchId:$m, move:"e4"){version}}`,
+	} {
+		r := srv.post(t, token, q, vars)
+		fmt.Fprintf(&out, "%s: %s", q, r.Data)
+		for _, e := range r.Errors {
+			fmt.Fprintf(&out, " %s %q", e.Extensions["code"], e.Message)
+		}
+		out.WriteByte('\n')
+	}
+	code, msg := firstSubscriptionAnswer(t, ctx, srv, token, `subscription($m:ID!){matchEvents(matchId:$m){version}}`, vars)
+	fmt.Fprintf(&out, "matchEvents: %s %q\n", code, msg)
+	return strings.ReplaceAll(out.String(), id, "ID")
 }
 
 // cancelRefusal is the code and message that refuse the caller of token cancelling match id.
