@@ -12,6 +12,7 @@ import (
 
 	"github.com/arbiter-games/arbiter/domain/game"
 	"github.com/arbiter-games/arbiter/domain/match"
+	"github.com/arbiter-games/arbiter/domain/player"
 	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/matchstream"
 )
@@ -21,8 +22,8 @@ import (
 // authenticates as it: only this package acts in its name.
 const ID = "bot"
 
-// Name is the bot's name at the table.
-const Name = "Arbiter bot"
+// Name is the bot's name at the table, which no player may register under.
+const Name = player.HouseBotName
 
 // Add seats the bot at seat of an open match (the first free one when seat is nil), at
 // the request of by, a player who sits in the match or created it. The bot may take

@@ -55,6 +55,7 @@ func TestBadInputIsRefusedAndChangesNothing(t *testing.T) {
 		{"bad FEN option", white, `mutation{createMatch(input:{game:CHESS, options:[{key:"fen", value:"8/8/8 w - - 0 1"}]}){match{id}}}`, nil, "BAD_USER_INPUT"},
 		{"empty name", "", `mutation{registerPlayer(name:""){token}}`, nil, "BAD_USER_INPUT"},
 		{"long name", "", `mutation{registerPlayer(name:"` + strings.Repeat("x", 33) + `"){token}}`, nil, "BAD_USER_INPUT"},
+		{"the house bot's name", "", `mutation{registerPlayer(name:"arbiter BOT"){token}}`, nil, "BAD_USER_INPUT"},
 		{"too many events asked", "", `query($m:ID!){match(id:$m){events(first:5000){version}}}`, map[string]any{"m": id}, "BAD_USER_INPUT"},
 		{"unknown field", "", `{nosuchfield}`, nil, "GRAPHQL_VALIDATION_FAILED"},
 	}

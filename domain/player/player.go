@@ -64,6 +64,10 @@ func Reviewer(evs []game.Event) bool {
 // MaxNameLength is the longest name, in characters.
 const MaxNameLength = 32
 
+// HouseBotName is the house bot's name at the table (package bot), which no player may
+// take, in any case: a player named so would pass for the bot in its opponents' eyes.
+const HouseBotName = "Arbiter bot"
+
 // CheckName rejects a name a person could not read or that would break a display.
 func CheckName(name string) error {
 	n := utf8.RuneCountInString(name)
@@ -76,6 +80,8 @@ func CheckName(name string) error {
 		return game.Reject(game.BadInput, "the name is empty")
 	case n > MaxNameLength:
 		return game.Reject(game.BadInput, "the name has %d characters; at most %d are allowed", n, MaxNameLength)
+	case strings.EqualFold(name, HouseBotName):
+		return game.Reject(game.BadInput, "the name %q is the house bot's: choose another", name)
 	}
 	for _, r := range name {
 		if !unicode.IsPrint(r) {

@@ -14,7 +14,7 @@ func TestNames(t *testing.T) {
 			t.Errorf("%q refused: %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", " Ada", "Ada ", "A\u0000da", "Ada\u200b", "\xff", strings.Repeat("x", MaxNameLength+1)} {
+	for _, bad := range []string{"", " Ada", "Ada ", "A\u0000da", "Ada\u200b", "\xff", strings.Repeat("x", MaxNameLength+1), HouseBotName, "arbiter BOT"} {
 		if err := CheckName(bad); game.CodeOf(err) != game.BadInput {
 			t.Errorf("%q accepted: %v", bad, err)
 		}
