@@ -43,6 +43,24 @@ func TestAReshuffleTookACardARewindPutBackUnderMagic20266(t *testing.T) {
 	if got := where(tb, "truce"); len(got) != 2 {
 		t.Fatalf("under magic-2026.6 after the rewind the truce is in %v, want two places", got)
 	}
+	// The stored form of 2026.6 reads such a state back: those rules reach it.
+	b, err := r.EncodeState(tb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.DecodeState(b); err != nil {
+		t.Fatalf("the stored form of magic-2026.6 refuses the state after the rewind: %v", err)
+	}
+	// magic-2026.7's refuses a card in two places.
+	tb.version = RulesVersion
+	for b := range tb.Boards {
+		tb.Boards[b].shuffledRanOut = false
+	}
+	if b, err := (Rules{}).EncodeState(tb); err == nil {
+		if _, err := (Rules{}).DecodeState(b); err == nil {
+			t.Error("the stored form of magic-2026.7 reads back a card in two places")
+		}
+	}
 }
 
 // truceRunsOutDuringAReshuffle plays the table of TestAReshuffleLeavesACardARewindMayPutBack

@@ -328,6 +328,9 @@ func conserved(mode string, shuffled []string, decks [][]string, boards ...*Stat
 			continue
 		}
 		n, once := count[i], e.Window != Close || !boards[0].discardClosing
+		// Before magic-2026.7 a reshuffle in advanced doubles could deal a card that a
+		// Rewind then put face up too (State.shuffledRanOut): such a card is there twice.
+		once = once && !(len(boards) == 2 && boards[0].shuffledRanOut && boards[0].Mode == Advanced)
 		if n < 1 || once && n > 1 || len(boards) == 1 && n > 2 {
 			return fmt.Sprintf("the card %s is %d times across the deck, hands, discard and boards", e.ID, n)
 		}
