@@ -31,6 +31,9 @@ func (e *Engine) RematchWith(ctx context.Context, matchID, playerID, name string
 		return Ack{}, game.Reject(game.Forbidden, "only the players of match %s may ask for its rematch", matchID)
 	case old.State.Status != match.Finished:
 		return Ack{}, game.Reject(game.Conflict, "match %s is not over: a rematch follows a finished match", matchID)
+	case !old.State.Started():
+		// Its seats would be kept for players who never sat, and it could never start.
+		return Ack{}, game.Reject(game.Conflict, "match %s was cancelled before it started: there is nothing to play again; create a match instead", matchID)
 	}
 	to, err := game.RematchSeats(old.Rules, old.State.Plan)
 	if err != nil {

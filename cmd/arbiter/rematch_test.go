@@ -64,3 +64,29 @@ func TestRematchOverGraphQL(t *testing.T) {
 		t.Fatalf("verify:\n%s", out)
 	}
 }
+
+// TestNoRematchOfAMatchNeverStarted: a match cancelled before its start was played by
+// nobody, and its rematch kept its seats for players who never sat: a match nobody could
+// join, holding its asker's stake until cancelled. It is refused, and nothing is created.
+func TestNoRematchOfAMatchNeverStarted(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "arbiter.db"))
+	_, ann := srv.register(t, "Ann")
+	var c struct {
+		CreateMatch struct{ Match struct{ ID string } }
+	}
+	srv.must(t, ann, `mutation{createMatch(input:{game:CHESS, stake:100}){match{id}}}`, nil, &c)
+	id := c.CreateMatch.Match.ID
+	srv.must(t, ann, `mutation($m:ID!){joinMatch(matchId:$m, seat:0){seat}}`, map[string]any{"m": id}, nil)
+	srv.must(t, ann, `mutation($m:ID!){cancelMatch(matchId:$m){version}}`, map[string]any{"m": id}, nil)
+	r := srv.post(t, ann, `mutation($m:ID!){rematch(matchId:$m){seat match{id}}}`, map[string]any{"m": id})
+	if r.code() != "CONFLICT" || !strings.Contains(r.Errors[0].Message, "cancelled before it started") {
+		t.Fatalf("the rematch of a match cancelled before its start: %s %+v", r.Data, r.Errors)
+	}
+	var after struct {
+		Match struct{ Rematch *struct{ ID string } }
+	}
+	srv.must(t, ann, `query($m:ID!){match(id:$m){rematch{id}}}`, map[string]any{"m": id}, &after)
+	if after.Match.Rematch != nil {
+		t.Fatalf("a refused rematch left match %s", after.Match.Rematch.ID)
+	}
+}
