@@ -11,7 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
 	"github.com/arbiter-games/arbiter/domain/game"
+	"github.com/arbiter-games/arbiter/engine"
 	"github.com/arbiter-games/arbiter/eventstore"
 	"github.com/arbiter-games/arbiter/graph/model"
 	"github.com/arbiter-games/arbiter/matchstream"
@@ -38,6 +41,10 @@ func (r *Resolver) exports(limit *limiter) http.Handler {
 			writeError(w, http.StatusNotFound, string(game.NotFound), fmt.Sprintf("no export %q: ask for /matches/{id}.pgn (chess) or /matches/{id}.ndjson (every game)", file))
 			return
 		}
+		if len(id) > engine.MaxIDBytes { // as idLimit refuses it in the API, before any read
+			writeError(w, http.StatusBadRequest, string(game.BadInput), fmt.Sprintf("the match ID has %d bytes; IDs are at most %d bytes long", len(id), engine.MaxIDBytes))
+			return
+		}
 		var (
 			body        bytes.Buffer
 			contentType string
@@ -52,8 +59,7 @@ func (r *Resolver) exports(limit *limiter) http.Handler {
 			err = r.exportNDJSON(req.Context(), &body, id)
 		}
 		if err != nil {
-			code, status := exportStatus(err)
-			writeError(w, status, code, err.Error())
+			r.exportFailed(w, req, err)
 			return
 		}
 		w.Header().Set("Content-Type", contentType)
@@ -62,7 +68,25 @@ func (r *Resolver) exports(limit *limiter) http.Handler {
 	})
 }
 
-// exportStatus is the code and HTTP status of an export's error.
+// exportFailed answers an export that failed: a refusal with its reason; a failure of
+// the server, as the API answers one (presentError), with its code and an error ID alone,
+// the cause in the log under that ID. The cause (a database's message, a file's path)
+// used to be the answer.
+func (r *Resolver) exportFailed(w http.ResponseWriter, req *http.Request, err error) {
+	if game.CodeOf(err) != "" {
+		code, status := exportStatus(err)
+		writeError(w, status, code, err.Error())
+		return
+	}
+	code, message, id := logFailure(req.Context(), r.limits.Log, err, "path", req.URL.Path)
+	status := http.StatusInternalServerError
+	if code == CodeUnavailable {
+		status = http.StatusServiceUnavailable
+	}
+	writeGraphQLError(w, status, &gqlerror.Error{Message: message, Extensions: map[string]any{"code": code, "errorId": id}})
+}
+
+// exportStatus is the code and HTTP status of an export's refusal.
 func exportStatus(err error) (string, int) {
 	code := game.CodeOf(err)
 	switch code {
@@ -76,8 +100,6 @@ func exportStatus(err error) (string, int) {
 		return string(code), http.StatusBadRequest
 	case game.Unavailable:
 		return string(code), http.StatusServiceUnavailable
-	case "":
-		return "INTERNAL_SERVER_ERROR", http.StatusInternalServerError
 	}
 	return string(code), http.StatusConflict
 }

@@ -308,11 +308,14 @@ func fieldShape(name, kind string, raw json.RawMessage) string {
 
 // writeError answers an HTTP request with one GraphQL error of this code.
 func writeError(w http.ResponseWriter, status int, code, message string) {
+	writeGraphQLError(w, status, &gqlerror.Error{Message: message, Extensions: map[string]any{"code": code}})
+}
+
+// writeGraphQLError answers an HTTP request with one GraphQL error.
+func writeGraphQLError(w http.ResponseWriter, status int, e *gqlerror.Error) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{
-		"errors": []*gqlerror.Error{{Message: message, Extensions: map[string]any{"code": code}}},
-	})
+	_ = json.NewEncoder(w).Encode(map[string]any{"errors": []*gqlerror.Error{e}})
 }
 
 func listCost(child int, first *int, def int) int {

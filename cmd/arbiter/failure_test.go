@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
@@ -126,6 +128,17 @@ func TestFailuresTellWhetherToRetry(t *testing.T) {
 	if len(m.Match.Moves) != 1 || m.Match.Version != again.PlayMove.Version {
 		t.Fatalf("after e4 and its retry: %+v, answered version %d", m.Match, again.PlayMove.Version)
 	}
+
+	// An export is a request too: its failure is told by its code and an error ID alone
+	// (it told the database's message).
+	disk.on.Store(true)
+	status, body := rawRequest(t, http.MethodGet, srv.url+"/matches/"+id+".ndjson", "", "")
+	disk.on.Store(false)
+	var export gqlResponse
+	if err := json.Unmarshal([]byte(body), &export); err != nil || status != http.StatusInternalServerError {
+		t.Fatalf("the export with the disk failing: %d %s", status, body)
+	}
+	failed(t, export, "INTERNAL", logs)
 
 	const create = `mutation{createMatch(input:{game:CHESS, commandId:"table-1"}){match{id version}}}`
 	disk.on.Store(true)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -88,6 +89,12 @@ func TestLongIDsAreRefused(t *testing.T) {
 		if r.code() != "BAD_USER_INPUT" || r.Errors[0].Message != want {
 			t.Errorf("%s: %+v, want BAD_USER_INPUT %q", c.query, r.Errors, want)
 		}
+	}
+	// The exports take the match's ID in their path: refused there too, before any read.
+	status, body := rawRequest(t, http.MethodGet, srv.url+"/matches/"+long+".ndjson", "", "")
+	if r := (gqlResponse{}); status != http.StatusBadRequest || json.Unmarshal([]byte(body), &r) != nil || r.code() != "BAD_USER_INPUT" ||
+		r.Errors[0].Message != "the match ID has 129 bytes; IDs are at most 128 bytes long" {
+		t.Errorf("the export of a match ID of 129 bytes: %d %s", status, body)
 	}
 	// 128 bytes is allowed: the match is just not there.
 	if r := srv.post(t, white, `mutation($m:ID!){resign(matchId:$m){version}}`, map[string]any{"m": long[:128]}); r.code() != "NOT_FOUND" {
