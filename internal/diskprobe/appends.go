@@ -71,16 +71,8 @@ func RunAppends(ctx context.Context, cfg AppendsConfig) (res AppendsResult, err 
 
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
-	var (
-		wg                  sync.WaitGroup
-		burstErr, writerErr error
-		burstCount          int
-	)
-	if files.db != nil {
-		wg.Go(func() {
-			burstCount, burstErr = bursts(ctx, files.db, Config{PageSize: cfg.PageSize, BurstPages: cfg.BurstPages, BurstEvery: cfg.BurstEvery})
-		})
-	}
+	burstsDone := files.startBursts(ctx, cfg.BurstPages, cfg.PageSize, cfg.BurstEvery)
+	var writerErr error
 
 	w := &groupWriter{f: files.log, page: make([]byte, cfg.PageSize), header: make([]byte, 24), wake: make(chan struct{}, 1)}
 	writerDone := make(chan struct{})
@@ -133,13 +125,13 @@ func RunAppends(ctx context.Context, cfg AppendsConfig) (res AppendsResult, err 
 	clients.Wait()
 	<-writerDone
 	cancel()
-	wg.Wait()
+	var burstErr error
+	res.Flushes.Bursts, burstErr = burstsDone()
 	res.Elapsed, res.CPU = time.Since(start), cputime.Used()-cpu0
 	res.Acks.Latencies = slices.Concat(lats...)
 	slices.Sort(res.Acks.Latencies)
 	res.Flushes.Latencies, res.Commits = w.flushes, len(w.flushes)
 	slices.Sort(res.Flushes.Latencies)
-	res.Flushes.Bursts = burstCount
 	return res, errors.Join(writerErr, burstErr)
 }
 

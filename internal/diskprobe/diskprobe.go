@@ -17,7 +17,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"time"
 )
 
@@ -78,17 +77,12 @@ func Run(ctx context.Context, cfg Config) (res Result, err error) {
 
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		burstErr error
-	)
-	if files.db != nil {
-		wg.Go(func() { res.Bursts, burstErr = bursts(ctx, files.db, cfg) })
-	}
+	burstsDone := files.startBursts(ctx, cfg.BurstPages, cfg.PageSize, cfg.BurstEvery)
 	start := time.Now()
 	res.Latencies, err = flushes(ctx, files.log, cfg, start)
 	cancel()
-	wg.Wait()
+	var burstErr error
+	res.Bursts, burstErr = burstsDone()
 	res.Elapsed = time.Since(start)
 	slices.Sort(res.Latencies)
 	return res, errors.Join(err, burstErr)
@@ -168,11 +162,26 @@ func flushes(ctx context.Context, f *os.File, cfg Config, start time.Time) ([]ti
 	return lat, nil
 }
 
-// bursts writes cfg.BurstPages pages at the end of f every cfg.BurstEvery and flushes
-// them, until ctx ends: a checkpoint copying new pages into a growing database file.
-func bursts(ctx context.Context, f *os.File, cfg Config) (int, error) {
-	page := make([]byte, cfg.PageSize)
-	t := time.NewTicker(cfg.BurstEvery)
+// startBursts writes bursts to the scratch's second file, if it has one, until ctx ends;
+// the function it returns waits for them to end and says how many there were.
+func (s *scratch) startBursts(ctx context.Context, pages, pageSize int, every time.Duration) (wait func() (int, error)) {
+	if s.db == nil {
+		return func() (int, error) { return 0, nil }
+	}
+	var (
+		n   int
+		err error
+	)
+	done := make(chan struct{})
+	go func() { defer close(done); n, err = bursts(ctx, s.db, pages, pageSize, every) }()
+	return func() (int, error) { <-done; return n, err }
+}
+
+// bursts writes pages pages at the end of f every interval and flushes them, until ctx
+// ends: a checkpoint copying new pages into a growing database file.
+func bursts(ctx context.Context, f *os.File, pages, pageSize int, every time.Duration) (int, error) {
+	page := make([]byte, pageSize)
+	t := time.NewTicker(every)
 	defer t.Stop()
 	var off int64
 	n := 0
@@ -182,7 +191,7 @@ func bursts(ctx context.Context, f *os.File, cfg Config) (int, error) {
 			return n, nil
 		case <-t.C:
 		}
-		for range cfg.BurstPages {
+		for range pages {
 			if _, err := f.WriteAt(page, off); err != nil {
 				return n, fmt.Errorf("diskprobe: write the second file: %w", err)
 			}
